@@ -1,0 +1,61 @@
+"""Contracts: checking that a go-down matches this deal's contract (S15-S17, S35).
+
+The search for an arrangement lives in ``solver.py``; this module only judges one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import ContractNotMet
+from .melds import Meld
+from .rules import Contract, Rules, describe_contract
+
+
+def check_contract(melds: Sequence[Meld], contract: Contract, rules: Rules) -> None:
+    """Raise ``IllegalMeld`` / ``ContractNotMet`` unless ``melds`` fill ``contract`` exactly."""
+    for meld in melds:
+        meld.check(rules)
+    wanted = describe_contract(contract)
+    for kind in ("set", "run"):
+        sizes = [size for k, size in contract if k == kind]
+        laid = [m for m in melds if m.kind == kind]
+        if len(laid) != len(sizes):
+            raise ContractNotMet(
+                f"This deal's contract is {wanted}: you laid {len(laid)} {kind}(s), "
+                f"it asks for {len(sizes)}"
+            )
+        for meld, size in zip(sorted(laid, key=len), sorted(sizes), strict=True):
+            if len(meld) < size or (rules.contract_meld_size == "exact" and len(meld) != size):
+                exact = "exactly" if rules.contract_meld_size == "exact" else "at least"
+                raise ContractNotMet(
+                    f"Each {kind} of this contract ({wanted}) needs {exact} {size} cards; "
+                    f"{meld} has {len(meld)}"
+                )
+    check_runs_separated(melds, rules)
+    check_set_ranks_distinct(melds, rules)
+
+
+def check_runs_separated(melds: Sequence[Meld], rules: Rules) -> None:
+    """S16: same-suit runs laid together leave at least one value unused between them."""
+    if rules.same_suit_runs != "separated":
+        return
+    runs = [m for m in melds if m.kind == "run"]
+    for i, first in enumerate(runs):
+        for second in runs[i + 1 :]:
+            if first.suit == second.suit and not (
+                first.high < second.low - 1 or second.high < first.low - 1
+            ):
+                raise ContractNotMet(
+                    f"Runs of one suit must leave a gap between them: {first} and {second} "
+                    "touch or overlap"
+                )
+
+
+def check_set_ranks_distinct(melds: Sequence[Meld], rules: Rules) -> None:
+    """S17: the sets laid together are of different ranks (a six-of-a-kind is one set)."""
+    if rules.same_rank_sets:
+        return
+    ranks = [m.rank for m in melds if m.kind == "set"]
+    if len(ranks) != len(set(ranks)):
+        raise ContractNotMet("Your sets must be of different ranks; make one bigger set instead")

@@ -1,0 +1,65 @@
+"""What one player may see (OpenSpiel's information state): built fresh from the game, so a
+caller can only ever hold what its seat is entitled to. ``player`` None is a spectator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import Card
+from .melds import Meld
+from .rules import Contract, Rules
+
+Step = Literal["draw", "play", "over"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The public facts about one seat."""
+
+    player: str
+    hand_size: int
+    is_down: bool
+    buys_used: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table and the seat that laid it (None for nobody, never in Shanghai)."""
+
+    owner: int
+    meld: Meld
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything ``player`` may know now; ``hand`` is None for spectators."""
+
+    player: str | None
+    seat: int | None
+    rules: Rules
+    deal: int
+    contract: Contract
+    dealer: int
+    current: int
+    step: Step
+    hand: tuple[Card, ...] | None
+    seats: tuple[SeatView, ...]
+    melds: tuple[TableMeld, ...]
+    upcard: Card | None
+    upcard_live: bool
+    discarder: int | None
+    stock_size: int
+    discard_size: int
+    buy_limit: int | None
+    #: Whether this player has a pending buy request (requests are acknowledged privately).
+    my_buy_requested: bool
+    #: The card this player took from the discard pile this turn (Rummy's R5), if any.
+    taken_upcard: Card | None
+    went_down_this_turn: bool
+    score_sheet: tuple[tuple[int, ...], ...]
+    is_over: bool
+    winners: tuple[int, ...]
+    restocks: int
