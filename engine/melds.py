@@ -51,8 +51,10 @@ class MeldCard:
         return not (card.rank == self.rank and (kind == "set" or card.suit == self.suit))
 
     def __str__(self) -> str:
-        if self.card.is_joker or self.card.rank != self.rank or (
-            self.suit is not None and self.card.suit != self.suit
+        if (
+            self.card.is_joker
+            or self.card.rank != self.rank
+            or (self.suit is not None and self.card.suit != self.suit)
         ):
             return f"{self.card}={self.identity}"
         return str(self.card)
@@ -220,9 +222,7 @@ class Meld:
                 continue
             rank = ACE if value == 14 else value
             end_name: End = "low" if end == "low" else "high"
-            if card.rank == rank and card.suit == suit:
-                options.append((MeldCard(card, value, suit), end_name))
-            elif rules.is_wild(card) and wild_ok:
+            if (card.rank == rank and card.suit == suit) or (rules.is_wild(card) and wild_ok):
                 options.append((MeldCard(card, value, suit), end_name))
         return options
 

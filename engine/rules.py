@@ -52,9 +52,11 @@ CONTRACT_LISTS: dict[str, tuple[Contract, ...]] = {
 
 #: Penalty value of a card by rank (0 is the joker), per score table (S50).
 SCORE_TABLES: dict[str, dict[int, int]] = {
-    "table_000": {JOKER_RANK: 50, ACE: 20, 2: 20} | {r: 5 for r in range(3, 10)}
+    "table_000": {JOKER_RANK: 50, ACE: 20, 2: 20}
+    | {r: 5 for r in range(3, 10)}
     | {r: 10 for r in range(10, 14)},
-    "table_004": {JOKER_RANK: 50, ACE: 15, 2: 25} | {r: 5 for r in range(3, 10)}
+    "table_004": {JOKER_RANK: 50, ACE: 15, 2: 25}
+    | {r: 5 for r in range(3, 10)}
     | {r: 10 for r in range(10, 14)},
 }
 

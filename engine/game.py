@@ -1,0 +1,1056 @@
+"""The game state machine: one ``Game`` per table, changed only through ``apply``.
+
+Terminology (RULES.md 0.3): P is the in-turn player, D the player who made the last discard,
+the *upcard* is the top of the discard pile and is *live* while it may still be taken. A turn
+has a ``draw`` step and a ``play`` step (going down, laying off, swapping, then the discard).
+
+Design notes:
+- ``apply`` validates everything before it mutates anything, so an illegal action raises and
+  leaves the state exactly as it was (python-chess's ``push`` after ``is_legal``).
+- Chance is explicit and derived, never stored: every shuffle uses a ``random.Random`` seeded
+  from (seed, deal attempt, restock number). A restored game therefore shuffles exactly as the
+  original would without carrying a generator's 2.5 KB state around.
+- Shanghai and classic Rummy share this machine; the differences are questions put to
+  ``Rules`` (``rules.game``), never a forked class.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .actions import (
+    Action,
+    BuyInTurn,
+    CancelBuy,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayMelds,
+    LayOff,
+    LayOffItem,
+    RequestBuy,
+    Swap,
+    SwapJoker,
+    TakeUpcard,
+)
+from .cards import Card, format_cards, make_pack, parse_cards
+from .contracts import check_contract
+from .errors import (
+    BuyRefused,
+    CardNotInHand,
+    GameOver,
+    HandSizeRule,
+    IllegalAction,
+    IllegalMeld,
+    NotYourTurn,
+    UnknownPlayer,
+    WrongStep,
+)
+from .events import (
+    BuyAwarded,
+    BuyCancelled,
+    BuyRequested,
+    DealEnded,
+    DealStarted,
+    Discarded,
+    DrewFromStock,
+    Event,
+    GameEnded,
+    JokerSwapped,
+    LaidOff,
+    Restocked,
+    TookUpcard,
+    TurnStarted,
+    UpcardDead,
+    WentDown,
+    WentOut,
+)
+from .melds import Meld, MeldCard
+from .rules import Contract, Rules
+from .solver import find_contract
+from .view import PlayerView, SeatView, Step, TableMeld
+
+#: Void deals of one contract in a row before the engine scores the next exhaustion anyway
+#: (E10: guards against endless redeals).
+MAX_VOID_REDEALS = 3
+
+
+class Game:
+    """A whole game of Shanghai (or classic Rummy): ``num_deals`` deals and their scores."""
+
+    def __init__(self, players: Sequence[str], rules: Rules, seed: int) -> None:
+        """Use ``Game.new`` (deals the first hand) or ``Game.from_json``."""
+        self.players: tuple[str, ...] = tuple(players)
+        self.rules = rules
+        self.seed = seed
+        self._seat_of = {player: seat for seat, player in enumerate(self.players)}
+        n = len(self.players)
+        self.deal = 1
+        self.deal_attempt = 0
+        self.void_redeals = 0
+        self.dealer = 0
+        self.current = 0
+        self.step: Step = "draw"
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.stock: list[Card] = []
+        self.pile: list[Card] = []
+        self.upcard_live = False
+        self.discarder: int | None = None
+        self.buys_used = [0] * n
+        self.buy_requests: list[int] = []
+        self.down = [False] * n
+        self.melds: list[TableMeld] = []
+        self.restocks = 0
+        self.dry_turns = 0
+        self.went_down_this_turn = False
+        self.wild_left_hand = False
+        self.taken_upcard: Card | None = None
+        self.played_this_deal = [False] * n
+        self.played_before_turn = False
+        self.score_sheet: list[list[int]] = []
+        self.deals_out = [0] * n
+        self.blind_outs = [0] * n
+        self.buys_total = [0] * n
+        self.winner_seats: tuple[int, ...] = ()
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: Sequence[str], rules: Rules, seed: int) -> Game:
+        """Seat ``players`` (ids, in seat order) and deal the first hand.
+
+        Raises ``ValueError`` for a player count the rules refuse or duplicate ids.
+        """
+        if len(set(players)) != len(players):
+            raise ValueError("Each player may sit only once")
+        rules.check_player_count(len(players))
+        game = cls(players, rules, seed)
+        game.dealer = game._first_dealer()
+        game._start_deal()
+        return game
+
+    def _first_dealer(self) -> int:
+        rng = random.Random(f"{self.seed}:dealer")
+        n = len(self.players)
+        if self.rules.first_dealer == "random":
+            return rng.randrange(n)
+        pack = [c for c in make_pack(1, 0)]
+        cutters = list(range(n))
+        while True:  # low_card (S18): lowest cut deals, the ace low, ties cut again
+            rng.shuffle(pack)
+            cuts = {seat: pack[i].rank for i, seat in enumerate(cutters)}
+            low = min(cuts.values())
+            cutters = [seat for seat, rank in cuts.items() if rank == low]
+            if len(cutters) == 1:
+                return cutters[0]
+
+    def _start_deal(self) -> list[Event]:
+        rules, n = self.rules, len(self.players)
+        decks, jokers = rules.pack_for(n)
+        pack = make_pack(decks, jokers)
+        random.Random(f"{self.seed}:deal:{self.deal_attempt}").shuffle(pack)
+        hand_size = rules.hand_size_for(n)
+        assert hand_size * n + 1 <= len(pack), "the pack is too small for this table (E36)"
+        self.hands = [[] for _ in range(n)]
+        for i in range(hand_size * n):
+            self.hands[(self.dealer + 1 + i) % n].append(pack.pop())
+        upcard = pack.pop()
+        self.pile = [upcard]
+        self.stock = pack
+        self.upcard_live = True
+        self.discarder = None
+        self.current = (self.dealer + 1) % n
+        self.step = "draw"
+        self.buys_used = [0] * n
+        self.buy_requests = []
+        self.down = [False] * n
+        self.melds = []
+        self.restocks = 0
+        self.dry_turns = 0
+        self.played_this_deal = [False] * n
+        self._reset_turn_flags()
+        return [
+            DealStarted(self.deal, self.dealer, self.current, upcard),
+            TurnStarted(self.current),
+        ]
+
+    def _reset_turn_flags(self) -> None:
+        self.went_down_this_turn = False
+        self.wild_left_hand = False
+        self.taken_upcard = None
+        self.played_before_turn = self.played_this_deal[self.current]
+
+    # -- public questions --------------------------------------------------------------------
+
+    @property
+    def is_shanghai(self) -> bool:
+        return self.rules.game == "shanghai"
+
+    @property
+    def current_player(self) -> str:
+        return self.players[self.current]
+
+    @property
+    def is_over(self) -> bool:
+        return self.step == "over"
+
+    @property
+    def buy_window_open(self) -> bool:
+        """The upcard is live and P has not drawn yet (S26)."""
+        return self.is_shanghai and self.step == "draw" and self.upcard_live
+
+    @property
+    def contract(self) -> Contract:
+        return self.rules.contract_for(self.deal) if self.is_shanghai else ()
+
+    @property
+    def totals(self) -> list[int]:
+        return [sum(row[seat] for row in self.score_sheet) for seat in range(len(self.players))]
+
+    @property
+    def winners(self) -> list[str]:
+        return [self.players[seat] for seat in self.winner_seats]
+
+    @property
+    def buy_limit(self) -> int | None:
+        return self.rules.buy_limit_for(self.deal) if self.is_shanghai else 0
+
+    def seat_of(self, player: str) -> int:
+        """The seat of ``player``; raises ``UnknownPlayer``."""
+        try:
+            return self._seat_of[player]
+        except KeyError:
+            raise UnknownPlayer(f"{player!r} is not playing at this table") from None
+
+    def hand_of(self, player: str) -> tuple[Card, ...]:
+        """That player's hand; for the player themself, tests and strategies given a view."""
+        return tuple(self.hands[self.seat_of(player)])
+
+    def is_legal(self, player: str, action: Action) -> bool:
+        """Whether ``apply(player, action)`` would succeed, without changing anything."""
+        try:
+            self._check(self.seat_of(player), action)
+        except IllegalAction:
+            return False
+        return True
+
+    # -- applying actions --------------------------------------------------------------------
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Apply one action atomically and return what happened.
+
+        Raises an ``IllegalAction`` subclass naming the broken rule; the state is then
+        unchanged.
+        """
+        seat = self.seat_of(player)
+        self._check(seat, action)
+        return self._do(seat, action)
+
+    def _check(self, seat: int, action: Action) -> None:
+        """Raise unless ``action`` is legal for ``seat``; never mutates."""
+        if self.step == "over":
+            raise GameOver("The game is over")
+        if isinstance(action, RequestBuy):
+            self._check_request_buy(seat)
+        elif isinstance(action, CancelBuy):
+            if seat not in self.buy_requests:
+                raise BuyRefused("You have no buy request to cancel")
+        else:
+            if seat != self.current:
+                raise NotYourTurn(f"It is {self.players[self.current]}'s turn, not yours")
+            if isinstance(action, DrawStock | TakeUpcard | BuyInTurn):
+                if self.step != "draw":
+                    raise WrongStep("You have already drawn this turn")
+                self._check_draw(seat, action)
+            else:
+                if self.step != "play":
+                    raise WrongStep("Draw first: take the upcard or draw from the stock")
+                self._plan_play(seat, action)
+
+    def _do(self, seat: int, action: Action) -> list[Event]:
+        if isinstance(action, RequestBuy):
+            self.buy_requests.append(seat)
+            return [BuyRequested(seat)]
+        if isinstance(action, CancelBuy):
+            self.buy_requests.remove(seat)
+            return [BuyCancelled(seat)]
+        if isinstance(action, DrawStock):
+            return self._draw_stock(seat)
+        if isinstance(action, TakeUpcard):
+            if self._buyer_beats_down_player(seat):
+                return self._draw_stock(seat)
+            return self._take_upcard(seat)
+        if isinstance(action, BuyInTurn):
+            return self._buy_in_turn(seat)
+        if isinstance(action, Discard):
+            return self._discard(seat, action.card)
+        plan = self._plan_play(seat, action)
+        return self._commit_play(seat, plan)
+
+    # -- draw step -----------------------------------------------------------------------------
+
+    def _can_restock(self, keep_top: bool = False) -> bool:
+        limit = self.rules.max_restocks
+        needed = 2 if keep_top else 1
+        return len(self.pile) >= needed and (limit is None or self.restocks < limit)
+
+    def _stock_drawable(self) -> bool:
+        if self.stock:
+            return True
+        return self._can_restock(keep_top=not self.is_shanghai)
+
+    def _check_draw(self, seat: int, action: Action) -> None:
+        if isinstance(action, TakeUpcard):
+            if not self.pile or (self.is_shanghai and not self.upcard_live):
+                raise IllegalAction("There is no live upcard to take")
+            return
+        if isinstance(action, DrawStock):
+            if self.is_shanghai and not self._stock_drawable() and self.upcard_live:
+                raise IllegalAction("The stock is empty and cannot be rebuilt: take the upcard")
+            return
+        # BuyInTurn (S33)
+        if not self.is_shanghai or len(self.players) != 2:
+            raise BuyRefused("Buying in turn is only for two-player Shanghai")
+        if self.rules.two_player_buy != "in_turn_buy":
+            raise BuyRefused("This table plays two-player Shanghai without buying")
+        if not self.upcard_live:
+            raise BuyRefused("There is no live upcard to buy")
+        self._check_buyer_status(seat)
+        if self._supply() < self.rules.buy_penalty_cards:
+            raise BuyRefused("Too few cards are left in the stock to pay the buy's penalty")
+
+    def _check_buyer_status(self, seat: int) -> None:
+        if self.down[seat] and not self.rules.down_player_may_buy:
+            raise BuyRefused("You are down this deal, so you can't buy")
+        limit = self.buy_limit
+        if limit is not None and self.buys_used[seat] >= limit:
+            raise BuyRefused(f"You have used your {limit} buys for this deal")
+
+    def _check_request_buy(self, seat: int) -> None:
+        if not self.is_shanghai:
+            raise BuyRefused("There is no buying in Rummy")
+        if not self.buy_window_open:
+            raise BuyRefused("The buy window is closed: the upcard is no longer live")
+        if len(self.players) == 2:
+            raise BuyRefused("With two players there is no buying out of turn")
+        if seat == self.current:
+            raise BuyRefused("It is your turn: take the upcard instead of buying it")
+        if seat == self.discarder:
+            raise BuyRefused("You can't buy back your own discard")
+        if seat in self.buy_requests:
+            raise BuyRefused("You have already asked to buy this card")
+        self._check_buyer_status(seat)
+
+    def _supply(self) -> int:
+        """Cards available for a buy's penalty and P's draw once the upcard leaves (S31)."""
+        pile_after = len(self.pile) - 1
+        limit = self.rules.max_restocks
+        restockable = limit is None or self.restocks < limit
+        return len(self.stock) + (pile_after if restockable else 0)
+
+    def buy_priority(self) -> list[int]:
+        """Seats in the order their buy requests win (S29); depends only on seats."""
+        n, p, d = len(self.players), self.current, self.discarder
+        if self.rules.buy_priority == "next_in_turn":
+            order = [(p + i) % n for i in range(1, n)]
+            if d is not None:
+                order = order[: order.index(d)] if d in order else order
+            return order
+        order = [(self.dealer + i) % n for i in range(1, n + 1)]
+        return [s for s in order if s not in (p, d)]
+
+    def _buy_winner(self) -> int | None:
+        if not self.buy_requests or self._supply() < self.rules.buy_penalty_cards + 1:
+            return None
+        limit = self.buy_limit
+        for seat in self.buy_priority():
+            if seat in self.buy_requests and (limit is None or self.buys_used[seat] < limit):
+                return seat
+        return None
+
+    def _buyer_beats_down_player(self, seat: int) -> bool:
+        """S28's exception: a down P cannot block an eligible buy under that option."""
+        return (
+            self.is_shanghai
+            and not self.rules.down_player_blocks_buy
+            and self.down[seat]
+            and self._buy_winner() is not None
+            and self._stock_drawable()
+        )
+
+    def _pull_from_stock(self, events: list[Event]) -> Card | None:
+        """Top stock card, rebuilding the stock from the pile first when it is empty (S48)."""
+        if not self.stock:
+            if not self._can_restock(keep_top=not self.is_shanghai):
+                return None
+            if self.is_shanghai:
+                cards, self.pile = self.pile, []
+            else:  # R11: the top discard stays
+                cards, self.pile = self.pile[:-1], self.pile[-1:]
+            self.restocks += 1
+            random.Random(f"{self.seed}:deal:{self.deal_attempt}:restock:{self.restocks}").shuffle(
+                cards
+            )
+            self.stock = cards
+            self.upcard_live = False if self.is_shanghai else self.upcard_live
+            events.append(Restocked(len(cards), self.restocks))
+        return self.stock.pop()
+
+    def _draw_stock(self, seat: int) -> list[Event]:
+        events: list[Event] = []
+        if self.is_shanghai and self.upcard_live:
+            winner = self._buy_winner()
+            upcard = self.pile[-1]
+            if winner is not None:
+                self.pile.pop()
+                self.hands[winner].append(upcard)
+                self.buys_used[winner] += 1
+                self.buys_total[winner] += 1
+                for _ in range(self.rules.buy_penalty_cards):
+                    card = self._pull_from_stock(events)
+                    assert card is not None, "the supply rule (S31) guarantees penalty cards"
+                    self.hands[winner].append(card)
+                events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
+            else:
+                events.append(UpcardDead(upcard))
+            self.upcard_live = False
+        self.buy_requests = []
+        card = self._pull_from_stock(events)
+        if card is None:
+            return events + self._exhaust()
+        self.hands[seat].append(card)
+        self.step = "play"
+        events.append(DrewFromStock(seat))
+        return events
+
+    def _take_upcard(self, seat: int) -> list[Event]:
+        card = self.pile.pop()
+        self.hands[seat].append(card)
+        self.buy_requests = []
+        self.upcard_live = False
+        self.taken_upcard = card
+        self.step = "play"
+        return [TookUpcard(seat, card)]
+
+    def _buy_in_turn(self, seat: int) -> list[Event]:
+        events: list[Event] = []
+        card = self.pile.pop()
+        self.hands[seat].append(card)
+        self.upcard_live = False
+        self.buys_used[seat] += 1
+        self.buys_total[seat] += 1
+        for _ in range(self.rules.buy_penalty_cards):
+            extra = self._pull_from_stock(events)
+            assert extra is not None, "checked by the supply rule"
+            self.hands[seat].append(extra)
+        self.taken_upcard = card
+        self.step = "play"
+        events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
+        return events
+
+    # -- play step: planning (pure) ------------------------------------------------------------
+
+    def _plan_play(self, seat: int, action: Action) -> _Plan:
+        """Work out the effect of a play-step action without touching the state."""
+        if isinstance(action, Discard):
+            self._check_discard(seat, action.card)
+            return _Plan()
+        if isinstance(action, GoDown):
+            return self._plan_go_down(seat, action)
+        if isinstance(action, LayMelds):
+            return self._plan_lay_melds(seat, action)
+        if isinstance(action, LayOff):
+            return self._plan_lay_off(seat, action.items)
+        if isinstance(action, SwapJoker):
+            return self._plan_swap(seat, action.swap)
+        raise WrongStep(f"{action} is not a play-step action")
+
+    def _check_discard(self, seat: int, card: Card) -> None:
+        hand = self.hands[seat]
+        if card not in hand:
+            raise CardNotInHand(f"You don't hold {card.pretty()}")
+        if len(hand) == 1 and self.rules.final_discard == "forbidden":
+            raise HandSizeRule("At this table you may not go out by discarding")
+        if not self.is_shanghai and card == self.taken_upcard:
+            raise IllegalAction(
+                f"You took {card.pretty()} from the discard pile this turn: discard another card"
+            )
+
+    def _check_hand_left(self, left: list[Card]) -> None:
+        """S45 / R8 / E29: the hand a play leaves must still allow a legal end of turn."""
+        final = self.rules.final_discard
+        if not left:
+            if final == "required":
+                raise HandSizeRule(
+                    "At this table you must go out by discarding: keep one card to discard"
+                )
+            return
+        if final == "forbidden" and len(left) == 1:
+            raise HandSizeRule(
+                "At this table you may not go out by discarding, so a play may not leave "
+                "exactly one card: play your last cards together"
+            )
+        if (
+            not self.is_shanghai
+            and self.taken_upcard is not None
+            and len(left) == 1
+            and left[0] == self.taken_upcard
+        ):
+            raise HandSizeRule(
+                "That would leave only the card you took from the discard pile, which you "
+                "may not discard this turn"
+            )
+
+    def _plan_go_down(self, seat: int, action: GoDown) -> _Plan:
+        rules = self.rules
+        if not self.is_shanghai:
+            raise IllegalAction("Rummy has no contract: lay melds instead")
+        if self.down[seat]:
+            raise IllegalAction("You are already down this deal; lay off instead")
+        hand = Counter(self.hands[seat])
+        table = [m.meld for m in self.melds]
+        freed: list[Card] = []
+        if action.swaps:
+            if rules.joker_swap != "anyone_then_go_down":
+                raise IllegalAction("At this table only a player who is down may swap jokers")
+            for swap in action.swaps:
+                wild = self._check_swap_target(table, swap, hand)
+                table[swap.meld] = table[swap.meld].replace(swap.position, swap.card)
+                hand[swap.card] -= 1
+                hand[wild] += 1
+                freed.append(wild)
+        check_contract(action.melds, self.contract, rules)
+        used = Counter(c.card for m in action.melds for c in m.cards)
+        _remove(hand, used)
+        left = list(hand.elements())
+        self._check_hand_left(left)
+        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
+        return _Plan(
+            hand=left,
+            table=table,
+            new_melds=list(action.melds),
+            goes_down=True,
+            wild_used=wild_used,
+            swapped=[(s, w) for s, w in zip(action.swaps, freed, strict=True)],
+        )
+
+    def _plan_lay_melds(self, seat: int, action: LayMelds) -> _Plan:
+        if self.is_shanghai:
+            raise IllegalAction("In Shanghai new melds go down only as the contract")
+        if not action.melds:
+            raise IllegalMeld("Choose at least one meld")
+        for meld in action.melds:
+            meld.check(self.rules)
+        hand = Counter(self.hands[seat])
+        _remove(hand, Counter(c.card for m in action.melds for c in m.cards))
+        left = list(hand.elements())
+        self._check_hand_left(left)
+        return _Plan(hand=left, table=[m.meld for m in self.melds], new_melds=list(action.melds))
+
+    def _plan_lay_off(self, seat: int, items: Sequence[LayOffItem]) -> _Plan:
+        rules = self.rules
+        if not items:
+            raise IllegalAction("Choose at least one card to lay off")
+        if self.is_shanghai:
+            if not self.down[seat]:
+                raise IllegalAction("You can lay off only after you have gone down this deal")
+            if self.went_down_this_turn and not rules.layoff_on_going_down_turn:
+                raise IllegalAction("You can't lay off on the turn you go down")
+        elif rules.layoff_requires_own_meld and not self.played_this_deal[seat]:
+            raise IllegalAction("At this table you must lay a meld of your own before laying off")
+        hand = Counter(self.hands[seat])
+        table = [m.meld for m in self.melds]
+        wild_used = False
+        for item in items:
+            if hand[item.card] <= 0:
+                raise CardNotInHand(f"You don't hold {item.card.pretty()} to lay off")
+            if not 0 <= item.meld < len(table):
+                raise IllegalAction(f"There is no meld number {item.meld} on the table")
+            meld = table[item.meld]
+            placed, end = self._placement(meld, item)
+            new_meld = meld.add(placed, end)
+            new_meld.check(rules)
+            table[item.meld] = new_meld
+            hand[item.card] -= 1
+            wild_used = wild_used or placed.is_wild_in(meld.kind, rules)
+        left = list(hand.elements())
+        self._check_hand_left(left)
+        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
+
+    def _placement(self, meld: Meld, item: LayOffItem) -> tuple[MeldCard, Any]:
+        options = meld.placements(item.card, self.rules)
+        if not options:
+            raise IllegalMeld(f"{item.card.pretty()} does not fit the {meld.kind} {meld}")
+        if meld.kind == "run":
+            if item.end is not None:
+                options = [o for o in options if o[1] == item.end]
+            elif self.rules.is_wild(item.card) and len(options) > 1:
+                raise IllegalMeld(f"Say which end of {meld} the wild goes to (low or high)")
+            if not options or len(options) > 1:
+                raise IllegalMeld(f"{item.card.pretty()} does not fit that end of {meld}")
+            return options[0]
+        if len(options) > 1:
+            suits = [o for o in options if o[0].suit == item.suit]
+            if not suits:
+                raise IllegalMeld("Name the suit the wild plays as in this set (C, D, H or S)")
+            return suits[0]
+        return options[0]
+
+    def _check_swap_target(self, table: list[Meld], swap: Swap, hand: Counter[Card]) -> Card:
+        """Validate a swap against ``table`` and ``hand``; return the wild it frees (S42)."""
+        rules = self.rules
+        if rules.joker_swap == "off":
+            raise IllegalAction("Joker swaps are off at this table")
+        if hand[swap.card] <= 0:
+            raise CardNotInHand(f"You don't hold {swap.card.pretty()}")
+        if not 0 <= swap.meld < len(table):
+            raise IllegalAction(f"There is no meld number {swap.meld} on the table")
+        meld = table[swap.meld]
+        if not 0 <= swap.position < len(meld.cards):
+            raise IllegalAction(f"The meld {meld} has no card at position {swap.position}")
+        placed = meld.cards[swap.position]
+        if not placed.is_wild_in(meld.kind, rules):
+            raise IllegalAction(f"{placed.card.pretty()} in {meld} is not a wild")
+        card = swap.card
+        suit_ok = card.suit == placed.suit or (meld.kind == "set" and placed.suit is None)
+        if card.rank != placed.rank or not suit_ok:
+            raise IllegalAction(
+                f"Only the card the wild stands for ({placed.identity}) can replace it"
+            )
+        return placed.card
+
+    def _plan_swap(self, seat: int, swap: Swap) -> _Plan:
+        rules = self.rules
+        if rules.joker_swap == "off":
+            raise IllegalAction("Joker swaps are off at this table")
+        if not self.down[seat]:
+            if rules.joker_swap == "anyone_then_go_down":
+                raise IllegalAction("Before you are down you may swap only as part of going down")
+            raise IllegalAction("You can swap a joker only after you have gone down")
+        if self.went_down_this_turn and not rules.layoff_on_going_down_turn:
+            raise IllegalAction("You can't swap on the turn you go down")
+        hand = Counter(self.hands[seat])
+        table = [m.meld for m in self.melds]
+        wild = self._check_swap_target(table, swap, hand)
+        table[swap.meld] = table[swap.meld].replace(swap.position, swap.card)
+        hand[swap.card] -= 1
+        hand[wild] += 1
+        return _Plan(hand=list(hand.elements()), table=table, swapped=[(swap, wild)])
+
+    # -- play step: committing ----------------------------------------------------------------
+
+    def _commit_play(self, seat: int, plan: _Plan) -> list[Event]:
+        events: list[Event] = []
+        assert plan.hand is not None and plan.table is not None
+        for swap, wild in plan.swapped:
+            events.append(JokerSwapped(seat, swap.meld, swap.card, wild))
+        self.melds = [
+            TableMeld(m.owner, meld) for m, meld in zip(self.melds, plan.table, strict=True)
+        ]
+        self.hands[seat] = plan.hand
+        for item in plan.laid_off:
+            events.append(LaidOff(seat, item.meld, item.card))
+        if plan.new_melds:
+            self.melds.extend(TableMeld(seat, meld) for meld in plan.new_melds)
+            if plan.goes_down:
+                self.down[seat] = True
+                self.went_down_this_turn = True
+            events.append(WentDown(seat, tuple(plan.new_melds)))
+        self.played_this_deal[seat] = True
+        self.wild_left_hand = self.wild_left_hand or plan.wild_used
+        if not self.hands[seat]:
+            events.extend(self._go_out(seat))
+        return events
+
+    def _discard(self, seat: int, card: Card) -> list[Event]:
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.pile.append(card)
+        if self.rules.is_wild(card):
+            self.wild_left_hand = True
+        events: list[Event] = [Discarded(seat, card)]
+        if not hand:
+            return events + self._go_out(seat)
+        self.upcard_live = True
+        self.discarder = seat
+        self.buy_requests = []
+        return events + self._next_turn()
+
+    def _next_turn(self) -> list[Event]:
+        n = len(self.players)
+        self.current = (self.current + 1) % n
+        self.step = "draw"
+        self._reset_turn_flags()
+        if self.is_shanghai and not self._stock_drawable():
+            # E10/E11: with a dead stock each player gets one last turn with the upcard;
+            # after a whole lap without anyone going out the deal is exhausted.
+            self.dry_turns += 1
+            if self.dry_turns > n:
+                return self._exhaust()
+        return [TurnStarted(self.current)]
+
+    # -- ends of deals and of the game ---------------------------------------------------------
+
+    def _go_out(self, seat: int) -> list[Event]:
+        rules = self.rules
+        n = len(self.players)
+        self.deals_out[seat] += 1
+        values = [sum(rules.card_value(c) for c in hand) for hand in self.hands]
+        if self.is_shanghai:
+            blind = self.went_down_this_turn and rules.blind_bonus
+            scores = list(values)
+            scores[seat] = (-25 if self.wild_left_hand else -50) if blind else 0
+            if blind:
+                self.blind_outs[seat] += 1
+            rummy = False
+        else:
+            blind = False
+            rummy = not self.played_before_turn
+            points = sum(values) * (2 if rummy else 1)
+            scores = [0] * n
+            scores[seat] = points
+            if rummy:
+                self.blind_outs[seat] += 1
+        self.score_sheet.append(scores)
+        events: list[Event] = [
+            WentOut(seat, blind, rummy),
+            DealEnded(self.deal, "out", tuple(scores), seat),
+        ]
+        return events + self._after_deal(winner=seat)
+
+    def _exhaust(self) -> list[Event]:
+        rules, n = self.rules, len(self.players)
+        if not self.is_shanghai:
+            scores = [0] * n
+        elif rules.on_exhaustion == "void_deal" and self.void_redeals < MAX_VOID_REDEALS:
+            self.void_redeals += 1
+            events: list[Event] = [DealEnded(self.deal, "void", (0,) * n, None)]
+            self.dealer = (self.dealer + 1) % n
+            self.deal_attempt += 1
+            return events + self._start_deal()
+        else:
+            scores = [sum(rules.card_value(c) for c in hand) for hand in self.hands]
+        self.score_sheet.append(scores)
+        return [DealEnded(self.deal, "exhausted", tuple(scores), None), *self._after_deal(None)]
+
+    def _after_deal(self, winner: int | None) -> list[Event]:
+        n = len(self.players)
+        self.void_redeals = 0
+        self.buy_requests = []
+        if self._game_finished():
+            self.step = "over"
+            self.winner_seats = self._decide_winners()
+            return [GameEnded(self.winner_seats, tuple(self.totals))]
+        if (
+            not self.is_shanghai
+            and self.rules.dealer_rotation == "winner_deals_2p"
+            and n == 2
+            and winner is not None
+        ):
+            self.dealer = winner
+        else:
+            self.dealer = (self.dealer + 1) % n
+        self.deal += 1
+        self.deal_attempt += 1
+        return self._start_deal()
+
+    def _game_finished(self) -> bool:
+        rules = self.rules
+        if self.is_shanghai or rules.win_condition == "fixed_hands":
+            return len(self.score_sheet) >= rules.num_deals
+        return max(self.totals) >= rules.target_points
+
+    def _decide_winners(self) -> tuple[int, ...]:
+        totals = self.totals
+        best = min(totals) if self.is_shanghai else max(totals)
+        tied = [seat for seat, total in enumerate(totals) if total == best]
+        if len(tied) > 1 and self.is_shanghai and self.rules.tie_break == "most_deals_out":
+            most = max(self.deals_out[s] for s in tied)
+            tied = [s for s in tied if self.deals_out[s] == most]
+        return tuple(tied)
+
+    # -- legal actions -------------------------------------------------------------------------
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every legal action for ``player`` now.
+
+        Going down is offered as the arrangement ``find_contract`` proposes (there may be
+        others, which ``apply`` accepts too); lay-offs are offered one card at a time, plus
+        two-card batches where a single card could not legally leave the hand.
+        """
+        seat = self.seat_of(player)
+        if self.step == "over":
+            return []
+        actions: list[Action] = []
+        if seat != self.current:
+            if self.buy_window_open:
+                if seat in self.buy_requests:
+                    actions.append(CancelBuy())
+                elif self._legal(seat, RequestBuy()):
+                    actions.append(RequestBuy())
+            return actions
+        if self.step == "draw":
+            for draw in (TakeUpcard(), DrawStock(), BuyInTurn()):
+                if self._legal(seat, draw):
+                    actions.append(draw)
+            return actions
+        return self._play_actions(seat)
+
+    def _legal(self, seat: int, action: Action) -> bool:
+        try:
+            self._check(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _play_actions(self, seat: int) -> list[Action]:
+        rules = self.rules
+        hand = self.hands[seat]
+        distinct = list(dict.fromkeys(hand))
+        candidates: list[Action] = []
+        if self.is_shanghai and not self.down[seat]:
+            melds = find_contract(hand, self.deal, rules)
+            if melds is not None:
+                candidates.append(GoDown(tuple(melds)))
+        if not self.is_shanghai:
+            candidates.extend(LayMelds((m,)) for m in _single_melds(hand, rules))
+        may_lay_off = (
+            (self.down[seat] and (not self.went_down_this_turn or rules.layoff_on_going_down_turn))
+            if self.is_shanghai
+            else (not rules.layoff_requires_own_meld or self.played_this_deal[seat])
+        )
+        if may_lay_off and self.melds:
+            items = [
+                LayOffItem(card, index, end, placed.suit if meld.meld.kind == "set" else None)
+                for card in distinct
+                for index, meld in enumerate(self.melds)
+                for placed, end in meld.meld.placements(card, rules)
+            ]
+            candidates.extend(LayOff((item,)) for item in items)
+            if len(hand) == 2:
+                candidates.extend(LayOff((a, b)) for a in items for b in items if a.card != b.card)
+            if self.is_shanghai and rules.joker_swap != "off":
+                for index, table_meld in enumerate(self.melds):
+                    meld = table_meld.meld
+                    for position, placed in enumerate(meld.cards):
+                        if placed.is_wild_in(meld.kind, rules):
+                            for card in distinct:
+                                if card.rank == placed.rank and not card.is_joker:
+                                    candidates.append(SwapJoker(Swap(card, index, position)))
+        candidates.extend(Discard(card) for card in distinct)
+        return [a for a in candidates if self._legal(seat, a)]
+
+    # -- views -----------------------------------------------------------------------------------
+
+    def view(self, player: str | None) -> PlayerView:
+        """What ``player`` may see; ``None`` is a spectator (no hand at all)."""
+        seat = None if player is None else self.seat_of(player)
+        totals = self.totals
+        seats = tuple(
+            SeatView(
+                self.players[s], len(self.hands[s]), self.down[s], self.buys_used[s], totals[s]
+            )
+            for s in range(len(self.players))
+        )
+        return PlayerView(
+            player=player,
+            seat=seat,
+            rules=self.rules,
+            deal=self.deal,
+            contract=self.contract,
+            dealer=self.dealer,
+            current=self.current,
+            step=self.step,
+            hand=None if seat is None else tuple(self.hands[seat]),
+            seats=seats,
+            melds=tuple(self.melds),
+            upcard=self.pile[-1] if self.pile else None,
+            upcard_live=self.buy_window_open or (not self.is_shanghai and bool(self.pile)),
+            discarder=self.discarder,
+            stock_size=len(self.stock),
+            discard_size=len(self.pile),
+            buy_limit=self.buy_limit,
+            my_buy_requested=seat is not None and seat in self.buy_requests,
+            taken_upcard=self.taken_upcard if seat == self.current else None,
+            went_down_this_turn=self.went_down_this_turn,
+            score_sheet=tuple(tuple(row) for row in self.score_sheet),
+            is_over=self.is_over,
+            winners=self.winner_seats,
+            restocks=self.restocks,
+        )
+
+    # -- serialisation ---------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The whole state as JSON; ``from_json`` restores a game that plays on identically."""
+        return json.dumps(
+            {
+                "v": 1,
+                "rules": _rules_json(self.rules),
+                "players": self.players,
+                "seed": self.seed,
+                "deal": self.deal,
+                "attempt": self.deal_attempt,
+                "voids": self.void_redeals,
+                "dealer": self.dealer,
+                "current": self.current,
+                "step": self.step,
+                "hands": [format_cards(h) for h in self.hands],
+                "stock": format_cards(self.stock),
+                "pile": format_cards(self.pile),
+                "live": self.upcard_live,
+                "discarder": self.discarder,
+                "buys": self.buys_used,
+                "requests": self.buy_requests,
+                "down": self.down,
+                "melds": [[m.owner, str(m.meld)] for m in self.melds],
+                "restocks": self.restocks,
+                "dry": self.dry_turns,
+                "went_down": self.went_down_this_turn,
+                "wild_left": self.wild_left_hand,
+                "taken": None if self.taken_upcard is None else str(self.taken_upcard),
+                "played": self.played_this_deal,
+                "played_before": self.played_before_turn,
+                "sheet": self.score_sheet,
+                "outs": self.deals_out,
+                "blinds": self.blind_outs,
+                "buys_total": self.buys_total,
+                "winners": self.winner_seats,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Restore a game saved by ``to_json``; raises ``ValueError`` on malformed text."""
+        try:
+            data = json.loads(text)
+            if data.get("v") != 1:
+                raise ValueError(f"unknown state version {data.get('v')!r}")
+            game = cls(data["players"], _rules_from_json(data["rules"]), data["seed"])
+            game.deal = data["deal"]
+            game.deal_attempt = data["attempt"]
+            game.void_redeals = data["voids"]
+            game.dealer = data["dealer"]
+            game.current = data["current"]
+            game.step = data["step"]
+            game.hands = [parse_cards(h) for h in data["hands"]]
+            game.stock = parse_cards(data["stock"])
+            game.pile = parse_cards(data["pile"])
+            game.upcard_live = data["live"]
+            game.discarder = data["discarder"]
+            game.buys_used = data["buys"]
+            game.buy_requests = data["requests"]
+            game.down = data["down"]
+            game.melds = [TableMeld(owner, Meld.parse(text)) for owner, text in data["melds"]]
+            game.restocks = data["restocks"]
+            game.dry_turns = data["dry"]
+            game.went_down_this_turn = data["went_down"]
+            game.wild_left_hand = data["wild_left"]
+            game.taken_upcard = None if data["taken"] is None else Card.parse(data["taken"])
+            game.played_this_deal = data["played"]
+            game.played_before_turn = data["played_before"]
+            game.score_sheet = data["sheet"]
+            game.deals_out = data["outs"]
+            game.blind_outs = data["blinds"]
+            game.buys_total = data["buys_total"]
+            game.winner_seats = tuple(data["winners"])
+        except (KeyError, TypeError, json.JSONDecodeError) as error:
+            raise ValueError(f"Not a saved game: {error}") from error
+        return game
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.game} deal {self.deal} seat {self.current} {self.step}, "
+            f"{len(self.players)} players>"
+        )
+
+
+class _Plan:
+    """The computed result of a play-step action, applied by ``_commit_play``."""
+
+    __slots__ = ("goes_down", "hand", "laid_off", "new_melds", "swapped", "table", "wild_used")
+
+    def __init__(
+        self,
+        hand: list[Card] | None = None,
+        table: list[Meld] | None = None,
+        new_melds: list[Meld] | None = None,
+        laid_off: list[LayOffItem] | None = None,
+        swapped: list[tuple[Swap, Card]] | None = None,
+        goes_down: bool = False,
+        wild_used: bool = False,
+    ) -> None:
+        self.hand = hand
+        self.table = table
+        self.new_melds = new_melds or []
+        self.laid_off = laid_off or []
+        self.swapped = swapped or []
+        self.goes_down = goes_down
+        self.wild_used = wild_used
+
+
+def _remove(hand: Counter[Card], used: Counter[Card]) -> None:
+    for card, count in used.items():
+        if hand[card] < count:
+            raise CardNotInHand(f"You don't hold enough {card.pretty()} for those melds")
+        hand[card] -= count
+
+
+_RULES_JSON_CACHE: dict[Rules, dict[str, Any]] = {}
+_RULES_FROM_CACHE: dict[str, Rules] = {}
+
+
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    cached = _RULES_JSON_CACHE.get(rules)
+    if cached is None:
+        cached = _RULES_JSON_CACHE[rules] = rules.model_dump(mode="json")
+    return cached
+
+
+def _rules_from_json(data: dict[str, Any]) -> Rules:
+    key = json.dumps(data, sort_keys=True)
+    cached = _RULES_FROM_CACHE.get(key)
+    if cached is None:
+        cached = _RULES_FROM_CACHE[key] = Rules.model_validate(data)
+    return cached
+
+
+def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
+    """Every set and run (Rummy: no wilds) that can be made from ``hand`` alone."""
+    cards = set(hand)
+    melds: list[Meld] = []
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(cards, key=Card.sort_key):
+        by_rank.setdefault(card.rank, []).append(card)
+    for group in by_rank.values():
+        if len(group) >= 3:
+            melds.append(Meld("set", tuple(MeldCard(c, c.rank, c.suit) for c in group[:4])))
+            if len(group) == 4:
+                for skip in range(4):
+                    rest = group[:skip] + group[skip + 1 :]
+                    melds.append(Meld("set", tuple(MeldCard(c, c.rank, c.suit) for c in rest)))
+    top = 14 if rules.ace_high_allowed else 13
+    for suit in ("C", "D", "H", "S"):
+        values = {c.rank for c in cards if c.suit == suit}
+        if 1 in values and top == 14:
+            values.add(14)
+        for start in range(1, top + 1):
+            length = 0
+            while start + length <= top and start + length in values:
+                length += 1
+                if length >= rules.min_run:
+                    melds.append(
+                        Meld(
+                            "run",
+                            tuple(
+                                MeldCard(Card.of(1 if v == 14 else v, suit), v, suit)
+                                for v in range(start, start + length)
+                            ),
+                        )
+                    )
+    return melds

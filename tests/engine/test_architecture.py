@@ -1,0 +1,27 @@
+"""engine/ is a pure library: no discord, no database, no event loop (DEVELOPERS.md)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+FORBIDDEN = {"discord", "aiosqlite", "asyncio", "sqlite3", "socket", "time"}
+
+
+def test_engine_imports_nothing_impure() -> None:
+    offenders: list[str] = []
+    files = sorted(ENGINE.rglob("*.py"))
+    assert files, "engine/ should contain modules"
+    for path in files:
+        if path.name.startswith("bench") or path.name == "simulate.py":
+            continue  # command-line tools beside the library may time themselves
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
+    assert offenders == []
