@@ -53,7 +53,7 @@ def test_rules_are_immutable() -> None:
 
 
 def test_unknown_preset_is_refused_clearly() -> None:
-    with pytest.raises(ValueError, match="Unknown preset 'nope'.*standard"):
+    with pytest.raises(ValueError, match=r"Unknown preset 'nope'.*standard"):
         Rules.preset("nope")
 
 
