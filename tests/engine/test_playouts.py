@@ -1,0 +1,158 @@
+"""Property-based playouts (OpenSpiel's random_sim_test): whole games of random legal actions,
+checking the engine's invariants after every action.
+
+Invariants: every card of the pack is in exactly one place; hand sizes, stock, pile and melds
+add up; each deal's scores equal the hand values left; a random illegal action raises and
+changes nothing; ``to_json`` / ``from_json`` at any point continues identically; no view shows
+another player's hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import (
+    Card,
+    Discard,
+    DrawStock,
+    Game,
+    IllegalAction,
+    LayOff,
+    LayOffItem,
+    RequestBuy,
+    Rules,
+    TakeUpcard,
+    parse_action,
+)
+from engine.actions import Action
+from engine.cards import make_pack
+from engine.events import DealEnded
+from engine.random_play import random_step
+
+GAMES_PER_PRESET = 340  # three presets: over 1,000 complete 10-deal games in the normal suite
+PROBE_CARDS = [Card.parse(t) for t in ("7H", "JK", "KS", "2C", "AD")]
+
+
+def check_cards(game: Game) -> None:
+    decks, jokers = game.rules.pack_for(len(game.players))
+    seen: Counter[Card] = Counter(game.stock)
+    seen.update(game.pile)
+    for hand in game.hands:
+        seen.update(hand)
+    for table_meld in game.melds:
+        seen.update(c.card for c in table_meld.meld.cards)
+    assert seen == Counter(make_pack(decks, jokers)), "a card was lost or duplicated"
+
+
+def check_views(game: Game) -> None:
+    spectator = game.view(None)
+    assert spectator.hand is None and spectator.player is None
+    for seat, player in enumerate(game.players):
+        view = game.view(player)
+        assert view.hand == tuple(game.hands[seat])
+        assert [s.hand_size for s in view.seats] == [len(h) for h in game.hands]
+    assert sum(s.hand_size for s in spectator.seats) + spectator.stock_size + sum(
+        len(m.meld) for m in spectator.melds
+    ) + spectator.discard_size == len(make_pack(*game.rules.pack_for(len(game.players))))
+
+
+def random_illegal(game: Game, rng: random.Random) -> tuple[str, Action]:
+    """An action chosen without regard to the rules; often illegal."""
+    player = rng.choice(game.players)
+    card = rng.choice(PROBE_CARDS)
+    options: list[Action] = [
+        DrawStock(),
+        TakeUpcard(),
+        RequestBuy(),
+        Discard(card),
+        LayOff((LayOffItem(card, rng.randrange(3), rng.choice(("low", "high", None))),)),
+        parse_action("down set: 8H 8S 8C | set: 9H 9S JK=9C"),
+    ]
+    return player, rng.choice(options)
+
+
+def play_checked(game: Game, rng: random.Random) -> None:
+    values = game.rules.card_value
+    steps = 0
+    while not game.is_over:
+        if rng.random() < 0.05:  # an illegal action changes nothing
+            before = game.to_json()
+            player, action = random_illegal(game, rng)
+            probe = Game.from_json(before)
+            try:
+                probe.apply(player, action)
+            except IllegalAction:
+                assert probe.to_json() == before
+        if rng.random() < 0.02:  # a restored game is the same game
+            text = game.to_json()
+            restored = Game.from_json(text)
+            assert restored.to_json() == text
+            assert restored.legal_actions(game.current_player) == game.legal_actions(
+                game.current_player
+            )
+        player, action = random_step(game, rng)
+        actor = game.seat_of(player)
+        hands_before = [list(h) for h in game.hands]
+        events = game.apply(player, action)
+        steps += 1
+        check_cards(game)
+        for event in events:
+            if isinstance(event, DealEnded) and event.reason != "void":
+                for seat, hand in enumerate(hands_before):
+                    if seat != actor and seat != event.out_player:
+                        assert event.scores[seat] == sum(values(c) for c in hand)
+                if event.out_player is not None:
+                    assert event.scores[event.out_player] in (0, -25, -50)
+    assert len(game.score_sheet) == game.rules.num_deals
+    assert game.totals == [sum(r[s] for r in game.score_sheet) for s in range(len(game.players))]
+    best = min(game.totals)
+    assert {game.seat_of(w) for w in game.winners} <= {
+        s for s, t in enumerate(game.totals) if t == best
+    }
+    check_views(game)
+
+
+def playout_test(preset: str):  # type: ignore[no-untyped-def]
+    rules = Rules.preset(preset)
+    low, high = rules.players
+
+    @settings(
+        max_examples=GAMES_PER_PRESET,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(seed=st.integers(0, 2**32), players=st.integers(low, high))
+    def test(seed: int, players: int) -> None:
+        game = Game.new([f"p{i}" for i in range(players)], rules, seed)
+        play_checked(game, random.Random(seed))
+
+    return test
+
+
+test_playouts_standard = playout_test("standard")
+test_playouts_preset_000 = playout_test("preset_000")
+test_playouts_preset_004 = playout_test("preset_004")
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32), cut=st.integers(1, 3000))
+def test_restored_game_continues_identically(seed: int, cut: int) -> None:
+    rules = Rules.preset("standard")
+    game = Game.new(["a", "b", "c", "d"], rules, seed)
+    rng = random.Random(seed)
+    for _ in range(cut):
+        if game.is_over:
+            break
+        game.apply(*random_step(game, rng))
+    copy = Game.from_json(game.to_json())
+    state = rng.getstate()
+    for g in (game, copy):
+        rng.setstate(state)
+        while not g.is_over:
+            g.apply(*random_step(g, rng))
+    assert copy.to_json() == game.to_json()
