@@ -1,0 +1,59 @@
+"""Exceptions the store raises when a write cannot be applied as asked.
+
+Each carries the facts as attributes and builds its own message, so the bot can turn it into a
+reply ("this channel already has a table") without parsing text. A store error always means
+nothing was written.
+"""
+
+from __future__ import annotations
+
+from .records import TableRecord, TableStatus
+
+
+class TableExists(ValueError):
+    """The channel already has an open (lobby or playing) table; ``existing`` is that table."""
+
+    def __init__(self, existing: TableRecord) -> None:
+        self.existing = existing
+        super().__init__(
+            f"channel {existing.channel_id} already has an open table "
+            f"(id {existing.id}, {existing.status})"
+        )
+
+
+class TableNotFound(LookupError):
+    """No table has this id."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        super().__init__(f"no table with id {table_id}")
+
+
+class StaleVersion(RuntimeError):
+    """The table is not as the caller last read it: another write got there first.
+
+    Either its version moved past ``expected_version`` (another action was saved), or its status
+    no longer allows the write (the game already started, finished or was ended). The caller should
+    reload the table and decide again. ``expected_version`` is ``None`` for writes that only check
+    the status.
+    """
+
+    def __init__(
+        self,
+        table_id: int,
+        *,
+        expected_version: int | None,
+        actual_version: int,
+        status: TableStatus,
+        wanted_status: TableStatus,
+    ) -> None:
+        self.table_id = table_id
+        self.expected_version = expected_version
+        self.actual_version = actual_version
+        self.status = status
+        self.wanted_status = wanted_status
+        if status != wanted_status:
+            reason = f"it is {status}, not {wanted_status}"
+        else:
+            reason = f"it is at version {actual_version}, not {expected_version}"
+        super().__init__(f"table {table_id} changed: {reason}")

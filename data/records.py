@@ -1,0 +1,183 @@
+"""Plain values that come out of (and go into) the store: one frozen dataclass per kind of row.
+
+Terminology:
+
+- table: one game in one channel, from lobby to its end; a channel has at most one *open*
+  (lobby or playing) table at a time, and any number of finished or ended ones as history.
+- seat: one place at a table, in play order; a seat holds a human or a computer player.
+- version: how many actions the table has accepted; ``save_action`` checks it so two writers
+  cannot both build on the same state.
+- result: one row per seat the caller chose to record when a game finishes (normally the
+  humans), which the leaderboard and player stats add up.
+
+The records hold decoded values (seats as ``Seat``, options as a mapping) but the engine's state
+stays the JSON text the engine wrote: the store never looks inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+#: The game a table plays; the same values as ``engine.rules.GameKind`` (a test keeps them equal),
+#: repeated here so the storage layer does not import the engine.
+GameKind = Literal["shanghai", "rummy"]
+
+#: Where a table is in its life: ``lobby`` -> ``playing`` -> ``finished``; ``ended`` when it was
+#: closed without a normal finish (the host ended it, or it was abandoned).
+TableStatus = Literal["lobby", "playing", "finished", "ended"]
+
+#: Statuses that occupy the channel and must be restored after a restart.
+OPEN_STATUSES: Final[tuple[TableStatus, ...]] = ("lobby", "playing")
+
+_LOWER_IS_BETTER: Final[Mapping[GameKind, bool]] = {"shanghai": True, "rummy": False}
+
+
+def lower_is_better(game_kind: GameKind) -> bool:
+    """Whether a lower total ranks higher: penalty points in Shanghai, points won in Rummy."""
+    return _LOWER_IS_BETTER[game_kind]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A place at a table. ``level`` is the computer's strength and ``None`` for a human."""
+
+    user_id: int
+    name: str
+    is_computer: bool = False
+    level: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object stored in ``tables.seats``."""
+        return {
+            "user_id": self.user_id,
+            "name": self.name,
+            "is_computer": self.is_computer,
+            "level": self.level,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Seat:
+        """Read back what ``to_json`` wrote; missing optional keys take their defaults."""
+        level = obj.get("level")
+        return cls(
+            user_id=int(obj["user_id"]),
+            name=str(obj["name"]),
+            is_computer=bool(obj.get("is_computer", False)),
+            level=None if level is None else str(level),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AwayState:
+    """One seat's timeout record: consecutive timed-out turns, and whether it is marked away.
+
+    The bot decides what a timeout means (auto-play, mark away after N); the store only keeps the
+    numbers so that a restart does not forgive a player who keeps timing out.
+    """
+
+    timeouts: int = 0
+    away: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object stored, one per seat, in ``tables.away``."""
+        return {"timeouts": self.timeouts, "away": self.away}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> AwayState:
+        """Read back what ``to_json`` wrote."""
+        return cls(timeouts=int(obj.get("timeouts", 0)), away=bool(obj.get("away", False)))
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """One row of ``tables``: everything needed to show a table or resume its game.
+
+    ``state`` is the engine's JSON (``None`` until the game starts); ``version`` is the number of
+    accepted actions, to be passed back as ``expected_version``. Deadlines are unix times.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game_kind: GameKind
+    status: TableStatus
+    host_id: int
+    message_id: int | None
+    seats: tuple[Seat, ...]
+    options: Mapping[str, Any]
+    state: str | None
+    version: int
+    buy_deadline: float | None
+    turn_deadline: float | None
+    away: tuple[AwayState, ...]
+    created_at: float
+    updated_at: float
+
+    @property
+    def is_open(self) -> bool:
+        """Lobby or playing: the table still occupies its channel."""
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One row of the audit log: the ``seq``-th accepted action of a table, as the bot wrote it."""
+
+    table_id: int
+    seq: int
+    user_id: int
+    action: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's outcome of a finished game, as the caller reports it to ``finish_game``.
+
+    The store adds the table, guild, game kind and finish time itself, so a result cannot be
+    filed under the wrong guild.
+    """
+
+    user_id: int
+    name: str
+    seat: int
+    total: int
+    is_winner: bool
+    deals_out: int = 0
+    blind_outs: int = 0
+    buys_used: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One player's line on a guild's leaderboard; ``name`` is the one from their latest game."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average_total: float
+    best_total: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's totals in one guild and game kind; the counts are sums over all games."""
+
+    user_id: int
+    name: str
+    game_kind: GameKind
+    games: int
+    wins: int
+    average_total: float
+    best_total: int
+    deals_out: int
+    blind_outs: int
+    buys_used: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game played, between 0 and 1."""
+        return self.wins / self.games
