@@ -1,0 +1,314 @@
+"""The score sheet as a PNG: a table of deal scores with totals, and a chart of running totals.
+
+Each player keeps one colour and one marker shape in the table header, the chart and the
+legend, so a line can be followed without telling colours apart.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import accumulate
+
+from PIL import Image, ImageDraw
+
+from ._draw import (
+    CARD_BG,
+    FELT_DARK,
+    GOLD,
+    INK_LIGHT,
+    RGB,
+    drawable,
+    encode_png,
+    fit,
+    font,
+    text_width,
+)
+
+WIDTH = 1040
+MARGIN = 20
+HEADER_HEIGHT = 54
+ROW_HEIGHT = 30
+DEAL_COLUMN = 78
+CHART_HEIGHT = 330
+LEGEND_ROW = 30
+
+PAPER: RGB = CARD_BG
+INK: RGB = (32, 36, 40)
+FAINT: RGB = (120, 126, 132)
+RULE: RGB = (214, 212, 204)
+STRIPE: RGB = (241, 239, 230)
+TOTAL_BAND: RGB = (226, 236, 229)
+
+#: One colour per player (Tableau 10, which stays distinct for common colour blindness).
+PLAYER_COLOURS: tuple[RGB, ...] = (
+    (31, 119, 180),
+    (255, 127, 14),
+    (44, 160, 44),
+    (214, 39, 40),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+    (23, 190, 207),
+)
+MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
+
+
+def player_colour(player: int) -> RGB:
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+def _marker(draw: ImageDraw.ImageDraw, player: int, x: float, y: float, r: float) -> None:
+    """The player's marker shape, centred on (x, y), with a paper-coloured rim."""
+    colour = player_colour(player)
+    shape = MARKERS[player % len(MARKERS)]
+    rim = max(1.0, r * 0.3)
+    for radius, fill in ((r + rim, PAPER), (r, colour)):
+        if shape == "circle":
+            draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill)
+        elif shape == "square":
+            q = radius * 0.9
+            draw.rectangle((x - q, y - q, x + q, y + q), fill=fill)
+        elif shape == "triangle":
+            draw.polygon(
+                [
+                    (x, y - radius * 1.2),
+                    (x + radius * 1.1, y + radius * 0.8),
+                    (x - radius * 1.1, y + radius * 0.8),
+                ],
+                fill=fill,
+            )
+        else:
+            q = radius * 1.25
+            draw.polygon([(x, y - q), (x + q, y), (x, y + q), (x - q, y)], fill=fill)
+
+
+def _nice_step(span: float, ticks: int = 5) -> int:
+    """A round tick step (1, 2 or 5 times a power of ten) giving about ``ticks`` ticks."""
+    raw = max(span / ticks, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw:
+            return int(factor * power)
+    return int(10 * power)  # pragma: no cover - the loop always returns
+
+
+def _labels(names: Sequence[str]) -> list[str]:
+    return [drawable(name) or f"Player {i + 1}" for i, name in enumerate(names)]
+
+
+def render_score_sheet(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> bytes:
+    """PNG bytes: deal scores (a row per deal, a column per player, a totals row) and a chart.
+
+    Raises ``ValueError`` when a row of ``sheet`` does not have one score per name.
+    """
+    if not names:
+        raise ValueError("A score sheet needs at least one player")
+    for number, row in enumerate(sheet, start=1):
+        if len(row) != len(names):
+            raise ValueError(f"Deal {number} has {len(row)} scores for {len(names)} players")
+    players = len(names)
+    deals = len(sheet)
+    labels = _labels(names)
+    totals = [sum(row[p] for row in sheet) for p in range(players)]
+
+    table_height = (deals + 2) * ROW_HEIGHT
+    legend_rows = math.ceil(players / 4)
+    height = (
+        HEADER_HEIGHT
+        + 16
+        + table_height
+        + 24
+        + CHART_HEIGHT
+        + 16
+        + legend_rows * LEGEND_ROW
+        + MARGIN
+    )
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+
+    # Header.
+    draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT), fill=FELT_DARK)
+    draw.text(
+        (MARGIN, HEADER_HEIGHT / 2),
+        "Score sheet",
+        fill=INK_LIGHT,
+        font=font(26),
+        anchor="lm",
+        stroke_width=0.6,
+        stroke_fill=INK_LIGHT,
+    )
+    played = (
+        "no deals played yet"
+        if deals == 0
+        else (f"after {deals} deal" + ("" if deals == 1 else "s"))
+    )
+    draw.text(
+        (MARGIN + text_width("Score sheet", 26) + 18, HEADER_HEIGHT / 2),
+        played,
+        fill=GOLD,
+        font=font(20),
+        anchor="lm",
+    )
+
+    top = HEADER_HEIGHT + 16
+    _draw_table(draw, labels, sheet, totals, top)
+    chart_top = top + table_height + 24
+    _draw_chart(image, players, sheet, chart_top)
+    _draw_legend(draw, labels, totals, chart_top + CHART_HEIGHT + 16)
+    return encode_png(image)
+
+
+def _draw_table(
+    draw: ImageDraw.ImageDraw,
+    labels: Sequence[str],
+    sheet: Sequence[Sequence[int]],
+    totals: Sequence[int],
+    top: int,
+) -> None:
+    players = len(labels)
+    column = min(150.0, (WIDTH - 2 * MARGIN - DEAL_COLUMN) / players)
+    left = MARGIN
+    right = left + DEAL_COLUMN + column * players
+
+    def centre(player: int) -> float:
+        return left + DEAL_COLUMN + column * (player + 0.5)
+
+    draw.text((left + 8, top + ROW_HEIGHT / 2), "Deal", fill=FAINT, font=font(16), anchor="lm")
+    for player, label in enumerate(labels):
+        name = fit(label, 16, column - 30)
+        width = text_width(name, 16) + 20
+        x = centre(player) - width / 2
+        _marker(draw, player, x + 6, top + ROW_HEIGHT / 2, 5)
+        draw.text((x + 20, top + ROW_HEIGHT / 2), name, fill=INK, font=font(16), anchor="lm")
+    draw.line((left, top + ROW_HEIGHT, right, top + ROW_HEIGHT), fill=INK, width=2)
+
+    y = top + ROW_HEIGHT
+    for number, row in enumerate(sheet, start=1):
+        if number % 2 == 0:
+            draw.rectangle((left, y, right, y + ROW_HEIGHT - 1), fill=STRIPE)
+        draw.text(
+            (left + 8, y + ROW_HEIGHT / 2), str(number), fill=FAINT, font=font(16), anchor="lm"
+        )
+        for player, score in enumerate(row):
+            x, cy = centre(player), y + ROW_HEIGHT / 2
+            if score == 0:
+                draw.rounded_rectangle(
+                    (x - 16, cy - 10, x + 16, cy + 10), radius=10, fill=(210, 236, 214)
+                )
+            draw.text((x, cy), str(score), fill=INK, font=font(16), anchor="mm")
+        y += ROW_HEIGHT
+    draw.rectangle((left, y, right, y + ROW_HEIGHT), fill=TOTAL_BAND)
+    draw.line((left, y, right, y), fill=INK, width=2)
+    draw.text(
+        (left + 8, y + ROW_HEIGHT / 2),
+        "Total",
+        fill=INK,
+        font=font(16),
+        anchor="lm",
+        stroke_width=0.4,
+        stroke_fill=INK,
+    )
+    for player, total in enumerate(totals):
+        draw.text(
+            (centre(player), y + ROW_HEIGHT / 2),
+            str(total),
+            fill=INK,
+            font=font(17),
+            anchor="mm",
+            stroke_width=0.4,
+            stroke_fill=INK,
+        )
+    for player in range(1, players):
+        x = left + DEAL_COLUMN + column * player
+        draw.line((x, top + 4, x, y + ROW_HEIGHT), fill=RULE, width=1)
+    draw.line((left + DEAL_COLUMN, top + 4, left + DEAL_COLUMN, y + ROW_HEIGHT), fill=RULE)
+
+
+def _draw_chart(image: Image.Image, players: int, sheet: Sequence[Sequence[int]], top: int) -> None:
+    """Running totals per player: x is deals played (0 = the start), y is points.
+
+    Grid, lines and markers are drawn at twice the size and scaled down (smooth lines); the
+    labels are drawn afterwards at full size so they stay crisp.
+    """
+    draw = ImageDraw.Draw(image)
+    deals = len(sheet)
+    running = [[0, *accumulate(row[p] for row in sheet)] for p in range(players)]
+    low = min(0, *(min(line) for line in running))
+    high = max(1, *(max(line) for line in running))
+    step = _nice_step(high - low)
+    y_min = math.floor(low / step) * step
+    y_max = math.ceil(high / step) * step
+
+    plot_left = MARGIN + 58
+    plot_right = WIDTH - MARGIN - 16
+    plot_top = top + 30
+    plot_bottom = top + CHART_HEIGHT - 34
+    # The supersampled layer covers the plot with a margin for markers at the edges.
+    pad = 10
+    ox, oy = plot_left - pad, plot_top - pad
+    ss = 2
+    layer = Image.new(
+        "RGB",
+        ((plot_right - plot_left + 2 * pad) * ss, (plot_bottom - plot_top + 2 * pad) * ss),
+        PAPER,
+    )
+    pen = ImageDraw.Draw(layer)
+
+    def py(value: float) -> float:
+        return plot_bottom - (value - y_min) / (y_max - y_min) * (plot_bottom - plot_top)
+
+    def px(deal: int) -> float:
+        return plot_left + deal / max(deals, 1) * (plot_right - plot_left)
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return ((x - ox) * ss, (y - oy) * ss)
+
+    ticks = range(y_min, y_max + 1, step)
+    for value in ticks:
+        pen.line((*at(plot_left, py(value)), *at(plot_right, py(value))), fill=RULE, width=ss)
+    pen.line((*at(plot_left, plot_top - 6), *at(plot_left, plot_bottom)), fill=INK, width=2 * ss)
+    pen.line((*at(plot_left, py(0)), *at(plot_right, py(0))), fill=INK, width=2 * ss)
+    for player, line in enumerate(running if deals else []):
+        points = [at(px(deal), py(total)) for deal, total in enumerate(line)]
+        pen.line(points, fill=player_colour(player), width=3 * ss, joint="curve")
+    for player, line in enumerate(running if deals else []):
+        for deal, total in enumerate(line):
+            if deal:
+                _marker(pen, player, *at(px(deal), py(total)), 4.5 * ss)
+    image.paste(
+        layer.resize((layer.width // ss, layer.height // ss), Image.Resampling.BOX), (ox, oy)
+    )
+
+    draw.text((MARGIN, top + 8), "Running totals", fill=INK, font=font(18), anchor="lm")
+    for value in ticks:
+        draw.text((plot_left - 10, py(value)), str(value), fill=FAINT, font=font(14), anchor="rm")
+    for deal in range(deals + 1):
+        x = px(deal)
+        draw.line((x, plot_bottom + pad, x, plot_bottom + pad + 4), fill=INK, width=1)
+        label = "start" if deal == 0 else str(deal)
+        draw.text((x, plot_bottom + pad + 6), label, fill=FAINT, font=font(14), anchor="mt")
+    if deals == 0:
+        draw.text(
+            ((plot_left + plot_right) / 2, (plot_top + plot_bottom) / 2),
+            "No deals played yet",
+            fill=FAINT,
+            font=font(20),
+            anchor="mm",
+        )
+
+
+def _draw_legend(
+    draw: ImageDraw.ImageDraw, labels: Sequence[str], totals: Sequence[int], top: int
+) -> None:
+    column = (WIDTH - 2 * MARGIN) / 4
+    for player, label in enumerate(labels):
+        x = MARGIN + column * (player % 4)
+        y = top + LEGEND_ROW * (player // 4) + LEGEND_ROW / 2
+        colour = player_colour(player)
+        draw.line((x, y, x + 30, y), fill=colour, width=3)
+        _marker(draw, player, x + 15, y, 5)
+        total = f"{totals[player]}"
+        name = fit(label, 16, column - 40 - 8 - text_width(total, 16) - 18)
+        draw.text((x + 40, y), name, fill=INK, font=font(16), anchor="lm")
+        draw.text((x + 48 + text_width(name, 16), y), total, fill=FAINT, font=font(16), anchor="lm")
