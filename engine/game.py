@@ -588,10 +588,14 @@ class Game:
         if meld.kind == "run":
             if item.end is not None:
                 options = [o for o in options if o[1] == item.end]
-            elif self.rules.is_wild(item.card) and len(options) > 1:
-                raise IllegalMeld(f"Say which end of {meld} the wild goes to (low or high)")
-            if not options or len(options) > 1:
-                raise IllegalMeld(f"{item.card.pretty()} does not fit that end of {meld}")
+                if not options:
+                    raise IllegalMeld(
+                        f"{item.card.pretty()} does not fit the {item.end} end of {meld}"
+                    )
+            elif len(options) > 1:
+                raise IllegalMeld(
+                    f"Say which end of {meld} {item.card.pretty()} goes to (low or high)"
+                )
             return options[0]
         if len(options) > 1:
             suits = [o for o in options if o[0].suit == item.suit]
