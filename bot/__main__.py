@@ -1,0 +1,51 @@
+"""``python -m bot``: run the bot with settings from the environment or ``.env``."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from . import Settings, create_bot
+
+EXIT_CONFIG = 2
+
+
+def _fail(message: str) -> int:
+    print(f"shanghai: {message}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+def main() -> int:
+    try:
+        settings = Settings()  # type: ignore[call-arg]
+    except ValidationError as error:
+        fields = ", ".join(".".join(str(p) for p in e["loc"]) or "settings" for e in error.errors())
+        if "discord_token" in fields or "DISCORD_TOKEN" in fields:
+            return _fail("DISCORD_TOKEN is not set; put it in the environment or in .env")
+        return _fail(f"invalid setting(s): {fields}; see .env.example")
+    if not settings.token_is_well_formed():
+        return _fail(
+            "DISCORD_TOKEN does not look like a Discord bot token (three dot-separated parts)"
+        )
+    # Log records name tables and actions, never message text, hands or tokens.
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    except discord.LoginFailure:
+        return _fail("Discord refused the token (LoginFailure); check DISCORD_TOKEN")
+    except discord.PrivilegedIntentsRequired:
+        return _fail("Discord refused a privileged intent; this bot should need none")
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

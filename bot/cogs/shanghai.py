@@ -1,0 +1,319 @@
+"""/shanghai: open a table, end it, re-post it, read the rules, the leaderboard and stats."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import NoTable, NotHost, UserError
+from bot.interactions import guard
+from bot.rendering import rules_text
+from bot.service import rules_for
+from bot.views.table import render_table
+from data.errors import TableExists
+
+if TYPE_CHECKING:
+    from bot.app import ShanghaiBot
+    from bot.service import LiveTable
+
+PRESETS = [
+    app_commands.Choice(name="standard (default)", value="standard"),
+    app_commands.Choice(
+        name="preset_000 (3-8 players, exact melds, discard to go out)", value="preset_000"
+    ),
+    app_commands.Choice(
+        name="preset_004 (2s wild, 2-card buys, no discard to go out)", value="preset_004"
+    ),
+]
+
+
+class EndButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sh:end:(?P<table>[0-9]{1,19}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)",
+):
+    """The confirmation of /shanghai end; only the member who asked may answer it."""
+
+    def __init__(
+        self,
+        table_id: int,
+        user_id: int,
+        answer: str,
+        *,
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"sh:end:{table_id}:{user_id}:{answer}"
+            )
+        )
+        self.table_id, self.user_id, self.answer = table_id, user_id, answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: Any
+    ) -> EndButton:
+        return cls(int(match["table"]), int(match["user"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with guard(interaction):
+            if interaction.user.id != self.user_id:
+                raise UserError("This confirmation belongs to someone else.")
+            if self.answer == "no":
+                await interaction.response.edit_message(content="The table stays open.", view=None)
+                return
+            bot: ShanghaiBot = interaction.client  # type: ignore[assignment]
+            await bot.service.end(self.table_id, interaction.user.id)
+            await interaction.response.edit_message(content="The table was ended.", view=None)
+
+
+class Shanghai(commands.GroupCog, group_name="shanghai"):
+    """Shanghai Rummy tables in this server."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    def _table_here(self, interaction: discord.Interaction[Any]) -> LiveTable:
+        table = self.bot.service.for_channel(interaction.channel_id or 0)
+        if table is None:
+            raise NoTable(
+                "There is no open Shanghai table in this channel. Open one with `/shanghai new`."
+            )
+        return table
+
+    @app_commands.command(name="new")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        preset="The rule set to start from",
+        buy_seconds="Seconds the Buy button stays live after each discard (default 8)",
+        turn_seconds="Seconds per turn before the bot plays it (default 90)",
+        deals="How many deals (1-10; 10 is a full game)",
+        buy_penalty="Extra cards a buyer takes from the stock",
+        final_discard="How a player may go out",
+        deuces_wild="Whether 2s are wild as well as jokers",
+        buy_limit="How many buys each player gets per deal",
+    )
+    @app_commands.choices(
+        preset=PRESETS,
+        buy_penalty=[
+            app_commands.Choice(name="1 card", value=1),
+            app_commands.Choice(name="2 cards", value=2),
+        ],
+        final_discard=[
+            app_commands.Choice(name="optional: discard or meld out", value="optional"),
+            app_commands.Choice(name="required: go out with a discard", value="required"),
+            app_commands.Choice(name="forbidden: go out by melding only", value="forbidden"),
+        ],
+        buy_limit=[
+            app_commands.Choice(name="3 per deal (4 in deals 9-10)", value="3_then_4"),
+            app_commands.Choice(name="unlimited", value="unlimited"),
+        ],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str = "standard",
+        buy_seconds: app_commands.Range[int, 3, 120] | None = None,
+        turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+        deals: app_commands.Range[int, 1, 10] | None = None,
+        buy_penalty: int | None = None,
+        final_discard: str | None = None,
+        deuces_wild: bool | None = None,
+        buy_limit: str | None = None,
+    ) -> None:
+        """Open a Shanghai table in this channel; you take the first seat."""
+        async with guard(interaction):
+            settings = self.bot.settings
+            overrides: dict[str, Any] = {}
+            if deals is not None:
+                overrides["num_deals"] = deals
+            if buy_penalty is not None:
+                overrides["buy_penalty_cards"] = buy_penalty
+            if final_discard is not None:
+                overrides["final_discard"] = final_discard
+            if deuces_wild is not None:
+                overrides["deuces_wild"] = deuces_wild
+            if buy_limit is not None:
+                overrides["buy_limit"] = buy_limit
+            options: dict[str, Any] = {
+                "preset": preset,
+                "buy_seconds": float(
+                    buy_seconds if buy_seconds is not None else settings.buy_seconds
+                ),
+                "turn_seconds": float(
+                    turn_seconds if turn_seconds is not None else settings.turn_seconds
+                ),
+                "rules": overrides,
+            }
+            rules_for(options)  # a bad combination is refused before anything is written
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            try:
+                table = await self.bot.service.open_table(
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    interaction.user.id,
+                    interaction.user.display_name,
+                    options,
+                )
+            except TableExists as exists:
+                record = exists.existing
+                where = (
+                    f" (https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
+                    f"{record.message_id})"
+                    if record.message_id
+                    else ""
+                )
+                state = "waiting for players" if record.status == "lobby" else "in play"
+                raise UserError(
+                    f"This channel already has an open Shanghai table: table #{record.id}, hosted "
+                    f"by <@{record.host_id}>, {state}{where}. Finish it or ask the host to "
+                    "`/shanghai end` it first."
+                ) from None
+            embed, view = render_table(self.bot.service, table)
+            await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+            message = await interaction.original_response()
+            await self.bot.service.set_message(table, message.id)
+
+    @app_commands.command(name="end")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """End this channel's table (host, or members who can manage the channel)."""
+        async with guard(interaction):
+            table = self._table_here(interaction)
+            perms = interaction.permissions
+            if interaction.user.id != table.record.host_id and not perms.manage_channels:
+                raise NotHost("end the table (or someone with Manage Channels)")
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                EndButton(
+                    table.id,
+                    interaction.user.id,
+                    "yes",
+                    label="End the table",
+                    style=discord.ButtonStyle.danger,
+                )
+            )
+            view.add_item(EndButton(table.id, interaction.user.id, "no", label="Keep playing"))
+            await interaction.response.send_message(
+                "End this table for everyone? The game will not count.", view=view, ephemeral=True
+            )
+
+    @app_commands.command(name="rules")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """Show this table's rules in plain words (or the standard rules)."""
+        async with guard(interaction):
+            table = self.bot.service.for_channel(interaction.channel_id or 0)
+            settings = self.bot.settings
+            if table is None:
+                options: dict[str, Any] = {"preset": "standard"}
+                heading = "**Standard rules** (no table in this channel)"
+            else:
+                options = dict(table.record.options)
+                heading = (
+                    f"**Rules of table #{table.id}** (preset {options.get('preset', 'standard')})"
+                )
+            text = rules_text(
+                rules_for(options),
+                buy_seconds=float(options.get("buy_seconds", settings.buy_seconds)),
+                turn_seconds=float(options.get("turn_seconds", settings.turn_seconds)),
+            )
+            await interaction.response.send_message(f"{heading}\n{text}"[:2000], ephemeral=True)
+
+    @app_commands.command(name="table")
+    @app_commands.guild_only()
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the table message again at the bottom of the channel."""
+        async with guard(interaction):
+            table = self._table_here(interaction)
+            service = self.bot.service
+            old = table.record.message_id
+            embed, view = render_table(service, table)
+            await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+            message = await interaction.original_response()
+            await service.set_message(table, message.id)
+            if old is not None and interaction.channel is not None:
+                try:
+                    partial = interaction.channel.get_partial_message(old)  # type: ignore[union-attr]
+                    await partial.edit(
+                        content="The table moved to a newer message below.", embed=None, view=None
+                    )
+                except discord.HTTPException:
+                    pass
+
+    @app_commands.command(name="kick")
+    @app_commands.guild_only()
+    @app_commands.describe(member="The player to remove (in a game, the bot plays their seat)")
+    async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        """Host only: remove a player from the lobby, or hand their seat to the bot."""
+        async with guard(interaction):
+            table = self._table_here(interaction)
+            if interaction.user.id != table.record.host_id:
+                raise NotHost("remove a player")
+            await self.bot.service.kick(table.id, member.id)
+            await interaction.response.send_message(
+                f"{member.display_name} was removed"
+                + (" (the bot now plays their seat)." if table.game is not None else "."),
+                ephemeral=True,
+            )
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """This server's best Shanghai players."""
+        async with guard(interaction):
+            assert interaction.guild_id is not None
+            rows = await self.bot.store.leaderboard(interaction.guild_id, "shanghai", 10)
+            if not rows:
+                await interaction.response.send_message(
+                    "No finished games yet. Open a table with `/shanghai new`!"
+                )
+                return
+            lines = [
+                f"{i}. **{_clean(r.name)}** — {r.wins} win(s) in {r.games} game(s) · "
+                f"average {r.average_total:.1f} · best {r.best_total}"
+                for i, r in enumerate(rows, start=1)
+            ]
+            embed = discord.Embed(
+                title="Shanghai leaderboard",
+                description="\n".join(lines),
+                colour=discord.Colour.gold(),
+            )
+            await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="stats")
+    @app_commands.guild_only()
+    @app_commands.describe(member="Whose record to show (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """One player's Shanghai record in this server."""
+        async with guard(interaction):
+            assert interaction.guild_id is not None
+            who = member or interaction.user
+            stats = await self.bot.store.player_stats(interaction.guild_id, who.id, "shanghai")
+            if stats is None:
+                await interaction.response.send_message(
+                    f"{_clean(who.display_name)} has no finished Shanghai games here yet.",
+                    ephemeral=True,
+                )
+                return
+            text = (
+                f"**{_clean(stats.name)}**: {stats.games} game(s), {stats.wins} win(s) "
+                f"({stats.win_rate:.0%}) · average total {stats.average_total:.1f} · best "
+                f"{stats.best_total}\nDeals gone out: {stats.deals_out} · blind outs: "
+                f"{stats.blind_outs} · buys used: {stats.buys_used}"
+            )
+            await interaction.response.send_message(text)
+
+
+def _clean(name: str) -> str:
+    return re.sub(r"([*_`~|>])", r"\\\1", name)
+
+
+async def setup(bot: ShanghaiBot) -> None:
+    await bot.add_cog(Shanghai(bot))

@@ -1,0 +1,91 @@
+"""The one error handler: refusals become polite ephemeral replies, bugs are logged.
+
+Every command and component callback runs inside ``guard(interaction)``. A ``ValueError``
+(the engine's ``IllegalAction``, our ``UserError``, a store ``TableExists``) is a refusal the
+user should read; anything else is logged with its traceback (never the message text or a
+hand) and answered with a short apology. Either way the interaction is answered, so Discord
+never shows "This interaction failed".
+"""
+
+from __future__ import annotations
+
+import logging
+from types import TracebackType
+from typing import Any
+
+import discord
+
+log = logging.getLogger("bot.errors")
+
+APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+
+
+def error_text(error: BaseException) -> str:
+    """What the user reads for ``error``."""
+    if isinstance(error, discord.app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, ValueError) and str(error):
+        return str(error)
+    if isinstance(error, discord.app_commands.MissingPermissions):
+        return "You don't have the permissions for that."
+    if isinstance(error, discord.app_commands.CheckFailure):
+        return "You can't use that here."
+    return APOLOGY
+
+
+def is_refusal(error: BaseException) -> bool:
+    if isinstance(error, discord.app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, (ValueError, discord.app_commands.CheckFailure))
+
+
+async def reply(
+    interaction: discord.Interaction[Any], text: str, *, ephemeral: bool = True
+) -> None:
+    """Answer the interaction, or follow up if it was answered already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id)
+
+
+async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``interaction`` for ``error``: the reason for a refusal, an apology for a bug."""
+    if not is_refusal(error):
+        command = interaction.command.qualified_name if interaction.command else None
+        custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+        log.error(
+            "unexpected error in interaction %s (command=%s, component=%s)",
+            interaction.id,
+            command,
+            custom_id,
+            exc_info=(type(error), error, error.__traceback__),
+        )
+        errors = getattr(interaction.client, "unexpected_errors", None)
+        if isinstance(errors, list):
+            errors.append(error)
+    await reply(interaction, error_text(error))
+
+
+class guard:
+    """Run a callback body; turn any exception into an answer instead of a failure."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+
+    async def __aenter__(self) -> guard:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool:
+        if exc is None or not isinstance(exc, Exception):
+            return False
+        await report(self.interaction, exc)
+        return True

@@ -1,0 +1,165 @@
+"""What the channel sees of a change: the table message edited in place, and short notices.
+
+Discord allows about 5 messages per 5 seconds per channel, so each channel has one outbox that
+sends at most one table edit and one new message per ``interval`` (1.5 s by default). A burst
+of changes (eight buy requests, an away player's whole turn) becomes a single edit drawn from
+the latest state and a single notice holding every line. The first change after a quiet spell
+goes out at once.
+
+A new message (not an edit) mentions the player whose turn begins, because edits do not ping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine.actions import Discard
+from engine.events import DealEnded, GameEnded
+
+from .rendering import card_text, event_lines, score_sheet_text, standings_text
+from .views.table import render_table
+
+if TYPE_CHECKING:
+    from .service import Change, LiveTable, TableService
+
+log = logging.getLogger(__name__)
+
+MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
+
+
+@dataclass
+class Outbox:
+    """One channel's pending edit and notice lines."""
+
+    channel_id: int
+    table: LiveTable | None = None
+    lines: list[str] = field(default_factory=list)
+    last_sent: float = float("-inf")
+    task: asyncio.Task[None] | None = None
+
+
+class Publisher:
+    """The service's listener on the Discord side."""
+
+    def __init__(self, bot: Any, interval: float = 1.5) -> None:
+        self.bot = bot
+        self.interval = interval
+        self.boxes: dict[int, Outbox] = {}
+        self.edits = 0
+        self.notices = 0
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.service  # type: ignore[no-any-return]
+
+    def table_changed(self, change: Change) -> None:
+        table = change.table
+        box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
+        box.table = table
+        box.lines.extend(self._lines(change))
+        self._kick(box)
+
+    def refresh(self, table: LiveTable) -> None:
+        """Redraw the table message (no notice)."""
+        box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
+        box.table = table
+        self._kick(box)
+
+    def _kick(self, box: Outbox) -> None:
+        if box.task is None or box.task.done():
+            box.task = asyncio.get_running_loop().create_task(
+                self._drain(box), name=f"shanghai-outbox-{box.channel_id}"
+            )
+
+    async def _drain(self, box: Outbox) -> None:
+        loop = asyncio.get_running_loop()
+        while box.table is not None or box.lines:
+            wait = box.last_sent + self.interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            table, box.table = box.table, None
+            lines, box.lines = box.lines, []
+            try:
+                if table is not None:
+                    await self._edit(table)
+                if lines:
+                    await self._send(box.channel_id, lines)
+            except Exception:
+                log.exception("could not update channel %s", box.channel_id)
+            box.last_sent = loop.time()
+
+    async def _channel(self, channel_id: int) -> Any:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        return channel
+
+    async def _edit(self, table: LiveTable) -> None:
+        message_id = table.record.message_id
+        if message_id is None:
+            return
+        embed, view = render_table(self.service, table)
+        channel = await self._channel(table.channel_id)
+        try:
+            await channel.get_partial_message(message_id).edit(embed=embed, view=view)
+            self.edits += 1
+        except discord.NotFound:
+            log.info("table %s message is gone; /shanghai table re-posts it", table.id)
+
+    async def _send(self, channel_id: int, lines: list[str]) -> None:
+        channel = await self._channel(channel_id)
+        text = "\n".join(lines)
+        while text:
+            chunk, text = text[:2000], text[2000:]
+            await channel.send(chunk, allowed_mentions=MENTION_USERS)
+            self.notices += 1
+
+    # -- what to say ---------------------------------------------------------------------------
+
+    def _lines(self, change: Change) -> list[str]:
+        table = change.table
+        names = table.names
+        lines: list[str] = []
+        if change.kind in ("lobby", "window", "restore"):
+            return lines
+        if change.kind == "end":
+            return ["The table was ended. Start a new one with `/shanghai new`."]
+        if change.auto_seat is not None:
+            name = names[change.auto_seat]
+            for action in change.auto_actions:
+                if isinstance(action, Discard):
+                    why = "ran out of time" if change.kind == "timeout" else "is away"
+                    lines.append(
+                        f"⏰ **{name}** {why}: I drew from the stock and discarded "
+                        f"{card_text(action.card)} for them."
+                    )
+                    state = (
+                        table.away[change.auto_seat] if change.auto_seat < len(table.away) else None
+                    )
+                    if change.kind == "timeout" and state is not None and state.away:
+                        lines.append(
+                            f"💤 {name} is now marked away and will be played at once until "
+                            "they click anything."
+                        )
+        lines.extend(event_lines(change.events, names))
+        for event in change.events:
+            if isinstance(event, DealEnded) and event.reason != "void" and table.game is not None:
+                sheet = table.game.view(None).score_sheet
+                lines.append(f"**Score sheet after deal {event.deal}**")
+                lines.append(score_sheet_text(names, sheet))
+            if isinstance(event, GameEnded):
+                lines.append("🏁 **Game over!** Final standings:")
+                lines.append(standings_text(names, list(event.totals), event.winners))
+        game = table.game
+        if change.new_turn and game is not None and not game.is_over and not table.closed:
+            seat = game.current
+            away = seat < len(table.away) and table.away[seat].away
+            if not away:
+                user_id = table.record.seats[seat].user_id
+                lines.append(f"▶️ <@{user_id}>, your turn (deal {game.deal}).")
+        return lines

@@ -1,0 +1,46 @@
+"""Settings of one bot process, read from the environment or ``.env`` (pydantic-settings).
+
+``DISCORD_TOKEN`` has no prefix because every Discord tool reads it under that name; the
+rest carry ``SHANGHAI_``. Tests build ``Settings(discord_token=..., database=...)`` directly.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Three dot-separated base64url parts: the shape of every Discord bot token.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+
+
+class Settings(BaseSettings):
+    """Everything the bot needs to run; every field may also be passed as a keyword."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="SHANGHAI_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    discord_token: SecretStr = Field(
+        validation_alias=AliasChoices("discord_token", "DISCORD_TOKEN"),
+        description="The bot token from the Discord developer portal.",
+    )
+    database: Path = Field(default=Path("data/shanghai.sqlite3"))
+    buy_seconds: float = Field(default=8.0, gt=0, le=120)
+    turn_seconds: float = Field(default=90.0, gt=0, le=3600)
+    dev_guild: int | None = None
+    seed: int | None = None
+    #: Shortest gap between two edits (or two new messages) in one channel.
+    edit_interval: float = Field(default=1.5, ge=0, le=60)
+    #: Timeouts in a row after which a seat is marked away and played at once.
+    away_after: int = Field(default=3, ge=1, le=20)
+
+    def token_is_well_formed(self) -> bool:
+        """Whether the token has the shape of a Discord bot token (not whether it works)."""
+        return bool(_TOKEN_SHAPE.fullmatch(self.discord_token.get_secret_value().strip()))

@@ -1,0 +1,405 @@
+"""The private hand: one ephemeral message per player, edited in place by its own controls.
+
+Every control is a ``DynamicItem`` whose custom_id carries the table, a *state tag* (a CRC of
+what this player could see when the message was drawn: deal, turn, step, hand, melds), the
+sort order and the verb, so the controls work after a restart and need no memory:
+
+    sh:h:<table>:<tag>:<s|r>:<verb>        buttons
+    sh:hs:<table>:<tag>:<s|r>:<verb>       selects (discard, layoff, swap)
+
+A click whose tag no longer matches the game is from an earlier state: nothing is done and
+the message is redrawn with an explanation. Everything else is checked by the service and the
+engine, which raise ``ValueError``s the guard turns into polite replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import zlib
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+
+from bot.errors import StaleControl, UserError
+from bot.interactions import guard
+from bot.rendering import (
+    SortMode,
+    action_text,
+    card_text,
+    cards_text,
+    countdown,
+    hand_text,
+    meld_text,
+)
+from engine.actions import (
+    Action,
+    BuyInTurn,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayOff,
+    SwapJoker,
+    TakeUpcard,
+    parse_action,
+)
+from engine.cards import Card
+from engine.view import PlayerView
+
+if TYPE_CHECKING:
+    from bot.service import ActResult, LiveTable, TableService
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["main", "down", "layoff", "swap"]
+BUTTON_VERBS = (
+    "draw",
+    "take",
+    "buyin",
+    "down",
+    "downok",
+    "layoff",
+    "swap",
+    "sort",
+    "refresh",
+    "back",
+)
+SELECT_VERBS = ("discard", "layoff", "swap")
+MAX_OPTIONS = 25
+
+_PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
+HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
+HAND_SELECT_TEMPLATE = r"sh:hs:" + _PREFIX + r"(?P<verb>" + "|".join(SELECT_VERBS) + r")"
+
+
+def hand_tag(view: PlayerView) -> str:
+    """A short fingerprint of what this player's controls depend on."""
+    hand = sorted(str(c) for c in view.hand or ())
+    key = (
+        f"{view.deal}|{view.current}|{view.step}|{' '.join(hand)}|"
+        f"{view.seats[view.seat].is_down if view.seat is not None else '-'}|{len(view.melds)}|"
+        f"{view.upcard_live}|{view.went_down_this_turn}|{view.is_over}"
+    )
+    return f"{zlib.crc32(key.encode()):08x}"
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_BUTTON_TEMPLATE):
+    """A button of the private hand."""
+
+    def __init__(
+        self,
+        table_id: int,
+        tag: str,
+        sort: SortMode,
+        verb: str,
+        *,
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, row=row, custom_id=f"sh:h:{table_id}:{tag}:{sort}:{verb}"
+            )
+        )
+        self.table_id, self.tag, self.sort, self.verb = table_id, tag, sort, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: Any,
+    ) -> HandButton:
+        sort: SortMode = "r" if match["sort"] == "r" else "s"
+        return cls(int(match["table"]), match["tag"], sort, match["verb"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with guard(interaction):
+            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
+
+
+class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_SELECT_TEMPLATE):
+    """A select menu of the private hand (discard, lay off, swap)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        tag: str,
+        sort: SortMode,
+        verb: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"sh:hs:{table_id}:{tag}:{sort}:{verb}",
+                options=options or [discord.SelectOption(label="…", value="-")],
+                placeholder=placeholder,
+                row=row,
+            )
+        )
+        self.table_id, self.tag, self.sort, self.verb = table_id, tag, sort, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: Any,
+    ) -> HandSelect:
+        sort: SortMode = "r" if match["sort"] == "r" else "s"
+        return cls(int(match["table"]), match["tag"], sort, match["verb"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with guard(interaction):
+            values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
+
+
+# -- drawing the message --------------------------------------------------------------------------
+
+
+def render_hand(
+    service: TableService,
+    table: LiveTable,
+    user_id: int,
+    sort: SortMode,
+    *,
+    mode: Mode = "main",
+    note: str | None = None,
+    pending: bool = False,
+) -> tuple[str, discord.ui.View]:
+    """The content and controls of ``user_id``'s private message."""
+    game = service._playing(table)
+    service._seat(table, user_id)
+    player = str(user_id)
+    view = game.view(player)
+    tag = hand_tag(view)
+    legal = game.legal_actions(player) if view.current == view.seat and not view.is_over else []
+    ui = discord.ui.View(timeout=None)
+    tid = table.id
+    pending_text = None
+    if pending:
+        pending_text = (
+            "⏳ You will draw from the stock when the buy window closes "
+            f"{countdown(table.buy_deadline)}: others may still buy the upcard."
+        )
+    extra: list[str] = []
+
+    def button(verb: str, label: str, style: discord.ButtonStyle, row: int) -> None:
+        ui.add_item(HandButton(tid, tag, sort, verb, label=label, style=style, row=row))
+
+    if mode == "down":
+        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+        if proposal is None:
+            mode, note = "main", "Your hand can't meet this deal's contract yet."
+        else:
+            extra.append("**Lay down these melds?**")
+            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
+            left = Counter(view.hand or ())
+            for meld in proposal.melds:
+                left.subtract(meld.plain_cards)
+            extra.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
+            button("downok", "Confirm lay down", discord.ButtonStyle.success, 0)
+            button("back", "Back", discord.ButtonStyle.secondary, 0)
+    if mode in ("layoff", "swap"):
+        kind = LayOff if mode == "layoff" else SwapJoker
+        actions = [a for a in legal if isinstance(a, kind)]
+        if not actions:
+            mode, note = "main", "Nothing to " + ("lay off" if kind is LayOff else "swap") + " now."
+        else:
+            if len(actions) > MAX_OPTIONS:
+                extra.append(f"Showing the first {MAX_OPTIONS} of {len(actions)} options.")
+            options = [
+                discord.SelectOption(label=action_text(a)[:100], value=str(a)[:100])
+                for a in actions[:MAX_OPTIONS]
+            ]
+            placeholder = "Choose a lay-off" if mode == "layoff" else "Choose a swap"
+            ui.add_item(
+                HandSelect(tid, tag, sort, mode, options=options, placeholder=placeholder, row=0)
+            )
+            button("back", "Back", discord.ButtonStyle.secondary, 1)
+    if mode == "main":
+        if not pending:
+            if any(isinstance(a, DrawStock) for a in legal):
+                button("draw", "Draw from stock", discord.ButtonStyle.primary, 0)
+            if any(isinstance(a, TakeUpcard) for a in legal):
+                label = f"Take {card_text(view.upcard)}" if view.upcard else "Take upcard"
+                button("take", label, discord.ButtonStyle.primary, 0)
+            if any(isinstance(a, BuyInTurn) for a in legal):
+                button("buyin", "Buy in turn", discord.ButtonStyle.success, 0)
+        if any(isinstance(a, GoDown) for a in legal):
+            button("down", "Lay down", discord.ButtonStyle.success, 1)
+        if any(isinstance(a, LayOff) for a in legal):
+            button("layoff", "Lay off", discord.ButtonStyle.secondary, 1)
+        if any(isinstance(a, SwapJoker) for a in legal):
+            button("swap", "Swap joker", discord.ButtonStyle.secondary, 1)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if discards:
+            cards = sorted({a.card for a in discards}, key=Card.sort_key)[:MAX_OPTIONS]
+            options = [
+                discord.SelectOption(label=f"Discard {card_text(c)}", value=str(c)) for c in cards
+            ]
+            ui.add_item(
+                HandSelect(
+                    tid, tag, sort, "discard", options=options, placeholder="Discard…", row=2
+                )
+            )
+        other = "by rank" if sort == "s" else "by suit"
+        button("sort", f"Sort {other}", discord.ButtonStyle.secondary, 3)
+        button("refresh", "Refresh", discord.ButtonStyle.secondary, 3)
+    content = hand_text(view, table.names, sort, note=note, pending=pending_text)
+    if extra:
+        content += "\n\n" + "\n".join(extra)
+    return content[:2000], ui
+
+
+# -- handling a click ---------------------------------------------------------------------------
+
+
+async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """``My hand`` on the table message: a fresh ephemeral hand message."""
+    service: TableService = interaction.client.service  # type: ignore[attr-defined]
+    table = service.get(table_id)
+    await service.mark_present(table.id, interaction.user.id)
+    pending = table.pending is not None and table.seat_of(interaction.user.id) == (
+        table.pending.seat
+    )
+    content, ui = render_hand(service, table, interaction.user.id, "s", pending=pending)
+    await interaction.response.send_message(content, view=ui, ephemeral=True)
+    if pending and table.pending is not None:
+        _follow_pending(interaction, service, table, "s", table.pending.future)
+
+
+async def hand_click(
+    interaction: discord.Interaction[Any],
+    table_id: int,
+    tag: str,
+    sort: SortMode,
+    verb: str,
+    values: list[str] | None,
+) -> None:
+    service: TableService = interaction.client.service  # type: ignore[attr-defined]
+    table = service.get(table_id)
+    user_id = interaction.user.id
+    game = service._playing(table)
+    service._seat(table, user_id)
+    await service.mark_present(table.id, user_id)
+    view = game.view(str(user_id))
+
+    async def show(
+        mode: Mode = "main", note: str | None = None, *, new_sort: SortMode = sort
+    ) -> None:
+        if table.closed or game.is_over:
+            await interaction.response.edit_message(
+                content=(note + "\n\n" if note else "") + "The game is over.", view=None
+            )
+            return
+        content, ui = render_hand(service, table, user_id, new_sort, mode=mode, note=note)
+        await interaction.response.edit_message(content=content, view=ui)
+
+    if hand_tag(view) != tag:
+        await show(note=f"⚠️ {StaleControl()} Here is your hand now.")
+        return
+    if verb == "sort":
+        await show(new_sort="r" if sort == "s" else "s")
+        return
+    if verb in ("refresh", "back"):
+        await show()
+        return
+    if verb in ("down", "layoff", "swap") and values is None:
+        await show(mode=verb)  # type: ignore[arg-type]
+        return
+    before = Counter(view.hand or ())
+    action: Action
+    if verb == "draw":
+        action = DrawStock()
+    elif verb == "take":
+        action = TakeUpcard()
+    elif verb == "buyin":
+        action = BuyInTurn()
+    elif verb == "downok":
+        legal = service.legal_actions(table.id, user_id)
+        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+        if proposal is None:
+            raise UserError("Your hand can't meet this deal's contract now.")
+        action = proposal
+    elif verb == "discard":
+        action = Discard(Card.parse(_one(values)))
+    elif verb in ("layoff", "swap"):
+        action = parse_action(_one(values))
+        if not isinstance(action, LayOff if verb == "layoff" else SwapJoker):
+            raise UserError("That choice is not a " + verb)
+    else:  # pragma: no cover - the template admits only the verbs above
+        raise UserError("Unknown control")
+    result = await service.act(table.id, user_id, action)
+    if result.pending is not None:
+        content, ui = render_hand(service, table, user_id, sort, pending=True)
+        await interaction.response.edit_message(content=content, view=ui)
+        _follow_pending(interaction, service, table, sort, result.pending)
+        return
+    await show(note=_note_for(action, before, table, service, user_id, result))
+
+
+def _one(values: list[str] | None) -> str:
+    if not values or len(values) != 1:
+        raise UserError("Choose one option.")
+    return values[0]
+
+
+def _note_for(
+    action: Action,
+    before: Counter[Card],
+    table: LiveTable,
+    service: TableService,
+    user_id: int,
+    result: ActResult,
+) -> str | None:
+    game = table.game
+    if game is None or table.closed:
+        return None
+    after = Counter(game.hand_of(str(user_id))) if not game.is_over else Counter()
+    gained = sorted((after - before).elements(), key=Card.sort_key)
+    if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
+        return f"You got {cards_text(gained)}."
+    if isinstance(action, Discard):
+        return f"You discarded {card_text(action.card)}."
+    if isinstance(action, GoDown):
+        return "You went down!"
+    if isinstance(action, (LayOff, SwapJoker)):
+        return f"Done: {action_text(action)}."
+    return None
+
+
+def _follow_pending(
+    interaction: discord.Interaction[Any],
+    service: TableService,
+    table: LiveTable,
+    sort: SortMode,
+    future: asyncio.Future[ActResult],
+) -> None:
+    """When the held draw happens, redraw this hand message (its token lasts 15 minutes)."""
+
+    async def follow() -> None:
+        try:
+            await asyncio.shield(future)
+        except (asyncio.CancelledError, Exception):
+            return
+        try:
+            if table.closed or table.game is None or table.game.is_over:
+                return
+            content, ui = render_hand(service, table, interaction.user.id, sort)
+            await interaction.edit_original_response(content=content, view=ui)
+        except (discord.HTTPException, ValueError):
+            log.info("could not refresh a hand after a held draw (table %s)", table.id)
+
+    task = asyncio.get_running_loop().create_task(follow())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+_background: set[asyncio.Task[None]] = set()

@@ -1,0 +1,223 @@
+"""The public table message: the lobby (Join / Leave / Start) and the game (My hand / Buy).
+
+Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a restart:
+
+    sh:join:<table>   sh:leave:<table>   sh:start:<table>   sh:hand:<table>
+    sh:buy:<table>:<window>     <window> = deal.seat.pile-size.restocks of the upcard on offer
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import UserError
+from bot.interactions import guard
+from bot.rendering import card_text, countdown, score_sheet_text, standings_text, table_text
+from bot.views.hand import open_hand
+from engine.actions import RequestBuy
+from engine.rules import describe_contract
+
+if TYPE_CHECKING:
+    from bot.service import LiveTable, TableService
+
+TABLE_BUTTON_TEMPLATE = (
+    r"sh:(?P<verb>join|leave|start|hand|buy):(?P<table>[0-9]{1,19})"
+    r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
+)
+
+COLOUR = discord.Colour.dark_green()
+
+
+def window_tag(table: LiveTable) -> str:
+    game = table.game
+    assert game is not None
+    view = game.view(None)
+    return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
+    """A button of the public table message."""
+
+    def __init__(
+        self,
+        verb: str,
+        table_id: int,
+        window: str | None = None,
+        *,
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        custom_id = f"sh:{verb}:{table_id}" + (f":{window}" if window else "")
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.verb, self.table_id, self.window = verb, table_id, window
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: Any,
+    ) -> TableButton:
+        window = match["window"]
+        if (match["verb"] == "buy") != (window is not None):
+            # A malformed id still gets an answer, from the callback.
+            return cls("bad", int(match["table"]))
+        return cls(match["verb"], int(match["table"]), window)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with guard(interaction):
+            await table_click(interaction, self.verb, self.table_id, self.window)
+
+
+async def table_click(
+    interaction: discord.Interaction[Any], verb: str, table_id: int, window: str | None
+) -> None:
+    service: TableService = interaction.client.service  # type: ignore[attr-defined]
+    user = interaction.user
+    if verb == "join":
+        table = await service.join(table_id, user.id, user.display_name)
+        await interaction.response.send_message(
+            f"You joined the table (seat {table.seat_of(user.id) + 1}).",  # type: ignore[operator]
+            ephemeral=True,
+        )
+    elif verb == "leave":
+        await service.leave(table_id, user.id)
+        await interaction.response.send_message("You left the table.", ephemeral=True)
+    elif verb == "start":
+        await service.start(table_id, user.id)
+        await interaction.response.send_message(
+            "The game is dealt! Everyone: click **My hand** to see your cards.", ephemeral=True
+        )
+    elif verb == "hand":
+        await open_hand(interaction, table_id)
+    elif verb == "buy":
+        await buy_click(interaction, service, table_id, window)
+    else:
+        raise UserError("That button is not valid.")
+
+
+async def buy_click(
+    interaction: discord.Interaction[Any],
+    service: TableService,
+    table_id: int,
+    window: str | None,
+) -> None:
+    table = service.get(table_id)
+    game = service._playing(table)
+    seat = service._seat(table, interaction.user.id)
+    if window != window_tag(table) or not service.buy_window_running(table):
+        raise UserError("That buy window has closed: the card can no longer be bought.")
+    upcard = game.view(None).upcard
+    await service.act(table.id, interaction.user.id, RequestBuy())
+    view = game.view(str(interaction.user.id))
+    limit = view.buy_limit
+    used = view.seats[seat].buys_used
+    left = (
+        "unlimited buys"
+        if limit is None
+        else f"{limit - used - 1} of {limit} buys left if you get it"
+    )
+    card = card_text(upcard) if upcard else "the upcard"
+    await interaction.response.send_message(
+        f"Buy request for {card} recorded ({left}). The card goes to the first requester in "
+        "seat order when the window closes.",
+        ephemeral=True,
+    )
+
+
+# -- drawing the message ----------------------------------------------------------------------
+
+
+def lobby_embed(table: LiveTable) -> discord.Embed:
+    from bot.service import rules_for
+
+    options = table.record.options
+    rules = rules_for(dict(options))
+    low, high = rules.players
+    lines = [
+        f"Host: <@{table.record.host_id}> · preset **{options.get('preset', 'standard')}** · "
+        f"{rules.num_deals} deal(s)",
+        f"Buy window {int(float(options.get('buy_seconds', 8)))} s · turn "
+        f"{int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
+        "",
+        "**Seats**",
+    ]
+    lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
+    lines.append("")
+    lines.append("Click **Join** to sit down; the host clicks **Start** when everyone is in.")
+    return discord.Embed(title="Shanghai: table open", description="\n".join(lines), colour=COLOUR)
+
+
+def render_table(
+    service: TableService, table: LiveTable
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The public table message for the table's current state."""
+    ui = discord.ui.View(timeout=None)
+    if table.game is None:
+        if table.closed:
+            embed = discord.Embed(
+                title="Shanghai: table closed", description="This table was ended.", colour=COLOUR
+            )
+            return embed, None
+        ui.add_item(TableButton("join", table.id, label="Join", style=discord.ButtonStyle.success))
+        ui.add_item(TableButton("leave", table.id, label="Leave"))
+        rules_low = _min_players(table)
+        start_style = (
+            discord.ButtonStyle.primary
+            if len(table.record.seats) >= rules_low
+            else discord.ButtonStyle.secondary
+        )
+        ui.add_item(TableButton("start", table.id, label="Start", style=start_style))
+        return lobby_embed(table), ui
+    game = table.game
+    view = game.view(None)
+    names = table.names
+    description = table_text(
+        view,
+        names,
+        buy_deadline=table.buy_deadline if service.buy_window_running(table) else None,
+        turn_deadline=table.turn_deadline,
+        away=table.away_seats,
+    )
+    if view.is_over or (table.closed and not view.is_over):
+        title = "Shanghai: game over" if view.is_over else "Shanghai: table closed"
+        embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
+        if view.score_sheet:
+            embed.add_field(
+                name="Score sheet",
+                value=score_sheet_text(names, view.score_sheet)[:1024],
+                inline=False,
+            )
+        if view.is_over:
+            embed.add_field(
+                name="Final standings",
+                value=standings_text(names, game.totals, view.winners)[:1024],
+                inline=False,
+            )
+        return embed, None
+    title = f"Shanghai: deal {view.deal} · {describe_contract(view.contract)}"
+    embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
+    ui.add_item(TableButton("hand", table.id, label="My hand", style=discord.ButtonStyle.primary))
+    if service.buy_window_running(table) and view.upcard is not None:
+        ui.add_item(
+            TableButton(
+                "buy",
+                table.id,
+                window_tag(table),
+                label=f"Buy {card_text(view.upcard)}",
+                style=discord.ButtonStyle.success,
+            )
+        )
+    return embed, ui
+
+
+def buy_countdown(table: LiveTable) -> str:
+    return countdown(table.buy_deadline)
+
+
+def _min_players(table: LiveTable) -> int:
+    from bot.service import rules_for
+
+    return rules_for(dict(table.record.options)).players[0]

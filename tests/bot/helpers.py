@@ -1,0 +1,88 @@
+"""Arrange helpers shared by the simcord tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import simcord
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    guild: Any
+    channel: Any
+    players: list[Any]
+    table_message: discord.Message | None = None
+
+    @property
+    def service(self) -> Any:
+        return self.env.bot.service
+
+    @property
+    def table(self) -> Any:
+        return self.service.for_channel(self.channel.id)
+
+    def message(self) -> discord.Message:
+        """The current table message, as the channel shows it now."""
+        table = self.table
+        message_id = table.record.message_id if table is not None else self.table_message.id
+        for message in self.channel.history():
+            if message.id == message_id:
+                return message
+        raise AssertionError("table message not found")
+
+    def player(self, user_id: int) -> Any:
+        return next(p for p in self.players if p.id == user_id)
+
+    def current(self) -> Any:
+        game = self.table.game
+        return self.player(int(game.current_player))
+
+
+def button_labels(message: Any) -> list[str]:
+    out = []
+    for row in message.components:
+        for item in row.children:
+            label = getattr(item, "label", None)
+            if label:
+                out.append(label)
+    return out
+
+
+def custom_ids(message: Any) -> list[str]:
+    out = []
+    for row in message.components:
+        for item in row.children:
+            custom_id = getattr(item, "custom_id", None)
+            if custom_id:
+                out.append(custom_id)
+    return out
+
+
+async def open_table(env: simcord.Env, count: int, **options: Any) -> World:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:count]
+    players = [guild.add_member(env.create_user(name)) for name in names]
+    result = await players[0].slash(channel, "shanghai new", **options)
+    assert result.acknowledged and not result.ephemeral
+    world = World(env, guild, channel, players, result.response.message)
+    for player in players[1:]:
+        joined = await player.click(world.message(), label="Join")
+        assert joined.acknowledged and joined.ephemeral
+    return world
+
+
+async def start(world: World) -> None:
+    result = await world.players[0].click(world.message(), label="Start")
+    assert result.acknowledged
+    assert world.table.game is not None
+
+
+async def open_hand(world: World, player: Any) -> simcord.InteractionResult:
+    result = await player.click(world.message(), label="My hand")
+    assert result.acknowledged and result.ephemeral
+    return result

@@ -1,0 +1,110 @@
+"""Opening a table, seating players, starting, and refusals in the lobby."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+
+from .helpers import button_labels, open_hand, open_table, start
+
+
+@pytest.mark.parametrize("count", [3, 8])
+async def test_open_and_seat_players(env: simcord.Env, count: int) -> None:
+    world = await open_table(env, count)
+    table = world.table
+    assert [s.user_id for s in table.record.seats] == [p.id for p in world.players]
+    embed = world.message().embeds[0]
+    for index, player in enumerate(world.players, start=1):
+        assert f"{index}. {player.name}" in embed.description
+    assert button_labels(world.message()) == ["Join", "Leave", "Start"]
+
+
+async def test_ninth_player_is_refused(env: simcord.Env) -> None:
+    world = await open_table(env, 8)
+    extra = world.guild.add_member(env.create_user("ivan"))
+    result = await extra.click(world.message(), label="Join")
+    simcord.assert_responded(result, contains="full", ephemeral=True)
+    assert len(world.table.record.seats) == 8
+
+
+async def test_second_table_in_channel_is_refused_politely(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    result = await world.players[1].slash(world.channel, "shanghai new")
+    simcord.assert_responded(result, contains="already has an open Shanghai table", ephemeral=True)
+    assert f"#{world.table.id}" in result.response.content
+
+
+async def test_only_host_starts(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    result = await world.players[1].click(world.message(), label="Start")
+    simcord.assert_responded(result, contains="Only the host", ephemeral=True)
+    assert world.table.game is None
+
+
+async def test_start_deals_and_shows_table(env: simcord.Env) -> None:
+    world = await open_table(env, 4, deals=2)
+    await start(world)
+    message = world.message()
+    assert "My hand" in button_labels(message)
+    assert "Buy" in " ".join(button_labels(message))  # the first upcard's window
+    text = message.embeds[0].description
+    assert "Deal 1 of 2" in text and "2 sets of 3" in text
+    for player in world.players:
+        assert player.name in text
+    # The first player is pinged in a new message.
+    current = world.current()
+    assert any(current.mention in m.content for m in world.channel.history())
+
+
+async def test_hand_is_private_and_has_eleven_cards(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    alice, bob, carol = world.players
+    result = await open_hand(world, bob)
+    content = result.response.content
+    assert "11 cards" in content
+    hand = world.table.game.hand_of(str(bob.id))
+    assert len(hand) == 11
+    for card in hand:
+        assert card.pretty() in content
+    # Only Bob sees it; Alice and Carol do not, and a non-member view leaves it out.
+    seen_by_bob = [m.id for m in world.channel.history(viewer=bob)]
+    assert result.response.id in seen_by_bob
+    for other in (alice, carol):
+        assert result.response.id not in [m.id for m in world.channel.history(viewer=other)]
+    assert result.response.id not in [m.id for m in world.channel.history()]
+    with pytest.raises(simcord.SetupError):
+        await alice.click(result.response, label="Refresh")
+
+
+async def test_non_player_gets_explanation(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    stranger = world.guild.add_member(env.create_user("mallory"))
+    result = await stranger.click(world.message(), label="My hand")
+    simcord.assert_responded(result, contains="not playing", ephemeral=True)
+    buy = next(label for label in button_labels(world.message()) if label.startswith("Buy"))
+    result = await stranger.click(world.message(), label=buy)
+    simcord.assert_responded(result, contains="not playing", ephemeral=True)
+
+
+async def test_end_needs_host_or_manage_channels_and_confirmation(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    bob = world.players[1]
+    refused = await bob.slash(world.channel, "shanghai end")
+    simcord.assert_responded(refused, contains="Only the host", ephemeral=True)
+    mods = world.guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    mod = world.guild.add_member(env.create_user("mod"), roles=[mods])
+    asked = await mod.slash(world.channel, "shanghai end")
+    assert asked.acknowledged and asked.ephemeral
+    kept = await mod.click(asked.response, label="Keep playing")
+    assert kept.acknowledged and world.table is not None
+    asked = await mod.slash(world.channel, "shanghai end")
+    done = await mod.click(asked.response, label="End the table")
+    assert done.acknowledged
+    assert world.table is None
+    assert "closed" in world.channel.history()[0].embeds[0].title
+    # The channel is free again.
+    again = await world.players[0].slash(world.channel, "shanghai new")
+    assert again.acknowledged and not again.ephemeral
