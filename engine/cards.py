@@ -19,25 +19,47 @@ _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"} | {r: str(r) for r in range(2, 
 _TEXT_RANK = {text: rank for rank, text in _RANK_TEXT.items()} | {"T": 10, "1": ACE}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card: ``rank`` 1 (ace) to 13 (king) with a suit, or the joker (rank 0, no suit).
 
-    Cards are interned: ``Card.parse`` and ``Card.of`` return shared instances, so building a
-    hand costs a dictionary lookup per card.
+    Cards are interned: there is exactly one instance per (rank, suit), whichever way it is
+    made (``Card(8, "H")``, ``Card.parse``, ``Card.of``, a copy or a pickle). Equality and
+    hashing are therefore identity, which keeps ``card in hand`` and counting hands cheap in
+    the engine's hot loops.
     """
 
     rank: int
     suit: str | None
 
     _by_text: ClassVar[dict[str, Card]]
+    _interned: ClassVar[dict[tuple[int, str | None], Card]] = {}
+
+    def __new__(cls, rank: int, suit: str | None) -> Card:
+        card = cls._interned.get((rank, suit))
+        if card is not None:
+            return card
+        if not (rank == JOKER_RANK and suit is None) and not (1 <= rank <= 13 and suit in SUITS):
+            raise ValueError(f"No such card: rank {rank!r}, suit {suit!r}")
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        cls._interned[(rank, suit)] = card
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str | None]]:
+        return (Card, (self.rank, self.suit))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
 
     @staticmethod
     def of(rank: int, suit: str | None) -> Card:
         """The card of this rank and suit (``suit`` None only for the joker, rank 0)."""
-        if rank == JOKER_RANK:
-            return JOKER
-        return _CARDS[(rank, suit)]
+        return Card._interned.get((rank, suit)) or Card(rank, suit)
 
     @staticmethod
     def parse(text: str) -> Card:

@@ -845,8 +845,12 @@ class Game:
                             for card in distinct:
                                 if card.rank == placed.rank and not card.is_joker:
                                     candidates.append(SwapJoker(Swap(card, index, position)))
-        candidates.extend(Discard(card) for card in distinct)
-        return [a for a in candidates if self._legal(seat, a)]
+        legal = [a for a in candidates if self._legal(seat, a)]
+        # Discards are most of every list: judge them here rather than one _check each.
+        if len(hand) > 1 or rules.final_discard != "forbidden":
+            taken = None if self.is_shanghai else self.taken_upcard
+            legal.extend(Discard(card) for card in distinct if card is not taken)
+        return legal
 
     # -- views -----------------------------------------------------------------------------------
 
