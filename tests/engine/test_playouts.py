@@ -33,7 +33,6 @@ from engine.cards import make_pack
 from engine.events import DealEnded
 from engine.random_play import random_step
 
-GAMES_PER_PRESET = 340  # three presets: over 1,000 complete 10-deal games in the normal suite
 PROBE_CARDS = [Card.parse(t) for t in ("7H", "JK", "KS", "2C", "AD")]
 
 
@@ -116,27 +115,30 @@ def play_checked(game: Game, rng: random.Random) -> None:
     check_views(game)
 
 
-def playout_test(preset: str):  # type: ignore[no-untyped-def]
+GAMES_PER_TABLE_SIZE = 50  # 20 table sizes over three presets: 1,000 complete 10-deal games
+
+
+def playout_test(preset: str, players: int):  # type: ignore[no-untyped-def]
     rules = Rules.preset(preset)
-    low, high = rules.players
 
     @settings(
-        max_examples=GAMES_PER_PRESET,
+        max_examples=GAMES_PER_TABLE_SIZE,
         deadline=None,
         derandomize=True,
         suppress_health_check=[HealthCheck.too_slow],
     )
-    @given(seed=st.integers(0, 2**32), players=st.integers(low, high))
-    def test(seed: int, players: int) -> None:
+    @given(seed=st.integers(0, 2**32))
+    def test(seed: int) -> None:
         game = Game.new([f"p{i}" for i in range(players)], rules, seed)
         play_checked(game, random.Random(seed))
 
     return test
 
 
-test_playouts_standard = playout_test("standard")
-test_playouts_preset_000 = playout_test("preset_000")
-test_playouts_preset_004 = playout_test("preset_004")
+for _preset in ("standard", "preset_000", "preset_004"):
+    _low, _high = Rules.preset(_preset).players
+    for _players in range(_low, _high + 1):
+        globals()[f"test_playouts_{_preset}_{_players}_players"] = playout_test(_preset, _players)
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
