@@ -384,11 +384,7 @@ def _follow_pending(
 ) -> None:
     """When the held draw happens, redraw this hand message (its token lasts 15 minutes)."""
 
-    async def follow() -> None:
-        try:
-            await asyncio.shield(future)
-        except (asyncio.CancelledError, Exception):
-            return
+    async def refresh() -> None:
         try:
             if table.closed or table.game is None or table.game.is_over:
                 return
@@ -397,9 +393,15 @@ def _follow_pending(
         except (discord.HTTPException, ValueError):
             log.info("could not refresh a hand after a held draw (table %s)", table.id)
 
-    task = asyncio.get_running_loop().create_task(follow())
-    _background.add(task)
-    task.add_done_callback(_background.discard)
+    def done(finished: asyncio.Future[ActResult]) -> None:
+        # A callback, not a task awaiting the future: nothing waits while the window runs.
+        if finished.cancelled() or finished.exception() is not None:
+            return
+        task = asyncio.get_running_loop().create_task(refresh())
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    future.add_done_callback(done)
 
 
 _background: set[asyncio.Task[None]] = set()

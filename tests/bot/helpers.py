@@ -42,24 +42,25 @@ class World:
         return self.player(int(game.current_player))
 
 
-def button_labels(message: Any) -> list[str]:
+def _items(message: Any) -> list[Any]:
     out = []
     for row in message.components:
-        for item in row.children:
-            label = getattr(item, "label", None)
-            if label:
-                out.append(label)
+        children = row.get("components", []) if isinstance(row, dict) else row.children
+        out.extend(children)
     return out
+
+
+def _get(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+
+
+def button_labels(message: Any) -> list[str]:
+    """Labels of the buttons of a discord.Message or a simcord ResponseMessage."""
+    return [label for item in _items(message) if (label := _get(item, "label"))]
 
 
 def custom_ids(message: Any) -> list[str]:
-    out = []
-    for row in message.components:
-        for item in row.children:
-            custom_id = getattr(item, "custom_id", None)
-            if custom_id:
-                out.append(custom_id)
-    return out
+    return [cid for item in _items(message) if (cid := _get(item, "custom_id"))]
 
 
 async def open_table(env: simcord.Env, count: int, **options: Any) -> World:

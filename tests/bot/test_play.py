@@ -1,0 +1,217 @@
+"""A turn through the hand controls, the buy race, refusals, the turn timer and lay-downs."""
+
+from __future__ import annotations
+
+import simcord
+
+from engine.cards import Card
+
+from .helpers import World, button_labels, open_hand, open_table, start
+
+
+def seat_after(world: World, steps: int):
+    game = world.table.game
+    seat = (game.current + steps) % len(game.players)
+    return world.player(int(game.players[seat]))
+
+
+def buy_label(world: World) -> str:
+    return next(label for label in button_labels(world.message()) if label.startswith("Buy"))
+
+
+async def test_turn_through_hand_controls(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    player = world.current()
+    hand = await open_hand(world, player)
+    drew = await player.click(hand.response, label="Draw from stock")
+    assert drew.acknowledged
+    # Others may still buy the first upcard: the draw waits for the window.
+    assert "when the buy window closes" in hand.response.content
+    assert world.table.game.step == "draw"
+    await env.advance_time(8)
+    assert world.table.game.step == "play"
+    assert "12 cards" in hand.response.content
+    card = max(world.table.game.hand_of(str(player.id)), key=lambda c: c.rank)
+    discarded = await player.select(hand.response, [str(card)])
+    assert discarded.acknowledged
+    assert f"You discarded {card.pretty()}" in hand.response.content
+    assert "11 cards" in hand.response.content
+    game = world.table.game
+    assert game.current_player != str(player.id)
+    nxt = world.current()
+    assert f"{nxt.mention}, your turn" in world.channel.history()[-1].content
+    text = world.message().embeds[0].description
+    assert f"Upcard: **{card.pretty()}** (live" in text
+
+
+async def test_two_players_draw_at_once(env: simcord.Env) -> None:
+    world = await open_table(env, 2)
+    await start(world)
+    player = world.current()
+    hand = await open_hand(world, player)
+    drew = await player.click(hand.response, label="Draw from stock")
+    assert drew.acknowledged
+    assert "12 cards" in hand.response.content and "You got" in hand.response.content
+
+
+async def test_buy_race_goes_by_seat_not_by_click(env: simcord.Env) -> None:
+    world = await open_table(env, 5, buy_penalty=2)
+    await start(world)
+    p = world.current()
+    first, second, third, fourth = (seat_after(world, k) for k in (1, 2, 3, 4))
+    label = buy_label(world)
+    upcard = world.table.game.view(None).upcard
+    for buyer in (fourth, third, second):  # furthest seat clicks first
+        result = await buyer.click(world.message(), label=label)
+        simcord.assert_responded(result, contains="Buy request for", ephemeral=True)
+        assert upcard.pretty() in result.response.content
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    assert world.table.game.step == "draw"  # `first` could still ask: the draw waits
+    await env.advance_time(8)
+    game = world.table.game
+    sizes = {u: len(game.hand_of(str(u.id))) for u in (first, second, third, fourth)}
+    assert sizes == {first: 11, second: 14, third: 11, fourth: 11}  # card + 2 penalty cards
+    assert upcard in game.hand_of(str(second.id))
+    notices = "\n".join(m.content for m in world.channel.history())
+    assert f"**{second.name}** bought {upcard.pretty()} and 2 penalty cards" in notices
+    assert len(game.hand_of(str(p.id))) == 12
+
+
+async def test_buy_window_closes_early_when_everyone_asked(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p, first, second = world.current(), seat_after(world, 1), seat_after(world, 2)
+    label = buy_label(world)
+    for buyer in (second, first):
+        assert (await buyer.click(world.message(), label=label)).acknowledged
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    game = world.table.game
+    assert game.step == "play"  # nobody else could ask: no wait
+    assert len(game.hand_of(str(first.id))) == 13  # the card and one penalty card
+    assert len(game.hand_of(str(second.id))) == 11
+
+
+async def test_take_beats_buyers(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p, first = world.current(), seat_after(world, 1)
+    assert (await first.click(world.message(), label=buy_label(world))).acknowledged
+    hand = await open_hand(world, p)
+    upcard = world.table.game.view(None).upcard
+    took = await p.click(hand.response, label=f"Take {upcard.pretty()}")
+    assert took.acknowledged
+    game = world.table.game
+    assert upcard in game.hand_of(str(p.id)) and len(game.hand_of(str(first.id))) == 11
+    assert not any(label.startswith("Buy") for label in button_labels(world.message()))
+
+
+async def test_ineligible_buys_get_reasons(env: simcord.Env) -> None:
+    world = await open_table(env, 4)
+    await start(world)
+    p = world.current()
+    label = buy_label(world)
+    mine = await p.click(world.message(), label=label)
+    simcord.assert_responded(mine, contains="your turn", ephemeral=True)
+    # No buys left.
+    table = world.table
+    broke = seat_after(world, 1)
+    table.game.buys_used[table.game.seat_of(str(broke.id))] = 3
+    result = await broke.click(world.message(), label=label)
+    simcord.assert_responded(result, contains="used your 3 buys", ephemeral=True)
+    # Down players can't buy.
+    down = seat_after(world, 2)
+    table.game.down[table.game.seat_of(str(down.id))] = True
+    result = await down.click(world.message(), label=label)
+    simcord.assert_responded(result, contains="You are down", ephemeral=True)
+    assert table.game.buy_requests == []
+    # Own discard: P draws and discards, then may not buy the card back.
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    card = world.table.game.hand_of(str(p.id))[0]
+    await p.select(hand.response, [str(card)])
+    result = await p.click(world.message(), label=buy_label(world))
+    simcord.assert_responded(result, contains="own discard", ephemeral=True)
+    # After the window, the Buy button is gone.
+    await env.advance_time(8)
+    assert not any(label.startswith("Buy") for label in button_labels(world.message()))
+
+
+async def test_out_of_turn_and_stale_controls(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    other = seat_after(world, 1)
+    others_hand = await open_hand(world, other)
+    assert "Draw from stock" not in button_labels(others_hand.response)
+    assert "Waiting for" in others_hand.response.content
+    hand = await open_hand(world, p)
+    second = await open_hand(world, p)  # the same controls, in another message
+    await p.click(second.response, label="Draw from stock")
+    await env.advance_time(8)
+    before = (world.table.version, world.table.game.step)
+    # The first message's controls are from before the draw: stale, nothing done, explained.
+    result = await p.click(hand.response, label="Draw from stock")
+    assert result.acknowledged
+    assert "earlier moment of the game" in hand.response.content
+    assert (world.table.version, world.table.game.step) == before
+    assert "Draw from stock" not in button_labels(hand.response)
+    # Redrawn: the message now has this moment's controls, and sorting works.
+    sorted_ = await p.click(hand.response, label="Sort by rank")
+    assert sorted_.acknowledged and "by rank" in hand.response.content
+    # Out of turn: another player's click on a play control is refused by the engine.
+    other_hand = await open_hand(world, other)
+    assert "Discard" not in " ".join(button_labels(other_hand.response))
+
+
+async def test_turn_timer_plays_for_absent_player(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    seat = world.table.game.current
+    await env.advance_time(91)
+    game = world.table.game
+    assert game.current != seat
+    assert len(game.hand_of(str(p.id))) == 11
+    notices = "\n".join(m.content for m in world.channel.history())
+    assert f"**{p.name}** ran out of time" in notices
+    assert world.table.away[seat].timeouts == 1 and not world.table.away[seat].away
+    # Three timeouts in a row mark the seat away; a click brings the player back.
+    for _ in range(12):
+        if world.table.away[seat].away:
+            break
+        await env.advance_time(91)
+    assert world.table.away[seat].away
+    assert "is now marked away" in "\n".join(m.content for m in world.channel.history())
+    result = await p.click(world.message(), label="My hand")
+    assert result.acknowledged
+    assert not world.table.away[seat].away
+
+
+async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    table = world.table
+    game = table.game
+    seat = game.current
+    # Give P a hand that meets deal 1's contract (two sets of three) plus spare cards.
+    cards = [
+        Card.parse(t) for t in ["8H", "8S", "8C", "KD", "KC", "KS", "3D", "5C", "7S", "9H", "JD"]
+    ]
+    game.hands[seat] = cards
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    shown = await p.click(hand.response, label="Lay down")
+    assert shown.acknowledged
+    assert "Lay down these melds?" in hand.response.content
+    confirmed = await p.click(hand.response, label="Confirm lay down")
+    assert confirmed.acknowledged
+    assert "You went down" in hand.response.content
+    assert game.down[seat] and len(game.melds) == 2
+    assert f"**{p.name}** went down" in "\n".join(m.content for m in world.channel.history())
+    assert "Melds" in world.message().embeds[0].description
