@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import simcord
 
-from engine.cards import Card
-
 from .helpers import World, button_labels, open_hand, open_table, start
 
 

@@ -1,0 +1,140 @@
+"""Restarts in the middle of a buy window and of a turn; a short game to its results."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import simcord
+
+from engine.strategy import EasyStrategy
+
+from .helpers import World, button_labels, open_hand, open_table, start
+
+
+def seat_after(world: World, steps: int) -> Any:
+    game = world.table.game
+    return world.player(int(game.players[(game.current + steps) % len(game.players)]))
+
+
+def buy_label(world: World) -> str:
+    return next(label for label in button_labels(world.message()) if label.startswith("Buy"))
+
+
+async def test_restart_during_buy_window(env: simcord.Env, make_bot: Callable[[], Any]) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p, first, second = world.current(), seat_after(world, 1), seat_after(world, 2)
+    label = buy_label(world)
+    assert (await second.click(world.message(), label=label)).acknowledged
+    await env.restart_bot(make_bot())
+    # Same message, new bot: the Buy button still works and the request survived.
+    result = await first.click(world.message(), label=label)
+    simcord.assert_responded(result, contains="Buy request for", ephemeral=True)
+    assert sorted(world.table.game.buy_requests) == sorted(
+        world.table.game.seat_of(str(u.id)) for u in (first, second)
+    )
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    game = world.table.game
+    assert game.step == "play"
+    assert len(game.hand_of(str(first.id))) == 13  # seat priority, not click order
+    assert len(game.hand_of(str(second.id))) == 11
+
+
+async def test_window_that_ends_after_restart_is_resolved(
+    env: simcord.Env, make_bot: Callable[[], Any]
+) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")  # held for the window
+    await env.restart_bot(make_bot())
+    await env.advance_time(9)
+    assert not any(label.startswith("Buy") for label in button_labels(world.message()))
+    # The held draw did not survive the restart: P draws again, at once now.
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    assert world.table.game.step == "play"
+
+
+async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]) -> None:
+    world = await open_table(env, 2)
+    await start(world)
+    p = world.current()
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    assert world.table.game.step == "play"
+    await env.restart_bot(make_bot())
+    # The controls of the message sent before the restart still work.
+    card = world.table.game.hand_of(str(p.id))[-1]
+    result = await p.select(hand.response, [str(card)])
+    assert result.acknowledged and "You discarded" in hand.response.content
+    nxt = world.current()
+    assert nxt.id != p.id
+    # The re-armed turn timer plays for the next player when it runs out.
+    await env.advance_time(91)
+    assert world.current().id == p.id
+    assert f"**{nxt.name}** ran out of time" in "\n".join(
+        m.content for m in world.channel.history()
+    )
+
+
+async def play_to_the_end(world: World, env: simcord.Env, max_steps: int = 3000) -> None:
+    """Play legal actions through the service (the greedy computer strategy) until it ends."""
+    rng = random.Random(5)
+    strategy = EasyStrategy(buy_chance=0)
+    service = world.service
+    table = world.table
+    for _ in range(max_steps):
+        game = table.game
+        if table.closed or game.is_over:
+            return
+        player = game.current_player
+        legal = service.legal_actions(table.id, int(player))
+        action = strategy.choose(game.view(player), legal, rng)
+        result = await service.act(table.id, int(player), action)
+        if result.pending is not None:
+            await env.advance_time(8)
+        await env.settle()
+    raise AssertionError("the game did not end")
+
+
+async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
+    world = await open_table(env, 3, deals=1)
+    await start(world)
+    # The first turn through the controls, the rest by the service.
+    p = world.current()
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    card = world.table.game.hand_of(str(p.id))[-1]
+    assert (await p.select(hand.response, [str(card)])).acknowledged
+    table = world.table
+    await play_to_the_end(world, env)
+    game = table.game
+    assert game.is_over and world.table is None  # the channel is free again
+    history = world.channel.history()
+    notices = "\n".join(m.content for m in history)
+    assert "Game over!" in notices and "Score sheet after deal 1" in notices
+    final = next(m for m in history if m.id == world.table_message.id)
+    assert final.embeds[0].title == "Shanghai: game over"
+    assert button_labels(final) == []
+    winners = {int(game.players[s]) for s in game.winner_seats}
+    board = await p.slash(world.channel, "shanghai leaderboard")
+    assert board.acknowledged
+    text = board.response.embeds[0].description
+    for player in world.players:
+        assert player.name in text
+    top = text.splitlines()[0]
+    assert any(world.player(w).name in top for w in winners)
+    assert "1 win(s) in 1 game(s)" in top
+    winner = world.player(next(iter(winners)))
+    stats = await p.slash(world.channel, "shanghai stats", member=winner)
+    simcord.assert_responded(stats, contains="1 game(s), 1 win(s)")
+    mine = await world.players[1].slash(world.channel, "shanghai stats")
+    assert mine.acknowledged and "1 game(s)" in mine.response.content
+    total = game.totals[game.seat_of(str(winner.id))]
+    assert f"best {total}" in stats.response.content
