@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import simcord
 
+from engine.cards import parse_cards
+
 from .helpers import World, button_labels, open_hand, open_table, start
 
 
@@ -197,9 +199,7 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     game = table.game
     seat = game.current
     # Give P a hand that meets deal 1's contract (two sets of three) plus spare cards.
-    cards = [
-        Card.parse(t) for t in ["8H", "8S", "8C", "KD", "KC", "KS", "3D", "5C", "7S", "9H", "JD"]
-    ]
+    cards = parse_cards("8H 8S 8C KD KC KS 3D 5C 7S 9H JD")
     game.hands[seat] = cards
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
