@@ -1,0 +1,254 @@
+"""``python -m engine.simulate``: computer players against each other, for strength figures.
+
+Example::
+
+    python -m engine.simulate --games 1000 --players 4 --preset standard \\
+        --seats normal,random,random,random --seed 1 --jobs 2
+
+Seat rotation: game ``g`` gives seat ``s`` the strategy ``seats[(s + g) % players]``, so over
+a multiple of ``players`` games every strategy sits in every seat equally often (the first
+player and the dealer button both depend on the seat, so fixed seats would bias the result).
+
+Printed per strategy: the win rate per seat it held (a shared win is split between the tied
+players; a fair share is 1 / players), the mean final total with its 95% confidence interval
+(the unit is the game: the mean over that strategy's seats in each game, so three easy seats
+of one game do not count as three independent samples), and the share of deals it went out
+in. Then the deals that ended by stock exhaustion and the games per second.
+
+Every game is seeded from ``--seed`` and its index, and each seat's strategy draws from its
+own ``random.Random``, so a run is reproducible, whatever ``--jobs`` is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from .actions import RequestBuy
+from .events import DealEnded
+from .game import Game
+from .rules import PRESETS, Rules
+from .strategy import STRATEGIES, Strategy, make_strategy
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The outcome of one simulated game, by seat."""
+
+    strategies: tuple[str, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    deals_out: tuple[int, ...]
+    deals: int
+    exhausted: int
+    actions: int
+
+
+def play_game(
+    rules: Rules,
+    strategies: Sequence[Strategy],
+    seed: int,
+    max_actions: int = 200_000,
+) -> GameRecord:
+    """Play one whole game with ``strategies[s]`` in seat ``s``; each gets only its view.
+
+    Buying follows the bot's buy window: when an upcard is live, every other seat for which
+    ``RequestBuy`` is legal is asked ``wants_buy`` before the player in turn draws.
+    """
+    n = len(strategies)
+    players = [f"seat{s}" for s in range(n)]
+    game = Game.new(players, rules, seed)
+    rngs = [random.Random(f"{seed}:{s}") for s in range(n)]
+    exhausted = deals = actions = 0
+    while not game.is_over:
+        current = game.current
+        if game.buy_window_open:
+            for offset in range(1, n):
+                seat = (current + offset) % n
+                player = players[seat]
+                if RequestBuy() in game.legal_actions(player) and strategies[seat].wants_buy(
+                    game.view(player), rngs[seat]
+                ):
+                    game.apply(player, RequestBuy())
+        player = players[current]
+        action = strategies[current].choose(
+            game.view(player), game.legal_actions(player), rngs[current]
+        )
+        for event in game.apply(player, action):
+            if isinstance(event, DealEnded) and event.reason != "void":
+                deals += 1
+                exhausted += event.reason == "exhausted"
+        actions += 1
+        if actions > max_actions:
+            raise RuntimeError(f"game {seed} did not end within {max_actions} actions")
+    return GameRecord(
+        strategies=tuple(s.name for s in strategies),
+        totals=tuple(game.totals),
+        winners=tuple(game.seat_of(w) for w in game.winners),
+        deals_out=tuple(game.deals_out),
+        deals=deals,
+        exhausted=exhausted,
+        actions=actions,
+    )
+
+
+def seating(names: Sequence[str], game_index: int) -> list[str]:
+    """The strategy name of each seat in game ``game_index`` (rotated one seat per game)."""
+    n = len(names)
+    return [names[(seat + game_index) % n] for seat in range(n)]
+
+
+def _run_chunk(args: tuple[str, tuple[str, ...], int, int, int, int | None]) -> list[GameRecord]:
+    preset, names, seed, start, stop, deals = args
+    rules = Rules.preset(preset)
+    if deals is not None:
+        rules = rules.with_options(num_deals=deals)
+    records = []
+    for index in range(start, stop):
+        strategies = [make_strategy(name) for name in seating(names, index)]
+        records.append(play_game(rules, strategies, seed * 1_000_003 + index))
+    return records
+
+
+def simulate(
+    games: int,
+    names: Sequence[str],
+    preset: str = "standard",
+    seed: int = 1,
+    jobs: int = 1,
+    deals: int | None = None,
+) -> list[GameRecord]:
+    """``games`` seat-rotated games; ``jobs`` worker processes share them out."""
+    chunks = max(1, min(games, jobs * 8))
+    bounds = [games * i // chunks for i in range(chunks + 1)]
+    work = [
+        (preset, tuple(names), seed, bounds[i], bounds[i + 1], deals)
+        for i in range(chunks)
+        if bounds[i] < bounds[i + 1]
+    ]
+    if jobs <= 1:
+        return [record for chunk in work for record in _run_chunk(chunk)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return [record for chunk in pool.map(_run_chunk, work) for record in chunk]
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyStats:
+    """The per-strategy figures the simulator prints."""
+
+    name: str
+    seats: int
+    win_rate: float
+    mean_total: float
+    ci_low: float
+    ci_high: float
+    out_rate: float
+
+
+def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
+    """Win rate per seat, mean total with a 95% interval (game as the unit), outs per deal."""
+    names = list(dict.fromkeys(name for r in records for name in r.strategies))
+    stats: list[StrategyStats] = []
+    for name in names:
+        wins = 0.0
+        seat_games = 0
+        outs = 0
+        deals = 0
+        per_game: list[float] = []
+        for record in records:
+            seats = [s for s, n in enumerate(record.strategies) if n == name]
+            if not seats:
+                continue
+            seat_games += len(seats)
+            wins += sum(1 for s in seats if s in record.winners) / len(record.winners)
+            per_game.append(sum(record.totals[s] for s in seats) / len(seats))
+            outs += sum(record.deals_out[s] for s in seats)
+            deals += record.deals * len(seats)
+        count = len(per_game)
+        mean = sum(per_game) / count
+        variance = sum((x - mean) ** 2 for x in per_game) / (count - 1) if count > 1 else 0.0
+        half = 1.96 * math.sqrt(variance / count)
+        stats.append(
+            StrategyStats(
+                name=name,
+                seats=round(seat_games / count),
+                win_rate=wins / seat_games,
+                mean_total=mean,
+                ci_low=mean - half,
+                ci_high=mean + half,
+                out_rate=outs / deals if deals else 0.0,
+            )
+        )
+    return stats
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.simulate", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--players", type=int, default=None, help="seats (default: --seats)")
+    parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
+    parser.add_argument(
+        "--seats",
+        default="normal,easy,easy,easy",
+        help=f"comma-separated strategies, one per seat ({', '.join(STRATEGIES)})",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--deals", type=int, default=None, help="deals per game (default 10)")
+    args = parser.parse_args(argv)
+
+    names = [name.strip().lower() for name in args.seats.split(",") if name.strip()]
+    players = args.players or len(names)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        parser.error(f"--seats names {len(names)} strategies for {players} players")
+    for name in names:
+        if name not in STRATEGIES:
+            parser.error(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    rules = Rules.preset(args.preset)
+    try:
+        rules.check_player_count(players)
+    except ValueError as error:
+        parser.error(str(error))
+
+    start = time.perf_counter()
+    records = simulate(args.games, names, args.preset, args.seed, args.jobs, args.deals)
+    elapsed = time.perf_counter() - start
+
+    print(
+        f"{players} players, preset {args.preset}, {len(records)} games, seed {args.seed}, "
+        f"seats rotated from {','.join(names)}"
+    )
+    print(
+        f"{'strategy':<9} {'seats':>5} {'win rate':>9} {'mean total':>11} "
+        f"{'95% CI':>19} {'out/deal':>9}"
+    )
+    if Rules.preset(args.preset).game == "rummy":
+        print("(classic Rummy scores points won: the highest total wins)")
+    for row in summarise(records):
+        interval = f"[{row.ci_low:.1f}, {row.ci_high:.1f}]"
+        print(
+            f"{row.name:<9} {row.seats:>5} {row.win_rate:>8.1%} {row.mean_total:>11.1f} "
+            f"{interval:>19} {row.out_rate:>8.1%}"
+        )
+    deals = sum(r.deals for r in records)
+    exhausted = sum(r.exhausted for r in records)
+    share = exhausted / deals if deals else 0.0
+    print(f"deals ended by exhaustion: {exhausted} of {deals} ({share:.1%})")
+    actions = sum(r.actions for r in records)
+    print(
+        f"{len(records)} games in {elapsed:.1f} s with {args.jobs} job(s): "
+        f"{len(records) / elapsed:.2f} games/s, {actions / elapsed:,.0f} actions/s"
+    )
+
+
+if __name__ == "__main__":
+    main()
