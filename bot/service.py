@@ -642,6 +642,13 @@ class TableService:
                     if not table.closed:
                         self._arm(table)
 
+    async def run_due(self, table_id: int) -> None:
+        """Do now whatever the table's deadlines ask for at ``clock()`` (tests, benchmarks)."""
+        table = self.get(table_id)
+        async with table.lock:
+            await self._on_timer(table)
+            self._arm(table)
+
     async def _on_timer(self, table: LiveTable) -> None:
         """Whatever is due now: close the buy window, run a held draw, play for the absent."""
         game = table.game
