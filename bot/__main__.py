@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -42,6 +43,8 @@ def main() -> int:
         return _fail("Discord refused the token (LoginFailure); check DISCORD_TOKEN")
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused a privileged intent; this bot should need none")
+    except (OSError, aiohttp.ClientError) as error:
+        return _fail(f"could not reach Discord ({type(error).__name__}); check the network")
     except KeyboardInterrupt:
         return 0
     return 0
