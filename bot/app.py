@@ -8,15 +8,11 @@ restore every open table with its timers, and sync the slash commands.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
-import aiosqlite
 import discord
 from discord.ext import commands
 
 from data import Store
-from data.migrations import apply_migrations
-from data.store import BUSY_TIMEOUT_MS
 
 from .interactions import report
 from .publisher import Publisher
@@ -31,31 +27,6 @@ log = logging.getLogger(__name__)
 def discord_clock() -> float:
     """Unix time as discord.py sees it (virtual under simcord, so timers and deadlines agree)."""
     return discord.utils.utcnow().timestamp()
-
-
-async def open_store(path: str | Path) -> Store:
-    """``Store.open`` with every PRAGMA read to the end.
-
-    ``Store.open`` leaves the row of ``PRAGMA journal_mode = WAL`` unread; while anything keeps
-    that cursor alive (simcord keeps finished futures, so it does) every later COMMIT fails
-    with "SQL statements in progress". Reading the pragmas with ``execute_fetchall`` finalises
-    them at once. Same settings, same migrations, same ``Store``.
-    """
-    if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = await aiosqlite.connect(path, isolation_level=None)
-    try:
-        db.row_factory = aiosqlite.Row
-        await db.execute_fetchall("PRAGMA journal_mode = WAL")
-        await db.execute_fetchall("PRAGMA synchronous = NORMAL")
-        await db.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-        await db.execute_fetchall("PRAGMA foreign_keys = OFF")
-        await apply_migrations(db)
-        await db.execute_fetchall("PRAGMA foreign_keys = ON")
-    except BaseException:
-        await db.close()
-        raise
-    return Store(db, discord_clock)
 
 
 class ShanghaiBot(commands.Bot):
@@ -82,7 +53,7 @@ class ShanghaiBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        self.store = await open_store(settings.database)
+        self.store = await Store.open(settings.database, clock=discord_clock)
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.service = TableService(
             self.store,

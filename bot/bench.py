@@ -27,8 +27,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bot.app import open_store
 from bot.service import TableService
+from data import Store
 from engine.actions import RequestBuy
 from engine.errors import IllegalAction
 
@@ -51,7 +51,7 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run(tables: int, players: int, actions: int, seed: int, database: Path) -> None:
     rng = random.Random(seed)
-    store = await open_store(database)
+    store = await Store.open(database)
     clock = SimClock()
     service = TableService(store, buy_seconds=8.0, turn_seconds=3600.0, seed=seed, clock=clock)
 

@@ -232,15 +232,21 @@ class Store:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # Autocommit mode: every transaction below is an explicit BEGIN ... COMMIT, so none is
         # opened behind our back by the sqlite3 module.
-        db = await aiosqlite.connect(path, isolation_level=None)
+        pending = aiosqlite.connect(path, isolation_level=None)
+        # aiosqlite's worker thread is not a daemon: a store that is never closed (a crashed
+        # bot, a test's discarded bot) would keep the process alive after everything else ended.
+        pending._thread.daemon = True
+        db = await pending
         try:
             db.row_factory = aiosqlite.Row
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            await db.execute("PRAGMA foreign_keys = OFF")  # see data/migrations.py
+            # execute_fetchall reads each PRAGMA's row to the end: a cursor left half-read
+            # stays "in progress" while anything holds it, and every later COMMIT then fails.
+            await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            await db.execute_fetchall("PRAGMA synchronous = NORMAL")
+            await db.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            await db.execute_fetchall("PRAGMA foreign_keys = OFF")  # see data/migrations.py
             await apply_migrations(db)
-            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute_fetchall("PRAGMA foreign_keys = ON")
         except BaseException:
             await db.close()
             raise
