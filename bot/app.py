@@ -61,6 +61,7 @@ class ShanghaiBot(commands.Bot):
             turn_seconds=settings.turn_seconds,
             seed=settings.seed,
             away_after=settings.away_after,
+            computer_delay=settings.computer_delay,
             clock=discord_clock,
             listener=self.publisher,
         )

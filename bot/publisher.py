@@ -21,6 +21,7 @@ import discord
 from engine.actions import Discard
 from engine.events import DealEnded, GameEnded
 
+from .pictures import TABLE_FILE, score_sheet_picture, table_picture
 from .rendering import card_text, event_lines, score_sheet_text, standings_text
 from .views.table import render_table
 
@@ -39,6 +40,8 @@ class Outbox:
     channel_id: int
     table: LiveTable | None = None
     lines: list[str] = field(default_factory=list)
+    #: Score sheets to post as pictures: (names, sheet) after each deal.
+    sheets: list[tuple[list[str], list[list[int]]]] = field(default_factory=list)
     last_sent: float = float("-inf")
     task: asyncio.Task[None] | None = None
 
@@ -62,6 +65,11 @@ class Publisher:
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
         box.table = table
         box.lines.extend(self._lines(change))
+        game = table.game
+        if game is not None and any(
+            isinstance(e, DealEnded) and e.reason != "void" for e in change.events
+        ):
+            box.sheets.append((list(table.names), [list(r) for r in game.view(None).score_sheet]))
         self._kick(box)
 
     def refresh(self, table: LiveTable) -> None:
@@ -78,17 +86,22 @@ class Publisher:
 
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
-        while box.table is not None or box.lines:
+        while box.table is not None or box.lines or box.sheets:
             wait = box.last_sent + self.interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
             table, box.table = box.table, None
             lines, box.lines = box.lines, []
+            sheets, box.sheets = box.sheets, []
             try:
                 if table is not None:
                     await self._edit(table)
                 if lines:
                     await self._send(box.channel_id, lines)
+                for names, sheet in sheets:
+                    channel = await self._channel(box.channel_id)
+                    await channel.send(file=await score_sheet_picture(names, sheet))
+                    self.notices += 1
             except Exception:
                 log.exception("could not update channel %s", box.channel_id)
             box.last_sent = loop.time()
@@ -104,9 +117,15 @@ class Publisher:
         if message_id is None:
             return
         embed, view = render_table(self.service, table)
+        attachments: list[discord.File] = []
+        if table.game is not None and not table.closed:
+            attachments.append(await table_picture(table.game.view(None), table.names))
+            embed.set_image(url=f"attachment://{TABLE_FILE}")
         channel = await self._channel(table.channel_id)
         try:
-            await channel.get_partial_message(message_id).edit(embed=embed, view=view)
+            await channel.get_partial_message(message_id).edit(
+                embed=embed, view=view, attachments=attachments
+            )
             self.edits += 1
         except discord.NotFound:
             log.info("table %s message is gone; /shanghai table re-posts it", table.id)

@@ -153,7 +153,7 @@ def table_text(
     for index, seat in enumerate(view.seats):
         marker = "▶ " if index == view.current and not view.is_over else ""
         status = "**down**" if seat.is_down else "not down"
-        extra = " · away (auto-played)" if index in away_seats else ""
+        extra = " · away — played by the computer" if index in away_seats else ""
         lines.append(
             f"{index + 1}. {marker}{names[index]} — {seat.hand_size} cards · {status} · "
             f"buys {seat.buys_used}/{limit} · total {seat.total}{extra}"

@@ -41,6 +41,7 @@ from engine.actions import (
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import BuyAwarded, DealStarted, Discarded, Event, GameEnded
+from engine.strategy import Strategy, make_strategy
 
 from .errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 
@@ -80,6 +81,11 @@ class LiveTable:
     timer: asyncio.Task[None] | None = None
     timer_busy: bool = False
     closed: bool = False
+    #: When the next computer (or away) move may be made: a short visible delay after the
+    #: last change. Memory only; ``restore`` sets it to now + the delay.
+    auto_due: float | None = None
+    #: Computer seats already asked about the upcard now on offer.
+    buy_asked: set[int] = field(default_factory=set)
 
     @property
     def id(self) -> int:
@@ -106,6 +112,10 @@ class LiveTable:
     @property
     def away_seats(self) -> list[int]:
         return [i for i, state in enumerate(self.away) if state.away]
+
+    def is_computer(self, seat: int) -> bool:
+        seats = self.record.seats
+        return 0 <= seat < len(seats) and seats[seat].is_computer
 
 
 @dataclass
@@ -169,6 +179,7 @@ class TableService:
         away_after: int = 3,
         clock: Clock = time.time,
         listener: Listener | None = None,
+        computer_delay: float = 2.0,
     ) -> None:
         self.store = store
         self.buy_seconds = buy_seconds
@@ -177,6 +188,8 @@ class TableService:
         self.away_after = away_after
         self.clock = clock
         self.listener = listener
+        self.computer_delay = computer_delay
+        self._strategies: dict[str, Strategy] = {}
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
 
@@ -283,6 +296,45 @@ class TableService:
         self._notify(Change(table, "lobby", actor=user_id))
         return table
 
+    async def add_computer(self, table_id: int, user_id: int, level: str) -> LiveTable:
+        """The host seats a computer player of ``level`` ('easy' or 'normal')."""
+        if level not in ("easy", "normal"):
+            raise UserError("Computer players are 'easy' or 'normal'.")
+        table = self.get(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if user_id != table.record.host_id:
+                raise NotHost("add a computer player")
+            rules = rules_for(dict(table.record.options))
+            if len(table.record.seats) >= rules.players[1]:
+                raise UserError(f"The table is full ({rules.players[1]} players).")
+            taken = {s.user_id for s in table.record.seats}
+            # Negative ids: Discord snowflakes are positive, so a computer never collides.
+            number = next(n for n in range(1, 100) if -n not in taken)
+            seat = Seat(-number, f"Computer {number} ({level})", is_computer=True, level=level)
+            seats = (*table.record.seats, seat)
+            await self.store.update_lobby(table.id, seats, dict(table.record.options))
+            table.record = replace(table.record, seats=seats)
+        self._notify(Change(table, "lobby", actor=user_id))
+        return table
+
+    async def remove_computer(self, table_id: int, user_id: int) -> LiveTable:
+        """The host removes the last computer seated in the lobby."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if user_id != table.record.host_id:
+                raise NotHost("remove a computer player")
+            computers = [s for s in table.record.seats if s.is_computer]
+            if not computers:
+                raise UserError("There is no computer player at this table.")
+            gone = computers[-1]
+            seats = tuple(s for s in table.record.seats if s is not gone)
+            await self.store.update_lobby(table.id, seats, dict(table.record.options))
+            table.record = replace(table.record, seats=seats)
+        self._notify(Change(table, "lobby", actor=user_id))
+        return table
+
     def _require_lobby(self, table: LiveTable) -> None:
         if table.game is not None:
             raise WrongPhase("The game has already started.")
@@ -369,46 +421,48 @@ class TableService:
         """Apply one player's action: lock, apply, commit, notify; raises ``ValueError``s."""
         table = self.get(table_id)
         async with table.lock:
-            game = self._playing(table)
-            seat = self._seat(table, user_id)
-            player = str(user_id)
-            present_changed = self._mark_present(table, seat)
-            if (
-                isinstance(action, RequestBuy)
-                and not self.buy_window_running(table)
-                and game.buy_window_open
-                and seat != game.current
-            ):
-                raise IllegalAction("The buy window has closed: the upcard can't be bought now")
-            if self._must_hold(table, seat, action):
-                if table.pending is not None:
-                    return ActResult([], table.version, pending=table.pending.future)
-                if not game.is_legal(player, action):
-                    game.apply(player, action)  # raises the engine's reason; nothing changes
-                future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
-                table.pending = Pending(seat, action, future)
-                if not self._anyone_may_still_buy(table):
-                    result = await self._run_pending(table)
-                    return replace(result, pending=None)
-                self._arm(table)
-                if present_changed:
-                    self._notify(Change(table, "away"))
-                return ActResult([], table.version, pending=future)
-            superseded = (
-                table.pending if table.pending is not None and seat == game.current else None
-            )
-            events = game.apply(player, action)
-            if superseded is not None:
-                table.pending = None
-            result = await self._commit(table, user_id, action, events)
-            if superseded is not None and not superseded.future.done():
-                superseded.future.set_result(replace(result, superseded=True))
-            if (
-                isinstance(action, RequestBuy)
-                and table.pending is not None
-                and not self._anyone_may_still_buy(table)
-            ):
-                await self._run_pending(table)
+            return await self._act_locked(table, user_id, action)
+
+    async def _act_locked(self, table: LiveTable, user_id: int, action: Action) -> ActResult:
+        """``act`` with the table's lock held (computer seats come in here too)."""
+        game = self._playing(table)
+        seat = self._seat(table, user_id)
+        player = str(user_id)
+        present_changed = self._mark_present(table, seat)
+        if (
+            isinstance(action, RequestBuy)
+            and not self.buy_window_running(table)
+            and game.buy_window_open
+            and seat != game.current
+        ):
+            raise IllegalAction("The buy window has closed: the upcard can't be bought now")
+        if self._must_hold(table, seat, action):
+            if table.pending is not None:
+                return ActResult([], table.version, pending=table.pending.future)
+            if not game.is_legal(player, action):
+                game.apply(player, action)  # raises the engine's reason; nothing changes
+            future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
+            table.pending = Pending(seat, action, future)
+            if not self._anyone_may_still_buy(table):
+                result = await self._run_pending(table)
+                return replace(result, pending=None)
+            self._arm(table)
+            if present_changed:
+                self._notify(Change(table, "away"))
+            return ActResult([], table.version, pending=future)
+        superseded = table.pending if table.pending is not None and seat == game.current else None
+        events = game.apply(player, action)
+        if superseded is not None:
+            table.pending = None
+        result = await self._commit(table, user_id, action, events)
+        if superseded is not None and not superseded.future.done():
+            superseded.future.set_result(replace(result, superseded=True))
+        if (
+            isinstance(action, RequestBuy)
+            and table.pending is not None
+            and not self._anyone_may_still_buy(table)
+        ):
+            await self._run_pending(table)
         return result
 
     def _must_hold(self, table: LiveTable, seat: int, action: Action) -> bool:
@@ -488,7 +542,7 @@ class TableService:
         seat = table.seat_of(user_id)
         if seat is not None and seat < len(table.away) and table.away[seat].away:
             if table.away[seat].timeouts >= REMOVED:
-                return
+                raise UserError("The host removed you from this game; the bot plays your seat.")
             async with table.lock:
                 if self._mark_present(table, seat):
                     self._arm(table)
@@ -513,8 +567,10 @@ class TableService:
         new_turn = any(type(e).__name__ == "TurnStarted" for e in events)
         if new_turn:
             table.turn_deadline = now + turn_seconds
+        table.auto_due = now + self.computer_delay
         if game.buy_window_open and any(isinstance(e, (Discarded, DealStarted)) for e in events):
             table.buy_deadline = now + buy_seconds
+            table.buy_asked = set()
         if not game.buy_window_open:
             table.buy_deadline = None
         if game.is_over:
@@ -605,9 +661,99 @@ class TableService:
             return None
         times = [t for t in (table.buy_deadline, table.turn_deadline) if t is not None]
         current_away = table.away[game.current].away if game.current < len(table.away) else False
-        if current_away:
+        if current_away and not table.is_computer(game.current):
             times.append(self.clock() if not self.buy_window_running(table) else table.buy_deadline)  # type: ignore[arg-type]
+        due = table.auto_due if table.auto_due is not None else self.clock()
+        if table.is_computer(game.current):
+            # A computer's turn has no deadline: only the buy window and its delay count.
+            times = [t for t in (table.buy_deadline,) if t is not None]
+            if game.step == "draw" and self.buy_window_running(table):
+                due = max(due, table.buy_deadline)  # type: ignore[type-var]
+            times.append(due)
+        elif self._computer_buyers(table):
+            times.append(due)
         return min(times) if times else None
+
+    def _computer_buyers(self, table: LiveTable) -> list[int]:
+        """Computer seats not yet asked whether they want the upcard on offer now."""
+        game = table.game
+        if game is None or not self.buy_window_running(table):
+            return []
+        request = RequestBuy()
+        return [
+            seat
+            for seat, player in enumerate(game.players)
+            if table.is_computer(seat)
+            and seat != game.current
+            and seat not in table.buy_asked
+            and game.is_legal(player, request)
+        ]
+
+    def _strategy(self, level: str) -> Strategy:
+        strategy = self._strategies.get(level)
+        if strategy is None:
+            strategy = self._strategies[level] = make_strategy(level)
+        return strategy
+
+    def _rng(self, table: LiveTable, seat: int) -> random.Random:
+        if self.seed is None:
+            return random.Random()
+        return random.Random(f"{self.seed}:{table.id}:{table.version}:{seat}")
+
+    def _strategy_action(self, table: LiveTable, seat: int, level: str) -> Action | None:
+        """The strategy's move for ``seat`` from that seat's own view and legal actions only;
+        the simple rule of ``choose_auto_action`` if the strategy fails."""
+        game = table.game
+        assert game is not None
+        player = game.players[seat]
+        legal = game.legal_actions(player)
+        if not legal:
+            return None
+        try:
+            return self._strategy(level).choose(game.view(player), legal, self._rng(table, seat))
+        except Exception:
+            log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
+            return choose_auto_action(game, player)
+
+    async def _computer_buys(self, table: LiveTable) -> None:
+        """Each computer seat that may buy the upcard decides; buyers ask like people do."""
+        game = table.game
+        assert game is not None
+        table.auto_due = self.clock() + self.computer_delay  # no busy loop if this fails
+        for seat in self._computer_buyers(table):
+            if not self.buy_window_running(table):
+                break
+            table.buy_asked.add(seat)
+            player = game.players[seat]
+            level = table.record.seats[seat].level or "normal"
+            try:
+                wants = self._strategy(level).wants_buy(game.view(player), self._rng(table, seat))
+            except Exception:
+                log.exception("wants_buy failed at table %s", table.id)
+                wants = False
+            if wants:
+                try:
+                    await self._act_locked(table, int(player), RequestBuy())
+                except ValueError as error:
+                    log.info("computer buy refused at table %s: %s", table.id, error)
+
+    async def _computer_move(self, table: LiveTable, seat: int) -> None:
+        """One action of a computer seat's turn, through the same path as a click."""
+        game = table.game
+        assert game is not None
+        player = game.players[seat]
+        level = table.record.seats[seat].level or "normal"
+        table.auto_due = self.clock() + self.computer_delay  # no busy loop if this fails
+        action = self._strategy_action(table, seat, level)
+        if action is None:
+            return
+        try:
+            await self._act_locked(table, int(player), action)
+        except ValueError as error:
+            log.warning("computer move %s refused at table %s: %s", action, table.id, error)
+            fallback = choose_auto_action(game, player)
+            if fallback is not None and fallback != action:
+                await self._act_locked(table, int(player), fallback)
 
     def _arm(self, table: LiveTable) -> None:
         """(Re)start the table's one timer task for its next deadline."""
@@ -660,12 +806,22 @@ class TableService:
             if table.pending is not None:
                 await self._run_pending(table)
                 seat = game.current
-                if game.step == "play" and table.away[seat].away:
+                if game.step == "play" and table.away[seat].away and not table.is_computer(seat):
                     await self._autoplay(table, seat, timeout=False)
             else:
                 self._notify(Change(table, "window"))
             return
+        due = table.auto_due if table.auto_due is not None else now
+        if now >= due and self._computer_buyers(table):
+            await self._computer_buys(table)
+            if table.closed or game.is_over:
+                return
         seat = game.current
+        if table.is_computer(seat):
+            waiting = game.step == "draw" and self.buy_window_running(table)
+            if now >= due and not waiting:
+                await self._computer_move(table, seat)
+            return
         if table.turn_deadline is not None and now >= table.turn_deadline:
             state = table.away[seat]
             timeouts = state.timeouts + 1
@@ -682,10 +838,10 @@ class TableService:
         player = game.players[seat]
         if table.pending is not None and table.pending.seat == seat:
             await self._run_pending(table)
-        for _ in range(8):
+        for _ in range(40):
             if table.closed or game.is_over or game.current != seat:
                 break
-            action = choose_auto_action(game, player)
+            action = self._strategy_action(table, seat, "normal")
             if action is None:
                 break
             events = game.apply(player, action)
@@ -713,6 +869,7 @@ class TableService:
                 buy_deadline=record.buy_deadline,
                 turn_deadline=record.turn_deadline,
                 away=away,
+                auto_due=self.clock() + self.computer_delay,
             )
             self._remember(table)
             self._arm(table)

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     edit_interval: float = Field(default=1.5, ge=0, le=60)
     #: Timeouts in a row after which a seat is marked away and played at once.
     away_after: int = Field(default=3, ge=1, le=20)
+    #: Seconds a computer player waits before each move, so people can follow its play.
+    computer_delay: float = Field(default=2.0, ge=0, le=60)
 
     def token_is_well_formed(self) -> bool:
         """Whether the token has the shape of a Discord bot token (not whether it works)."""

@@ -59,11 +59,13 @@ BUTTON_VERBS = (
     "buyin",
     "down",
     "downok",
+    "downedit",
     "layoff",
     "swap",
     "sort",
     "refresh",
     "back",
+    "hint",
 )
 SELECT_VERBS = ("discard", "layoff", "swap")
 MAX_OPTIONS = 25
@@ -205,6 +207,7 @@ def render_hand(
                 left.subtract(meld.plain_cards)
             extra.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
             button("downok", "Confirm lay down", discord.ButtonStyle.success, 0)
+            button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 0)
             button("back", "Back", discord.ButtonStyle.secondary, 0)
     if mode in ("layoff", "swap"):
         kind = LayOff if mode == "layoff" else SwapJoker
@@ -252,10 +255,45 @@ def render_hand(
         other = "by rank" if sort == "s" else "by suit"
         button("sort", f"Sort {other}", discord.ButtonStyle.secondary, 3)
         button("refresh", "Refresh", discord.ButtonStyle.secondary, 3)
+        if not view.is_over:
+            button("hint", "Hint", discord.ButtonStyle.secondary, 3)
     content = hand_text(view, table.names, sort, note=note, pending=pending_text)
     if extra:
         content += "\n\n" + "\n".join(extra)
     return content[:2000], ui
+
+
+class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
+    """The player writes the melds: ``set: 8H 8S 8C | run: 3H 4H JK=5H 6H``."""
+
+    melds: discord.ui.TextInput[MeldsModal] = discord.ui.TextInput(
+        label="Melds, separated by |",
+        custom_id="melds",
+        style=discord.TextStyle.paragraph,
+        max_length=400,
+        placeholder="set: 8H 8S 8C | run: 3H 4H JK=5H 6H",
+    )
+
+    def __init__(self, table_id: int, sort: SortMode, proposal: str) -> None:
+        super().__init__(timeout=600)
+        self.table_id, self.sort = table_id, sort
+        self.melds.default = proposal
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        async with guard(interaction):
+            service: TableService = interaction.client.service  # type: ignore[attr-defined]
+            try:
+                action = parse_action("down " + self.melds.value.strip())
+            except ValueError as error:
+                raise UserError(f"I couldn't read those melds: {error}") from None
+            table = service.get(self.table_id)
+            await service.act(table.id, interaction.user.id, action)
+            content, ui = (
+                render_hand(service, table, interaction.user.id, self.sort, note="You went down!")
+                if not table.closed and table.game is not None and not table.game.is_over
+                else ("You went out. The game is over.", discord.ui.View())
+            )
+            await interaction.response.edit_message(content=content, view=ui)
 
 
 # -- handling a click ---------------------------------------------------------------------------
@@ -311,8 +349,17 @@ async def hand_click(
     if verb in ("refresh", "back"):
         await show()
         return
+    if verb == "hint":
+        await show(note=hint_note(view))
+        return
     if verb in ("down", "layoff", "swap") and values is None:
         await show(mode=verb)  # type: ignore[arg-type]
+        return
+    if verb == "downedit":
+        legal = service.legal_actions(table.id, user_id)
+        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+        text = " | ".join(str(m) for m in proposal.melds) if proposal else ""
+        await interaction.response.send_modal(MeldsModal(table.id, sort, text))
         return
     before = Counter(view.hand or ())
     action: Action
@@ -343,6 +390,21 @@ async def hand_click(
         _follow_pending(interaction, service, table, sort, result.pending)
         return
     await show(note=_note_for(action, before, table, service, user_id, result))
+
+
+def hint_note(view: PlayerView) -> str:
+    """The engine's advice for this player's hand, as a note above the hand."""
+    from engine.hints import hint
+
+    advice = hint(
+        list(view.hand or ()),
+        view.deal,
+        view.rules,
+        players=len(view.seats),
+        table=[placed.meld for placed in view.melds],
+    )
+    text = str(advice).strip() or "No advice for this hand."
+    return "💡 **Hint**\n" + text
 
 
 def _one(values: list[str] | None) -> str:

@@ -3,6 +3,7 @@
 Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a restart:
 
     sh:join:<table>   sh:leave:<table>   sh:start:<table>   sh:hand:<table>
+    sh:addeasy:<table>   sh:addnormal:<table>   sh:rmcpu:<table>   (host: computer seats)
     sh:buy:<table>:<window>     <window> = deal.seat.pile-size.restocks of the upcard on offer
 """
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from bot.service import LiveTable, TableService
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|buy):(?P<table>[0-9]{1,19})"
+    r"sh:(?P<verb>join|leave|start|hand|buy|addeasy|addnormal|rmcpu):(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
 
@@ -48,9 +49,10 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         *,
         label: str = "…",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
     ) -> None:
         custom_id = f"sh:{verb}:{table_id}" + (f":{window}" if window else "")
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row))
         self.verb, self.table_id, self.window = verb, table_id, window
 
     @classmethod
@@ -90,6 +92,14 @@ async def table_click(
         await interaction.response.send_message(
             "The game is dealt! Everyone: click **My hand** to see your cards.", ephemeral=True
         )
+    elif verb in ("addeasy", "addnormal"):
+        level = verb.removeprefix("add")
+        table = await service.add_computer(table_id, user.id, level)
+        name = table.record.seats[-1].name
+        await interaction.response.send_message(f"{name} takes a seat.", ephemeral=True)
+    elif verb == "rmcpu":
+        await service.remove_computer(table_id, user.id)
+        await interaction.response.send_message("The computer player left.", ephemeral=True)
     elif verb == "hand":
         await open_hand(interaction, table_id)
     elif verb == "buy":
@@ -147,6 +157,7 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")
     lines.append("Click **Join** to sit down; the host clicks **Start** when everyone is in.")
+    lines.append("The host may fill empty seats with **Add computer** (easy or normal).")
     return discord.Embed(title="Shanghai: table open", description="\n".join(lines), colour=COLOUR)
 
 
@@ -170,6 +181,10 @@ def render_table(
             else discord.ButtonStyle.secondary
         )
         ui.add_item(TableButton("start", table.id, label="Start", style=start_style))
+        ui.add_item(TableButton("addeasy", table.id, label="Add computer (easy)", row=1))
+        ui.add_item(TableButton("addnormal", table.id, label="Add computer (normal)", row=1))
+        if any(seat.is_computer for seat in table.record.seats):
+            ui.add_item(TableButton("rmcpu", table.id, label="Remove computer", row=1))
         return lobby_embed(table), ui
     game = table.game
     view = game.view(None)

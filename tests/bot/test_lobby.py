@@ -17,7 +17,7 @@ async def test_open_and_seat_players(env: simcord.Env, count: int) -> None:
     embed = world.message().embeds[0]
     for index, player in enumerate(world.players, start=1):
         assert f"{index}. {player.name}" in embed.description
-    assert button_labels(world.message()) == ["Join", "Leave", "Start"]
+    assert button_labels(world.message())[:3] == ["Join", "Leave", "Start"]
 
 
 async def test_ninth_player_is_refused(env: simcord.Env) -> None:
@@ -108,3 +108,34 @@ async def test_end_needs_host_or_manage_channels_and_confirmation(env: simcord.E
     # The channel is free again.
     again = await world.players[0].slash(world.channel, "shanghai new")
     assert again.acknowledged and not again.ephemeral
+
+
+async def test_host_removes_a_player(env: simcord.Env) -> None:
+    world = await open_table(env, 4)
+    alice, bob, carol, dave = world.players
+    refused = await bob.slash(world.channel, "shanghai kick", member=carol)
+    simcord.assert_responded(refused, contains="Only the host", ephemeral=True)
+    removed = await alice.slash(world.channel, "shanghai kick", member=dave)
+    assert removed.acknowledged and dave.id not in world.table.seat_ids
+    await start(world)
+    kicked = await alice.slash(world.channel, "shanghai kick", member=carol)
+    assert kicked.acknowledged
+    seat = world.table.seat_of(carol.id)
+    assert world.table.away[seat].away
+    result = await carol.click(world.message(), label="My hand")
+    simcord.assert_responded(result, contains="removed you", ephemeral=True)
+
+
+async def test_rules_and_table_repost(env: simcord.Env) -> None:
+    world = await open_table(env, 3, preset="preset_004", deals=3)
+    rules = await world.players[1].slash(world.channel, "shanghai rules")
+    simcord.assert_responded(rules, contains="jokers and 2s", ephemeral=True)
+    assert "**Deals** 3" in rules.response.content
+    await start(world)
+    old = world.message().id
+    again = await world.players[2].slash(world.channel, "shanghai table")
+    assert again.acknowledged and not again.ephemeral
+    assert world.table.record.message_id == again.response.id != old
+    assert "My hand" in button_labels(world.message())
+    stale = next(m for m in world.channel.history() if m.id == old)
+    assert button_labels(stale) == [] and "moved" in stale.content

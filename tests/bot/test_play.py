@@ -213,3 +213,26 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     assert game.down[seat] and len(game.melds) == 2
     assert f"**{p.name}** went down" in "\n".join(m.content for m in world.channel.history())
     assert "Melds" in world.message().embeds[0].description
+
+
+async def test_own_melds_through_the_modal(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("8H 8S 8C 8D KD KC KS 3D 5C 7S 9H")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    await p.click(hand.response, label="Lay down")
+    shown = await p.click(hand.response, label="Choose my own melds")
+    assert shown.modal is not None
+    bad = await p.submit_modal(shown, {"melds": "set: 8H 8S | set: KD KC KS"})
+    simcord.assert_responded(bad, contains="set needs at least 3", ephemeral=True)
+    assert not game.down[seat]
+    shown = await p.click(hand.response, label="Choose my own melds")
+    good = await p.submit_modal(shown, {"melds": "set: 8H 8S 8C 8D | set: KD KC KS"})
+    assert good.acknowledged
+    assert game.down[seat] and len(game.melds[0].meld) == 4
+    assert "You went down" in hand.response.content

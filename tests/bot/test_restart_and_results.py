@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -102,6 +104,21 @@ async def play_to_the_end(world: World, env: simcord.Env, max_steps: int = 3000)
     raise AssertionError("the game did not end")
 
 
+async def flush_outboxes(world: World, env: simcord.Env) -> None:
+    """Let the channel's outbox post what it coalesced.
+
+    This test drives the service directly, outside any interaction, so simcord does not see
+    the picture threads the outbox waits on: give them real time, then advance the clock.
+    """
+    publisher = world.bot.publisher  # type: ignore[attr-defined]
+    for _ in range(100):
+        if all(box.task is None or box.task.done() for box in publisher.boxes.values()):
+            return
+        await asyncio.to_thread(time.sleep, 0.05)
+        await env.advance_time(2)
+    raise AssertionError("the channel outbox never drained")
+
+
 async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     world = await open_table(env, 3, deals=1)
     await start(world)
@@ -116,6 +133,7 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     await play_to_the_end(world, env)
     game = table.game
     assert game.is_over and world.table is None  # the channel is free again
+    await flush_outboxes(world, env)
     history = world.channel.history()
     notices = "\n".join(m.content for m in history)
     assert "Game over!" in notices and "Score sheet after deal 1" in notices
