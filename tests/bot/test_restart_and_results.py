@@ -110,7 +110,7 @@ async def flush_outboxes(world: World, env: simcord.Env) -> None:
     This test drives the service directly, outside any interaction, so simcord does not see
     the picture threads the outbox waits on: give them real time, then advance the clock.
     """
-    publisher = world.bot.publisher  # type: ignore[attr-defined]
+    publisher = env.bot.publisher  # type: ignore[attr-defined]
     for _ in range(100):
         if all(box.task is None or box.task.done() for box in publisher.boxes.values()):
             return
@@ -130,6 +130,10 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     card = world.table.game.hand_of(str(p.id))[-1]
     assert (await p.select(hand.response, [str(card)])).acknowledged
     table = world.table
+    await flush_outboxes(world, env)
+    live = next(m for m in world.channel.history() if m.id == world.table_message.id)
+    assert [a.filename for a in live.attachments] == ["table.png"]  # issue 6: the table picture
+    assert live.embeds[0].image.url == "attachment://table.png"
     await play_to_the_end(world, env)
     game = table.game
     assert game.is_over and world.table is None  # the channel is free again
@@ -137,6 +141,8 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     history = world.channel.history()
     notices = "\n".join(m.content for m in history)
     assert "Game over!" in notices and "Score sheet after deal 1" in notices
+    sheets = [a for m in history for a in m.attachments if a.filename == "scores.png"]
+    assert len(sheets) == 1  # issue 6: the score sheet as a picture after the deal
     final = next(m for m in history if m.id == world.table_message.id)
     assert final.embeds[0].title == "Shanghai: game over"
     assert button_labels(final) == []

@@ -1,0 +1,51 @@
+"""Pictures as Discord attachments: the hand, the table and the score sheet.
+
+Rendering (``bot.render``) takes a few milliseconds of CPU, tens on a cold cache, so it always
+runs in a worker thread: no interaction waits on it past its 3-second deadline. The text of
+every message stays complete without the picture, for screen readers and for members who do
+not load attachments.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+
+import discord
+
+from engine.cards import Card
+from engine.view import PlayerView
+
+from .render import render_hand, render_in_thread, render_score_sheet, render_table
+
+TABLE_FILE = "table.png"
+HAND_FILE = "hand.png"
+SHEET_FILE = "scores.png"
+
+
+def _file(png: bytes, name: str, description: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name, description=description)
+
+
+async def table_picture(view: PlayerView, names: Sequence[str]) -> discord.File:
+    """The public table, drawn from the spectators' view with display names on the seats."""
+    seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
+    png = await render_in_thread(render_table, replace(view, seats=seats))
+    return _file(png, TABLE_FILE, "The table: melds, upcard, stock and every seat")
+
+
+async def hand_picture(
+    cards: Sequence[Card], highlight: Collection[int] = (), *, by_rank: bool = False
+) -> discord.File:
+    """One player's hand; ``highlight`` marks the cards a proposed lay-down uses."""
+    png = await render_in_thread(
+        render_hand, cards, highlight=highlight, group_by="rank" if by_rank else "suit"
+    )
+    return _file(png, HAND_FILE, "Your hand")
+
+
+async def score_sheet_picture(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> discord.File:
+    """Deal scores and the running totals as a chart."""
+    png = await render_in_thread(render_score_sheet, names, sheet)
+    return _file(png, SHEET_FILE, "Score sheet and running totals")
