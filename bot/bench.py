@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bot.service import TableService
 from data import Store
-from engine.actions import RequestBuy
+from engine.actions import Action, RequestBuy
 from engine.errors import IllegalAction
 
 
@@ -80,13 +80,14 @@ async def run(tables: int, players: int, actions: int, seed: int, database: Path
         if not ids:
             break
         table_id = rng.choice(ids)
-        table = service.tables.get(table_id)
-        if table is None or table.game is None or table.game.is_over:
+        live = service.tables.get(table_id)
+        if live is None or live.game is None or live.game.is_over:
             ids.remove(table_id)
             finished += 1
             continue
-        game = table.game
-        if service.buy_window_running(table) and rng.random() < 0.2:
+        game = live.game
+        action: Action
+        if service.buy_window_running(live) and rng.random() < 0.2:
             others = [p for p in game.players if game.is_legal(p, RequestBuy())]
             if not others:
                 continue

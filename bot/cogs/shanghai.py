@@ -55,7 +55,7 @@ class EndButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: Any
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> EndButton:
         return cls(int(match["table"]), int(match["user"]), match["answer"])
 
@@ -66,7 +66,7 @@ class EndButton(
             if self.answer == "no":
                 await interaction.response.edit_message(content="The table stays open.", view=None)
                 return
-            bot: ShanghaiBot = interaction.client  # type: ignore[assignment]
+            bot: ShanghaiBot = interaction.client
             await bot.service.end(self.table_id, interaction.user.id)
             await interaction.response.edit_message(content="The table was ended.", view=None)
 
@@ -98,7 +98,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         deuces_wild="Whether 2s are wild as well as jokers",
         buy_limit="How many buys each player gets per deal",
     )
-    @app_commands.choices(
+    @app_commands.choices(  # type: ignore[misc]  # int and str choices together
         preset=PRESETS,
         buy_penalty=[
             app_commands.Choice(name="1 card", value=1),

@@ -111,7 +111,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: Any,
     ) -> HandButton:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
@@ -150,7 +150,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: Any,
     ) -> HandSelect:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
@@ -158,7 +158,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+            values = [str(value) for value in self.item.values]
             await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
 
 
@@ -281,7 +281,7 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            service: TableService = interaction.client.service  # type: ignore[attr-defined]
+            service: TableService = interaction.client.service
             try:
                 action = parse_action("down " + self.melds.value.strip())
             except ValueError as error:
@@ -301,7 +301,7 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
 
 async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
     """``My hand`` on the table message: a fresh ephemeral hand message."""
-    service: TableService = interaction.client.service  # type: ignore[attr-defined]
+    service: TableService = interaction.client.service
     table = service.get(table_id)
     await service.mark_present(table.id, interaction.user.id)
     pending = table.pending is not None and table.seat_of(interaction.user.id) == (
@@ -321,7 +321,7 @@ async def hand_click(
     verb: str,
     values: list[str] | None,
 ) -> None:
-    service: TableService = interaction.client.service  # type: ignore[attr-defined]
+    service: TableService = interaction.client.service
     table = service.get(table_id)
     user_id = interaction.user.id
     game = service._playing(table)

@@ -59,7 +59,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: Any,
     ) -> TableButton:
         window = match["window"]
@@ -76,7 +76,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
 async def table_click(
     interaction: discord.Interaction[Any], verb: str, table_id: int, window: str | None
 ) -> None:
-    service: TableService = interaction.client.service  # type: ignore[attr-defined]
+    service: TableService = interaction.client.service
     user = interaction.user
     if verb == "join":
         table = await service.join(table_id, user.id, user.display_name)
