@@ -178,7 +178,7 @@ class Publisher:
         if change.new_turn and game is not None and not game.is_over and not table.closed:
             seat = game.current
             away = seat < len(table.away) and table.away[seat].away
-            if not away:
+            if not away and not table.is_computer(seat):  # computers get no ping
                 user_id = table.record.seats[seat].user_id
                 lines.append(f"▶️ <@{user_id}>, your turn (deal {game.deal}).")
         return lines

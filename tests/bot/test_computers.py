@@ -148,3 +148,21 @@ async def test_hint_shows_needed_cards(env: simcord.Env) -> None:
     assert "💡" in content
     assert "card(s) from" in content or "Lay down now" in content
     assert "Discard" in content
+
+
+async def test_computers_resume_after_restart(env: simcord.Env, make_bot: Any) -> None:
+    world = await open_table(env, 1, deals=1, buy_seconds=5, turn_seconds=30)
+    alice = world.players[0]
+    for _ in range(3):
+        await alice.click(world.message(), label="Add computer (normal)")
+    await start(world)
+    before = world.table.version
+    await env.bot.service.close()  # the old process dies with its timers
+    await env.restart_bot(make_bot())
+    table = world.table
+    assert table is not None and table.game is not None
+    for _ in range(20):
+        await env.advance_time(5)
+    assert table.version > before + 3, "the computers did not play after the restart"
+    notices = "\n".join(m.content for m in world.channel.history())
+    assert "<@-" not in notices  # computers are not pinged
