@@ -139,3 +139,13 @@ async def test_rules_and_table_repost(env: simcord.Env) -> None:
     assert "My hand" in button_labels(world.message())
     stale = next(m for m in world.channel.history() if m.id == old)
     assert button_labels(stale) == [] and "moved" in stale.content
+
+
+async def test_start_needs_enough_players_and_host_cannot_leave(env: simcord.Env) -> None:
+    world = await open_table(env, 1, preset="preset_000")  # preset_000 seats 3 to 8
+    alice = world.players[0]
+    early = await alice.click(world.message(), label="Start")
+    simcord.assert_responded(early, contains="needs at least 3 players", ephemeral=True)
+    leave = await alice.click(world.message(), label="Leave")
+    simcord.assert_responded(leave, contains="host can't leave", ephemeral=True)
+    assert world.table.game is None and len(world.table.record.seats) == 1
