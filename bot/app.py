@@ -66,6 +66,7 @@ class ShanghaiBot(commands.Bot):
             listener=self.publisher,
         )
         await self.load_extension("bot.cogs.shanghai")
+        await self.load_extension("bot.cogs.rummy")
         self.add_dynamic_items(TableButton, HandButton, HandSelect)
         from .cogs.shanghai import EndButton
 

@@ -124,9 +124,14 @@ def table_text(
     away_seats = set(away)
     rules = view.rules
     lines: list[str] = []
-    if view.is_over:
+    if view.is_over and rules.game == "rummy":
+        winners = ", ".join(names[s] for s in view.winners)
+        lines.append(f"**Game over** after {len(view.score_sheet)} hand(s). Winner: **{winners}**")
+    elif view.is_over:
         winners = ", ".join(names[s] for s in view.winners)
         lines.append(f"**Game over** after {len(view.score_sheet)} deal(s). Winner: **{winners}**")
+    elif rules.game == "rummy":
+        lines.append(f"**Rummy, hand {view.deal}** · game to {rules.target_points} points")
     else:
         lines.append(
             f"**Deal {view.deal} of {rules.num_deals}** · contract: "
@@ -154,6 +159,12 @@ def table_text(
         marker = "▶ " if index == view.current and not view.is_over else ""
         status = "**down**" if seat.is_down else "not down"
         extra = " · away — played by the computer" if index in away_seats else ""
+        if rules.game == "rummy":
+            lines.append(
+                f"{index + 1}. {marker}{names[index]} — {seat.hand_size} cards · "
+                f"points {seat.total}{extra}"
+            )
+            continue
         lines.append(
             f"{index + 1}. {marker}{names[index]} — {seat.hand_size} cards · {status} · "
             f"buys {seat.buys_used}/{limit} · total {seat.total}{extra}"
@@ -186,10 +197,20 @@ def hand_text(
     lines.append("")
     me = view.seats[view.seat]
     down = "you are **down**" if me.is_down else "you are not down yet"
-    lines.append(
-        f"Deal {view.deal}: contract **{describe_contract(view.contract)}** · {down} · "
-        f"buys {me.buys_used}/{buy_limit_text(view)}"
-    )
+    if view.rules.game == "rummy":
+        lines.append(
+            f"Rummy, hand {view.deal} · your points {me.total} · game to {view.rules.target_points}"
+        )
+        if view.taken_upcard is not None:
+            lines.append(
+                f"You took {card_text(view.taken_upcard)} from the pile: you can't discard "
+                "it this turn."
+            )
+    else:
+        lines.append(
+            f"Deal {view.deal}: contract **{describe_contract(view.contract)}** · {down} · "
+            f"buys {me.buys_used}/{buy_limit_text(view)}"
+        )
     if view.is_over or view.step == "over":
         lines.append("The game is over.")
     elif pending:

@@ -39,12 +39,14 @@ from engine.actions import (
     Discard,
     DrawStock,
     GoDown,
+    LayMelds,
     LayOff,
     SwapJoker,
     TakeUpcard,
     parse_action,
 )
 from engine.cards import Card
+from engine.melds import Meld
 from engine.view import PlayerView
 
 if TYPE_CHECKING:
@@ -67,7 +69,7 @@ BUTTON_VERBS = (
     "back",
     "hint",
 )
-SELECT_VERBS = ("discard", "layoff", "swap")
+SELECT_VERBS = ("discard", "layoff", "swap", "meld")
 MAX_OPTIONS = 25
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
@@ -135,6 +137,8 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
         row: int | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
     ) -> None:
         super().__init__(
             discord.ui.Select(
@@ -142,6 +146,8 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
                 options=options or [discord.SelectOption(label="…", value="-")],
                 placeholder=placeholder,
                 row=row,
+                min_values=min_values,
+                max_values=max_values,
             )
         )
         self.table_id, self.tag, self.sort, self.verb = table_id, tag, sort, verb
@@ -257,6 +263,23 @@ def render_hand(
         button("refresh", "Refresh", discord.ButtonStyle.secondary, 3)
         if not view.is_over:
             button("hint", "Hint", discord.ButtonStyle.secondary, 3)
+        rummy_turn = view.rules.game == "rummy" and view.current == view.seat
+        if rummy_turn and view.step == "play" and len(view.hand or ()) >= 3:
+            cards = sorted(set(view.hand or ()), key=Card.sort_key)[:MAX_OPTIONS]
+            options = [discord.SelectOption(label=card_text(c), value=str(c)) for c in cards]
+            ui.add_item(
+                HandSelect(
+                    tid,
+                    tag,
+                    sort,
+                    "meld",
+                    options=options,
+                    placeholder="Lay a new meld: choose its cards…",
+                    row=4,
+                    min_values=min(3, len(cards)),
+                    max_values=len(cards),
+                )
+            )
     content = hand_text(view, table.names, sort, note=note, pending=pending_text)
     if extra:
         content += "\n\n" + "\n".join(extra)
@@ -377,6 +400,9 @@ async def hand_click(
         action = proposal
     elif verb == "discard":
         action = Discard(Card.parse(_one(values)))
+    elif verb == "meld":
+        chosen = [Card.parse(value) for value in values or ()]
+        action = LayMelds((meld_from_cards(chosen, game.rules),))
     elif verb in ("layoff", "swap"):
         action = parse_action(_one(values))
         if not isinstance(action, LayOff if verb == "layoff" else SwapJoker):
@@ -390,6 +416,30 @@ async def hand_click(
         _follow_pending(interaction, service, table, sort, result.pending)
         return
     await show(note=_note_for(action, before, table, service, user_id, result))
+
+
+def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
+    """The set or run these cards make (Rummy's free melds); a ``UserError`` if none."""
+    if len(cards) < 3:
+        raise UserError("A meld needs at least 3 cards.")
+    text = " ".join(str(c) for c in cards)
+    by_rank = " ".join(str(c) for c in sorted(cards, key=lambda c: (c.rank, c.suit or "")))
+    aces_last = " ".join(
+        str(c) for c in sorted(cards, key=lambda c: (c.rank == 1, c.rank, c.suit or ""))
+    )
+    last_error = ""
+    for candidate in (f"set: {text}", f"run: {by_rank}", f"run: {aces_last}"):
+        try:
+            meld = Meld.parse(candidate)
+            meld.check(rules)
+        except ValueError as error:
+            last_error = str(error)
+            continue
+        return meld
+    raise UserError(
+        f"{cards_text(cards)} don't form a meld: a set is 3-4 cards of one rank, a run 3 or "
+        f"more cards in sequence in one suit. ({last_error})"
+    )
 
 
 def hint_note(view: PlayerView) -> str:
@@ -432,6 +482,8 @@ def _note_for(
         return f"You discarded {card_text(action.card)}."
     if isinstance(action, GoDown):
         return "You went down!"
+    if isinstance(action, LayMelds):
+        return "You laid " + " and ".join(meld_text(m) for m in action.melds) + "."
     if isinstance(action, (LayOff, SwapJoker)):
         return f"Done: {action_text(action)}."
     return None

@@ -140,25 +140,37 @@ async def buy_click(
 # -- drawing the message ----------------------------------------------------------------------
 
 
+def game_name(table: LiveTable) -> str:
+    """'Rummy' or 'Shanghai': the game the table plays."""
+    return "Rummy" if table.record.game_kind == "rummy" else "Shanghai"
+
+
 def lobby_embed(table: LiveTable) -> discord.Embed:
     from bot.service import rules_for
 
     options = table.record.options
     rules = rules_for(dict(options))
     low, high = rules.players
-    lines = [
-        f"Host: <@{table.record.host_id}> · preset **{options.get('preset', 'standard')}** · "
-        f"{rules.num_deals} deal(s)",
-        f"Buy window {int(float(options.get('buy_seconds', 8)))} s · turn "
-        f"{int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
-        "",
-        "**Seats**",
-    ]
+    if rules.game == "rummy":
+        head = [
+            f"Host: <@{table.record.host_id}> · **Rummy** to {rules.target_points} points · "
+            f"aces {rules.ace_mode.replace('_', ' ')} · final discard {rules.final_discard}",
+            f"Turn {int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
+        ]
+    else:
+        head = [
+            f"Host: <@{table.record.host_id}> · preset **{options.get('preset', 'standard')}** · "
+            f"{rules.num_deals} deal(s)",
+            f"Buy window {int(float(options.get('buy_seconds', 8)))} s · turn "
+            f"{int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
+        ]
+    lines = [*head, "", "**Seats**"]
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")
     lines.append("Click **Join** to sit down; the host clicks **Start** when everyone is in.")
     lines.append("The host may fill empty seats with **Add computer** (easy or normal).")
-    return discord.Embed(title="Shanghai: table open", description="\n".join(lines), colour=COLOUR)
+    title = f"{game_name(table)}: table open"
+    return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
 
 def render_table(
@@ -169,7 +181,9 @@ def render_table(
     if table.game is None:
         if table.closed:
             embed = discord.Embed(
-                title="Shanghai: table closed", description="This table was ended.", colour=COLOUR
+                title=f"{game_name(table)}: table closed",
+                description="This table was ended.",
+                colour=COLOUR,
             )
             return embed, None
         ui.add_item(TableButton("join", table.id, label="Join", style=discord.ButtonStyle.success))
@@ -197,7 +211,7 @@ def render_table(
         away=table.away_seats,
     )
     if view.is_over or (table.closed and not view.is_over):
-        title = "Shanghai: game over" if view.is_over else "Shanghai: table closed"
+        title = f"{game_name(table)}: " + ("game over" if view.is_over else "table closed")
         embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
         if view.score_sheet:
             embed.add_field(
@@ -213,6 +227,8 @@ def render_table(
             )
         return embed, None
     title = f"Shanghai: deal {view.deal} · {describe_contract(view.contract)}"
+    if view.rules.game == "rummy":
+        title = f"Rummy: hand {view.deal}"
     embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
     ui.add_item(TableButton("hand", table.id, label="My hand", style=discord.ButtonStyle.primary))
     if service.buy_window_running(table) and view.upcard is not None:

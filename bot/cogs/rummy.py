@@ -1,0 +1,125 @@
+"""/rummy: classic Rummy on the same engine, service, table message, hand and timers.
+
+A Rummy table is an ordinary table whose stored options name the ``rummy`` preset, so the
+store files it (and its results) under ``game_kind = 'rummy'``; /shanghai end, rules, table
+and kick work on it too. Rummy has no buying, so the table never shows a Buy button.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.shanghai import _clean
+from bot.errors import UserError
+from bot.interactions import guard
+from bot.service import rules_for
+from bot.views.table import render_table
+from data.errors import TableExists
+
+if TYPE_CHECKING:
+    from bot.app import ShanghaiBot
+
+
+class Rummy(commands.GroupCog, group_name="rummy"):
+    """Classic Rummy tables in this server."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        target="Points that win the game (default 150)",
+        ace_mode="Aces low only, or high or low (then an ace scores 15)",
+        final_discard="Whether going out needs a final discard",
+        turn_seconds="Seconds per turn before the bot plays it (default 90)",
+    )
+    @app_commands.choices(
+        ace_mode=[
+            app_commands.Choice(name="low (default)", value="low"),
+            app_commands.Choice(name="high or low (ace scores 15)", value="high_or_low"),
+        ],
+        final_discard=[
+            app_commands.Choice(name="optional (default)", value="optional"),
+            app_commands.Choice(name="required", value="required"),
+        ],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        target: app_commands.Range[int, 1, 10_000] | None = None,
+        ace_mode: str | None = None,
+        final_discard: str | None = None,
+        turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+    ) -> None:
+        """Open a Rummy table (2-6 players) in this channel; you take the first seat."""
+        async with guard(interaction):
+            settings = self.bot.settings
+            overrides: dict[str, Any] = {}
+            if target is not None:
+                overrides["target_points"] = target
+            if ace_mode is not None:
+                overrides["ace_mode"] = ace_mode
+            if final_discard is not None:
+                overrides["final_discard"] = final_discard
+            options: dict[str, Any] = {
+                "preset": "rummy",
+                "buy_seconds": float(settings.buy_seconds),
+                "turn_seconds": float(
+                    turn_seconds if turn_seconds is not None else settings.turn_seconds
+                ),
+                "rules": overrides,
+            }
+            rules_for(options)  # a bad combination is refused before anything is written
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            try:
+                table = await self.bot.service.open_table(
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    interaction.user.id,
+                    interaction.user.display_name,
+                    options,
+                )
+            except TableExists as exists:
+                record = exists.existing
+                raise UserError(
+                    f"This channel already has an open table (#{record.id}, hosted by "
+                    f"<@{record.host_id}>). Finish it or ask the host to `/shanghai end` it."
+                ) from None
+            embed, view = render_table(self.bot.service, table)
+            await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+            message = await interaction.original_response()
+            await self.bot.service.set_message(table, message.id)
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """This server's best Rummy players (wins, then the highest average)."""
+        async with guard(interaction):
+            assert interaction.guild_id is not None
+            rows = await self.bot.store.leaderboard(interaction.guild_id, "rummy", 10)
+            if not rows:
+                await interaction.response.send_message(
+                    "No finished Rummy games yet. Open a table with `/rummy new`!"
+                )
+                return
+            lines = [
+                f"{i}. **{_clean(r.name)}** — {r.wins} win(s) in {r.games} game(s) · "
+                f"average {r.average_total:.1f} · best {r.best_total}"
+                for i, r in enumerate(rows, start=1)
+            ]
+            embed = discord.Embed(
+                title="Rummy leaderboard",
+                description="\n".join(lines),
+                colour=discord.Colour.gold(),
+            )
+            await interaction.response.send_message(embed=embed)
+
+
+async def setup(bot: ShanghaiBot) -> None:
+    await bot.add_cog(Rummy(bot))

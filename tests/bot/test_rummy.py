@@ -1,0 +1,137 @@
+"""/rummy: a Rummy table on the same service and views: no buying, free melds from a
+multi-select, the discard-pile rule, and its own leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.errors import UserError
+from bot.views.hand import meld_from_cards
+from engine import Rules
+from engine.actions import Discard, LayMelds
+from engine.cards import parse_cards
+from engine.errors import IllegalAction
+
+from .helpers import World, button_labels, open_hand
+
+
+async def open_rummy(env: simcord.Env, count: int, **options: Any) -> World:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    names = ["alice", "bob", "carol", "dave"][:count]
+    players = [guild.add_member(env.create_user(name)) for name in names]
+    result = await players[0].slash(channel, "rummy new", **options)
+    assert result.acknowledged and not result.ephemeral
+    world = World(env, guild, channel, players, result.response.message)
+    for player in players[1:]:
+        assert (await player.click(world.message(), label="Join")).acknowledged
+    return world
+
+
+async def test_rummy_lobby_and_no_buy_window(env: simcord.Env) -> None:
+    world = await open_rummy(env, 2, target=50, ace_mode="high_or_low")
+    embed = world.message().embeds[0]
+    assert embed.title == "Rummy: table open"
+    assert "to 50 points" in embed.description and "high or low" in embed.description
+    assert world.table.record.game_kind == "rummy"
+    await world.players[0].click(world.message(), label="Start")
+    game = world.table.game
+    assert game.rules.game == "rummy" and game.rules.target_points == 50
+    message = world.message()
+    assert message.embeds[0].title == "Rummy: hand 1"
+    assert not any(label.startswith("Buy") for label in button_labels(message))
+    assert not world.service.buy_window_running(world.table)
+    hand = await open_hand(world, world.current())
+    assert "Rummy, hand 1" in hand.response.content
+    assert not any(label.startswith("Buy") for label in button_labels(hand.response))
+
+
+async def test_taken_card_cannot_be_discarded_and_bad_meld_is_refused(env: simcord.Env) -> None:
+    world = await open_rummy(env, 2)
+    await world.players[0].click(world.message(), label="Start")
+    table, game = world.table, world.table.game
+    player = world.current()
+    upcard = game.view(None).upcard
+    hand = await open_hand(world, player)
+    take = next(label for label in button_labels(hand.response) if label.startswith("Take"))
+    assert (await player.click(hand.response, label=take)).acknowledged
+    assert "can't discard it this turn" in hand.response.content
+    with pytest.raises(IllegalAction) as refused:
+        await world.service.act(table.id, player.id, Discard(upcard))
+    assert str(refused.value)
+    # Three cards that make no meld: a clear, private refusal.
+    cards = list(game.hand_of(str(player.id)))
+    odd = _no_meld(cards, game.rules)
+    result = await player.select(
+        hand.response, [str(c) for c in odd], custom_id=_meld_select(hand.response)
+    )
+    assert result.acknowledged and result.ephemeral
+    assert "don't form a meld" in result.response.content
+    # A meld the hand does hold is laid through the same control.
+    melds = [a for a in game.legal_actions(str(player.id)) if isinstance(a, LayMelds)]
+    if melds:
+        chosen = [str(c) for c in melds[0].melds[0].plain_cards]
+        laid = await player.select(hand.response, chosen, custom_id=_meld_select(hand.response))
+        assert laid.acknowledged
+        assert "You laid" in hand.response.content
+        assert len(game.view(None).melds) == 1
+
+
+def _meld_select(message: Any) -> str:
+    for row in message.components:
+        children = row["components"] if isinstance(row, dict) else row.children
+        for item in children:
+            cid = item.get("custom_id") if isinstance(item, dict) else item.custom_id
+            if cid and cid.endswith(":meld"):
+                return cid
+    raise AssertionError("no meld select")
+
+
+def _no_meld(cards: list[Any], rules: Rules) -> list[Any]:
+    from itertools import combinations
+
+    for trio in combinations(cards, 3):
+        try:
+            meld_from_cards(list(trio), rules)
+        except UserError:
+            return list(trio)
+    raise AssertionError("every three cards make a meld")
+
+
+def test_meld_from_cards() -> None:
+    rules = Rules.preset("rummy")
+    assert meld_from_cards(parse_cards("7H 7S 7C"), rules).kind == "set"
+    run = meld_from_cards(parse_cards("5D 3D 4D"), rules)
+    assert run.kind == "run" and [c.rank for c in run.plain_cards] == [3, 4, 5]
+    with pytest.raises(UserError):
+        meld_from_cards(parse_cards("QH KH AH"), rules)  # aces low by default
+    high = rules.with_options(ace_mode="high_or_low")
+    assert meld_from_cards(parse_cards("QH KH AH"), high).kind == "run"
+    with pytest.raises(UserError):
+        meld_from_cards(parse_cards("2H 9S KD"), rules)
+
+
+async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) -> None:
+    world = await open_rummy(env, 2, target=1, turn_seconds=10)
+    alice = world.players[0]
+    await alice.click(world.message(), label="Add computer (normal)")
+    await alice.click(world.message(), label="Start")
+    game = world.table.game
+    for _ in range(400):
+        if game.is_over:
+            break
+        await env.advance_time(10)
+    assert game.is_over and world.table is None
+    notices = "\n".join(m.content for m in world.channel.history())
+    assert "Game over!" in notices
+    board = await alice.slash(world.channel, "rummy leaderboard")
+    assert board.acknowledged
+    text = board.response.embeds[0].description
+    assert "alice" in text and "bob" in text and "Computer" not in text
+    assert "1 game(s)" in text
+    other = await alice.slash(world.channel, "shanghai leaderboard")
+    assert other.acknowledged
+    assert "No finished games yet" in other.response.content
