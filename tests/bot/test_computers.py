@@ -85,6 +85,9 @@ async def test_one_person_and_three_computers_play_to_the_end(
     # Computers play with their own seat's view; alice (away after timeouts) with hers.
     assert {c[2].player for c in choices} >= computer_ids
     assert any(c[0] == "buy" for c in spy), "computers were never asked about the buy window"
+    seats = game.view(None).seats
+    computer_buys = sum(seats[game.seat_of(p)].buys_used for p in computer_ids)
+    assert computer_buys >= 1, "no computer bought through the buy window (seed 1 does)"
     notices = "\n".join(m.content for m in world.channel.history())
     assert "Game over!" in notices
 

@@ -11,7 +11,7 @@ import simcord
 from bot.errors import UserError
 from bot.views.hand import meld_from_cards
 from engine import Rules
-from engine.actions import Discard, LayMelds
+from engine.actions import Discard, DrawStock, LayMelds
 from engine.cards import parse_cards
 from engine.errors import IllegalAction
 
@@ -135,3 +135,28 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
     other = await alice.slash(world.channel, "shanghai leaderboard")
     assert other.acknowledged
     assert "No finished games yet" in other.response.content
+
+
+async def test_meld_laid_from_the_multi_select(env: simcord.Env) -> None:
+    world = await open_rummy(env, 2)
+    await world.players[0].click(world.message(), label="Start")
+    table, game = world.table, world.table.game
+    service = world.service
+    for _ in range(60):  # draw and throw until someone holds a meld on their play step
+        player = world.current()
+        await service.act(table.id, player.id, DrawStock())
+        legal = game.legal_actions(str(player.id))
+        melds = [a for a in legal if isinstance(a, LayMelds)]
+        if melds:
+            break
+        throw = next(a for a in legal if isinstance(a, Discard))
+        await service.act(table.id, player.id, throw)
+    assert melds, "nobody held a meld in 60 turns"
+    hand = await open_hand(world, player)
+    hinted = await player.click(hand.response, label="Hint")  # hints work for Rummy too
+    assert hinted.acknowledged and "💡" in hand.response.content
+    chosen = [str(c) for c in melds[0].melds[0].plain_cards]
+    laid = await player.select(hand.response, chosen, custom_id=_meld_select(hand.response))
+    assert laid.acknowledged
+    assert "You laid" in hand.response.content
+    assert len(game.view(None).melds) == 1
