@@ -49,3 +49,16 @@ async def score_sheet_picture(names: Sequence[str], sheet: Sequence[Sequence[int
     """Deal scores and the running totals as a chart."""
     png = await render_in_thread(render_score_sheet, names, sheet)
     return _file(png, SHEET_FILE, "Score sheet and running totals")
+
+
+async def hand_picture_for(
+    hand: Sequence[Card], proposal: Sequence[Card] = (), *, by_rank: bool = False
+) -> discord.File:
+    """``hand`` with the cards of a proposed lay-down (``proposal``) highlighted."""
+    wanted = list(proposal)
+    highlight: list[int] = []
+    for index, card in enumerate(hand):
+        if card in wanted:
+            wanted.remove(card)
+            highlight.append(index)
+    return await hand_picture(hand, highlight, by_rank=by_rank)

@@ -24,6 +24,7 @@ import discord
 
 from bot.errors import StaleControl, UserError
 from bot.interactions import guard
+from bot.pictures import hand_picture_for
 from bot.rendering import (
     SortMode,
     action_text,
@@ -319,6 +320,22 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
             await interaction.response.edit_message(content=content, view=ui)
 
 
+async def hand_files(
+    service: TableService, table: LiveTable, user_id: int, sort: SortMode, mode: Mode = "main"
+) -> list[discord.File]:
+    """The picture of the hand (issue 6), the proposed lay-down's cards raised in ``down``."""
+    if table.closed or table.game is None or table.game.is_over:
+        return []
+    hand = table.game.view(str(user_id)).hand or ()
+    proposal: tuple[Card, ...] = ()
+    if mode == "down":
+        legal = service.legal_actions(table.id, user_id)
+        down = next((a for a in legal if isinstance(a, GoDown)), None)
+        if down is not None:
+            proposal = tuple(c.card for m in down.melds for c in m.cards)
+    return [await hand_picture_for(hand, proposal, by_rank=sort == "r")]
+
+
 # -- handling a click ---------------------------------------------------------------------------
 
 
@@ -331,7 +348,8 @@ async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
         table.pending.seat
     )
     content, ui = render_hand(service, table, interaction.user.id, "s", pending=pending)
-    await interaction.response.send_message(content, view=ui, ephemeral=True)
+    files = await hand_files(service, table, interaction.user.id, "s")
+    await interaction.response.send_message(content, view=ui, ephemeral=True, files=files)
     if pending and table.pending is not None:
         _follow_pending(interaction, service, table, "s", table.pending.future)
 
@@ -361,7 +379,8 @@ async def hand_click(
             )
             return
         content, ui = render_hand(service, table, user_id, new_sort, mode=mode, note=note)
-        await interaction.response.edit_message(content=content, view=ui)
+        files = await hand_files(service, table, user_id, new_sort, mode)
+        await interaction.response.edit_message(content=content, view=ui, attachments=files)
 
     if hand_tag(view) != tag:
         await show(note=f"⚠️ {StaleControl()} Here is your hand now.")
@@ -412,7 +431,8 @@ async def hand_click(
     result = await service.act(table.id, user_id, action)
     if result.pending is not None:
         content, ui = render_hand(service, table, user_id, sort, pending=True)
-        await interaction.response.edit_message(content=content, view=ui)
+        files = await hand_files(service, table, user_id, sort)
+        await interaction.response.edit_message(content=content, view=ui, attachments=files)
         _follow_pending(interaction, service, table, sort, result.pending)
         return
     await show(note=_note_for(action, before, table, service, user_id, result))

@@ -207,6 +207,7 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     shown = await p.click(hand.response, label="Lay down")
     assert shown.acknowledged
     assert "Lay down these melds?" in hand.response.content
+    assert [a.filename for a in hand.response.attachments] == ["hand.png"]
     confirmed = await p.click(hand.response, label="Confirm lay down")
     assert confirmed.acknowledged
     assert "You went down" in hand.response.content
