@@ -120,6 +120,29 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             )
             await interaction.response.send_message(embed=embed)
 
+    @app_commands.command(name="stats")
+    @app_commands.guild_only()
+    @app_commands.describe(member="Whose record to show (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """One player's Rummy record in this server."""
+        async with guard(interaction):
+            assert interaction.guild_id is not None
+            who = member or interaction.user
+            stats = await self.bot.store.player_stats(interaction.guild_id, who.id, "rummy")
+            if stats is None:
+                await interaction.response.send_message(
+                    f"{_clean(who.display_name)} has no finished Rummy games here yet.",
+                    ephemeral=True,
+                )
+                return
+            await interaction.response.send_message(
+                f"**{_clean(stats.name)}**: {stats.games} Rummy game(s), {stats.wins} win(s) "
+                f"({stats.win_rate:.0%}) · average points {stats.average_total:.1f} · best "
+                f"{stats.best_total} · hands gone out: {stats.deals_out}"
+            )
+
 
 async def setup(bot: ShanghaiBot) -> None:
     await bot.add_cog(Rummy(bot))

@@ -135,6 +135,10 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
     other = await alice.slash(world.channel, "shanghai leaderboard")
     assert other.acknowledged
     assert "No finished games yet" in other.response.content
+    mine = await alice.slash(world.channel, "rummy stats")
+    simcord.assert_responded(mine, contains="1 Rummy game(s)")
+    shanghai = await alice.slash(world.channel, "shanghai stats")
+    simcord.assert_responded(shanghai, contains="no finished Shanghai games")
 
 
 async def test_meld_laid_from_the_multi_select(env: simcord.Env) -> None:
