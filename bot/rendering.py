@@ -345,6 +345,8 @@ WILD_LIMITS = {
 
 def rules_text(rules: Rules, *, buy_seconds: float, turn_seconds: float) -> str:
     """The house rules of a table in plain words."""
+    if rules.game == "rummy":
+        return rummy_rules_text(rules, turn_seconds=turn_seconds)
     contracts = [
         f"{deal}. {describe_contract(rules.contract_for(deal))}"
         for deal in range(1, rules.num_deals + 1)
@@ -383,5 +385,33 @@ def rules_text(rules: Rules, *, buy_seconds: float, turn_seconds: float) -> str:
         + ("; going out in one turn scores -25 (-50 without wilds)." if rules.blind_bonus else "."),
         f"**Turn timer** {turn_seconds:g} s; the bot plays a timed-out turn (draw, discard).",
         f"(Largest pack: {decks} decks and {jokers} jokers.)",
+    ]
+    return "\n".join(lines)
+
+
+def rummy_rules_text(rules: Rules, *, turn_seconds: float) -> str:
+    """The house rules of a Rummy table in plain words."""
+    ace = (
+        "aces are high or low (Q-K-A and A-2-3) and score 15"
+        if rules.ace_mode == "high_or_low"
+        else "aces are low (A-2-3) and score 1"
+    )
+    final = {
+        "optional": "you may go out with or without a final discard",
+        "required": "you must go out with a discard",
+        "forbidden": "you must go out by melding or laying off, never by a discard",
+    }[rules.final_discard]
+    lines = [
+        f"**Players** {rules.players[0]}-{rules.players[1]}; 10 cards each for two, 7 for "
+        "three or four, 6 for five or six; one 52-card deck, no wild cards.",
+        "**Turn** draw from the stock or take the top discard, lay any number of melds (sets "
+        "of 3-4 of a rank, runs of 3+ in one suit) and lay-offs, then discard. A card taken "
+        "from the discard pile can't be thrown back the same turn.",
+        f"**Aces** {ace}.",
+        f"**Going out** {final}.",
+        f"**Scoring** the winner of a hand scores the cards left in the others' hands (double "
+        f"for going rummy: all at once); the game ends at {rules.target_points} points, "
+        "highest total wins.",
+        f"**Turn timer** {turn_seconds:g} s; the bot plays a timed-out turn.",
     ]
     return "\n".join(lines)

@@ -37,6 +37,9 @@ async def test_rummy_lobby_and_no_buy_window(env: simcord.Env) -> None:
     assert embed.title == "Rummy: table open"
     assert "to 50 points" in embed.description and "high or low" in embed.description
     assert world.table.record.game_kind == "rummy"
+    rules = await world.players[1].slash(world.channel, "shanghai rules")
+    simcord.assert_responded(rules, contains="52-card deck", ephemeral=True)
+    assert "contract" not in rules.response.content.lower()
     await world.players[0].click(world.message(), label="Start")
     game = world.table.game
     assert game.rules.game == "rummy" and game.rules.target_points == 50
