@@ -12,8 +12,14 @@ Terminology:
 - *pending draw*: P asked to draw from the stock while the window is running. The draw is held
   (RULES.md Part E) and submitted when the window ends, so that buy requests can still come in;
   the engine then awards the upcard by seat priority, whoever clicked first.
-- *timeout*: P's ``turn_deadline`` passed; the bot plays the turn (decline, draw, discard). After
-  ``away_after`` timeouts in a row the seat is *away* and played at once until its player acts.
+- *timeout*: P's ``turn_deadline`` passed; the bot plays the turn with the ``normal`` strategy
+  (the simple ``choose_auto_action`` rule if the strategy fails). After ``away_after`` timeouts
+  in a row the seat is *away* and played at once until its player acts.
+- *computer seat*: a ``Seat(is_computer=True, level=...)`` with a negative id. On its turn the
+  timer plays one action every ``computer_delay`` seconds (``auto_due``), chosen by its strategy
+  from that seat's own ``PlayerView`` and legal actions, through ``_act_locked`` like a click;
+  while a buy window runs, each computer that may buy is asked ``wants_buy`` once and, if
+  willing, requests the buy the same way. ``restore`` sets ``auto_due`` so computers resume.
 """
 
 from __future__ import annotations
