@@ -673,8 +673,9 @@ class TableService:
         if table.is_computer(game.current):
             # A computer's turn has no deadline: only the buy window and its delay count.
             times = [t for t in (table.buy_deadline,) if t is not None]
-            if game.step == "draw" and self.buy_window_running(table):
-                due = max(due, table.buy_deadline)  # type: ignore[type-var]
+            window_end = table.buy_deadline
+            if game.step == "draw" and window_end is not None and self.buy_window_running(table):
+                due = max(due, window_end)
             times.append(due)
         elif self._computer_buyers(table):
             times.append(due)
