@@ -169,7 +169,8 @@ class Publisher:
         for event in change.events:
             if isinstance(event, DealEnded) and event.reason != "void" and table.game is not None:
                 sheet = table.game.view(None).score_sheet
-                lines.append(f"**Score sheet after deal {event.deal}**")
+                round_name = "deal" if table.game.is_shanghai else "hand"
+                lines.append(f"**Score sheet after {round_name} {event.deal}**")
                 lines.append(score_sheet_text(names, sheet))
             if isinstance(event, GameEnded):
                 lines.append("🏁 **Game over!** Final standings:")

@@ -129,7 +129,7 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
         await env.advance_time(10)
     assert game.is_over and world.table is None
     notices = "\n".join(m.content for m in world.channel.history())
-    assert "Game over!" in notices
+    assert "Game over!" in notices and "Score sheet after hand" in notices
     board = await alice.slash(world.channel, "rummy leaderboard")
     assert board.acknowledged
     text = board.response.embeds[0].description
