@@ -100,6 +100,40 @@ class Meld:
             cards = _with_high_aces(cards)
         return Meld(meld_kind, cards)
 
+    @staticmethod
+    def from_naturals(cards: Sequence[Card], rules: Rules) -> Meld:
+        """The set or run these natural cards make, in any order (Rummy's free melds).
+
+        An ace goes low or high as the rules allow. Raises ``IllegalMeld`` saying why the
+        cards make no meld; wilds need an identity, so they go through ``Meld.parse``.
+        """
+        if len(cards) < min(rules.min_set, rules.min_run):
+            raise IllegalMeld("A meld needs at least 3 cards")
+        if any(rules.is_wild(card) for card in cards):
+            raise IllegalMeld("Say what each wild card stands for, like JK=8H")
+        as_set = Meld("set", tuple(MeldCard(c, c.rank, c.suit) for c in cards))
+        aces_low = sorted(cards, key=lambda c: c.rank)
+        aces_high = sorted(cards, key=lambda c: (c.rank == ACE, c.rank))
+        candidates = [as_set, Meld("run", tuple(MeldCard(c, c.rank, c.suit) for c in aces_low))]
+        candidates.append(
+            Meld(
+                "run",
+                tuple(MeldCard(c, 14 if c.rank == ACE else c.rank, c.suit) for c in aces_high),
+            )
+        )
+        reasons: list[str] = []
+        for meld in candidates:
+            try:
+                meld.check(rules)
+            except IllegalMeld as error:
+                reasons.append(str(error))
+                continue
+            return meld
+        raise IllegalMeld(
+            "Those cards don't form a meld: a set is cards of one rank, a run cards in sequence "
+            f"in one suit ({reasons[-1]})"
+        )
+
     def __str__(self) -> str:
         return f"{self.kind}: " + " ".join(str(c) for c in self.cards)
 

@@ -440,26 +440,10 @@ async def hand_click(
 
 def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
     """The set or run these cards make (Rummy's free melds); a ``UserError`` if none."""
-    if len(cards) < 3:
-        raise UserError("A meld needs at least 3 cards.")
-    text = " ".join(str(c) for c in cards)
-    by_rank = " ".join(str(c) for c in sorted(cards, key=lambda c: (c.rank, c.suit or "")))
-    aces_last = " ".join(
-        str(c) for c in sorted(cards, key=lambda c: (c.rank == 1, c.rank, c.suit or ""))
-    )
-    last_error = ""
-    for candidate in (f"set: {text}", f"run: {by_rank}", f"run: {aces_last}"):
-        try:
-            meld = Meld.parse(candidate)
-            meld.check(rules)
-        except ValueError as error:
-            last_error = str(error)
-            continue
-        return meld
-    raise UserError(
-        f"{cards_text(cards)} don't form a meld: a set is 3-4 cards of one rank, a run 3 or "
-        f"more cards in sequence in one suit. ({last_error})"
-    )
+    try:
+        return Meld.from_naturals(cards, rules)
+    except ValueError as error:
+        raise UserError(f"{cards_text(cards)}: {error}.") from None
 
 
 def hint_note(view: PlayerView) -> str:

@@ -13,12 +13,14 @@ from engine import (
     Game,
     HandSizeRule,
     IllegalAction,
+    IllegalMeld,
     LayMelds,
     Meld,
     RequestBuy,
     Rules,
     TakeUpcard,
     parse_action,
+    parse_cards,
 )
 from engine.events import WentOut
 from engine.random_play import play_random_game
@@ -233,3 +235,14 @@ def test_random_rummy_games_end_and_keep_every_card(players: int) -> None:
         assert len(game.winners) == 1
         restored = Game.from_json(game.to_json())
         assert restored.to_json() == game.to_json()
+
+
+def test_meld_from_natural_cards_in_any_order() -> None:
+    high = RUMMY.with_options(ace_mode="high_or_low")
+    assert str(Meld.from_naturals(parse_cards("5H 3H 4H"), RUMMY)) == "run: 3H 4H 5H"
+    assert str(Meld.from_naturals(parse_cards("8S 8H 8C"), RUMMY)) == "set: 8S 8H 8C"
+    assert str(Meld.from_naturals(parse_cards("AH KH QH"), high)) == "run: QH KH AH"
+    with pytest.raises(IllegalMeld, match="don't form a meld"):
+        Meld.from_naturals(parse_cards("AH KH QH"), RUMMY)
+    with pytest.raises(IllegalMeld, match="at least 3"):
+        Meld.from_naturals(parse_cards("8S 8H"), RUMMY)
