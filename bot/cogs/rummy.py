@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.shanghai import _clean
+from bot.cogs.shanghai import _clean, leaderboard_embed
 from bot.errors import UserError
 from bot.interactions import guard
 from bot.service import rules_for
@@ -108,17 +108,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
                     "No finished Rummy games yet. Open a table with `/rummy new`!"
                 )
                 return
-            lines = [
-                f"{i}. **{_clean(r.name)}** — {r.wins} win(s) in {r.games} game(s) · "
-                f"average {r.average_total:.1f} · best {r.best_total}"
-                for i, r in enumerate(rows, start=1)
-            ]
-            embed = discord.Embed(
-                title="Rummy leaderboard",
-                description="\n".join(lines),
-                colour=discord.Colour.gold(),
-            )
-            await interaction.response.send_message(embed=embed)
+            await interaction.response.send_message(embed=leaderboard_embed("Rummy", rows))
 
     @app_commands.command(name="stats")
     @app_commands.guild_only()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,6 +16,7 @@ from bot.rendering import rules_text
 from bot.service import rules_for
 from bot.views.table import render_table
 from data.errors import TableExists
+from data.records import LeaderboardRow
 
 if TYPE_CHECKING:
     from bot.app import ShanghaiBot
@@ -273,17 +275,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     "No finished games yet. Open a table with `/shanghai new`!"
                 )
                 return
-            lines = [
-                f"{i}. **{_clean(r.name)}** — {r.wins} win(s) in {r.games} game(s) · "
-                f"average {r.average_total:.1f} · best {r.best_total}"
-                for i, r in enumerate(rows, start=1)
-            ]
-            embed = discord.Embed(
-                title="Shanghai leaderboard",
-                description="\n".join(lines),
-                colour=discord.Colour.gold(),
-            )
-            await interaction.response.send_message(embed=embed)
+            await interaction.response.send_message(embed=leaderboard_embed("Shanghai", rows))
 
     @app_commands.command(name="stats")
     @app_commands.guild_only()
@@ -309,6 +301,20 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 f"{stats.blind_outs} · buys used: {stats.buys_used}"
             )
             await interaction.response.send_message(text)
+
+
+def leaderboard_embed(game_name: str, rows: Sequence[LeaderboardRow]) -> discord.Embed:
+    """A server's leaderboard rows as one embed; shared by /shanghai and /rummy."""
+    lines = [
+        f"{i}. **{_clean(r.name)}** — {r.wins} win(s) in {r.games} game(s) · "
+        f"average {r.average_total:.1f} · best {r.best_total}"
+        for i, r in enumerate(rows, start=1)
+    ]
+    return discord.Embed(
+        title=f"{game_name} leaderboard",
+        description="\n".join(lines),
+        colour=discord.Colour.gold(),
+    )
 
 
 def _clean(name: str) -> str:
