@@ -38,16 +38,13 @@ from data.records import AwayState, ResultRow, Seat, TableRecord
 from engine import Game, Rules
 from engine.actions import (
     Action,
-    BuyInTurn,
-    Discard,
     DrawStock,
     RequestBuy,
     TakeUpcard,
 )
-from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import BuyAwarded, DealStarted, Discarded, Event, GameEnded
-from engine.strategy import Strategy, make_strategy
+from engine.strategy import EasyStrategy, Strategy, make_strategy
 
 from .errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 
@@ -892,45 +889,17 @@ class TableService:
 
 
 def choose_auto_action(game: Game, player: str) -> Action | None:
-    """The bot's move for an absent player: draw from the stock, discard the dearest card
-    that helps least; failing those, any legal action that is not a buy."""
+    """The fallback move for a seat the bot plays when its strategy fails: the engine's easy
+    strategy (draw, lay down when it can, discard the dearest card that helps least), from that
+    seat's own view; failing even that, the first legal action."""
     legal = game.legal_actions(player)
     if not legal:
         return None
-    for kind in (DrawStock, TakeUpcard, BuyInTurn):
-        for action in legal:
-            if isinstance(action, kind):
-                return action
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if discards:
-        hand = list(game.hand_of(player))
-        rules = game.rules
-        return max(
-            discards,
-            key=lambda a: (
-                not rules.is_wild(a.card),
-                rules.card_value(a.card) - 3 * usefulness(a.card, hand),
-                a.card.rank,
-            ),
-        )
-    return legal[0]
-
-
-def usefulness(card: Card, hand: Sequence[Card]) -> int:
-    """How much ``card`` helps the rest of the hand: pairs for sets, neighbours for runs."""
-    if card.is_joker:
-        return 100
-    rest = list(hand)
-    rest.remove(card)
-    score = 0
-    for other in rest:
-        if other.is_joker:
-            continue
-        if other.rank == card.rank:
-            score += 2
-        elif other.suit == card.suit and abs(other.rank - card.rank) <= 2:
-            score += 1
-    return score
+    try:
+        return EasyStrategy(buy_chance=0).choose(game.view(player), legal, random.Random(0))
+    except Exception:
+        log.exception("the easy strategy failed too; playing the first legal action")
+        return legal[0]
 
 
 __all__ = [

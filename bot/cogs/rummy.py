@@ -13,12 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.shanghai import _clean, leaderboard_embed
-from bot.errors import UserError
+from bot.cogs.shanghai import _clean, leaderboard_embed, open_table_here
 from bot.interactions import guard
-from bot.service import rules_for
-from bot.views.table import render_table
-from data.errors import TableExists
 
 if TYPE_CHECKING:
     from bot.app import ShanghaiBot
@@ -75,26 +71,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
                 ),
                 "rules": overrides,
             }
-            rules_for(options)  # a bad combination is refused before anything is written
-            assert interaction.guild_id is not None and interaction.channel_id is not None
-            try:
-                table = await self.bot.service.open_table(
-                    interaction.guild_id,
-                    interaction.channel_id,
-                    interaction.user.id,
-                    interaction.user.display_name,
-                    options,
-                )
-            except TableExists as exists:
-                record = exists.existing
-                raise UserError(
-                    f"This channel already has an open table (#{record.id}, hosted by "
-                    f"<@{record.host_id}>). Finish it or ask the host to `/shanghai end` it."
-                ) from None
-            embed, view = render_table(self.bot.service, table)
-            await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
-            message = await interaction.original_response()
-            await self.bot.service.set_message(table, message.id)
+            await open_table_here(self.bot, interaction, options, "Rummy")
 
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()

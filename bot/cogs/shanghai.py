@@ -152,34 +152,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 ),
                 "rules": overrides,
             }
-            rules_for(options)  # a bad combination is refused before anything is written
-            assert interaction.guild_id is not None and interaction.channel_id is not None
-            try:
-                table = await self.bot.service.open_table(
-                    interaction.guild_id,
-                    interaction.channel_id,
-                    interaction.user.id,
-                    interaction.user.display_name,
-                    options,
-                )
-            except TableExists as exists:
-                record = exists.existing
-                where = (
-                    f" (https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
-                    f"{record.message_id})"
-                    if record.message_id
-                    else ""
-                )
-                state = "waiting for players" if record.status == "lobby" else "in play"
-                raise UserError(
-                    f"This channel already has an open Shanghai table: table #{record.id}, hosted "
-                    f"by <@{record.host_id}>, {state}{where}. Finish it or ask the host to "
-                    "`/shanghai end` it first."
-                ) from None
-            embed, view = render_table(self.bot.service, table)
-            await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
-            message = await interaction.original_response()
-            await self.bot.service.set_message(table, message.id)
+            await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
     @app_commands.guild_only()
@@ -301,6 +274,45 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 f"{stats.blind_outs} · buys used: {stats.buys_used}"
             )
             await interaction.response.send_message(text)
+
+
+async def open_table_here(
+    bot: ShanghaiBot, interaction: discord.Interaction[Any], options: dict[str, Any], game: str
+) -> None:
+    """Open a table of ``game`` in the interaction's channel and post its lobby message.
+
+    Shared by /shanghai new and /rummy new: a bad rule combination or a channel that already
+    has an open table is refused before anything is written or posted.
+    """
+    rules_for(options)
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    try:
+        table = await bot.service.open_table(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            interaction.user.display_name,
+            options,
+        )
+    except TableExists as exists:
+        record = exists.existing
+        where = (
+            f" (https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
+            f"{record.message_id})"
+            if record.message_id
+            else ""
+        )
+        kind = "Rummy" if record.game_kind == "rummy" else "Shanghai"
+        state = "waiting for players" if record.status == "lobby" else "in play"
+        raise UserError(
+            f"This channel already has an open {kind} table: table #{record.id}, hosted "
+            f"by <@{record.host_id}>, {state}{where}. Finish it or ask the host to "
+            f"`/shanghai end` it before opening a {game} table."
+        ) from None
+    embed, view = render_table(bot.service, table)
+    await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+    message = await interaction.original_response()
+    await bot.service.set_message(table, message.id)
 
 
 def leaderboard_embed(game_name: str, rows: Sequence[LeaderboardRow]) -> discord.Embed:
