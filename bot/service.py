@@ -46,6 +46,7 @@ from engine.errors import IllegalAction
 from engine.events import BuyAwarded, DealStarted, Discarded, Event, GameEnded
 from engine.strategy import EasyStrategy, Strategy, make_strategy
 
+from . import quarantine
 from .errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 
 log = logging.getLogger(__name__)
@@ -861,20 +862,14 @@ class TableService:
     # -- start-up ----------------------------------------------------------------------------------
 
     async def restore(self) -> list[LiveTable]:
-        """Load every open table, re-arm its timers; past-due deadlines fire at once."""
+        """Load every open table, re-arm its timers; past-due deadlines fire at once. A row that
+        cannot be read is ended and logged (``bot.quarantine``): one bad table never keeps the
+        others, or the bot, down."""
         restored = []
         for record in await self.store.open_tables():
-            game = Game.from_json(record.state) if record.state else None
-            away = list(record.away) or [AwayState() for _ in record.seats]
-            table = LiveTable(
-                record,
-                game,
-                record.version,
-                buy_deadline=record.buy_deadline,
-                turn_deadline=record.turn_deadline,
-                away=away,
-                auto_due=self.clock() + self.computer_delay,
-            )
+            table = await quarantine.revive(self, record)
+            if table is None:
+                continue
             self._remember(table)
             self._arm(table)
             restored.append(table)
