@@ -161,6 +161,7 @@ class Store(Protocol):  # the parts of data.Store this service uses
     async def save_action(self, *args: Any, **kwargs: Any) -> int: ...
     async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...
     async def end_table(self, table_id: int) -> Any: ...
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None: ...
 
 
 def rules_for(options: dict[str, Any]) -> Rules:
@@ -524,7 +525,10 @@ class TableService:
                 raise NotSeated()
             if user_id == table.record.host_id:
                 raise UserError("The host can't remove themself; use `/shanghai end`.")
-            table.away[seat] = AwayState(REMOVED, True)
+            away = list(table.away)
+            away[seat] = AwayState(REMOVED, True)
+            await self.store.set_away(table.id, away)  # saved before the host is answered
+            table.away = away
             self._arm(table)
         self._notify(Change(table, "away"))
         return table

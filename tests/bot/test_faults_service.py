@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import LiveTable, TableService
+from bot.service import REMOVED, LiveTable, TableService
 from data import Store
 
 
@@ -71,4 +71,22 @@ async def test_restore_ends_an_unreadable_table_and_restores_the_rest(
         assert any(f"table {table_id}" in r.getMessage() for r in caplog.records)
     # The channels of the broken tables are free again.
     await second.open_table(1, 3, 100, "p100", {"preset": "standard"})
+    await second.close()
+
+
+# -- 4: a kick is saved before the host is answered ------------------------------------------------
+
+
+async def test_a_kick_survives_a_restart(store: Store) -> None:
+    clock = Clock()
+    first = TableService(store, seed=3, clock=clock)
+    table = await started(first, 3)
+    await first.kick(table.id, 102)
+    await first.close()  # the bot dies before anyone acts again
+
+    second = TableService(store, seed=3, clock=clock)
+    [restored] = await second.restore()
+    seat = restored.seat_of(102)
+    assert seat is not None
+    assert restored.away[seat].away and restored.away[seat].timeouts >= REMOVED
     await second.close()
