@@ -47,6 +47,7 @@ from engine.events import BuyAwarded, DealStarted, Discarded, Event, GameEnded
 from engine.strategy import EasyStrategy, Strategy, make_strategy
 
 from . import quarantine
+from .backoff import Backoff
 from .errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,8 @@ class LiveTable:
     auto_due: float | None = None
     #: Computer seats already asked about the upcard now on offer.
     buy_asked: set[int] = field(default_factory=set)
+    #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
+    backoff: Backoff = field(default_factory=Backoff)
 
     @property
     def id(self) -> int:
@@ -609,6 +612,8 @@ class TableService:
             # The engine already moved on; go back to what the store holds.
             await self._reload(table)
             raise
+        if failures := table.backoff.succeeded():
+            log.warning("table %s saves again after %d failed timer run(s)", table.id, failures)
         result = ActResult(events, table.version)
         if game.is_over:
             self._forget(table)
@@ -681,7 +686,7 @@ class TableService:
             times.append(due)
         elif self._computer_buyers(table):
             times.append(due)
-        return min(times) if times else None
+        return table.backoff.hold(min(times)) if times else None
 
     def _computer_buyers(self, table: LiveTable) -> list[int]:
         """Computer seats not yet asked whether they want the upcard on offer now."""
@@ -789,7 +794,8 @@ class TableService:
             try:
                 await self._on_timer(table)
             except Exception:
-                log.exception("timer failed for table %s", table.id)
+                if table.backoff.failed(self.clock()):
+                    log.exception("timer failed for table %s; retrying with back-off", table.id)
             finally:
                 table.timer_busy = False
                 if table.timer is me:

@@ -3,6 +3,7 @@ kicks that must survive a restart, tables whose channel is gone."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator
@@ -90,3 +91,56 @@ async def test_a_kick_survives_a_restart(store: Store) -> None:
     assert seat is not None
     assert restored.away[seat].away and restored.away[seat].timeouts >= REMOVED
     await second.close()
+
+
+# -- 2: a timer whose commit fails backs off instead of spinning -------------------------------
+
+
+async def test_a_failing_timer_backs_off_and_logs_once(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    service = TableService(store, seed=3, clock=clock, turn_seconds=90)
+    table = await started(service, 2)
+    game = table.game
+    assert game is not None
+    seat = game.current
+    attempts = 0
+    original = store.save_action
+
+    async def disk_full(*args: object, **kwargs: object) -> int:
+        nonlocal attempts
+        attempts += 1
+        raise sqlite3.OperationalError("database or disk is full")
+
+    store.save_action = disk_full  # type: ignore[method-assign]
+
+    async def after(seconds: float) -> None:
+        """Move the service's clock on and let the table's timer run what is due."""
+        clock.now += seconds
+        service._arm(table)  # the timer task sleeps in real time; wake it for the new clock
+        await asyncio.sleep(0.2)
+
+    with caplog.at_level(logging.INFO, logger="bot"):
+        await after(91)  # the turn runs out: the bot's move cannot be saved
+        assert attempts == 1
+        await after(4)
+        assert attempts == 1  # 5 s have not passed
+        await after(1)
+        assert attempts == 2
+        await after(9)
+        assert attempts == 2  # now 10 s
+        await after(1)
+        assert attempts == 3
+        for _ in range(6):
+            await after(60)
+        assert attempts == 9  # doubling stops at a minute
+        failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(failures) == 1 and f"table {table.id}" in failures[0].getMessage()
+
+        store.save_action = original  # type: ignore[method-assign]
+        await after(60)
+    assert table.game is not None and table.game.current != seat  # the turn was played
+    assert table.away[seat].timeouts == 1
+    assert any("saves again" in r.getMessage() for r in caplog.records)
+    await service.close()
