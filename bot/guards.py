@@ -30,10 +30,7 @@ ELSEWHERE = "That control belongs to a table in another channel, so nothing was 
 def table_here(interaction: discord.Interaction[Any], table_id: int) -> LiveTable:
     """The open table ``table_id`` if the interaction came from its channel and server."""
     table: LiveTable = interaction.client.service.get(table_id)
-    if (
-        table.channel_id != interaction.channel_id
-        or table.record.guild_id != interaction.guild_id
-    ):
+    if table.channel_id != interaction.channel_id or table.record.guild_id != interaction.guild_id:
         raise UserError(ELSEWHERE)
     return table
 

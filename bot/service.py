@@ -53,7 +53,9 @@ from .errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-ChangeKind = Literal["lobby", "start", "act", "timeout", "window", "restore", "end", "away"]
+ChangeKind = Literal[
+    "lobby", "start", "act", "timeout", "window", "restore", "end", "away", "abandoned"
+]
 
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
 REMOVED = 1_000
@@ -393,6 +395,25 @@ class TableService:
             await self.store.end_table(table.id)
             self._forget(table)
         self._notify(Change(table, "end", actor=user_id))
+        return table
+
+    async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
+        """End a table whose channel or server is gone: recorded as ended, no results, so
+        nothing reaches the leaderboard and no seat is played on to a phantom winner. Returns
+        the table, or ``None`` if it was not open. Harmless to call twice."""
+        table = self.tables.get(table_id)
+        if table is None or table.closed:
+            return None
+        async with table.lock:
+            if table.closed:
+                return None
+            try:
+                await self.store.end_table(table.id)
+            except Exception as error:  # a restart ends it again: its channel is still gone
+                log.warning("table %s: could not record its end (%s)", table.id, error)
+            self._forget(table)
+        log.info("table %s abandoned: %s", table.id, reason)
+        self._notify(Change(table, "abandoned"))
         return table
 
     # -- playing ---------------------------------------------------------------------------------
