@@ -5,6 +5,9 @@ Heroku-style platforms) stops a process with SIGTERM and kills it a few seconds 
 Python running as a container's PID 1 would not even die on SIGTERM. ``serve`` turns both
 signals into ``bot.close()``, whose wind-down is bounded by ``app.SHUTDOWN_GRACE`` so the
 process exits with status 0 before the kill.
+
+While it serves, two chores run beside the bot: the heartbeat for ``python -m bot.health``
+and, when ``SHANGHAI_BACKUP_DIR`` is set, the automatic backups (``data.backup``).
 """
 
 from __future__ import annotations
@@ -14,8 +17,12 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
+from typing import Any
+
+from data.backup import backup_every
 
 from .app import ShanghaiBot
+from .health import keep_beating
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +40,7 @@ async def serve(bot: ShanghaiBot, connect: Callable[[], Awaitable[None]]) -> Non
     stop = asyncio.Event()
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop.set)
+    chores = _start_chores(bot)
     connection = asyncio.ensure_future(connect())
     stopping = asyncio.ensure_future(stop.wait())
     try:
@@ -43,12 +51,26 @@ async def serve(bot: ShanghaiBot, connect: Callable[[], Awaitable[None]]) -> Non
         if connection.done():
             connection.result()  # raises what ended the connection, if anything did
     finally:
-        for task in (connection, stopping):
+        for task in (connection, stopping, *chores):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
+
+
+def _start_chores(bot: ShanghaiBot) -> list[asyncio.Task[Any]]:
+    settings = bot.settings
+    chores = [asyncio.create_task(keep_beating(bot, settings.heartbeat), name="heartbeat")]
+    if settings.backup_dir is not None:
+        backups = backup_every(
+            settings.database,
+            settings.backup_dir,
+            hours=settings.backup_every_hours,
+            keep=settings.backup_keep,
+        )
+        chores.append(asyncio.create_task(backups, name="backups"))
+    return chores
 
 
 async def run(bot: ShanghaiBot, token: str) -> None:

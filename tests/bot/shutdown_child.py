@@ -6,7 +6,8 @@ the host starts the game, while the publisher's pacing (a long ``edit_interval``
 back the table edit and the "your turn" notice. It hands the bot to ``bot.lifecycle.serve``, the
 function ``python -m bot`` uses, with a stand-in for the gateway connection that prints
 ``READY``. After the signal it writes REPORT (JSON): the table message and the channel's
-messages as they were before the signal and after the shutdown.
+messages as they were before the signal and after the shutdown. The heartbeat and the
+backup folder sit beside DATABASE.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ async def main(database: Path, report: Path) -> None:
         turn_seconds=3600,
         edit_interval=60,
         computer_delay=0,
+        heartbeat=database.parent / "heartbeat",
+        backup_dir=database.parent / "backups",
     )
     bot = create_bot(settings)
     async with simcord.run(bot, settle_timeout=0.5) as env:

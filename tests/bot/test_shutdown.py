@@ -43,6 +43,7 @@ def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signa
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "READY", child.stderr and child.stderr.read()
+        assert health(tmp_path / "heartbeat").returncode == 0  # the running bot beats
         sent = time.monotonic()
         child.send_signal(signum)
         code = child.wait(timeout=30)
@@ -68,6 +69,24 @@ def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signa
         status, seats = db.execute("SELECT status, seats FROM tables").fetchone()
     assert status == "playing" and len(json.loads(seats)) == 3
     assert not Path(f"{database}-wal").exists() or Path(f"{database}-wal").stat().st_size == 0
+    # A stopped bot is unhealthy at once; the automatic backup made at start-up is there.
+    stopped = health(tmp_path / "heartbeat")
+    assert stopped.returncode == 1 and stopped.stderr.startswith("unhealthy: no heartbeat")
+    assert len(list((tmp_path / "backups").glob("shanghai-*.sqlite3"))) == 1
+
+
+def health(heartbeat: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m bot.health`` as the container's HEALTHCHECK runs it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SHANGHAI_", "DISCORD_"))}
+    env |= {"PYTHONPATH": str(ROOT), "SHANGHAI_HEARTBEAT": str(heartbeat)}
+    return subprocess.run(
+        [sys.executable, "-m", "bot.health"],
+        cwd=heartbeat.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 async def test_clicks_after_shutdown_began_are_refused_politely(env: simcord.Env) -> None:
