@@ -21,6 +21,8 @@ import discord
 from engine.actions import Discard
 from engine.events import DealEnded, GameEnded
 
+from .backoff import Backoff
+from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
 from .pictures import TABLE_FILE, score_sheet_picture, table_picture
 from .rendering import card_text, event_lines, score_sheet_text, standings_text
 from .views.table import render_table
@@ -44,6 +46,10 @@ class Outbox:
     sheets: list[tuple[list[str], list[list[int]]]] = field(default_factory=list)
     last_sent: float = float("-inf")
     task: asyncio.Task[None] | None = None
+    #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
+    backoff: Backoff = field(default_factory=new_backoff)
+    #: Whether the host has been told that the bot lacks a permission here.
+    host_told: bool = False
 
 
 class Publisher:
@@ -55,6 +61,7 @@ class Publisher:
         self.boxes: dict[int, Outbox] = {}
         self.edits = 0
         self.notices = 0
+        self.delivery = Delivery(self)
 
     @property
     def service(self) -> TableService:
@@ -78,8 +85,9 @@ class Publisher:
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""
         box = self.boxes.pop(channel_id, None)
-        if box is not None and box.task is not None and not box.task.done():
-            box.task.cancel()
+        task = None if box is None else box.task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
 
     def refresh(self, table: LiveTable) -> None:
         """Redraw the table message (no notice)."""
@@ -96,24 +104,36 @@ class Publisher:
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
         while box.table is not None or box.lines or box.sheets:
-            wait = box.last_sent + self.interval - loop.time()
+            wait = (box.backoff.hold(box.last_sent + self.interval) or 0.0) - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self.boxes.get(box.channel_id) is not box:
+                return  # forgotten while waiting: its channel is gone
             table, box.table = box.table, None
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
                 if table is not None:
                     await self._edit(table)
-                if lines:
-                    await self._send(box.channel_id, lines)
-                for names, sheet in sheets:
+                    table = None
+                await self._send(box.channel_id, lines)
+                while sheets:
+                    names, sheet = sheets[0]
                     channel = await self._channel(box.channel_id)
                     await channel.send(file=await score_sheet_picture(names, sheet))
                     self.notices += 1
-            except Exception:
-                log.exception("could not update channel %s", box.channel_id)
+                    del sheets[0]
+            except Exception as error:
+                # Give back what did not go out, ahead of anything newer (issue 16.6).
+                box.table = box.table or table
+                box.lines[:0], box.sheets[:0] = lines, sheets
+                await self.delivery.failed(box, error, loop.time())
+            else:
+                self.delivery.delivered(box)
             box.last_sent = loop.time()
+        closed = self.service.for_channel(box.channel_id) is None
+        if closed and self.boxes.get(box.channel_id) is box:
+            del self.boxes[box.channel_id]  # its table has closed and everything is out
 
     async def _channel(self, channel_id: int) -> Any:
         channel = self.bot.get_channel(channel_id)
@@ -136,15 +156,31 @@ class Publisher:
                 embed=embed, view=view, attachments=attachments
             )
             self.edits += 1
-        except discord.NotFound:
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
             log.info("table %s message is gone; /shanghai table re-posts it", table.id)
 
     async def _send(self, channel_id: int, lines: list[str]) -> None:
+        """Post ``lines`` in messages of at most 2,000 characters, whole lines where they fit.
+
+        Lines are removed from ``lines`` as their message goes out, so after a failure the list
+        holds exactly what the channel has not seen.
+        """
+        if not lines:
+            return
         channel = await self._channel(channel_id)
-        text = "\n".join(lines)
-        while text:
-            chunk, text = text[:2000], text[2000:]
-            await channel.send(chunk, allowed_mentions=MENTION_USERS)
+        while lines:
+            count, size = 0, 0
+            while count < len(lines) and size + len(lines[count]) + (count > 0) <= 2000:
+                size += len(lines[count]) + (count > 0)
+                count += 1
+            if count == 0:  # one line longer than a message: send its first part
+                head, lines[0] = lines[0][:2000], lines[0][2000:]
+                await channel.send(head, allowed_mentions=MENTION_USERS)
+            else:
+                await channel.send("\n".join(lines[:count]), allowed_mentions=MENTION_USERS)
+                del lines[:count]
             self.notices += 1
 
     # -- what to say ---------------------------------------------------------------------------
