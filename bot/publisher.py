@@ -12,6 +12,7 @@ A new message (not an edit) mentions the player whose turn begins, because edits
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,8 @@ class Outbox:
     sheets: list[tuple[list[str], list[list[int]]]] = field(default_factory=list)
     last_sent: float = float("-inf")
     task: asyncio.Task[None] | None = None
+    #: True while the drain waits out the pacing interval (and holds nothing in hand).
+    pacing: bool = False
     #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
     backoff: Backoff = field(default_factory=new_backoff)
     #: Whether the host has been told that the bot lacks a permission here.
@@ -61,6 +64,8 @@ class Publisher:
         self.boxes: dict[int, Outbox] = {}
         self.edits = 0
         self.notices = 0
+        #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
+        self._hurry = False
         self.delivery = Delivery(self)
 
     @property
@@ -105,8 +110,12 @@ class Publisher:
         loop = asyncio.get_running_loop()
         while box.table is not None or box.lines or box.sheets:
             wait = (box.backoff.hold(box.last_sent + self.interval) or 0.0) - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            if wait > 0 and not self._hurry:
+                box.pacing = True  # nothing taken from the box yet: ``flush`` may cancel this
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    box.pacing = False
             if self.boxes.get(box.channel_id) is not box:
                 return  # forgotten while waiting: its channel is gone
             table, box.table = box.table, None
@@ -128,12 +137,31 @@ class Publisher:
                 box.table = box.table or table
                 box.lines[:0], box.sheets[:0] = lines, sheets
                 await self.delivery.failed(box, error, loop.time())
+                if self._hurry:  # shutting down: that was the last try
+                    log.warning("channel %s still refuses its updates at shutdown", box.channel_id)
+                    return
             else:
                 self.delivery.delivered(box)
             box.last_sent = loop.time()
         closed = self.service.for_channel(box.channel_id) is None
         if closed and self.boxes.get(box.channel_id) is box:
             del self.boxes[box.channel_id]  # its table has closed and everything is out
+
+    async def flush(self) -> None:
+        """Send every pending edit and notice now, without pacing, and wait until they are out.
+
+        Shutdown calls this so that the last changes before a restart reach the channel;
+        afterwards the publisher stays unpaced, which only matters to a bot about to close.
+        """
+        self._hurry = True
+        for box in list(self.boxes.values()):
+            if box.task is not None and box.pacing:
+                box.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await box.task
+                self._kick(box)
+        while pending := [b.task for b in self.boxes.values() if b.task and not b.task.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
 
     async def _channel(self, channel_id: int) -> Any:
         channel = self.bot.get_channel(channel_id)
