@@ -19,7 +19,7 @@ from pathlib import Path
 from data import MigrationError, SchemaTooNew, Store
 from data.backup import DEFAULT_DATABASE
 
-#: Where the database was by default before version 0.2: inside the ``data`` package folder.
+#: Where earlier versions kept the database by default: inside the ``data`` package folder.
 OLD_DEFAULT = Path("data/shanghai.sqlite3")
 
 
