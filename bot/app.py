@@ -123,6 +123,7 @@ class ShanghaiBot(commands.Bot):
         )
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
+        await self.load_extension("bot.cogs.channel_watch")
         self.add_dynamic_items(TableButton, HandButton, HandSelect)
         from .cogs.shanghai import EndButton
 

@@ -67,6 +67,9 @@ class Publisher:
 
     def table_changed(self, change: Change) -> None:
         table = change.table
+        if change.kind == "abandoned":  # its channel is gone: nothing to show, nowhere
+            self.forget(table.channel_id)
+            return
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
         box.table = table
         box.lines.extend(self._lines(change))
@@ -76,6 +79,12 @@ class Publisher:
         ):
             box.sheets.append((list(table.names), [list(r) for r in game.view(None).score_sheet]))
         self._kick(box)
+
+    def forget(self, channel_id: int) -> None:
+        """Drop a channel's outbox and whatever it still meant to send there."""
+        box = self.boxes.pop(channel_id, None)
+        if box is not None and box.task is not None and not box.task.done():
+            box.task.cancel()
 
     def refresh(self, table: LiveTable) -> None:
         """Redraw the table message (no notice)."""
