@@ -14,9 +14,10 @@ from discord.ext import commands
 
 from data import Store
 
+from .hand_follower import HandFollower
 from .interactions import report
 from .publisher import Publisher
-from .service import TableService
+from .service import Listeners, TableService
 from .settings import Settings
 from .views.hand import HandButton, HandSelect
 from .views.table import TableButton
@@ -35,6 +36,7 @@ class ShanghaiBot(commands.Bot):
     store: Store
     service: TableService
     publisher: Publisher
+    hands: HandFollower
 
     def __init__(self, settings: Settings) -> None:
         # No privileged intent: slash commands and components need none.
@@ -55,6 +57,7 @@ class ShanghaiBot(commands.Bot):
         settings = self.settings
         self.store = await Store.open(settings.database, clock=discord_clock)
         self.publisher = Publisher(self, interval=settings.edit_interval)
+        self.hands = HandFollower(self)
         self.service = TableService(
             self.store,
             buy_seconds=settings.buy_seconds,
@@ -63,7 +66,7 @@ class ShanghaiBot(commands.Bot):
             away_after=settings.away_after,
             computer_delay=settings.computer_delay,
             clock=discord_clock,
-            listener=self.publisher,
+            listener=Listeners(self.publisher, self.hands),
         )
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
