@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from bot.backoff import Backoff
 from data.records import AwayState, TableRecord
 from engine import Game, Rules
 from engine.actions import Action
@@ -28,7 +29,17 @@ from engine.events import Event
 
 Clock = Callable[[], float]
 ChangeKind = Literal[
-    "lobby", "start", "act", "timeout", "window", "restore", "end", "away", "left", "kick"
+    "lobby",
+    "start",
+    "act",
+    "timeout",
+    "window",
+    "restore",
+    "end",
+    "away",
+    "left",
+    "kick",
+    "abandoned",
 ]
 
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
@@ -68,6 +79,8 @@ class LiveTable:
     #: Seats that decided about the upcard now on offer: asked to buy, passed, or computers
     #: that were asked. The window closes early once every other eligible seat is in here.
     decided: set[int] = field(default_factory=set)
+    #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
+    backoff: Backoff = field(default_factory=Backoff)
 
     @property
     def id(self) -> int:
@@ -144,6 +157,7 @@ class Store(Protocol):  # the parts of data.Store this service uses
     async def save_action(self, *args: Any, **kwargs: Any) -> int: ...
     async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...
     async def end_table(self, table_id: int) -> Any: ...
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None: ...
 
 
 def rules_for(options: dict[str, Any]) -> Rules:

@@ -22,6 +22,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from bot import quarantine
 from bot.errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 from data.records import AwayState, Seat
 from engine import Game
@@ -265,6 +266,25 @@ class TableService:
         self._notify(Change(table, "end", actor=user_id))
         return table
 
+    async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
+        """End a table whose channel or server is gone: recorded as ended, no results, so
+        nothing reaches the leaderboard and no seat is played on to a phantom winner. Returns
+        the table, or ``None`` if it was not open. Harmless to call twice."""
+        table = self.tables.get(table_id)
+        if table is None or table.closed:
+            return None
+        async with table.lock:
+            if table.closed:
+                return None
+            try:
+                await self.store.end_table(table.id)
+            except Exception as error:  # a restart ends it again: its channel is still gone
+                log.warning("table %s: could not record its end (%s)", table.id, error)
+            self._forget(table)
+        log.info("table %s abandoned: %s", table.id, reason)
+        self._notify(Change(table, "abandoned"))
+        return table
+
     # -- playing ---------------------------------------------------------------------------------
 
     def _playing(self, table: LiveTable) -> Game:
@@ -413,6 +433,8 @@ class TableService:
             # The engine already moved on; go back to what the store holds.
             await self._reload(table)
             raise
+        if failures := table.backoff.succeeded():
+            log.warning("table %s saves again after %d failed timer run(s)", table.id, failures)
         result = ActResult(events, table.version)
         if game.is_over:
             self._forget(table)
@@ -462,7 +484,10 @@ class TableService:
                 raise NotSeated()
             if user_id == table.record.host_id:
                 raise UserError("The host can't remove themself; use `/shanghai end`.")
-            table.away[seat] = AwayState(REMOVED, True)
+            away = list(table.away)
+            away[seat] = AwayState(REMOVED, True)
+            await self.store.set_away(table.id, away)  # saved before the host is answered
+            table.away = away
             self.timers.arm(table)
         self._notify(Change(table, "kick", seat=seat))
         return table
@@ -493,20 +518,14 @@ class TableService:
     # -- start-up ----------------------------------------------------------------------------------
 
     async def restore(self) -> list[LiveTable]:
-        """Load every open table, re-arm its timers; past-due deadlines fire at once."""
+        """Load every open table, re-arm its timers; past-due deadlines fire at once. A row that
+        cannot be read is ended and logged (``bot.quarantine``): one bad table never keeps the
+        others, or the bot, down."""
         restored = []
         for record in await self.store.open_tables():
-            game = Game.from_json(record.state) if record.state else None
-            away = list(record.away) or [AwayState() for _ in record.seats]
-            table = LiveTable(
-                record,
-                game,
-                record.version,
-                buy_deadline=record.buy_deadline,
-                turn_deadline=record.turn_deadline,
-                away=away,
-                auto_due=self.clock() + self.computer_delay,
-            )
+            table = await quarantine.revive(self, record)
+            if table is None:
+                continue
             self._remember(table)
             self.timers.arm(table)
             restored.append(table)

@@ -47,7 +47,7 @@ class Timers:
             times.append(due)
         if service.computers.undecided_buyers(table):
             times.append(now)
-        return min(times) if times else None
+        return table.backoff.hold(min(times)) if times else None
 
     def arm(self, table: LiveTable) -> None:
         """(Re)start the table's one timer task for its next deadline."""
@@ -74,7 +74,8 @@ class Timers:
             try:
                 await self.on_timer(table)
             except Exception:
-                log.exception("timer failed for table %s", table.id)
+                if table.backoff.failed(self.service.clock()):
+                    log.exception("timer failed for table %s; retrying with back-off", table.id)
             finally:
                 table.timer_busy = False
                 if table.timer is me:
