@@ -271,7 +271,10 @@ def action_text(action: Action) -> str:
             f"position {swap.position + 1}"
         )
     if isinstance(action, GoDown):
-        return "Lay down " + " | ".join(meld_text(m) for m in action.melds)
+        text = "Lay down " + " | ".join(meld_text(m) for m in action.melds)
+        if action.layoffs:
+            text += ", then lay off " + ", ".join(layoff_item_text(i) for i in action.layoffs)
+        return text
     return str(action)
 
 
