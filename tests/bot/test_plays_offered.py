@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import simcord
 
-from engine import Card, Meld, TableMeld
+from bot.rendering import table_text
+from engine import Card, Game, Meld, Rules, TableMeld, parse_action
 from engine.cards import parse_cards
 
 from .helpers import open_hand, open_table, start
@@ -36,3 +37,16 @@ async def test_spanish_rules_go_down_and_lay_off_the_last_card_in_one_click(
     assert confirmed.acknowledged
     assert game.deal == 7  # p went out, so deal 6 ended
     assert game.score_sheet[-1][seat] == 0
+
+
+def test_rummy_table_text_says_who_laid_off_each_card() -> None:
+    """R7: the engine keeps who laid off what; the table shows it next to the meld."""
+    game = Game.new(["1", "2", "3"], Rules.preset("rummy"), seed=4)
+    game.step, game.current = "play", 1
+    game.hands[1] = parse_cards("9H 5H KD QC")
+    game.melds = [TableMeld(2, Meld.parse("run: 6H 7H 8H"))]
+    game.apply("2", parse_action("layoff 9H>0:high"))
+    text = table_text(
+        game.view(None), ["alice", "bob", "carol"], buy_deadline=None, turn_deadline=None
+    )
+    assert "#1 carol:" in text and "9♥ by bob" in text
