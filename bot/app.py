@@ -24,9 +24,10 @@ from discord.ext import commands
 from data import Store
 
 from .database_problems import open_database
+from .hand_follower import HandFollower
 from .interactions import report
 from .publisher import Publisher
-from .service import TableService
+from .service import Listeners, TableService
 from .settings import Settings
 from .views.hand import HandButton, HandSelect
 from .views.table import TableButton
@@ -50,6 +51,7 @@ class ShanghaiBot(commands.Bot):
     store: Store
     service: TableService
     publisher: Publisher
+    hands: HandFollower
 
     def __init__(self, settings: Settings) -> None:
         # No privileged intent: slash commands and components need none.
@@ -111,6 +113,7 @@ class ShanghaiBot(commands.Bot):
         settings = self.settings
         await self.open_store()
         self.publisher = Publisher(self, interval=settings.edit_interval)
+        self.hands = HandFollower(self)
         self.service = TableService(
             self.store,
             buy_seconds=settings.buy_seconds,
@@ -119,7 +122,7 @@ class ShanghaiBot(commands.Bot):
             away_after=settings.away_after,
             computer_delay=settings.computer_delay,
             clock=discord_clock,
-            listener=self.publisher,
+            listener=Listeners(self.publisher, self.hands),
         )
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")

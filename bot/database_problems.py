@@ -17,6 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from data import MigrationError, SchemaTooNew, Store
+from data.backup import DEFAULT_DATABASE
+
+#: Where earlier versions kept the database by default: inside the ``data`` package folder.
+OLD_DEFAULT = Path("data/shanghai.sqlite3")
 
 
 class DatabaseProblem(Exception):
@@ -54,6 +58,16 @@ def path_problem(path: Path) -> str | None:
     return None
 
 
+def moved_default_problem(path: Path) -> str | None:
+    """An upgraded bot must not start afresh beside the games of the old default location."""
+    if path == DEFAULT_DATABASE and not path.exists() and OLD_DEFAULT.is_file():
+        return (
+            f"not found, but {OLD_DEFAULT} (the old default) exists: stop the bot, move it and "
+            f"its -wal file to {path}, or set SHANGHAI_DATABASE={OLD_DEFAULT}"
+        )
+    return None
+
+
 def sqlite_reason(error: BaseException) -> str | None:
     """Words for what SQLite or the migrations raised while opening, or ``None`` if not ours."""
     if isinstance(error, SchemaTooNew):
@@ -80,7 +94,7 @@ def sqlite_reason(error: BaseException) -> str | None:
 async def open_database(path: Path, *, clock: Callable[[], float] = time.time) -> Store:
     """``Store.open(path)``, or ``DatabaseProblem`` naming the path and the reason."""
     if str(path) != ":memory:":
-        problem = path_problem(path)
+        problem = moved_default_problem(path) or path_problem(path)
         if problem is not None:
             raise DatabaseProblem(path, problem)
     try:
