@@ -41,6 +41,7 @@ import logging
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -244,6 +245,7 @@ class Soak:
         self.unanswered = 0
         self.kills = 0
         self.next_burst = 0
+        self.started = time.perf_counter()
         self.disk_method = ""
         self.rss_before = 0.0
         self.latency = Latency()
@@ -473,60 +475,66 @@ class Soak:
 
     # -- the whole run ----------------------------------------------------------------------------
 
+    def enter(self, phase: str) -> None:
+        """Start counting log records for ``phase``; say so on stderr (a long run's progress)."""
+        self.log.phase = phase
+        elapsed = time.perf_counter() - self.started
+        print(f"[{elapsed:6.0f} s] {phase}: {self.clicks} clicks so far", file=sys.stderr)
+
     async def run(self) -> None:
-        args, log = self.args, self.log
-        started = time.perf_counter()
+        args = self.args
+        self.started = time.perf_counter()
         gc.collect()
         self.rss_before = rss_mb()
         await self.open_all()
-        log.phase = "play"
+        self.enter("play")
         await self.round()
         await self.round()
 
-        log.phase = "channel deleted"
+        self.enter("channel deleted")
         await self.delete_channels(max(1, args.tables // 100))
         self.remove_bot_from_lonely()
         await self.round()
 
-        log.phase = "kill"
+        self.enter("kill")
         await self.kill()
         await self.round()
 
-        log.phase = "permission revoked"
+        self.enter("permission revoked")
         revoked = self.revoke(max(1, args.tables // 100))
         await self.round()
         await self.round()
 
-        log.phase = "disk full"
+        self.enter("disk full")
         await self.fill_disk(True)
         await self.round()
         await self.env.advance_time(TURN_SECONDS + 5)  # turn timers fire and fail
         await self.env.advance_time(120)
         await self.fill_disk(False)
-        log.phase = "disk freed"
+        self.enter("disk freed")
         await self.env.advance_time(65)
         await self.round()
 
-        log.phase = "read-only"
+        self.enter("read-only")
         await self.read_only(True)
         await self.round()
         await self.env.advance_time(TURN_SECONDS + 5)
         await self.read_only(False)
         await self.env.advance_time(65)
 
-        log.phase = "permission given back"
+        self.enter("permission given back")
         self.give_back(revoked)
         await self.env.advance_time(65)
 
-        log.phase = "kill"
+        self.enter("kills (one after a silent delete)")
         await self.kill_after_a_silent_delete()
         await self.round()
         await self.kill()
         await self.round()
 
-        log.phase = "end"
+        self.enter("end")
         await self.end_all()
-        self.elapsed = time.perf_counter() - started
+        self.elapsed = time.perf_counter() - self.started
 
     async def end_all(self) -> None:
         """Hosts end most tables; the rest are played out by the turn timers."""
