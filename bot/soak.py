@@ -67,6 +67,8 @@ BUY_SECONDS = 120
 TURN_SECONDS = 3600
 #: Tables opened between two moves of the clock.
 OPEN_BATCH = 25
+#: Virtual seconds between two tables' bursts, so that their timers fall due apart.
+SPACING = 0.5
 SEND = discord.Permissions(send_messages=True).value
 
 
@@ -324,8 +326,9 @@ class Soak:
             for person in t.people[1:]:
                 await self.click(person, self.table_message(t), label="Join")
             await self.click(host, self.table_message(t), label="Start")
+            await self.env.advance_time(SPACING)
             if t.index % OPEN_BATCH == OPEN_BATCH - 1:
-                await self.env.advance_time(BUY_SECONDS + 1)
+                await self.clock_to(self.now() + BUY_SECONDS + 1)
 
     # -- one round -------------------------------------------------------------------------------
 
@@ -336,8 +339,33 @@ class Soak:
         for k in range(count):
             t = playing[(self.next_burst + k) % len(playing)]
             await self.burst(t)
+            await self.env.advance_time(SPACING)
         self.next_burst += count
-        await self.env.advance_time(BUY_SECONDS + 1)
+        await self.clock_to(self.now() + BUY_SECONDS + 1)
+
+    def now(self) -> float:
+        return float(self.service.clock())
+
+    async def clock_to(self, target: float) -> None:
+        """Move the virtual clock to ``target`` one due timer at a time.
+
+        simcord gives one ``advance_time`` a few real seconds to settle everything it fires;
+        stepping from one table's wake-up to the next keeps each step to the few tables due
+        at that instant, however many are open."""
+        while True:
+            now = self.now()
+            if now >= target:
+                return
+            wakes = [self.next_wake(live) for live in list(self.service.tables.values())]
+            due = min([w for w in wakes if w is not None and w > now] + [target])
+            await self.env.advance_time(max(due - now, 0.0) + 0.01)
+
+    def next_wake(self, live: Any) -> float | None:
+        timers = getattr(self.service, "timers", None)
+        if timers is not None:
+            return timers.next_wake(live)  # type: ignore[no-any-return]
+        deadlines = [live.buy_deadline, live.turn_deadline]
+        return min((d for d in deadlines if d is not None), default=None)
 
     async def burst(self, t: Soaked) -> None:
         """Buys from every other seat (one of them twice), then the in-turn person's next step
@@ -350,13 +378,19 @@ class Soak:
         message = self.table_message(t)
         if message is None:
             return
-        buy = next((label for label in labels(message) if label.startswith("Buy ")), None)
-        if buy is not None:
-            buyers = [p for p in t.people if p.id != current]
-            for person in [*buyers, buyers[0]]:  # the first one clicks twice
-                result = await self.click(person, message, label=buy)
-                if "Buy request for" in content(result):
-                    t.confirmed.append((person.id, "buy"))
+        buyers = [p for p in t.people if p.id != current]
+        for person in [*buyers, buyers[0]]:  # the first one clicks twice
+            message = self.table_message(t)
+            buy = (
+                next((x for x in labels(message) if x.startswith("Buy ")), None)
+                if message
+                else None
+            )
+            if buy is None:
+                break  # the window closed (everyone who may buy has asked)
+            result = await self.click(person, message, label=buy)
+            if "Buy request for" in content(result):
+                t.confirmed.append((person.id, "buy"))
         await self.turn(t, t.person(current))
 
     async def hand(self, t: Soaked, person: Any, fresh: bool = False) -> Any:
@@ -507,24 +541,23 @@ class Soak:
 
         self.enter("disk full")
         await self.fill_disk(True)
-        await self.round()
-        await self.env.advance_time(TURN_SECONDS + 5)  # turn timers fire and fail
-        await self.env.advance_time(120)
+        await self.round()  # clicks are refused; held draws fail at the windows' close
+        await self.clock_to(self.now() + 120)  # the timers retry, backing off
         await self.fill_disk(False)
         self.enter("disk freed")
-        await self.env.advance_time(65)
+        await self.clock_to(self.now() + 65)
         await self.round()
 
         self.enter("read-only")
         await self.read_only(True)
         await self.round()
-        await self.env.advance_time(TURN_SECONDS + 5)
+        await self.clock_to(self.now() + 120)
         await self.read_only(False)
-        await self.env.advance_time(65)
+        await self.clock_to(self.now() + 65)
 
         self.enter("permission given back")
         self.give_back(revoked)
-        await self.env.advance_time(65)
+        await self.clock_to(self.now() + 65)
 
         self.enter("kills (one after a silent delete)")
         await self.kill_after_a_silent_delete()
@@ -552,10 +585,10 @@ class Soak:
         for t in self.tables:  # games that ended by play before now
             if t.fate == "playing" and self.live(t) is None:
                 t.fate = "finished"
-        for _ in range(400):
+        for _ in range(200):
             if not self.service.tables:
                 break
-            await self.env.advance_time(TURN_SECONDS + 1)
+            await self.clock_to(self.now() + TURN_SECONDS + 1)
         for t in self.tables:
             if t.fate == "playing":
                 t.fate = "finished" if self.live(t) is None else "still open"
@@ -617,7 +650,7 @@ async def main_async(args: argparse.Namespace) -> None:
         latency = Latency()
         latency.install()  # before the first bot: its gateway parsers are bound at creation
         try:
-            async with simcord.run(create_bot(settings), settle_timeout=5.0) as env:
+            async with simcord.run(create_bot(settings), settle_timeout=8.0) as env:
                 soak = Soak(env, settings, args)
                 soak.log, soak.latency = soak_log, latency
                 await soak.run()
