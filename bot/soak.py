@@ -244,6 +244,7 @@ class Soak:
         self.clicks = 0
         self.refused = 0
         self.apologies = 0
+        self.storage_refusals = 0
         self.unanswered = 0
         self.kills = 0
         self.next_burst = 0
@@ -290,6 +291,8 @@ class Soak:
         text = content(result)
         if "something went wrong" in text:
             self.apologies += 1
+        if "can't save anything" in text:
+            self.storage_refusals += 1
 
     # -- setting up ----------------------------------------------------------------------------
 
@@ -690,8 +693,8 @@ def report(soak: Soak, checked: dict[str, Any], memory: dict[str, Any], env: Any
     print(f"  actions confirmed to people: {confirmed}; lost: {checked['lost']}")
     print(f"  phantom results: {checked['phantom']}; clicks left unanswered: {soak.unanswered}")
     print(
-        f"  disk full by: {soak.disk_method}; apologies (a click the database refused): "
-        f"{soak.apologies}"
+        f"  disk full by: {soak.disk_method}; clicks refused because the database refused "
+        f"them: {soak.storage_refusals}; apologies for a bug: {soak.apologies}"
     )
     print(f"  hosts told of a missing permission: {dms} DM(s) for {revoked} revoked channel(s)")
     print("  log per phase (tracebacks / errors / warnings):")
