@@ -12,7 +12,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from data import Store
+from data import Store, open_store
 
 from .interactions import report
 from .publisher import Publisher
@@ -53,7 +53,7 @@ class ShanghaiBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        self.store = await Store.open(settings.database, clock=discord_clock)
+        self.store = await open_store(settings.database, clock=discord_clock)
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.service = TableService(
             self.store,

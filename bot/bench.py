@@ -28,7 +28,7 @@ import tracemalloc
 from pathlib import Path
 
 from bot.service import TableService
-from data import Store
+from data import open_store
 from engine.actions import Action, RequestBuy
 from engine.errors import IllegalAction
 
@@ -51,7 +51,7 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run(tables: int, players: int, actions: int, seed: int, database: Path) -> None:
     rng = random.Random(seed)
-    store = await Store.open(database)
+    store = await open_store(database)
     clock = SimClock()
     service = TableService(store, buy_seconds=8.0, turn_seconds=3600.0, seed=seed, clock=clock)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from data import Seat, Store
+from data import Seat, SqliteStore, Store
 
 
 class FakeClock:
@@ -40,6 +40,6 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, clock=clock)
+    opened = await SqliteStore.open(db_path, clock=clock)
     yield opened
     await opened.close()

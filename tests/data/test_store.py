@@ -12,6 +12,7 @@ from data import (
     GameKind,
     ResultRow,
     Seat,
+    SqliteStore,
     StaleVersion,
     Store,
     TableExists,
@@ -52,15 +53,6 @@ async def _raw_version_and_actions(store: Store, table_id: int) -> tuple[int, in
     return int(version), int(count)
 
 
-async def test_connection_settings(store: Store) -> None:
-    async def pragma(name: str) -> object:
-        rows = await store._db.execute_fetchall(f"PRAGMA {name}")
-        return next(iter(rows))[0]
-
-    assert await pragma("journal_mode") == "wal"
-    assert await pragma("synchronous") == 1  # NORMAL
-    assert await pragma("foreign_keys") == 1
-    assert int(str(await pragma("busy_timeout"))) > 0
 
 
 async def test_create_table_round_trips_seats_and_options(store: Store, clock: FakeClock) -> None:
@@ -224,7 +216,7 @@ async def test_cancelled_save_still_completes_whole(store: Store) -> None:
 
 
 async def test_restart_keeps_everything(db_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(db_path, clock=clock)
+    store = await SqliteStore.open(db_path, clock=clock)
     lobby = await _lobby(store, 500)
     game = await _playing(store, 501)
     away = (AwayState(timeouts=2), AwayState())
@@ -233,7 +225,7 @@ async def test_restart_keeps_everything(db_path: Path, clock: FakeClock) -> None
     before = await store.open_tables()
     await store.close()
 
-    store = await Store.open(db_path, clock=clock)
+    store = await SqliteStore.open(db_path, clock=clock)
     try:
         after = await store.open_tables()
         assert after == before
@@ -342,6 +334,6 @@ async def test_end_table_is_idempotent(store: Store) -> None:
 
 
 async def test_close_twice_is_harmless(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await store.close()
     await store.close()
