@@ -8,14 +8,14 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from data import SqliteStore, StoreBusy, TableRecord
 
-from .conftest import HUMANS
+from .conftest import HUMANS, FakeClock
 
 #: Issue 16.5: a click must be answered within about 2 s (Discord allows 3).
 PLAYER_BOUND = 2.5
@@ -29,6 +29,14 @@ async def _playing(store: SqliteStore, channel_id: int = 500) -> TableRecord:
     started = await store.get_table(table.id)
     assert started is not None
     return started
+
+
+@pytest.fixture
+async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStore]:
+    """SQLite only (the shared ``store`` fixture runs on both databases)."""
+    opened = await SqliteStore.open(db_path, clock=clock)
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture
