@@ -1,4 +1,7 @@
-"""``python -m bot``: run the bot with settings from the environment or ``.env``."""
+"""``python -m bot [--sync]``: run the bot with settings from the environment or ``.env``.
+
+``--sync`` uploads the slash commands even if they did not change since the last sync.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,9 @@ import sys
 import aiohttp
 import discord
 from pydantic import ValidationError
+
+from data import ShardTaken
+from data.fence import ShardCountMismatch
 
 from . import Settings, create_bot
 
@@ -31,6 +37,12 @@ def main() -> int:
         return _fail(
             "DISCORD_TOKEN does not look like a Discord bot token (three dot-separated parts)"
         )
+    if "--sync" in sys.argv[1:]:
+        settings.force_sync = True
+    try:
+        settings.shards()
+    except ValueError as error:
+        return _fail(f"invalid SHANGHAI_SHARD_IDS / SHANGHAI_SHARD_COUNT: {error}")
     # Log records name tables and actions, never message text, hands or tokens.
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -39,6 +51,8 @@ def main() -> int:
     bot = create_bot(settings)
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    except (ShardTaken, ShardCountMismatch) as error:
+        return _fail(str(error))
     except discord.LoginFailure:
         return _fail("Discord refused the token (LoginFailure); check DISCORD_TOKEN")
     except discord.PrivilegedIntentsRequired:

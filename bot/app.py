@@ -2,7 +2,13 @@
 
 ``setup_hook`` does the async start-up, in order: open (and migrate) the store, build the
 service, load the cog, register the dynamic items (so buttons on old messages keep working),
-restore every open table with its timers, and sync the slash commands.
+sync the slash commands (if they changed, and only in the process that owns shard 0), and
+restore every open table with its timers.
+
+The bot is an ``AutoShardedBot``: ``SHANGHAI_SHARD_COUNT`` and ``SHANGHAI_SHARD_IDS`` choose
+the shards this process runs. It opens the store for those shards only, so it restores, times
+and locks only the tables of its own guilds; on PostgreSQL opening the store first takes the
+ownership fence (``data.fence``), before anything is restored or Discord is connected.
 """
 
 from __future__ import annotations
@@ -12,8 +18,9 @@ import logging
 import discord
 from discord.ext import commands
 
-from data import Store, open_store
+from data import Store, describe, open_store
 
+from .command_sync import sync_if_changed
 from .interactions import report
 from .publisher import Publisher
 from .service import TableService
@@ -30,7 +37,7 @@ def discord_clock() -> float:
 
 
 class ShanghaiBot(commands.Bot):
-    """A bot with one store, one table service and one publisher."""
+    """A bot with one store, one table service and one publisher, for its own shards."""
 
     store: Store
     service: TableService
@@ -40,7 +47,10 @@ class ShanghaiBot(commands.Bot):
         # No privileged intent: slash commands and components need none.
         intents = discord.Intents.none()
         intents.guilds = True
+        self.shard_set = settings.shards()
         super().__init__(
+            shard_count=None,
+
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -53,7 +63,13 @@ class ShanghaiBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        self.store = await open_store(settings.database, clock=discord_clock)
+        self.store = await open_store(
+            settings.database,
+            clock=discord_clock,
+            shards=self.shard_set,
+            fence_wait=settings.shard_wait,
+        )
+        log.info("store %s opened for %s", describe(settings.database), self.shard_set)
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.service = TableService(
             self.store,
@@ -71,14 +87,14 @@ class ShanghaiBot(commands.Bot):
         from .cogs.shanghai import EndButton
 
         self.add_dynamic_items(EndButton)
+        if 0 in self.shard_set.ids:
+            guild = None if settings.dev_guild is None else discord.Object(id=settings.dev_guild)
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            await sync_if_changed(self.tree, self.store, guild=guild, force=settings.force_sync)
+        # Last: restored timers may fire at once, and nothing else should wait behind them.
         restored = await self.service.restore()
         log.info("restored %d open table(s)", len(restored))
-        if settings.dev_guild is not None:
-            guild = discord.Object(id=settings.dev_guild)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
 
     async def _on_tree_error(
         self,

@@ -378,13 +378,9 @@ class SqliteStore:
     async def _transaction(
         self, body: Callable[[aiosqlite.Connection], Awaitable[_T]], deadline: float
     ) -> _T:
-        if self._lock.locked():
-            try:
-                await asyncio.wait_for(self._lock.acquire(), max(0.0, deadline - time.monotonic()))
-            except TimeoutError:
-                raise StoreBusy() from None
-        else:
-            await self._lock.acquire()  # free: taken without yielding to the loop
+        # No timer bounds this wait: every write ahead in the queue gives up by its own
+        # deadline, which comes no later than ours, and then so do we (below, in _begin).
+        await self._lock.acquire()  # when free, taken without yielding to the loop
         # Reads of a table wait from here until the commit; the first attempt at the lock
         # usually succeeds at once, and only a busy lock lets them through early.
         self._settled.clear()
@@ -408,6 +404,8 @@ class SqliteStore:
         While it retries, ``_settled`` is set: nothing is written yet, so reads need not wait.
         """
         while True:
+            if time.monotonic() >= deadline:
+                raise StoreBusy()  # waited out behind this process's other writes
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
                 self._settled.clear()
