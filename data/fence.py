@@ -86,7 +86,7 @@ class ShardFence:
 
     @staticmethod
     async def _take(conn: asyncpg.Connection, shards: ShardSet, shard_id: int, wait: float) -> None:
-        started = time.monotonic()
+        started = time.perf_counter()
         warned = False
         while True:
             taken = await conn.fetchval(
@@ -94,7 +94,7 @@ class ShardFence:
             )
             if taken:
                 return
-            waited = time.monotonic() - started
+            waited = time.perf_counter() - started
             if waited >= wait:
                 raise ShardTaken(shard_id, shards.count, waited)
             if not warned:

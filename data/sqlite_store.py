@@ -58,6 +58,9 @@ _T = TypeVar("_T")
 #: Short, because a write retries ``BEGIN IMMEDIATE`` itself until ``PLAYER_WAIT_SECONDS``.
 BUSY_TIMEOUT_MS: Final = 100
 
+#: Deadlines use ``time.perf_counter``: a real clock even where a test harness (simcord)
+#: replaces ``time.monotonic`` with virtual time, because a lock is held in real time.
+
 #: Pause between two attempts to take the write lock from another program, in seconds.
 _RETRY_PAUSE: Final = 0.02
 
@@ -372,7 +375,7 @@ class SqliteStore:
         still holds when it writes, even against another process. Raises ``StoreBusy`` if the
         lock cannot be had within ``PLAYER_WAIT_SECONDS`` (nothing is written then).
         """
-        deadline = time.monotonic() + PLAYER_WAIT_SECONDS
+        deadline = time.perf_counter() + PLAYER_WAIT_SECONDS
         return await asyncio.shield(self._transaction(body, deadline))
 
     async def _transaction(
@@ -404,7 +407,7 @@ class SqliteStore:
         While it retries, ``_settled`` is set: nothing is written yet, so reads need not wait.
         """
         while True:
-            if time.monotonic() >= deadline:
+            if time.perf_counter() >= deadline:
                 raise StoreBusy()  # waited out behind this process's other writes
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -414,7 +417,7 @@ class SqliteStore:
                 if not _is_busy(error):
                     raise
             self._settled.set()
-            if time.monotonic() + _RETRY_PAUSE >= deadline:
+            if time.perf_counter() + _RETRY_PAUSE >= deadline:
                 raise StoreBusy()
             await asyncio.sleep(_RETRY_PAUSE)
 

@@ -45,8 +45,14 @@ class Backend:
         self._raw: Any = None
 
     async def open(
-        self, clock: Callable[[], float] | None = None, shards: ShardSet | None = None
+        self,
+        clock: Callable[[], float] | None = None,
+        shards: ShardSet | None = None,
+        *,
+        fenced: bool = True,
     ) -> Store:
+        """A store on this database; ``fenced=False`` skips PostgreSQL's ownership fence (a
+        process that lost its fence but still writes, which only the version check stops)."""
         kwargs: dict[str, Any] = {"shards": shards}
         if clock is not None:
             kwargs["clock"] = clock
@@ -54,7 +60,7 @@ class Backend:
             return await SqliteStore.open(self.database, **kwargs)
         from data.postgres_store import PostgresStore
 
-        return await PostgresStore.open(str(self.database), **kwargs)
+        return await PostgresStore.open(str(self.database), fenced=fenced, **kwargs)
 
     async def _connection(self) -> Any:
         if self._raw is None:
