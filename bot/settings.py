@@ -2,6 +2,10 @@
 
 ``DISCORD_TOKEN`` has no prefix because every Discord tool reads it under that name; the
 rest carry ``SHANGHAI_``. Tests build ``Settings(discord_token=..., database=...)`` directly.
+``.env.example`` documents every field (a test holds the two together).
+
+Files default to ``var/`` under the working directory, never inside a package folder: a volume
+mounted there (see ``Dockerfile``) keeps the games across restarts and upgrades.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ class Settings(BaseSettings):
     )
     #: A SQLite file path, or a ``postgresql://`` URL (``DATABASE_URL``, as platforms inject it).
     database: Path | str = Field(
-        default=Path("data/shanghai.sqlite3"),
+        default=Path("var/shanghai.sqlite3"),
         validation_alias=AliasChoices("database", "SHANGHAI_DATABASE", "DATABASE_URL"),
     )
     buy_seconds: float = Field(default=8.0, gt=0, le=120)
@@ -48,6 +52,14 @@ class Settings(BaseSettings):
     away_after: int = Field(default=3, ge=1, le=20)
     #: Seconds a computer player waits before each move, so people can follow its play.
     computer_delay: float = Field(default=2.0, ge=0, le=60)
+    #: A file the running bot touches while connected; ``python -m bot.health`` reads its age.
+    heartbeat: Path = Field(default=Path("var/heartbeat"))
+    #: A folder for automatic backups of the database (none are made when unset).
+    backup_dir: Path | None = None
+    #: Hours between two automatic backups.
+    backup_every_hours: float = Field(default=24.0, gt=0, le=24 * 30)
+    #: How many automatic backups to keep; older ones are deleted.
+    backup_keep: int = Field(default=7, ge=1, le=1000)
 
     #: Shards of the whole bot, and the ones this process runs ("0,2"; empty: all of them).
     shard_count: int = Field(default=1, ge=1, le=4096)

@@ -25,6 +25,7 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal, TypeVar
 
@@ -136,6 +137,7 @@ INSERT INTO actions (table_id, seq, user_id, action, created_at)
 SELECT id, $2, $9, $10, $6 FROM saved
 RETURNING seq
 """
+_SET_AWAY = "UPDATE tables SET away = $1, updated_at = $2 WHERE id = $3 AND status = 'playing'"
 _INSERT_ACTION = (
     "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES ($1, $2, $3, $4, $5)"
 )
@@ -235,7 +237,7 @@ class PostgresStore:
     @classmethod
     async def open(
         cls,
-        url: str,
+        database: str | Path,
         *,
         clock: Callable[[], float] = time.time,
         shards: ShardSet | None = None,
@@ -248,6 +250,7 @@ class PostgresStore:
         ``ShardTaken``. ``fenced=False`` is for tools that only read (and for tests). Raises
         ``MigrationError`` if the schema cannot be brought up to date.
         """
+        url = str(database)
         shards = shards or ShardSet.everything()
         fence = await ShardFence.acquire(url, shards, wait=fence_wait) if fenced else None
         try:
@@ -479,6 +482,14 @@ class PostgresStore:
         if not rows:
             raise await self._stale(table_id, "playing", expected_version)
         return new_version
+
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
+        """Replace a game's away flags without logging an action (the host removed a player)."""
+        status = await self._execute(
+            _SET_AWAY, [entry.to_json() for entry in away], self._clock(), table_id
+        )
+        if status != "UPDATE 1":
+            raise await self._stale(table_id, "playing")
 
     async def finish_game(
         self,

@@ -173,6 +173,8 @@ UPDATE tables
 SET state = ?, version = ?, buy_deadline = ?, turn_deadline = ?, away = ?, updated_at = ?
 WHERE id = ? AND version = ? AND status = 'playing'
 """
+# A kick: the away flags alone, no action and no new version (the lock is the service's).
+_SET_AWAY = "UPDATE tables SET away = ?, updated_at = ? WHERE id = ? AND status = 'playing'"
 _INSERT_ACTION = (
     "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?)"
 )
@@ -283,10 +285,11 @@ class SqliteStore:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        database: str | Path,
         *,
         clock: Callable[[], float] = time.time,
         shards: ShardSet | None = None,
+        fence_wait: float = 0.0,
     ) -> SqliteStore:
         """Open (creating if needed) the database at ``path`` and migrate it to the latest schema.
 
@@ -294,8 +297,9 @@ class SqliteStore:
         time stamped on rows; tests pass a fake one. ``shards`` limits ``open_tables`` to the
         owned guilds (default: all). ``":memory:"`` works for throwaway stores (without WAL; its
         reads then share the writer). Raises ``MigrationError`` if the schema cannot be brought
-        up to date.
+        up to date. ``fence_wait`` is PostgreSQL's; a SQLite file has no shard fence.
         """
+        path = database
         in_memory = str(path) == ":memory:"
         if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -608,6 +612,20 @@ class SqliteStore:
             return new_version
 
         return await self._write(body)
+
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
+        """Replace a game's away flags without logging an action (the host removed a player).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
+        """
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> None:
+            cursor = await db.execute(_SET_AWAY, (_away_json(away), now, table_id))
+            if cursor.rowcount != 1:
+                raise await self._stale(db, table_id, "playing")
+
+        await self._write(body)
 
     async def finish_game(
         self,

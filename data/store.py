@@ -7,7 +7,8 @@ code make, and nothing else. Two classes implement it:
 - ``data.postgres_store.PostgresStore``: a PostgreSQL database on asyncpg, for several shard
   processes sharing one database, or a platform whose disk is wiped.
 
-``data.opening.open_store(database)`` picks one from a path or a ``postgresql://`` URL.
+``Store.open(database)`` (the same as ``data.opening.open_store``) picks one from a path or a
+``postgresql://`` URL, so code that opens a store never names an implementation.
 
 The life of a table, and the call that moves it::
 
@@ -27,9 +28,11 @@ guilds this process owns, which is what lets several processes share one databas
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
-from typing import Any, Final, Literal, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from .records import (
     ActionRecord,
@@ -41,6 +44,9 @@ from .records import (
     Seat,
     TableRecord,
 )
+
+if TYPE_CHECKING:
+    from .shards import ShardSet
 
 
 class _Keep(Enum):
@@ -60,6 +66,26 @@ class Store(Protocol):
     """Everything the bot reads and writes. See the module docstring for the table life cycle."""
 
     # -- lifetime ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        database: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        shards: ShardSet | None = None,
+        fence_wait: float = 0.0,
+    ) -> Store:
+        """Open (creating and migrating if needed) the store ``database`` names: a SQLite file
+        path or a ``postgresql://`` URL, for the guilds of ``shards`` (default: all).
+
+        ``clock`` gives the unix time stamped on rows. On PostgreSQL the ownership fence is
+        taken first: ``ShardTaken`` if another process keeps a shard past ``fence_wait``
+        seconds. Each implementation has its own ``open`` with these parameters.
+        """
+        from .opening import open_store
+
+        return await open_store(database, clock=clock, shards=shards, fence_wait=fence_wait)
 
     async def close(self) -> None:
         """Wait for running calls and close; closing twice is harmless."""
@@ -157,6 +183,13 @@ class Store(Protocol):
         """Close a game with its result rows (and, if given, its last action) in one
         transaction, with the same version check as ``save_action``; return the final
         version."""
+        ...
+
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
+        """Replace a game's away flags without logging an action (the host removed a player).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
+        """
         ...
 
     async def end_table(self, table_id: int) -> bool:

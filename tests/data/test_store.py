@@ -341,3 +341,17 @@ async def test_close_twice_is_harmless(backend: Backend) -> None:
     store = await backend.open()
     await store.close()
     await store.close()
+
+
+async def test_set_away_saves_the_flags_without_an_action(store: Store) -> None:
+    table = await _playing(store)
+    away = (AwayState(timeouts=0, away=True), AwayState(timeouts=2))
+    await store.set_away(table.id, away)
+    after = await store.get_table(table.id)
+    assert after is not None and (after.away, after.version) == (away, table.version)
+    assert await store.actions(table.id) == []
+    with pytest.raises(TableNotFound):
+        await store.set_away(12345, away)
+    await store.end_table(table.id)
+    with pytest.raises(StaleVersion):
+        await store.set_away(table.id, away)
