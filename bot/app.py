@@ -31,9 +31,10 @@ from data import Store
 
 from .command_sync import sync_if_changed
 from .database_problems import open_database
+from .hand_follower import HandFollower
 from .interactions import report
 from .publisher import Publisher
-from .service import TableService
+from .service import Listeners, TableService
 from .settings import Settings
 from .views.hand import HandButton, HandSelect
 from .views.table import TableButton
@@ -57,6 +58,7 @@ class ShanghaiBot(commands.AutoShardedBot):
     store: Store
     service: TableService
     publisher: Publisher
+    hands: HandFollower
 
     def __init__(self, settings: Settings) -> None:
         # No privileged intent: slash commands and components need none.
@@ -127,6 +129,7 @@ class ShanghaiBot(commands.AutoShardedBot):
         settings = self.settings
         await self.open_store()
         self.publisher = Publisher(self, interval=settings.edit_interval)
+        self.hands = HandFollower(self)
         self.service = TableService(
             self.store,
             buy_seconds=settings.buy_seconds,
@@ -135,7 +138,7 @@ class ShanghaiBot(commands.AutoShardedBot):
             away_after=settings.away_after,
             computer_delay=settings.computer_delay,
             clock=discord_clock,
-            listener=self.publisher,
+            listener=Listeners(self.publisher, self.hands),
         )
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")

@@ -17,6 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from data import MigrationError, SchemaTooNew, ShardSet, Store, describe, is_postgres_url
+from data.backup import DEFAULT_DATABASE
+
+#: Where earlier versions kept the database by default: inside the ``data`` package folder.
+OLD_DEFAULT = Path("data/shanghai.sqlite3")
 
 
 class DatabaseProblem(Exception):
@@ -51,6 +55,16 @@ def path_problem(path: Path) -> str | None:
         return "the file is read-only (the bot must be able to write it)"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"no write permission in the folder {folder} (SQLite writes its journal there)"
+    return None
+
+
+def moved_default_problem(path: Path) -> str | None:
+    """An upgraded bot must not start afresh beside the games of the old default location."""
+    if path == DEFAULT_DATABASE and not path.exists() and OLD_DEFAULT.is_file():
+        return (
+            f"not found, but {OLD_DEFAULT} (the old default) exists: stop the bot, move it and "
+            f"its -wal file to {path}, or set SHANGHAI_DATABASE={OLD_DEFAULT}"
+        )
     return None
 
 
@@ -100,7 +114,7 @@ async def open_database(
             raise DatabaseProblem(database, f"PostgreSQL refused it ({error})") from error
     path = Path(database)
     if str(path) != ":memory:":
-        problem = path_problem(path)
+        problem = moved_default_problem(path) or path_problem(path)
         if problem is not None:
             raise DatabaseProblem(path, problem)
     try:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from data.opening import is_postgres_url
 from data.shards import ShardSet
 
 #: Three dot-separated base64url parts: the shape of every Discord bot token.
@@ -68,6 +69,12 @@ class Settings(BaseSettings):
     shard_wait: float = Field(default=30.0, ge=0, le=3600)
     #: Sync the slash commands even if unchanged since the last sync (``python -m bot --sync``).
     force_sync: bool = False
+
+    @field_validator("database", mode="after")
+    @classmethod
+    def _path_unless_url(cls, value: Path | str) -> Path | str:
+        """A file path from the environment becomes a ``Path``; a URL stays text."""
+        return value if is_postgres_url(value) else Path(value)
 
     def shards(self) -> ShardSet:
         """The shards this process owns; ``ValueError`` if an id is out of range."""
