@@ -44,7 +44,7 @@ from engine.actions import (
 )
 from engine.errors import IllegalAction
 from engine.events import BuyAwarded, DealStarted, Discarded, Event, GameEnded
-from engine.strategy import EasyStrategy, Strategy, make_strategy
+from engine.players.strategy import EasyStrategy, Strategy, make_strategy
 
 from .errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 
