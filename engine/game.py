@@ -20,6 +20,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import Any
 
 from .actions import (
@@ -98,6 +99,9 @@ class Game:
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.stock: list[Card] = []
         self.pile: list[Card] = []
+        #: Who discarded each pile card (None: the deal's first upcard), so that after a buy
+        #: the view still names the owner of the card left on top.
+        self.pile_from: list[int | None] = []
         self.upcard_live = False
         self.discarder: int | None = None
         self.buys_used = [0] * n
@@ -160,6 +164,7 @@ class Game:
             self.hands[(self.dealer + 1 + i) % n].append(pack.pop())
         upcard = pack.pop()
         self.pile = [upcard]
+        self.pile_from = [None]
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -344,6 +349,13 @@ class Game:
         if seat in self.buy_requests:
             raise BuyRefused("You have already asked to buy this card")
         self._check_buyer_status(seat)
+        if self._supply() < self.rules.buy_penalty_cards + 1:
+            # S31 (and S49's forced take, where the stock is dead): the buy could never be
+            # awarded, so say so now rather than drop the request when P draws.
+            raise BuyRefused(
+                "Too few cards are left in the stock to pay for a buy and still let the "
+                "player in turn draw"
+            )
 
     def _supply(self) -> int:
         """Cards available for a buy's penalty and P's draw once the upcard leaves (S31)."""
@@ -389,8 +401,10 @@ class Game:
                 return None
             if self.is_shanghai:
                 cards, self.pile = self.pile, []
+                self.pile_from = []
             else:  # R11: the top discard stays
                 cards, self.pile = self.pile[:-1], self.pile[-1:]
+                self.pile_from = self.pile_from[-1:]
             self.restocks += 1
             random.Random(f"{self.seed}:deal:{self.deal_attempt}:restock:{self.restocks}").shuffle(
                 cards
@@ -407,6 +421,7 @@ class Game:
             upcard = self.pile[-1]
             if winner is not None:
                 self.pile.pop()
+                self.pile_from.pop()
                 self.hands[winner].append(upcard)
                 self.buys_used[winner] += 1
                 self.buys_total[winner] += 1
@@ -429,6 +444,7 @@ class Game:
 
     def _take_upcard(self, seat: int) -> list[Event]:
         card = self.pile.pop()
+        self.pile_from.pop()
         self.hands[seat].append(card)
         self.buy_requests = []
         self.upcard_live = False
@@ -439,6 +455,7 @@ class Game:
     def _buy_in_turn(self, seat: int) -> list[Event]:
         events: list[Event] = []
         card = self.pile.pop()
+        self.pile_from.pop()
         self.hands[seat].append(card)
         self.upcard_live = False
         self.buys_used[seat] += 1
@@ -526,13 +543,22 @@ class Game:
         check_contract(action.melds, self.contract, rules)
         used = Counter(c.card for m in action.melds for c in m.cards)
         _remove(hand, used)
+        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
+        new_melds = list(action.melds)
+        if action.layoffs:
+            if not rules.layoff_on_going_down_turn:
+                raise IllegalAction("You can't lay off on the turn you go down")
+            after = table + new_melds
+            wild_used = self._lay_off_onto(after, hand, action.layoffs) or wild_used
+            table, new_melds = after[: len(table)], after[len(table) :]
         left = list(hand.elements())
         self._check_hand_left(left)
-        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
         return _Plan(
             hand=left,
             table=table,
-            new_melds=list(action.melds),
+            new_melds=new_melds,
+            laid_down=list(action.melds),
+            laid_off=list(action.layoffs),
             goes_down=True,
             wild_used=wild_used,
             swapped=[(s, w) for s, w in zip(action.swaps, freed, strict=True)],
@@ -564,6 +590,17 @@ class Game:
             raise IllegalAction("At this table you must lay a meld of your own before laying off")
         hand = Counter(self.hands[seat])
         table = [m.meld for m in self.melds]
+        wild_used = self._lay_off_onto(table, hand, items)
+        left = list(hand.elements())
+        self._check_hand_left(left)
+        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
+
+    def _lay_off_onto(
+        self, table: list[Meld], hand: Counter[Card], items: Sequence[LayOffItem]
+    ) -> bool:
+        """Apply ``items`` in order to ``table`` and ``hand`` (both changed in place; the
+        callers work on copies). Returns whether a wild left the hand (S51)."""
+        rules = self.rules
         wild_used = False
         for item in items:
             if hand[item.card] <= 0:
@@ -577,9 +614,7 @@ class Game:
             table[item.meld] = new_meld
             hand[item.card] -= 1
             wild_used = wild_used or placed.is_wild_in(meld.kind, rules)
-        left = list(hand.elements())
-        self._check_hand_left(left)
-        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
+        return wild_used
 
     def _placement(self, meld: Meld, item: LayOffItem) -> tuple[MeldCard, Any]:
         options = meld.placements(item.card, self.rules)
@@ -652,18 +687,23 @@ class Game:
         assert plan.hand is not None and plan.table is not None
         for swap, wild in plan.swapped:
             events.append(JokerSwapped(seat, swap.meld, swap.card, wild))
+        laid: dict[int, list[tuple[int, Card]]] = {}
+        for item in plan.laid_off:
+            laid.setdefault(item.meld, []).append((seat, item.card))
+        owners = [m.owner for m in self.melds] + [seat] * len(plan.new_melds)
+        before = [m.laid_off for m in self.melds] + [()] * len(plan.new_melds)
         self.melds = [
-            TableMeld(m.owner, meld) for m, meld in zip(self.melds, plan.table, strict=True)
+            TableMeld(owners[index], meld, before[index] + tuple(laid.get(index, ())))
+            for index, meld in enumerate([*plan.table, *plan.new_melds])
         ]
         self.hands[seat] = plan.hand
-        for item in plan.laid_off:
-            events.append(LaidOff(seat, item.meld, item.card))
         if plan.new_melds:
-            self.melds.extend(TableMeld(seat, meld) for meld in plan.new_melds)
             if plan.goes_down:
                 self.down[seat] = True
                 self.went_down_this_turn = True
-            events.append(WentDown(seat, tuple(plan.new_melds)))
+            events.append(WentDown(seat, tuple(plan.laid_down or plan.new_melds)))
+        for item in plan.laid_off:
+            events.append(LaidOff(seat, item.meld, item.card))
         self.played_this_deal[seat] = True
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
         if not self.hands[seat]:
@@ -674,6 +714,7 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.pile.append(card)
+        self.pile_from.append(seat)
         if self.rules.is_wild(card):
             self.wild_left_hand = True
         events: list[Event] = [Discarded(seat, card)]
@@ -780,11 +821,22 @@ class Game:
     # -- legal actions -------------------------------------------------------------------------
 
     def legal_actions(self, player: str) -> list[Action]:
-        """Every legal action for ``player`` now.
+        """Every legal action for ``player`` now, each one accepted by ``apply``.
 
-        Going down is offered as the arrangement ``find_contract`` proposes (there may be
-        others, which ``apply`` accepts too); lay-offs are offered one card at a time, plus
-        two-card batches where a single card could not legally leave the hand.
+        What is listed, and what is left to ``GoDownBuilder`` (``engine/builder.py``):
+        - draws, buy requests (only buys that can be awarded, S31), discards, swaps: all;
+        - lay-offs: every single card onto every meld at every end (and every suit a set wild
+          may declare), plus every two-card batch, chains included (9H then 10H), when the
+          hand holds two cards: the only batches that cannot be played one card at a time
+          (E13, E29);
+        - going down: the arrangement ``find_contract`` proposes, first; under
+          ``anyone_then_go_down`` the same for every choice of up to three swaps; under
+          ``layoff_on_going_down_turn`` with ``final_discard: forbidden``, the go-down that
+          leaves one card together with that card's lay-off (S37, E13). Other arrangements,
+          wild identities and bundles are too many to list: ``GoDownBuilder`` builds any of
+          them step by step and the engine judges each step;
+        - Rummy melds: every single group and run of the hand (several melds are laid one
+          action at a time).
         """
         seat = self.seat_of(player)
         if self.step == "over":
@@ -817,9 +869,7 @@ class Game:
         distinct = list(dict.fromkeys(hand))
         candidates: list[Action] = []
         if self.is_shanghai and not self.down[seat]:
-            melds = find_contract(hand, self.deal, rules)
-            if melds is not None:
-                candidates.append(GoDown(tuple(melds)))
+            candidates.extend(self._go_down_offers(seat))
         if not self.is_shanghai:
             candidates.extend(LayMelds((m,)) for m in _single_melds(hand, rules))
         may_lay_off = (
@@ -828,29 +878,96 @@ class Game:
             else (not rules.layoff_requires_own_meld or self.played_this_deal[seat])
         )
         if may_lay_off and self.melds:
-            items = [
-                LayOffItem(card, index, end, placed.suit if meld.meld.kind == "set" else None)
-                for card in distinct
-                for index, meld in enumerate(self.melds)
-                for placed, end in meld.meld.placements(card, rules)
-            ]
-            candidates.extend(LayOff((item,)) for item in items)
-            if len(hand) == 2:
-                candidates.extend(LayOff((a, b)) for a in items for b in items if a.card != b.card)
+            candidates.extend(self._lay_off_offers(seat))
             if self.is_shanghai and rules.joker_swap != "off":
-                for index, table_meld in enumerate(self.melds):
-                    meld = table_meld.meld
-                    for position, placed in enumerate(meld.cards):
-                        if placed.is_wild_in(meld.kind, rules):
-                            for card in distinct:
-                                if card.rank == placed.rank and not card.is_joker:
-                                    candidates.append(SwapJoker(Swap(card, index, position)))
+                table = [m.meld for m in self.melds]
+                candidates.extend(
+                    SwapJoker(swap) for swap in _swap_candidates(table, distinct, rules)
+                )
         legal = [a for a in candidates if self._legal(seat, a)]
         # Discards are most of every list: judge them here rather than one _check each.
         if len(hand) > 1 or rules.final_discard != "forbidden":
             taken = None if self.is_shanghai else self.taken_upcard
             legal.extend(Discard(card) for card in distinct if card is not taken)
         return legal
+
+    def _lay_off_offers(self, seat: int) -> list[LayOff]:
+        """Single lay-offs, and with two cards in hand every two-card batch (chains too),
+        one per distinct result."""
+        hand = self.hands[seat]
+        table = [m.meld for m in self.melds]
+        singles = [
+            LayOff((item,)) for item in _lay_off_items(table, list(dict.fromkeys(hand)), self.rules)
+        ]
+        if len(hand) != 2:
+            return singles
+        offers: list[LayOff] = list(singles)
+        seen: set[tuple[str, ...]] = set()
+        for first in singles:
+            after = list(table)
+            try:
+                self._lay_off_onto(after, Counter(hand), first.items)
+            except IllegalAction:
+                continue
+            rest = list(hand)
+            rest.remove(first.items[0].card)
+            for second in _lay_off_items(after, rest, self.rules):
+                batch = LayOff((first.items[0], second))
+                final = list(after)
+                try:
+                    self._lay_off_onto(final, Counter(rest), (second,))
+                except IllegalAction:
+                    continue
+                key = tuple(sorted(str(m) for m in final))
+                if key not in seen:
+                    seen.add(key)
+                    offers.append(batch)
+        return offers
+
+    def _go_down_offers(self, seat: int) -> list[GoDown]:
+        """The solver's go-down, per choice of swaps, and the go-down-and-lay-off bundles."""
+        rules = self.rules
+        hand = self.hands[seat]
+        table = [m.meld for m in self.melds]
+        swap_sets: list[tuple[Swap, ...]] = [()]
+        if rules.joker_swap == "anyone_then_go_down" and table:
+            options = _swap_candidates(table, list(dict.fromkeys(hand)), rules)[:6]
+            for size in (1, 2, 3):
+                swap_sets.extend(combinations(options, size))
+        bundles = rules.layoff_on_going_down_turn and rules.final_discard == "forbidden"
+        relaxed = _without_final_discard(rules) if bundles else rules
+        offers: list[GoDown] = []
+        for swaps in swap_sets:
+            if len({(s.meld, s.position) for s in swaps}) < len(swaps):
+                continue
+            after_swaps = Counter(hand)
+            swapped_table = list(table)
+            try:
+                for swap in swaps:
+                    wild = self._check_swap_target(swapped_table, swap, after_swaps)
+                    swapped_table[swap.meld] = swapped_table[swap.meld].replace(
+                        swap.position, swap.card
+                    )
+                    after_swaps[swap.card] -= 1
+                    after_swaps[wild] += 1
+            except IllegalAction:
+                continue
+            cards = list(after_swaps.elements())
+            melds = find_contract(cards, self.deal, rules)
+            if melds is not None:
+                offers.append(GoDown(tuple(melds), swaps))
+            if not bundles:
+                continue
+            for last in dict.fromkeys(cards):
+                rest = list(cards)
+                rest.remove(last)
+                melds = find_contract(rest, self.deal, relaxed)
+                if melds is None or sum(len(m) for m in melds) != len(rest):
+                    continue
+                after = swapped_table + list(melds)
+                for item in _lay_off_items(after, [last], rules):
+                    offers.append(GoDown(tuple(melds), swaps, (item,)))
+        return offers
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -878,7 +995,7 @@ class Game:
             melds=tuple(self.melds),
             upcard=self.pile[-1] if self.pile else None,
             upcard_live=self.buy_window_open or (not self.is_shanghai and bool(self.pile)),
-            discarder=self.discarder,
+            discarder=self.pile_from[-1] if self.pile_from else None,
             stock_size=len(self.stock),
             discard_size=len(self.pile),
             buy_limit=self.buy_limit,
@@ -910,12 +1027,16 @@ class Game:
                 "hands": [format_cards(h) for h in self.hands],
                 "stock": format_cards(self.stock),
                 "pile": format_cards(self.pile),
+                "pile_from": self.pile_from,
                 "live": self.upcard_live,
                 "discarder": self.discarder,
                 "buys": self.buys_used,
                 "requests": self.buy_requests,
                 "down": self.down,
-                "melds": [[m.owner, str(m.meld)] for m in self.melds],
+                "melds": [
+                    [m.owner, str(m.meld), [[seat, str(card)] for seat, card in m.laid_off]]
+                    for m in self.melds
+                ],
                 "restocks": self.restocks,
                 "dry": self.dry_turns,
                 "went_down": self.went_down_this_turn,
@@ -949,12 +1070,24 @@ class Game:
             game.hands = [parse_cards(h) for h in data["hands"]]
             game.stock = parse_cards(data["stock"])
             game.pile = parse_cards(data["pile"])
+            game.pile_from = data.get("pile_from") or (
+                [None] * (len(game.pile) - 1) + [data["discarder"]] if game.pile else []
+            )
             game.upcard_live = data["live"]
             game.discarder = data["discarder"]
             game.buys_used = data["buys"]
             game.buy_requests = data["requests"]
             game.down = data["down"]
-            game.melds = [TableMeld(owner, Meld.parse(text)) for owner, text in data["melds"]]
+            game.melds = [
+                TableMeld(
+                    entry[0],
+                    Meld.parse(entry[1]),
+                    tuple((seat, Card.parse(card)) for seat, card in entry[2:][0])
+                    if len(entry) > 2
+                    else (),
+                )
+                for entry in data["melds"]
+            ]
             game.restocks = data["restocks"]
             game.dry_turns = data["dry"]
             game.went_down_this_turn = data["went_down"]
@@ -981,13 +1114,23 @@ class Game:
 class _Plan:
     """The computed result of a play-step action, applied by ``_commit_play``."""
 
-    __slots__ = ("goes_down", "hand", "laid_off", "new_melds", "swapped", "table", "wild_used")
+    __slots__ = (
+        "goes_down",
+        "hand",
+        "laid_down",
+        "laid_off",
+        "new_melds",
+        "swapped",
+        "table",
+        "wild_used",
+    )
 
     def __init__(
         self,
         hand: list[Card] | None = None,
         table: list[Meld] | None = None,
         new_melds: list[Meld] | None = None,
+        laid_down: list[Meld] | None = None,
         laid_off: list[LayOffItem] | None = None,
         swapped: list[tuple[Swap, Card]] | None = None,
         goes_down: bool = False,
@@ -996,6 +1139,8 @@ class _Plan:
         self.hand = hand
         self.table = table
         self.new_melds = new_melds or []
+        #: The melds as laid down, before any same-action lay-offs (for the event).
+        self.laid_down = laid_down or []
         self.laid_off = laid_off or []
         self.swapped = swapped or []
         self.goes_down = goes_down
@@ -1026,6 +1171,43 @@ def _rules_from_json(data: dict[str, Any]) -> Rules:
     if cached is None:
         cached = _RULES_FROM_CACHE[key] = Rules.model_validate(data)
     return cached
+
+
+def _lay_off_items(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[LayOffItem]:
+    """Every placement of each of ``cards`` on each meld of ``table``, end and suit named."""
+    return [
+        LayOffItem(
+            card, index, end, placed.suit if rules.is_wild(card) and meld.kind == "set" else None
+        )
+        for card in cards
+        for index, meld in enumerate(table)
+        for placed, end in meld.placements(card, rules)
+    ]
+
+
+def _swap_candidates(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[Swap]:
+    """Swaps of a natural among ``cards`` for a table wild of its rank (the suit is judged by
+    ``_check_swap_target``)."""
+    return [
+        Swap(card, index, position)
+        for index, meld in enumerate(table)
+        for position, placed in enumerate(meld.cards)
+        if placed.is_wild_in(meld.kind, rules)
+        for card in cards
+        if card.rank == placed.rank and not card.is_joker
+    ]
+
+
+_RELAXED: dict[Rules, Rules] = {}
+
+
+def _without_final_discard(rules: Rules) -> Rules:
+    """``rules`` with ``final_discard: optional``: the solver then may leave any hand size,
+    which the go-down-and-lay-off bundle needs (it leaves one card for the lay-off)."""
+    relaxed = _RELAXED.get(rules)
+    if relaxed is None:
+        relaxed = _RELAXED[rules] = rules.with_options(final_discard="optional")
+    return relaxed
 
 
 def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
