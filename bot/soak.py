@@ -661,7 +661,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 gc.collect()
                 bot: Any = env.bot
                 service, publisher = bot.service, bot.publisher
-                from engine import hints
+                from engine.players import hints
 
                 memory = {
                     "rss": rss_mb(),
