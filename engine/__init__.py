@@ -39,7 +39,7 @@ from .game import Game
 from .melds import Meld, MeldCard
 from .rules import PRESETS, Contract, Rules, describe_contract
 from .solver import find_contract
-from .view import PlayerView, SeatView, TableMeld
+from .view import PlayerView, PublicMove, SeatView, TableMeld
 
 __all__ = [
     "JOKER",
@@ -68,6 +68,7 @@ __all__ = [
     "MeldCard",
     "NotYourTurn",
     "PlayerView",
+    "PublicMove",
     "RequestBuy",
     "Rules",
     "SeatView",

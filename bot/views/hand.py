@@ -618,7 +618,7 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
 
 def hint_note(view: PlayerView) -> str:
     """The engine's advice for this player's hand, as a note above the hand."""
-    from engine.hints import hint
+    from engine.players.hints import hint
 
     advice = hint(
         list(view.hand or ()),

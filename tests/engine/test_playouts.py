@@ -31,7 +31,7 @@ from engine import (
 from engine.actions import Action
 from engine.cards import make_pack
 from engine.events import DealEnded
-from engine.random_play import random_step
+from engine.players.random_play import random_step
 
 PROBE_CARDS = [Card.parse(t) for t in ("7H", "JK", "KS", "2C", "AD")]
 
