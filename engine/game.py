@@ -931,6 +931,13 @@ class Game:
                     offers.append(batch)
         return offers
 
+    def _swap_fits(self, table: list[Meld], swap: Swap, hand: Counter[Card]) -> bool:
+        try:
+            self._check_swap_target(table, swap, hand)
+        except IllegalAction:
+            return False
+        return True
+
     def _kept_out_by_s16(self, cards: list[Card]) -> list[Card]:
         """Cards S16 might keep out of a contract run though a lay-off could still extend it:
         wilds, and naturals of a suit the hand could make two runs of."""
@@ -983,7 +990,11 @@ class Game:
         table = [m.meld for m in self.melds]
         swap_sets: list[tuple[Swap, ...]] = [()]
         if rules.joker_swap == "anyone_then_go_down" and table:
-            options = _swap_candidates(table, list(dict.fromkeys(hand)), rules)[:6]
+            options = [
+                swap
+                for swap in _swap_candidates(table, list(dict.fromkeys(hand)), rules)
+                if self._swap_fits(table, swap, Counter(hand))
+            ][:6]  # more swaps than this at once: GoDownBuilder
             for size in (1, 2, 3):
                 swap_sets.extend(combinations(options, size))
         bundles = rules.layoff_on_going_down_turn and rules.final_discard == "forbidden"
