@@ -37,6 +37,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -47,7 +48,15 @@ import discord
 from bot.cogs.channel_watch import ChannelWatch
 from bot.publisher import Publisher
 from bot.service import TableService
-from bot.soak import Tracebacks, missing, no_pictures, percentile, rss_mb, small_filesystem
+from bot.soak import (
+    Tracebacks,
+    missing,
+    no_pictures,
+    percentile,
+    print_sources,
+    rss_mb,
+    small_filesystem,
+)
 from data import Store
 from engine.actions import Action, Discard, DrawStock, RequestBuy
 
@@ -69,7 +78,7 @@ class FakeChannel:
     guild: Any
     deleted: bool = False
     can_send: bool = True
-    lines: list[str] = field(default_factory=list)
+    lines: int = 0
     edits: int = 0
 
     async def send(self, content: str | None = None, **kwargs: Any) -> None:
@@ -79,7 +88,7 @@ class FakeChannel:
         if not self.can_send:
             raise http_error(discord.Forbidden, 403, 50013)
         if content:
-            self.lines.extend(content.splitlines())
+            self.lines += len(content.splitlines())
 
     def get_partial_message(self, message_id: int) -> Any:
         channel = self
@@ -292,16 +301,16 @@ class ServiceSoak:
 
     async def round(self) -> None:
         """A burst at every open table, the windows closing, then every discard."""
-        await asyncio.gather(*(self.limited(self.burst(t)) for t in self.playing()))
+        await asyncio.gather(*(self.limited(self.burst, t) for t in self.playing()))
         await self.settle()
         await self.advance(BUY_SECONDS + 1)
-        await asyncio.gather(*(self.limited(self.discard(t)) for t in self.playing()))
+        await asyncio.gather(*(self.limited(self.discard, t) for t in self.playing()))
         await self.settle()
 
-    async def limited(self, work: Any) -> None:
-        """At most ``--concurrent`` tables click at the same moment."""
+    async def limited(self, step: Callable[[Table], Awaitable[None]], t: Table) -> None:
+        """``step`` at table ``t`` once at most ``--concurrent`` tables are clicking."""
         async with self.gate:
-            await work
+            await step(t)
 
     async def burst(self, t: Table) -> None:
         live = self.service.tables.get(t.table_id)
@@ -386,7 +395,7 @@ class ServiceSoak:
 
     async def kill_mid_burst(self) -> None:
         """A kill while a round's burst is in flight: whatever was answered must be saved."""
-        bursts = (self.limited(self.burst(t)) for t in self.playing())
+        bursts = (self.limited(self.burst, t) for t in self.playing())
         task = asyncio.ensure_future(asyncio.gather(*bursts))
         await asyncio.sleep(0.05)
         task.cancel()
@@ -496,7 +505,7 @@ class ServiceSoak:
         for t in self.tables:
             channel = self.discord.channels[t.channel_id]
             if t.fate != "abandoned":
-                lost_notices += max(0, self.meant[t.channel_id] - len(channel.lines))
+                lost_notices += max(0, self.meant[t.channel_id] - channel.lines)
         return {
             "lost": lost,
             "phantom": phantom,
@@ -566,6 +575,7 @@ def report(
             f"    {phase:<22} {soak.log.tracebacks[phase]:>5} / {soak.log.errors[phase]:>5} / "
             f"{soak.log.warnings[phase]:>5}"
         )
+    print_sources(soak.log)
     samples = soak.latency
     print(
         f"  click latency (act + commit, ms): p50 {statistics.median(samples) * 1000:.2f}, "
