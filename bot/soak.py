@@ -451,7 +451,7 @@ class Soak:
     async def fill_disk(self, full: bool) -> None:
         """Fill the database's filesystem with a filler file, or free it again. On a large
         filesystem (never fill a real disk) SQLite's ``max_page_count`` is pinned instead."""
-        folder = self.settings.database.parent
+        folder = Path(self.settings.database).parent  # the soak runs on SQLite
         filler = folder / "filler.bin"
         if small_filesystem(folder):
             self.disk_method = "filesystem filled"
@@ -666,7 +666,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 gc.collect()
                 bot: Any = env.bot
                 service, publisher = bot.service, bot.publisher
-                from engine import hints
+                from engine.players import hints
 
                 memory = {
                     "rss": rss_mb(),
