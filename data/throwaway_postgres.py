@@ -21,7 +21,8 @@ from pathlib import Path
 
 #: Set to 1 (CI does) to make a missing PostgreSQL a failure instead of a skipped test.
 REQUIRE_ENV = "SHANGHAI_REQUIRE_POSTGRES"
-#: Optional: the folder holding initdb and pg_ctl, when they are somewhere unusual.
+#: Optional: the folder holding initdb and pg_ctl, when they are somewhere unusual (only it is
+#: then searched).
 BINDIR_ENV = "SHANGHAI_PG_BINDIR"
 
 
@@ -32,8 +33,9 @@ class NoPostgres(RuntimeError):
 def find_bindir() -> Path | None:
     """The folder with ``initdb``, ``pg_ctl`` and ``postgres``, or ``None`` if there is none."""
     candidates: list[Path] = []
-    if os.environ.get(BINDIR_ENV):
-        candidates.append(Path(os.environ[BINDIR_ENV]))
+    if os.environ.get(BINDIR_ENV):  # an explicit choice is the only candidate
+        folder = Path(os.environ[BINDIR_ENV])
+        return folder if (folder / "initdb").is_file() else None
     pg_config = shutil.which("pg_config")
     if pg_config:
         with contextlib.suppress(OSError, subprocess.CalledProcessError):
