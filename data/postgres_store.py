@@ -310,8 +310,14 @@ class PostgresStore:
         async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
             return list(await conn.fetch(sql, *args))
 
+    async def _owned(self) -> None:
+        """Every write first checks that this process still owns its shards (``FenceLost``)."""
+        if self.fence is not None:
+            await self.fence.ensure_held()
+
     async def _write(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
         """Run ``body`` as one transaction, all-or-nothing and immune to cancelling."""
+        await self._owned()
         return await asyncio.shield(self._transaction(body))
 
     async def _transaction(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
@@ -326,6 +332,7 @@ class PostgresStore:
 
     async def _one_statement(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         """One statement as its own transaction (the server commits it whole): one round trip."""
+        await self._owned()
 
         async def run() -> list[asyncpg.Record]:
             try:
@@ -418,6 +425,7 @@ class PostgresStore:
 
     async def _execute(self, sql: str, *args: Any) -> str:
         """One statement as its own transaction; its status tag (e.g. ``"UPDATE 1"``)."""
+        await self._owned()
 
         async def run() -> str:
             try:
