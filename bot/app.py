@@ -37,6 +37,7 @@ from .publisher import Publisher
 from .service import Listeners, TableService
 from .settings import Settings
 from .views.hand import HandButton, HandSelect
+from .views.house_rules import HouseRulesSelect
 from .views.table import TableButton
 
 log = logging.getLogger(__name__)
@@ -143,7 +144,7 @@ class ShanghaiBot(commands.AutoShardedBot):
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.channel_watch")
-        self.add_dynamic_items(TableButton, HandButton, HandSelect)
+        self.add_dynamic_items(TableButton, HandButton, HandSelect, HouseRulesSelect)
         from .cogs.shanghai import EndButton
 
         self.add_dynamic_items(EndButton)

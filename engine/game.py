@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from .actions import (
     Action,
@@ -73,7 +73,7 @@ from .events import (
 from .melds import Meld, MeldCard
 from .rules import Contract, Rules
 from .solver import find_contract
-from .view import PlayerView, SeatView, Step, TableMeld
+from .view import MoveKind, PlayerView, PublicMove, SeatView, Step, TableMeld
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
 #: (E10: guards against endless redeals).
@@ -120,6 +120,8 @@ class Game:
         self.blind_outs = [0] * n
         self.buys_total = [0] * n
         self.winner_seats: tuple[int, ...] = ()
+        #: This deal's public pile moves (takes, buys, discards), for the views.
+        self.history: list[PublicMove] = []
 
     # -- construction ------------------------------------------------------------------------
 
@@ -165,6 +167,7 @@ class Game:
         upcard = pack.pop()
         self.pile = [upcard]
         self.pile_from = [None]
+        self.history = []
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -430,6 +433,7 @@ class Game:
                     assert card is not None, "the supply rule (S31) guarantees penalty cards"
                     self.hands[winner].append(card)
                 events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
+                self.history.append(PublicMove(winner, "bought", upcard))
             else:
                 events.append(UpcardDead(upcard))
             self.upcard_live = False
@@ -450,6 +454,7 @@ class Game:
         self.upcard_live = False
         self.taken_upcard = card
         self.step = "play"
+        self.history.append(PublicMove(seat, "took", card))
         return [TookUpcard(seat, card)]
 
     def _buy_in_turn(self, seat: int) -> list[Event]:
@@ -467,6 +472,7 @@ class Game:
         self.taken_upcard = card
         self.step = "play"
         events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
+        self.history.append(PublicMove(seat, "bought", card))
         return events
 
     # -- play step: planning (pure) ------------------------------------------------------------
@@ -715,6 +721,7 @@ class Game:
         hand.remove(card)
         self.pile.append(card)
         self.pile_from.append(seat)
+        self.history.append(PublicMove(seat, "discarded", card))
         if self.rules.is_wild(card):
             self.wild_left_hand = True
         events: list[Event] = [Discarded(seat, card)]
@@ -958,7 +965,18 @@ class Game:
                 offers.append(GoDown(tuple(melds), swaps))
             if not bundles:
                 continue
-            for last in dict.fromkeys(cards):
+            # Under ``minimum`` a card that fits a new meld can join it in the contract (then
+            # the plain go-down empties the hand), so only cards that fit a meld already on
+            # the table need the bundle; under ``exact``, or when S16 may keep a card out of
+            # a contract run that a lay-off could still extend, any card may.
+            runs = sum(1 for kind, _ in self.contract if kind == "run")
+            lasts = (
+                dict.fromkeys(cards)
+                if rules.contract_meld_size == "exact"
+                or (runs > 1 and rules.same_suit_runs == "separated")
+                else {item.card: None for item in _lay_off_items(swapped_table, cards, rules)}
+            )
+            for last in lasts:
                 rest = list(cards)
                 rest.remove(last)
                 melds = find_contract(rest, self.deal, relaxed)
@@ -1006,6 +1024,7 @@ class Game:
             is_over=self.is_over,
             winners=self.winner_seats,
             restocks=self.restocks,
+            history=tuple(self.history),
         )
 
     # -- serialisation ---------------------------------------------------------------------------
@@ -1049,6 +1068,7 @@ class Game:
                 "blinds": self.blind_outs,
                 "buys_total": self.buys_total,
                 "winners": self.winner_seats,
+                "history": [[m.seat, m.kind, str(m.card)] for m in self.history],
             },
             separators=(",", ":"),
         )
@@ -1100,6 +1120,7 @@ class Game:
             game.blind_outs = data["blinds"]
             game.buys_total = data["buys_total"]
             game.winner_seats = tuple(data["winners"])
+            game.history = [_public_move(*move) for move in data.get("history", [])]
         except (KeyError, TypeError, json.JSONDecodeError) as error:
             raise ValueError(f"Not a saved game: {error}") from error
         return game
@@ -1244,3 +1265,10 @@ def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
                         )
                     )
     return melds
+
+
+def _public_move(seat: int, kind: str, card: str) -> PublicMove:
+    """A saved history entry; states saved before the history existed simply have none."""
+    if kind not in ("took", "bought", "discarded"):
+        raise ValueError(f"unknown move kind {kind!r}")
+    return PublicMove(seat, cast(MoveKind, kind), Card.parse(card))

@@ -1,9 +1,9 @@
 """Computer seats: which move a computer (or a seat the bot plays) makes, and its buys.
 
 A computer decides from that seat's own ``PlayerView`` and legal actions only, with the
-strategy of its level (``engine.strategy``), and acts through the service's normal path like a
-click. Buys are decided as soon as a window opens (a computer never holds a window open); a
-turn's moves wait ``computer_delay`` between them so people can follow.
+strategy of its level (``engine.players.strategy``), and acts through the service's normal
+path like a click. Buys are decided as soon as a window opens (a computer never holds a
+window open); a turn's moves wait ``computer_delay`` between them so people can follow.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine import Game
 from engine.actions import Action, RequestBuy
-from engine.strategy import EasyStrategy, Strategy, make_strategy
+from engine.players.strategy import EasyStrategy, Strategy, make_strategy
 
 from .live import LiveTable
 

@@ -46,7 +46,7 @@ from engine import (
 from engine.actions import Action
 from engine.builder import GoDownBuilder
 from engine.melds import MeldCard
-from engine.random_play import random_step
+from engine.players.random_play import random_step
 
 CONFIGS: dict[str, Rules] = {
     "standard": Rules.preset("standard"),
