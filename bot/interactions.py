@@ -15,6 +15,9 @@ from typing import Any
 
 import discord
 
+from . import storage_faults
+from .storage_faults import is_storage_fault
+
 log = logging.getLogger("bot.errors")
 
 APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
@@ -54,6 +57,10 @@ async def reply(
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``interaction`` for ``error``: the reason for a refusal, an apology for a bug."""
+    if is_storage_fault(error):
+        log.warning("interaction %s: the database refused a write", interaction.id)
+        await reply(interaction, storage_faults.REPLY)
+        return
     if not is_refusal(error):
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None

@@ -4,9 +4,10 @@ The bot runs unmodified against simcord's in-memory Discord and a real SQLite fi
 simcord's virtual clock. ``--tables`` tables of three people each (spread over servers of at
 most 100 channels) are opened, joined and started by clicks, then played in rounds: each round
 ``--per-round`` tables see a *burst* (every other seat clicks **Buy** on the table message, one
-of them twice, then the in-turn person draws and discards from their own hand message), then
+of them twice, then the in-turn person draws or discards from their own hand message), then
 the clock moves past the buy windows. The publisher is not paced (``edit_interval`` 0: every
-change is its own edit, the most work for the outboxes). Between rounds, issue 16's faults:
+change is its own edit, the most work for the outboxes), and pictures are a 1x1 PNG unless
+``--pictures`` (see ``no_pictures``). Between rounds, issue 16's faults:
 
 - *disk full*: with ``--db-dir`` on a small filesystem (a tmpfs of at most 1 GB) a filler
   file takes every free byte, so SQLite meets a real ENOSPC, then it is deleted; elsewhere
@@ -40,6 +41,7 @@ import logging
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -50,6 +52,7 @@ from typing import Any
 
 import discord
 import simcord
+from discord.state import ConnectionState
 from pydantic import SecretStr
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
@@ -58,6 +61,14 @@ from bot import Settings, create_bot
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 CHANNELS_PER_GUILD = 100
+#: Long timers: simcord also fires a virtual timer once as much *real* time has passed, and
+#: 500 tables take minutes of real time; with these, only ``advance_time`` moves the game.
+BUY_SECONDS = 120
+TURN_SECONDS = 3600
+#: Tables opened between two moves of the clock.
+OPEN_BATCH = 25
+#: Virtual seconds between two tables' bursts, so that their timers fall due apart.
+SPACING = 0.5
 SEND = discord.Permissions(send_messages=True).value
 
 
@@ -65,25 +76,39 @@ SEND = discord.Permissions(send_messages=True).value
 
 
 class Latency:
-    """Bot-side answer time of each interaction: arrival (``on_interaction``) to first answer."""
+    """Bot-side answer time of each interaction: from discord.py parsing its gateway event to
+    the bot's first answer (``send_message``, ``edit_message``, ``defer`` or ``send_modal``)."""
 
     METHODS = ("send_message", "edit_message", "defer", "send_modal")
 
     def __init__(self) -> None:
         self.arrived: dict[int, float] = {}
         self.samples: list[float] = []
-        self._originals: dict[str, Any] = {}
+        self._originals: list[tuple[Any, str, Any]] = []
 
     def install(self) -> None:
-        response = discord.InteractionResponse
         for name in self.METHODS:
-            original = getattr(response, name)
-            self._originals[name] = original
-            setattr(response, name, self._timed(original))
+            self._patch(discord.InteractionResponse, name, self._timed)
+        self._patch(ConnectionState, "parse_interaction_create", self._arrival)
 
     def uninstall(self) -> None:
-        for name, original in self._originals.items():
-            setattr(discord.InteractionResponse, name, original)
+        for owner, name, original in reversed(self._originals):
+            setattr(owner, name, original)
+        self._originals.clear()
+
+    def _patch(self, owner: Any, name: str, wrap: Callable[[Any], Any]) -> None:
+        original = getattr(owner, name)
+        self._originals.append((owner, name, original))
+        setattr(owner, name, wrap(original))
+
+    def _arrival(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        arrived = self.arrived
+
+        def parse(state: Any, data: dict[str, Any]) -> Any:
+            arrived[int(data["id"])] = time.perf_counter()
+            return original(state, data)
+
+        return parse
 
     def _timed(self, original: Callable[..., Any]) -> Callable[..., Any]:
         samples, arrived = self.samples, self.arrived
@@ -95,14 +120,6 @@ class Latency:
             return await original(response, *args, **kwargs)
 
         return answer
-
-    def watch(self, bot: Any) -> None:
-        arrived = self.arrived
-
-        async def on_interaction(interaction: discord.Interaction[Any]) -> None:
-            arrived[interaction.id] = time.perf_counter()
-
-        bot.add_listener(on_interaction)
 
 
 class Tracebacks(logging.Handler):
@@ -124,7 +141,7 @@ class Tracebacks(logging.Handler):
             self.warnings[self.phase] += 1
 
 
-#: A 1x1 PNG, for ``--no-pictures``.
+#: A 1x1 PNG, attached in place of every picture unless ``--pictures``.
 TINY_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
@@ -136,8 +153,12 @@ async def _no_render(fn: Callable[..., bytes], *args: Any, **kwargs: Any) -> byt
 
 
 def no_pictures() -> None:
-    """Skip drawing the table, hand and score pictures (``--no-pictures``): their cost is
-    ``bot.bench_render``'s subject; every message still carries an attachment."""
+    """Attach a 1x1 PNG instead of drawing the table, hand and score pictures.
+
+    Their cost is ``bot.bench_render``'s subject, not this one's; and under simcord 3.2 a
+    burst of renders in worker threads (``asyncio.to_thread``) was seen to stall its settle at
+    50 tables (the work finished, its completion was never delivered), which ``--pictures``
+    may still show. Every message carries an attachment all the same."""
     import bot.pictures
 
     setattr(bot.pictures, "render_in_thread", _no_render)  # noqa: B010
@@ -223,8 +244,11 @@ class Soak:
         self.clicks = 0
         self.refused = 0
         self.apologies = 0
+        self.storage_refusals = 0
+        self.unanswered = 0
         self.kills = 0
         self.next_burst = 0
+        self.started = time.perf_counter()
         self.disk_method = ""
         self.rss_before = 0.0
         self.latency = Latency()
@@ -262,9 +286,13 @@ class Soak:
         return result
 
     def _count(self, result: simcord.InteractionResult) -> None:
+        if not result.acknowledged:
+            self.unanswered += 1
         text = content(result)
         if "something went wrong" in text:
             self.apologies += 1
+        if "can't save anything" in text:
+            self.storage_refusals += 1
 
     # -- setting up ----------------------------------------------------------------------------
 
@@ -289,7 +317,11 @@ class Soak:
         for t in self.tables:
             host = t.people[0]
             opened = await host.slash(
-                t.channel, "shanghai new", deals=self.args.deals, turn_seconds=90, buy_seconds=8
+                t.channel,
+                "shanghai new",
+                deals=self.args.deals,
+                turn_seconds=TURN_SECONDS,
+                buy_seconds=BUY_SECONDS,
             )
             self.clicks += 1
             t.message_id = opened.response.message.id
@@ -297,6 +329,9 @@ class Soak:
             for person in t.people[1:]:
                 await self.click(person, self.table_message(t), label="Join")
             await self.click(host, self.table_message(t), label="Start")
+            await self.env.advance_time(SPACING)
+            if t.index % OPEN_BATCH == OPEN_BATCH - 1:
+                await self.clock_to(self.now() + BUY_SECONDS + 1)
 
     # -- one round -------------------------------------------------------------------------------
 
@@ -307,12 +342,37 @@ class Soak:
         for k in range(count):
             t = playing[(self.next_burst + k) % len(playing)]
             await self.burst(t)
+            await self.env.advance_time(SPACING)
         self.next_burst += count
-        await self.env.advance_time(self.settings.buy_seconds + 1)
+        await self.clock_to(self.now() + BUY_SECONDS + 1)
+
+    def now(self) -> float:
+        return float(self.service.clock())
+
+    async def clock_to(self, target: float) -> None:
+        """Move the virtual clock to ``target`` one due timer at a time.
+
+        simcord gives one ``advance_time`` a few real seconds to settle everything it fires;
+        stepping from one table's wake-up to the next keeps each step to the few tables due
+        at that instant, however many are open."""
+        while True:
+            now = self.now()
+            if now >= target:
+                return
+            wakes = [self.next_wake(live) for live in list(self.service.tables.values())]
+            due = min([w for w in wakes if w is not None and w > now] + [target])
+            await self.env.advance_time(max(due - now, 0.0) + 0.01)
+
+    def next_wake(self, live: Any) -> float | None:
+        timers = getattr(self.service, "timers", None)
+        if timers is not None:
+            return timers.next_wake(live)  # type: ignore[no-any-return]
+        deadlines = [live.buy_deadline, live.turn_deadline]
+        return min((d for d in deadlines if d is not None), default=None)
 
     async def burst(self, t: Soaked) -> None:
-        """Buys from every other seat (one of them twice), then the in-turn person's draw and
-        discard from their own hand message."""
+        """Buys from every other seat (one of them twice), then the in-turn person's next step
+        from their own hand message."""
         live = self.live(t)
         game = live.game
         if game is None or game.is_over:
@@ -321,18 +381,19 @@ class Soak:
         message = self.table_message(t)
         if message is None:
             return
-        buy = next((label for label in labels(message) if label.startswith("Buy ")), None)
-        if buy is not None:
-            buyers = [p for p in t.people if p.id != current]
-            for person in [*buyers, buyers[0]]:  # the first one clicks twice
-                result = await self.click(person, message, label=buy)
-                if "Buy request for" in content(result):
-                    t.confirmed.append((person.id, "buy"))
-            await self.env.advance_time(self.settings.buy_seconds + 1)
-            live = self.live(t)
-            if live is None or live.game is None or live.game.is_over:
-                return
-            current = int(live.game.current_player)
+        buyers = [p for p in t.people if p.id != current]
+        for person in [*buyers, buyers[0]]:  # the first one clicks twice
+            message = self.table_message(t)
+            buy = (
+                next((x for x in labels(message) if x.startswith("Buy ")), None)
+                if message
+                else None
+            )
+            if buy is None:
+                break  # the window closed (everyone who may buy has asked)
+            result = await self.click(person, message, label=buy)
+            if "Buy request for" in content(result):
+                t.confirmed.append((person.id, "buy"))
         await self.turn(t, t.person(current))
 
     async def hand(self, t: Soaked, person: Any, fresh: bool = False) -> Any:
@@ -348,6 +409,7 @@ class Soak:
         return result.response
 
     async def turn(self, t: Soaked, person: Any) -> None:
+        """The in-turn person's next step: draw (held while the buy window runs), or discard."""
         hand = await self.hand(t, person, fresh=True)
         if hand is None:
             return
@@ -355,7 +417,7 @@ class Soak:
             drawn = await self.click(person, hand, label="Draw from stock")
             if content(drawn).startswith("You got"):
                 t.confirmed.append((person.id, "draw"))
-            hand = drawn.response
+            return
         found = discard_select(hand)
         if found is None:
             return
@@ -379,14 +441,12 @@ class Soak:
         await old.store.close()
 
     def make_bot(self) -> Any:
-        bot = create_bot(self.settings)
-        self.latency.watch(bot)
-        return bot
+        return create_bot(self.settings)
 
     async def fill_disk(self, full: bool) -> None:
         """Fill the database's filesystem with a filler file, or free it again. On a large
         filesystem (never fill a real disk) SQLite's ``max_page_count`` is pinned instead."""
-        folder = self.settings.database.parent
+        folder = Path(self.settings.database).parent  # the soak runs on SQLite
         filler = folder / "filler.bin"
         if small_filesystem(folder):
             self.disk_method = "filesystem filled"
@@ -452,60 +512,65 @@ class Soak:
 
     # -- the whole run ----------------------------------------------------------------------------
 
+    def enter(self, phase: str) -> None:
+        """Start counting log records for ``phase``; say so on stderr (a long run's progress)."""
+        self.log.phase = phase
+        elapsed = time.perf_counter() - self.started
+        print(f"[{elapsed:6.0f} s] {phase}: {self.clicks} clicks so far", file=sys.stderr)
+
     async def run(self) -> None:
-        args, log = self.args, self.log
-        started = time.perf_counter()
+        args = self.args
+        self.started = time.perf_counter()
         gc.collect()
         self.rss_before = rss_mb()
         await self.open_all()
-        log.phase = "play"
+        self.enter("play")
         await self.round()
         await self.round()
 
-        log.phase = "channel deleted"
+        self.enter("channel deleted")
         await self.delete_channels(max(1, args.tables // 100))
         self.remove_bot_from_lonely()
         await self.round()
 
-        log.phase = "kill"
+        self.enter("kill")
         await self.kill()
         await self.round()
 
-        log.phase = "permission revoked"
+        self.enter("permission revoked")
         revoked = self.revoke(max(1, args.tables // 100))
         await self.round()
         await self.round()
 
-        log.phase = "disk full"
+        self.enter("disk full")
         await self.fill_disk(True)
-        await self.round()
-        await self.env.advance_time(95)  # turn timers fire and fail
-        await self.env.advance_time(120)
+        await self.round()  # clicks are refused; held draws fail at the windows' close
+        await self.clock_to(self.now() + 120)  # the timers retry, backing off
         await self.fill_disk(False)
-        log.phase = "disk freed"
-        await self.env.advance_time(65)
+        self.enter("disk freed")
+        await self.clock_to(self.now() + 65)
         await self.round()
 
-        log.phase = "read-only"
+        self.enter("read-only")
         await self.read_only(True)
         await self.round()
-        await self.env.advance_time(95)
+        await self.clock_to(self.now() + 120)
         await self.read_only(False)
-        await self.env.advance_time(65)
+        await self.clock_to(self.now() + 65)
 
-        log.phase = "permission given back"
+        self.enter("permission given back")
         self.give_back(revoked)
-        await self.env.advance_time(65)
+        await self.clock_to(self.now() + 65)
 
-        log.phase = "kill"
+        self.enter("kills (one after a silent delete)")
         await self.kill_after_a_silent_delete()
         await self.round()
         await self.kill()
         await self.round()
 
-        log.phase = "end"
+        self.enter("end")
         await self.end_all()
-        self.elapsed = time.perf_counter() - started
+        self.elapsed = time.perf_counter() - self.started
 
     async def end_all(self) -> None:
         """Hosts end most tables; the rest are played out by the turn timers."""
@@ -523,10 +588,10 @@ class Soak:
         for t in self.tables:  # games that ended by play before now
             if t.fate == "playing" and self.live(t) is None:
                 t.fate = "finished"
-        for _ in range(400):
+        for _ in range(200):
             if not self.service.tables:
                 break
-            await self.env.advance_time(100)
+            await self.clock_to(self.now() + TURN_SECONDS + 1)
         for t in self.tables:
             if t.fate == "playing":
                 t.fate = "finished" if self.live(t) is None else "still open"
@@ -583,22 +648,20 @@ async def main_async(args: argparse.Namespace) -> None:
         root.setLevel(logging.INFO)
         for noisy in ("discord", "simcord"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
-        if args.no_pictures:
+        if not args.pictures:
             no_pictures()
-        first = create_bot(settings)
-        soak: Soak | None = None
-        async with simcord.run(first, settle_timeout=5.0) as env:
-            soak = Soak(env, settings, args)
-            soak.log = soak_log
-            soak.latency.watch(first)
-            soak.latency.install()
-            try:
+        latency = Latency()
+        latency.install()  # before the first bot: its gateway parsers are bound at creation
+        try:
+            async with simcord.run(create_bot(settings), settle_timeout=8.0) as env:
+                soak = Soak(env, settings, args)
+                soak.log, soak.latency = soak_log, latency
                 await soak.run()
                 checked = await soak.verify()
                 gc.collect()
                 bot: Any = env.bot
                 service, publisher = bot.service, bot.publisher
-                from engine import hints
+                from engine.players import hints
 
                 memory = {
                     "rss": rss_mb(),
@@ -608,9 +671,9 @@ async def main_async(args: argparse.Namespace) -> None:
                     "tasks": len(asyncio.all_tasks()),
                 }
                 report(soak, checked, memory, env)
-            finally:
-                soak.latency.uninstall()
-                root.removeHandler(soak_log)
+        finally:
+            latency.uninstall()
+            root.removeHandler(soak_log)
 
 
 def report(soak: Soak, checked: dict[str, Any], memory: dict[str, Any], env: Any) -> None:
@@ -628,10 +691,10 @@ def report(soak: Soak, checked: dict[str, Any], memory: dict[str, Any], env: Any
     )
     print(f"  fates: {dict(fates)}; database statuses: {dict(checked['statuses'])}")
     print(f"  actions confirmed to people: {confirmed}; lost: {checked['lost']}")
-    print(f"  phantom results: {checked['phantom']}")
+    print(f"  phantom results: {checked['phantom']}; clicks left unanswered: {soak.unanswered}")
     print(
-        f"  disk full by: {soak.disk_method}; apologies (a click the database refused): "
-        f"{soak.apologies}"
+        f"  disk full by: {soak.disk_method}; clicks refused because the database refused "
+        f"them: {soak.storage_refusals}; apologies for a bug: {soak.apologies}"
     )
     print(f"  hosts told of a missing permission: {dms} DM(s) for {revoked} revoked channel(s)")
     print("  log per phase (tracebacks / errors / warnings):")
@@ -665,7 +728,9 @@ def main() -> None:
     parser.add_argument(
         "--per-round", type=int, default=100, help="tables that get a burst of clicks each round"
     )
-    parser.add_argument("--no-pictures", action="store_true", help="attach a 1x1 PNG instead")
+    parser.add_argument(
+        "--pictures", action="store_true", help="draw the real pictures (see the docstring)"
+    )
     parser.add_argument(
         "--db-dir",
         default=None,

@@ -21,6 +21,7 @@ from .actions import (
     TakeUpcard,
     parse_action,
 )
+from .builder import GoDownBuilder, meld_readings
 from .cards import JOKER, Card, format_cards, parse_cards
 from .errors import (
     BuyRefused,
@@ -56,6 +57,7 @@ __all__ = [
     "Game",
     "GameOver",
     "GoDown",
+    "GoDownBuilder",
     "HandSizeRule",
     "IllegalAction",
     "IllegalMeld",
@@ -79,6 +81,7 @@ __all__ = [
     "describe_contract",
     "find_contract",
     "format_cards",
+    "meld_readings",
     "parse_action",
     "parse_cards",
 ]

@@ -143,11 +143,6 @@ class GoDownBuilder:
         if self.layoffs:
             raise WrongStep("Lay your melds before laying off")
         meld.check(self.rules)
-        need = Counter(c.card for c in meld.cards)
-        hand = self.hand()
-        for card, count in need.items():
-            if hand[card] < count:
-                raise CardNotInHand(f"You don't hold enough {card.pretty()} for those melds")
         wanted = describe_contract(self.game.contract)
         sizes = [size for kind, size in self.open_slots() if kind == meld.kind]
         if not sizes:
@@ -160,6 +155,11 @@ class GoDownBuilder:
                 f"Each {meld.kind} of this contract ({wanted}) needs {word} {size} cards; "
                 f"{meld} has {len(meld)}"
             )
+        need = Counter(c.card for c in meld.cards)
+        hand = self.hand()
+        for card, count in need.items():
+            if hand[card] < count:
+                raise CardNotInHand(f"You don't hold enough {card.pretty()} for those melds")
         melds = (*self.melds, meld)
         check_runs_separated(melds, self.rules)
         check_set_ranks_distinct(melds, self.rules)

@@ -965,7 +965,18 @@ class Game:
                 offers.append(GoDown(tuple(melds), swaps))
             if not bundles:
                 continue
-            for last in dict.fromkeys(cards):
+            # Under ``minimum`` a card that fits a new meld can join it in the contract (then
+            # the plain go-down empties the hand), so only cards that fit a meld already on
+            # the table need the bundle; under ``exact``, or when S16 may keep a card out of
+            # a contract run that a lay-off could still extend, any card may.
+            runs = sum(1 for kind, _ in self.contract if kind == "run")
+            lasts = (
+                dict.fromkeys(cards)
+                if rules.contract_meld_size == "exact"
+                or (runs > 1 and rules.same_suit_runs == "separated")
+                else {item.card: None for item in _lay_off_items(swapped_table, cards, rules)}
+            )
+            for last in lasts:
                 rest = list(cards)
                 rest.remove(last)
                 melds = find_contract(rest, self.deal, relaxed)

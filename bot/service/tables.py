@@ -214,6 +214,42 @@ class TableService:
         self._notify(Change(table, "lobby", actor=user_id))
         return table
 
+    async def set_house_rule(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        preset: str | None = None,
+        option: str | None = None,
+        value: Any = None,
+    ) -> LiveTable:
+        """The host changes the lobby's rule set (which resets the options) or one option;
+        validated as a whole ``Rules`` and stored with the table's options (issue 11)."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if user_id != table.record.host_id:
+                raise NotHost("change the house rules")
+            options = dict(table.record.options)
+            overrides = dict(options.get("rules") or {})
+            if preset is not None:
+                options["preset"], overrides = preset, {}
+            elif option is not None:
+                overrides[option] = value
+            options["rules"] = overrides
+            try:
+                rules = rules_for(options)
+            except ValueError as error:
+                raise UserError(f"That house rule can't be used here: {error}") from None
+            if rules.game != table.record.game_kind:
+                raise UserError("That rule set is for another game.")
+            if len(table.record.seats) > rules.players[1]:
+                raise UserError(f"Too many players are seated for {rules.players[1]} players.")
+            await self.store.update_lobby(table.id, table.record.seats, options)
+            table.record = replace(table.record, options=options)
+        self._notify(Change(table, "lobby", actor=user_id))
+        return table
+
     def _require_lobby(self, table: LiveTable) -> None:
         if table.game is not None:
             raise WrongPhase("The game has already started.")

@@ -265,10 +265,17 @@ def render_hand(
             mode, notes = "main", [*notes, "Your hand can't meet this deal's contract yet."]
         else:
             extra.append("**Lay down these melds?**")
-            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
             left = Counter(view.hand or ())
+            for swap in proposal.swaps:  # preset_004: swaps made as part of going down
+                extra.append(f"• first {action_text(SwapJoker(swap)).lower()}")
+                left[swap.card] -= 1
+                left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
+            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
             for meld in proposal.melds:
                 left.subtract(meld.plain_cards)
+            for item in proposal.layoffs:  # S37: the last card laid off in the same play
+                extra.append(f"• then lay off {layoff_item_text(item)}")
+                left[item.card] -= 1
             extra.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
             button("downok", "Confirm lay down", discord.ButtonStyle.success, 0)
             button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 0)

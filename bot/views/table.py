@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from bot.service import LiveTable, TableService
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|rmcpu)"
+    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|rmcpu|house)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -106,12 +106,30 @@ async def table_click(
     elif verb == "rmcpu":
         await service.remove_computer(table_id, user.id)
         await interaction.response.send_message("The computer player left.", ephemeral=True)
+    elif verb == "house":
+        await open_house_rules(interaction, service, table_id)
     elif verb == "hand":
         await open_hand(interaction, table_id)
     elif verb in WINDOW_VERBS:
         await buy_click(interaction, service, table_id, window, verb)
     else:
         raise UserError("That button is not valid.")
+
+
+async def open_house_rules(
+    interaction: discord.Interaction[Any], service: TableService, table_id: int
+) -> None:
+    """The host's private *House rules* panel (``views/house_rules.py``)."""
+    from bot.errors import NotHost
+    from bot.views.house_rules import house_rules_panel
+
+    table = service.get(table_id)
+    if interaction.user.id != table.record.host_id:
+        raise NotHost("change the house rules")
+    if table.game is not None:
+        raise UserError("The game has already started.")
+    content, ui = house_rules_panel(table)
+    await interaction.response.send_message(content, view=ui, ephemeral=True)
 
 
 async def buy_click(
@@ -174,6 +192,7 @@ def game_name(table: LiveTable) -> str:
 
 def lobby_embed(table: LiveTable) -> discord.Embed:
     from bot.service import rules_for
+    from bot.views.house_rules import preset_label
 
     options = table.record.options
     rules = rules_for(dict(options))
@@ -186,7 +205,8 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
         ]
     else:
         head = [
-            f"Host: <@{table.record.host_id}> · preset **{options.get('preset', 'standard')}** · "
+            f"Host: <@{table.record.host_id}> · "
+            f"**{preset_label(options.get('preset', 'standard'))}** · "
             f"{rules.num_deals} deal(s)",
             f"Buy window {int(float(options.get('buy_seconds', 8)))} s · turn "
             f"{int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
@@ -226,6 +246,8 @@ def render_table(
         ui.add_item(TableButton("addnormal", table.id, label="Add computer (normal)", row=1))
         if any(seat.is_computer for seat in table.record.seats):
             ui.add_item(TableButton("rmcpu", table.id, label="Remove computer", row=1))
+        if table.record.game_kind != "rummy":
+            ui.add_item(TableButton("house", table.id, label="House rules", row=2))
         return lobby_embed(table), ui
     game = table.game
     view = game.view(None)

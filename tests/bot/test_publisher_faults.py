@@ -4,6 +4,8 @@ table has closed and everything it held is out (issue 16.9)."""
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from typing import Any
 
 import discord
@@ -100,3 +102,23 @@ async def test_an_outbox_goes_when_its_table_has_closed_and_drained(env: simcord
     await world.players[0].click(ask.response, label="End the table")
     await env.advance_time(5)
     assert world.channel.id not in publisher.boxes
+
+
+async def test_a_click_the_database_refuses_is_explained_without_a_traceback(
+    env: simcord.Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    world = await open_table(env, 2)
+    await start(world)
+    store = world.service.store
+
+    async def disk_full(*args: object, **kwargs: object) -> int:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    store.save_action = disk_full
+    p = world.current()
+    hand = await open_hand(world, p)
+    with caplog.at_level(logging.INFO):
+        result = await p.click(hand.response, label="Draw from stock")
+    simcord.assert_responded(result, contains="can't save", ephemeral=True)
+    assert not [r for r in caplog.records if r.exc_info]
+    assert env.bot.unexpected_errors == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import hints
+from engine.players import hints
 from engine.cards import Card
 from engine.rules import Rules
 

@@ -85,3 +85,13 @@ def test_go_down_offered_first_is_the_solvers_plain_arrangement() -> None:
     game = play_position(STANDARD, hands={1: "8H 8S 8C 9H 9S 9C 5D KD"}, melds=[], down=())
     downs = [a for a in game.legal_actions("p1") if isinstance(a, GoDown)]
     assert downs[0] == GoDown(tuple(find_contract(game.hands[1], 1, STANDARD) or ()))
+
+
+def test_bundle_whose_lay_off_makes_two_same_suit_runs_touch() -> None:
+    # Deal 6 of list_004: 1 set + 2 runs. 7H may not join a run (S16: 3-6H and 8-JH would
+    # touch), but laying it off afterwards is allowed ("later lay-offs may make runs touch").
+    game = play_position(deal=6, hands={1: "8S 8C 8D 3H 4H 5H 6H 8H 9H 10H JH 7H"})
+    bundles = [a for a in game.legal_actions("p1") if isinstance(a, GoDown) and a.layoffs]
+    assert bundles and {a.layoffs[0].card for a in bundles} == {Card.parse("7H")}
+    game.apply("p1", bundles[0])
+    assert game.deal == 7
