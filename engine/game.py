@@ -167,7 +167,7 @@ class Game:
         upcard = pack.pop()
         self.pile = [upcard]
         self.pile_from = [None]
-        self.history = []
+        self.history = [PublicMove(self.dealer, "turned", upcard)]
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -1328,6 +1328,6 @@ def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
 
 def _public_move(seat: int, kind: str, card: str) -> PublicMove:
     """A saved history entry; states saved before the history existed simply have none."""
-    if kind not in ("took", "bought", "discarded"):
+    if kind not in ("turned", "took", "bought", "discarded"):
         raise ValueError(f"unknown move kind {kind!r}")
     return PublicMove(seat, cast(MoveKind, kind), Card.parse(card))
