@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from data import Store
 
+from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .publisher import Publisher
 from .service import TableService
@@ -65,6 +66,7 @@ class ShanghaiBot(commands.Bot):
             clock=discord_clock,
             listener=self.publisher,
         )
+        await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         self.add_dynamic_items(TableButton, HandButton, HandSelect)

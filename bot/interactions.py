@@ -15,22 +15,17 @@ from typing import Any
 
 import discord
 
+from .i18n import DEFAULT_LANGUAGE, Language, interaction_language
+from .i18n.refusals import refusal_text
+
 log = logging.getLogger("bot.errors")
 
 APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
 
 
-def error_text(error: BaseException) -> str:
-    """What the user reads for ``error``."""
-    if isinstance(error, discord.app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, ValueError) and str(error):
-        return str(error)
-    if isinstance(error, discord.app_commands.MissingPermissions):
-        return "You don't have the permissions for that."
-    if isinstance(error, discord.app_commands.CheckFailure):
-        return "You can't use that here."
-    return APOLOGY
+def error_text(error: BaseException, language: Language = DEFAULT_LANGUAGE) -> str:
+    """What the user reads for ``error``, in ``language`` (``bot.i18n.refusals``)."""
+    return refusal_text(error, language)
 
 
 def is_refusal(error: BaseException) -> bool:
@@ -67,7 +62,7 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
         errors = getattr(interaction.client, "unexpected_errors", None)
         if isinstance(errors, list):
             errors.append(error)
-    await reply(interaction, error_text(error))
+    await reply(interaction, error_text(error, interaction_language(interaction)))
 
 
 class guard:
