@@ -1,7 +1,12 @@
-"""``python -m bot``: run the bot with settings from the environment or ``.env``."""
+"""``python -m bot``: run the bot with settings from the environment or ``.env``.
+
+Exit status: 0 after a clean stop (SIGTERM, SIGINT), 2 for a problem the operator must fix
+(a setting, the database, the token), printed as one line on stderr.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
@@ -10,6 +15,8 @@ import discord
 from pydantic import ValidationError
 
 from . import Settings, create_bot
+from .database_problems import DatabaseProblem
+from .lifecycle import run
 
 EXIT_CONFIG = 2
 
@@ -36,17 +43,20 @@ def main() -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("discord.http").setLevel(logging.WARNING)
+    # The bot never joins a voice channel: discord.py's warnings about voice libraries are noise.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False  # type: ignore[attr-defined,unused-ignore]
     bot = create_bot(settings)
     try:
-        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+        asyncio.run(run(bot, settings.discord_token.get_secret_value()))
+    except DatabaseProblem as problem:
+        return _fail(str(problem))
     except discord.LoginFailure:
         return _fail("Discord refused the token (LoginFailure); check DISCORD_TOKEN")
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused a privileged intent; this bot should need none")
     except (OSError, aiohttp.ClientError) as error:
         return _fail(f"could not reach Discord ({type(error).__name__}); check the network")
-    except KeyboardInterrupt:
-        return 0
     return 0
 
 

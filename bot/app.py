@@ -1,19 +1,29 @@
 """The bot factory: ``create_bot(settings)`` builds an unstarted ``ShanghaiBot``.
 
-``setup_hook`` does the async start-up, in order: open (and migrate) the store, build the
-service, load the cog, register the dynamic items (so buttons on old messages keep working),
-restore every open table with its timers, and sync the slash commands.
+``setup_hook`` does the async start-up, in order: open (and migrate) the store (unless the
+entry point already did, before logging in), build the service, load the cog, register the
+dynamic items (so buttons on old messages keep working), restore every open table with its
+timers, and sync the slash commands.
+
+``close`` winds down in the order that loses nothing: refuse new clicks, stop the timers, let
+running clicks finish, send the pending table edits and notices, close the store. The waiting
+parts are bounded by ``SHUTDOWN_GRACE`` so a container's stop never ends in a kill.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from data import Store
 
+from .database_problems import open_database
 from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .publisher import Publisher
@@ -23,6 +33,11 @@ from .views.hand import HandButton, HandSelect
 from .views.table import TableButton
 
 log = logging.getLogger(__name__)
+
+#: Seconds ``close`` waits for running clicks and pending channel updates (Docker kills at 10).
+SHUTDOWN_GRACE = 6.0
+
+RESTARTING = "The bot is restarting. Try again in a minute; nothing of your game is lost."
 
 
 def discord_clock() -> float:
@@ -51,10 +66,51 @@ class ShanghaiBot(commands.Bot):
         #: Bugs met while answering interactions (also logged); tests assert it stays empty.
         self.unexpected_errors: list[BaseException] = []
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        #: False once ``close`` began: interactions are then answered "restarting" and dropped.
+        self.accepting = True
+        self._winding_down = False
+        self._refusals: set[asyncio.Task[None]] = set()
+        self._gate_interactions()
+
+    def _gate_interactions(self) -> None:
+        """Put a check in front of every interaction (slash command, button, select, modal).
+
+        discord.py has no single hook that covers commands and components alike, so the gate
+        wraps the gateway parser they all come through.
+        """
+        parsers: dict[str, Any] = self._connection.parsers
+        deliver = parsers["INTERACTION_CREATE"]
+
+        def gate(data: Any) -> None:
+            if self.accepting:
+                deliver(data)
+                return
+            interaction: discord.Interaction[Any] = discord.Interaction(
+                data=data, state=self._connection
+            )
+            task = asyncio.get_running_loop().create_task(self._refuse(interaction))
+            self._refusals.add(task)  # the loop keeps only a weak reference
+            task.add_done_callback(self._refusals.discard)
+
+        parsers["INTERACTION_CREATE"] = gate
+
+    @staticmethod
+    async def _refuse(interaction: discord.Interaction[Any]) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
+
+    async def open_store(self) -> None:
+        """Open (and migrate) the database unless it is open; ``DatabaseProblem`` says why not.
+
+        The entry point calls this before logging in, so a bad path is reported as such rather
+        than after (or instead of) a connection problem.
+        """
+        if getattr(self, "store", None) is None:
+            self.store = await open_database(self.settings.database, clock=discord_clock)
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        self.store = await Store.open(settings.database, clock=discord_clock)
+        await self.open_store()
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.service = TableService(
             self.store,
@@ -69,6 +125,7 @@ class ShanghaiBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
+        await self.load_extension("bot.cogs.channel_watch")
         self.add_dynamic_items(TableButton, HandButton, HandSelect)
         from .cogs.shanghai import EndButton
 
@@ -90,13 +147,40 @@ class ShanghaiBot(commands.Bot):
         await report(interaction, error)
 
     async def close(self) -> None:
-        service = getattr(self, "service", None)
+        self.accepting = False
+        if not self._winding_down:
+            self._winding_down = True
+            await self._wind_down()
+        await super().close()
+
+    async def _wind_down(self) -> None:
+        deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE
+        service: TableService | None = getattr(self, "service", None)
         if service is not None:
-            await service.close()
-        store = getattr(self, "store", None)
+            await service.close()  # timers stop: no change of their own from here on
+            await _until(deadline, _running_clicks_done(service), "running clicks")
+        publisher: Publisher | None = getattr(self, "publisher", None)
+        if publisher is not None:
+            await _until(deadline, publisher.flush(), "pending channel updates")
+        store: Store | None = getattr(self, "store", None)
         if store is not None:
             await store.close()
-        await super().close()
+            log.info("shut down cleanly")
+
+
+async def _running_clicks_done(service: TableService) -> None:
+    """Every table's lock taken once: clicks already inside have committed and notified."""
+    for table in list(service.tables.values()):
+        async with table.lock:
+            pass
+
+
+async def _until(deadline: float, work: Awaitable[None], what: str) -> None:
+    remaining = deadline - asyncio.get_running_loop().time()
+    try:
+        await asyncio.wait_for(work, max(remaining, 0.01))
+    except TimeoutError:
+        log.warning("shutdown: gave up waiting for %s after the grace period", what)
 
 
 def create_bot(settings: Settings) -> ShanghaiBot:

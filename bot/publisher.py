@@ -12,6 +12,7 @@ A new message (not an edit) mentions the player whose turn begins, because edits
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,8 @@ class Outbox:
     sheets: list[tuple[list[str], list[list[int]]]] = field(default_factory=list)
     last_sent: float = float("-inf")
     task: asyncio.Task[None] | None = None
+    #: True while the drain waits out the pacing interval (and holds nothing in hand).
+    pacing: bool = False
 
 
 class Publisher:
@@ -55,6 +58,8 @@ class Publisher:
         self.boxes: dict[int, Outbox] = {}
         self.edits = 0
         self.notices = 0
+        #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
+        self._hurry = False
 
     @property
     def service(self) -> TableService:
@@ -62,6 +67,9 @@ class Publisher:
 
     def table_changed(self, change: Change) -> None:
         table = change.table
+        if change.kind == "abandoned":  # its channel is gone: nothing to show, nowhere
+            self.forget(table.channel_id)
+            return
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
         box.table = table
         box.lines.extend(self._lines(change))
@@ -71,6 +79,12 @@ class Publisher:
         ):
             box.sheets.append((list(table.names), [list(r) for r in game.view(None).score_sheet]))
         self._kick(box)
+
+    def forget(self, channel_id: int) -> None:
+        """Drop a channel's outbox and whatever it still meant to send there."""
+        box = self.boxes.pop(channel_id, None)
+        if box is not None and box.task is not None and not box.task.done():
+            box.task.cancel()
 
     def refresh(self, table: LiveTable) -> None:
         """Redraw the table message (no notice)."""
@@ -88,8 +102,12 @@ class Publisher:
         loop = asyncio.get_running_loop()
         while box.table is not None or box.lines or box.sheets:
             wait = box.last_sent + self.interval - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            if wait > 0 and not self._hurry:
+                box.pacing = True  # nothing taken from the box yet: ``flush`` may cancel this
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    box.pacing = False
             table, box.table = box.table, None
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
@@ -105,6 +123,22 @@ class Publisher:
             except Exception:
                 log.exception("could not update channel %s", box.channel_id)
             box.last_sent = loop.time()
+
+    async def flush(self) -> None:
+        """Send every pending edit and notice now, without pacing, and wait until they are out.
+
+        Shutdown calls this so that the last changes before a restart reach the channel;
+        afterwards the publisher stays unpaced, which only matters to a bot about to close.
+        """
+        self._hurry = True
+        for box in list(self.boxes.values()):
+            if box.task is not None and box.pacing:
+                box.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await box.task
+                self._kick(box)
+        while pending := [b.task for b in self.boxes.values() if b.task and not b.task.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
 
     async def _channel(self, channel_id: int) -> Any:
         channel = self.bot.get_channel(channel_id)

@@ -46,12 +46,16 @@ from engine.errors import IllegalAction
 from engine.events import BuyAwarded, DealStarted, Discarded, Event, GameEnded
 from engine.strategy import EasyStrategy, Strategy, make_strategy
 
+from . import quarantine
+from .backoff import Backoff
 from .errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-ChangeKind = Literal["lobby", "start", "act", "timeout", "window", "restore", "end", "away"]
+ChangeKind = Literal[
+    "lobby", "start", "act", "timeout", "window", "restore", "end", "away", "abandoned"
+]
 
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
 REMOVED = 1_000
@@ -89,6 +93,8 @@ class LiveTable:
     auto_due: float | None = None
     #: Computer seats already asked about the upcard now on offer.
     buy_asked: set[int] = field(default_factory=set)
+    #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
+    backoff: Backoff = field(default_factory=Backoff)
 
     @property
     def id(self) -> int:
@@ -160,6 +166,7 @@ class Store(Protocol):  # the parts of data.Store this service uses
     async def save_action(self, *args: Any, **kwargs: Any) -> int: ...
     async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...
     async def end_table(self, table_id: int) -> Any: ...
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None: ...
 
 
 def rules_for(options: dict[str, Any]) -> Rules:
@@ -390,6 +397,25 @@ class TableService:
         self._notify(Change(table, "end", actor=user_id))
         return table
 
+    async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
+        """End a table whose channel or server is gone: recorded as ended, no results, so
+        nothing reaches the leaderboard and no seat is played on to a phantom winner. Returns
+        the table, or ``None`` if it was not open. Harmless to call twice."""
+        table = self.tables.get(table_id)
+        if table is None or table.closed:
+            return None
+        async with table.lock:
+            if table.closed:
+                return None
+            try:
+                await self.store.end_table(table.id)
+            except Exception as error:  # a restart ends it again: its channel is still gone
+                log.warning("table %s: could not record its end (%s)", table.id, error)
+            self._forget(table)
+        log.info("table %s abandoned: %s", table.id, reason)
+        self._notify(Change(table, "abandoned"))
+        return table
+
     # -- playing ---------------------------------------------------------------------------------
 
     def _playing(self, table: LiveTable) -> Game:
@@ -523,7 +549,10 @@ class TableService:
                 raise NotSeated()
             if user_id == table.record.host_id:
                 raise UserError("The host can't remove themself; use `/shanghai end`.")
-            table.away[seat] = AwayState(REMOVED, True)
+            away = list(table.away)
+            away[seat] = AwayState(REMOVED, True)
+            await self.store.set_away(table.id, away)  # saved before the host is answered
+            table.away = away
             self._arm(table)
         self._notify(Change(table, "away"))
         return table
@@ -604,6 +633,8 @@ class TableService:
             # The engine already moved on; go back to what the store holds.
             await self._reload(table)
             raise
+        if failures := table.backoff.succeeded():
+            log.warning("table %s saves again after %d failed timer run(s)", table.id, failures)
         result = ActResult(events, table.version)
         if game.is_over:
             self._forget(table)
@@ -676,7 +707,7 @@ class TableService:
             times.append(due)
         elif self._computer_buyers(table):
             times.append(due)
-        return min(times) if times else None
+        return table.backoff.hold(min(times)) if times else None
 
     def _computer_buyers(self, table: LiveTable) -> list[int]:
         """Computer seats not yet asked whether they want the upcard on offer now."""
@@ -784,7 +815,8 @@ class TableService:
             try:
                 await self._on_timer(table)
             except Exception:
-                log.exception("timer failed for table %s", table.id)
+                if table.backoff.failed(self.clock()):
+                    log.exception("timer failed for table %s; retrying with back-off", table.id)
             finally:
                 table.timer_busy = False
                 if table.timer is me:
@@ -861,20 +893,14 @@ class TableService:
     # -- start-up ----------------------------------------------------------------------------------
 
     async def restore(self) -> list[LiveTable]:
-        """Load every open table, re-arm its timers; past-due deadlines fire at once."""
+        """Load every open table, re-arm its timers; past-due deadlines fire at once. A row that
+        cannot be read is ended and logged (``bot.quarantine``): one bad table never keeps the
+        others, or the bot, down."""
         restored = []
         for record in await self.store.open_tables():
-            game = Game.from_json(record.state) if record.state else None
-            away = list(record.away) or [AwayState() for _ in record.seats]
-            table = LiveTable(
-                record,
-                game,
-                record.version,
-                buy_deadline=record.buy_deadline,
-                turn_deadline=record.turn_deadline,
-                away=away,
-                auto_due=self.clock() + self.computer_delay,
-            )
+            table = await quarantine.revive(self, record)
+            if table is None:
+                continue
             self._remember(table)
             self._arm(table)
             restored.append(table)

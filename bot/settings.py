@@ -2,6 +2,10 @@
 
 ``DISCORD_TOKEN`` has no prefix because every Discord tool reads it under that name; the
 rest carry ``SHANGHAI_``. Tests build ``Settings(discord_token=..., database=...)`` directly.
+``.env.example`` documents every field (a test holds the two together).
+
+Files default to ``var/`` under the working directory, never inside a package folder: a volume
+mounted there (see ``Dockerfile``) keeps the games across restarts and upgrades.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("discord_token", "DISCORD_TOKEN"),
         description="The bot token from the Discord developer portal.",
     )
-    database: Path = Field(default=Path("data/shanghai.sqlite3"))
+    database: Path = Field(default=Path("var/shanghai.sqlite3"))
     buy_seconds: float = Field(default=8.0, gt=0, le=120)
     turn_seconds: float = Field(default=90.0, gt=0, le=3600)
     dev_guild: int | None = None
@@ -42,6 +46,14 @@ class Settings(BaseSettings):
     away_after: int = Field(default=3, ge=1, le=20)
     #: Seconds a computer player waits before each move, so people can follow its play.
     computer_delay: float = Field(default=2.0, ge=0, le=60)
+    #: A file the running bot touches while connected; ``python -m bot.health`` reads its age.
+    heartbeat: Path = Field(default=Path("var/heartbeat"))
+    #: A folder for automatic backups of the database (none are made when unset).
+    backup_dir: Path | None = None
+    #: Hours between two automatic backups.
+    backup_every_hours: float = Field(default=24.0, gt=0, le=24 * 30)
+    #: How many automatic backups to keep; older ones are deleted.
+    backup_keep: int = Field(default=7, ge=1, le=1000)
 
     def token_is_well_formed(self) -> bool:
         """Whether the token has the shape of a Discord bot token (not whether it works)."""

@@ -136,6 +136,8 @@ UPDATE tables
 SET state = ?, version = ?, buy_deadline = ?, turn_deadline = ?, away = ?, updated_at = ?
 WHERE id = ? AND version = ? AND status = 'playing'
 """
+# A kick: the away flags alone, no action and no new version (the lock is the service's).
+_SET_AWAY = "UPDATE tables SET away = ?, updated_at = ? WHERE id = ? AND status = 'playing'"
 _INSERT_ACTION = (
     "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?)"
 )
@@ -491,6 +493,20 @@ class Store:
             return new_version
 
         return await self._write(body)
+
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
+        """Replace a game's away flags without logging an action (the host removed a player).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
+        """
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> None:
+            cursor = await db.execute(_SET_AWAY, (_away_json(away), now, table_id))
+            if cursor.rowcount != 1:
+                raise await self._stale(db, table_id, "playing")
+
+        await self._write(body)
 
     async def finish_game(
         self,

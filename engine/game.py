@@ -98,6 +98,9 @@ class Game:
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.stock: list[Card] = []
         self.pile: list[Card] = []
+        #: Who discarded each pile card (None: the deal's first upcard), so that after a buy
+        #: the view still names the owner of the card left on top.
+        self.pile_from: list[int | None] = []
         self.upcard_live = False
         self.discarder: int | None = None
         self.buys_used = [0] * n
@@ -160,6 +163,7 @@ class Game:
             self.hands[(self.dealer + 1 + i) % n].append(pack.pop())
         upcard = pack.pop()
         self.pile = [upcard]
+        self.pile_from = [None]
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -344,6 +348,13 @@ class Game:
         if seat in self.buy_requests:
             raise BuyRefused("You have already asked to buy this card")
         self._check_buyer_status(seat)
+        if self._supply() < self.rules.buy_penalty_cards + 1:
+            # S31 (and S49's forced take, where the stock is dead): the buy could never be
+            # awarded, so say so now rather than drop the request when P draws.
+            raise BuyRefused(
+                "Too few cards are left in the stock to pay for a buy and still let the "
+                "player in turn draw"
+            )
 
     def _supply(self) -> int:
         """Cards available for a buy's penalty and P's draw once the upcard leaves (S31)."""
@@ -389,8 +400,10 @@ class Game:
                 return None
             if self.is_shanghai:
                 cards, self.pile = self.pile, []
+                self.pile_from = []
             else:  # R11: the top discard stays
                 cards, self.pile = self.pile[:-1], self.pile[-1:]
+                self.pile_from = self.pile_from[-1:]
             self.restocks += 1
             random.Random(f"{self.seed}:deal:{self.deal_attempt}:restock:{self.restocks}").shuffle(
                 cards
@@ -407,6 +420,7 @@ class Game:
             upcard = self.pile[-1]
             if winner is not None:
                 self.pile.pop()
+                self.pile_from.pop()
                 self.hands[winner].append(upcard)
                 self.buys_used[winner] += 1
                 self.buys_total[winner] += 1
@@ -429,6 +443,7 @@ class Game:
 
     def _take_upcard(self, seat: int) -> list[Event]:
         card = self.pile.pop()
+        self.pile_from.pop()
         self.hands[seat].append(card)
         self.buy_requests = []
         self.upcard_live = False
@@ -439,6 +454,7 @@ class Game:
     def _buy_in_turn(self, seat: int) -> list[Event]:
         events: list[Event] = []
         card = self.pile.pop()
+        self.pile_from.pop()
         self.hands[seat].append(card)
         self.upcard_live = False
         self.buys_used[seat] += 1
@@ -652,8 +668,12 @@ class Game:
         assert plan.hand is not None and plan.table is not None
         for swap, wild in plan.swapped:
             events.append(JokerSwapped(seat, swap.meld, swap.card, wild))
+        laid: dict[int, list[tuple[int, Card]]] = {}
+        for item in plan.laid_off:
+            laid.setdefault(item.meld, []).append((seat, item.card))
         self.melds = [
-            TableMeld(m.owner, meld) for m, meld in zip(self.melds, plan.table, strict=True)
+            TableMeld(m.owner, meld, m.laid_off + tuple(laid.get(index, ())))
+            for index, (m, meld) in enumerate(zip(self.melds, plan.table, strict=True))
         ]
         self.hands[seat] = plan.hand
         for item in plan.laid_off:
@@ -674,6 +694,7 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.pile.append(card)
+        self.pile_from.append(seat)
         if self.rules.is_wild(card):
             self.wild_left_hand = True
         events: list[Event] = [Discarded(seat, card)]
@@ -878,7 +899,7 @@ class Game:
             melds=tuple(self.melds),
             upcard=self.pile[-1] if self.pile else None,
             upcard_live=self.buy_window_open or (not self.is_shanghai and bool(self.pile)),
-            discarder=self.discarder,
+            discarder=self.pile_from[-1] if self.pile_from else None,
             stock_size=len(self.stock),
             discard_size=len(self.pile),
             buy_limit=self.buy_limit,
@@ -910,12 +931,16 @@ class Game:
                 "hands": [format_cards(h) for h in self.hands],
                 "stock": format_cards(self.stock),
                 "pile": format_cards(self.pile),
+                "pile_from": self.pile_from,
                 "live": self.upcard_live,
                 "discarder": self.discarder,
                 "buys": self.buys_used,
                 "requests": self.buy_requests,
                 "down": self.down,
-                "melds": [[m.owner, str(m.meld)] for m in self.melds],
+                "melds": [
+                    [m.owner, str(m.meld), [[seat, str(card)] for seat, card in m.laid_off]]
+                    for m in self.melds
+                ],
                 "restocks": self.restocks,
                 "dry": self.dry_turns,
                 "went_down": self.went_down_this_turn,
@@ -949,12 +974,24 @@ class Game:
             game.hands = [parse_cards(h) for h in data["hands"]]
             game.stock = parse_cards(data["stock"])
             game.pile = parse_cards(data["pile"])
+            game.pile_from = data.get("pile_from") or (
+                [None] * (len(game.pile) - 1) + [data["discarder"]] if game.pile else []
+            )
             game.upcard_live = data["live"]
             game.discarder = data["discarder"]
             game.buys_used = data["buys"]
             game.buy_requests = data["requests"]
             game.down = data["down"]
-            game.melds = [TableMeld(owner, Meld.parse(text)) for owner, text in data["melds"]]
+            game.melds = [
+                TableMeld(
+                    entry[0],
+                    Meld.parse(entry[1]),
+                    tuple((seat, Card.parse(card)) for seat, card in entry[2:][0])
+                    if len(entry) > 2
+                    else (),
+                )
+                for entry in data["melds"]
+            ]
             game.restocks = data["restocks"]
             game.dry_turns = data["dry"]
             game.went_down_this_turn = data["went_down"]

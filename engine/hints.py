@@ -25,7 +25,7 @@ Going down itself always uses ``solver.find_contract``, which is exact.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -47,7 +47,9 @@ _CARD: list[Card] = [Card.of(i % 13 + 1, SUITS[i // 13]) for i in range(52)] + [
 #: a lone run slot keeps ``_LONE_RUN``): the best few by cards held.
 _WIDTHS = [4, 2, 1]
 _LONE_RUN = 8
-_CACHE_LIMIT = 200_000
+#: Entries kept in the memo, least recently used dropped first: about 1.1 KB each, so about
+#: 22 MB at most for a bot that runs for weeks (issue 16.9), and far more than one game needs.
+_CACHE_LIMIT = 20_000
 
 
 def card_index(card: Card) -> int:
@@ -213,7 +215,7 @@ _Run = tuple[int, int, int, tuple[int, ...], tuple[int, int, int, int, int, int]
 _Set = tuple[int, int, int]
 _Found = tuple[int, float, tuple[_Run, ...], tuple[_Set, ...]]
 
-_MEMO: dict[tuple[tuple[int, ...], Contract, int, int], _Found] = {}
+_MEMO: OrderedDict[tuple[tuple[int, ...], Contract, int, int], _Found] = OrderedDict()
 
 
 def _rank_of(value: int) -> int:
@@ -416,9 +418,11 @@ def _found(key: tuple[int, ...], contract: Contract, rules: Rules, players: int)
     memo_key = (key, contract, id(rules), players)
     found = _MEMO.get(memo_key)
     if found is None:
-        if len(_MEMO) > _CACHE_LIMIT:
-            _MEMO.clear()
         found = _MEMO[memo_key] = _search(key, contract, _profile(rules, players))
+        while len(_MEMO) > _CACHE_LIMIT:
+            _MEMO.popitem(last=False)
+    else:
+        _MEMO.move_to_end(memo_key)
     return found
 
 

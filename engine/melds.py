@@ -97,7 +97,7 @@ class Meld:
         meld_kind: SlotKind = "set" if kind == "set" else "run"
         cards = tuple(MeldCard.parse(part, meld_kind) for part in body.replace(",", " ").split())
         if meld_kind == "run":
-            cards = _with_high_aces(cards)
+            cards = _run_order(cards)
         return Meld(meld_kind, cards)
 
     @staticmethod
@@ -272,6 +272,34 @@ class Meld:
         suit = card.suit if self.kind == "set" else old.suit
         placed = MeldCard(card, old.value, suit)
         return Meld(self.kind, (*self.cards[:position], placed, *self.cards[position + 1 :]))
+
+
+def _run_order(cards: tuple[MeldCard, ...]) -> tuple[MeldCard, ...]:
+    """A typed run in ascending order, whatever order it was typed in (``4H 3H 5H 6H``).
+
+    Each ace (natural, or a wild named as one) plays low or high: the written order is kept
+    when it already reads as a run, otherwise the first choice of low and high aces that
+    makes the values consecutive wins. When no choice does, the written order is returned
+    so that ``check`` names what is wrong with it.
+    """
+    written = _with_high_aces(cards)
+    if _consecutive(written):
+        return written
+    aces = [i for i, placed in enumerate(cards) if placed.value == ACE]
+    others = [placed for placed in cards if placed.value != ACE]
+    for low_count in range(len(aces), -1, -1):
+        placed_aces = [
+            MeldCard(cards[i].card, ACE if n < low_count else 14, cards[i].suit)
+            for n, i in enumerate(aces)
+        ]
+        ordered = tuple(sorted((*others, *placed_aces), key=lambda c: c.value))
+        if _consecutive(ordered):
+            return ordered
+    return written
+
+
+def _consecutive(cards: Sequence[MeldCard]) -> bool:
+    return all(cards[i].value == cards[0].value + i for i in range(len(cards)))
 
 
 def _with_high_aces(cards: tuple[MeldCard, ...]) -> tuple[MeldCard, ...]:

@@ -123,6 +123,27 @@ class Rules(BaseModel):
             )
         return self
 
+    @model_validator(mode="after")
+    def _check_rummy_options(self) -> Rules:
+        """Rummy ignores Shanghai's options, so a changed one would silently mean nothing
+        (or, like ``deuces_wild``, leak into a game that has no wild cards): refuse it."""
+        if self.game != "rummy":
+            return self
+        if self.final_discard == "forbidden":
+            raise ValueError(
+                "final_discard 'forbidden' is a Shanghai option: Rummy plays 'optional' or "
+                "'required' (R8)"
+            )
+        defaults = Rules.model_fields
+        for name in SHANGHAI_ONLY:
+            value, default = getattr(self, name), defaults[name].default
+            if value != default:
+                raise ValueError(
+                    f"{name} {value!r} is a Shanghai option; Rummy plays without it "
+                    f"(leave it at {default!r})"
+                )
+        return self
+
     # -- presets ---------------------------------------------------------------------------
 
     @staticmethod
@@ -215,6 +236,32 @@ class Rules(BaseModel):
         return True
 
 
+#: Options of Part A that classic Rummy (Part B) does not have; Rummy keeps their defaults.
+SHANGHAI_ONLY: tuple[str, ...] = (
+    "deck_profile",
+    "deuces_wild",
+    "contract_list",
+    "buy_penalty_cards",
+    "buy_limit",
+    "buy_priority",
+    "down_player_may_buy",
+    "down_player_blocks_buy",
+    "joker_limit",
+    "joker_identity",
+    "contract_meld_size",
+    "layoff_on_going_down_turn",
+    "same_suit_runs",
+    "same_rank_sets",
+    "run_ace_both_ends",
+    "joker_swap",
+    "blind_bonus",
+    "score_table",
+    "first_dealer",
+    "on_exhaustion",
+    "two_player_buy",
+    "tie_break",
+)
+
 _STANDARD = Rules()
 PRESETS: dict[str, Rules] = {
     "standard": _STANDARD,
@@ -223,6 +270,8 @@ PRESETS: dict[str, Rules] = {
         deck_profile="bicycle_105_158",
         contract_meld_size="exact",
         final_discard="required",
+        first_dealer="low_card",
+        max_restocks=None,
     ),
     "preset_004": _STANDARD.with_options(
         deuces_wild=True,

@@ -27,10 +27,15 @@ class SeatView:
 
 @dataclass(frozen=True, slots=True)
 class TableMeld:
-    """A meld on the table and the seat that laid it (None for nobody, never in Shanghai)."""
+    """A meld on the table, the seat that laid it, and who laid off which card on it (R7).
+
+    ``laid_off`` lists (seat, card) in the order the cards were laid off; it is shown to
+    players and kept with the game, and never affects the score.
+    """
 
     owner: int
     meld: Meld
+    laid_off: tuple[tuple[int, Card], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,8 @@ class PlayerView:
     melds: tuple[TableMeld, ...]
     upcard: Card | None
     upcard_live: bool
+    #: Who discarded the card now on top of the pile (None for a deal's first upcard); after
+    #: a buy that is the owner of the card under the bought one.
     discarder: int | None
     stock_size: int
     discard_size: int

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import guards
 from bot.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     LANGUAGE_CHOICES,
@@ -69,12 +70,14 @@ class EndButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            if interaction.user.id != self.user_id:
+            if interaction.user.id != self.user_id or guards.is_public(interaction):
                 raise UserError("This confirmation belongs to someone else.")
+            table = guards.table_here(interaction, self.table_id)
             if self.answer == "no":
                 await interaction.response.edit_message(content="The table stays open.", view=None)
                 return
             bot: ShanghaiBot = interaction.client
+            guards.require_may_end(interaction, table)
             await bot.service.end(self.table_id, interaction.user.id)
             await interaction.response.edit_message(content="The table was ended.", view=None)
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot import guards
 from bot.errors import StaleControl, UserError
 from bot.interactions import guard
 from bot.pictures import hand_picture_for
@@ -122,6 +123,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
+            if await guards.answer_hand_on_public(interaction, self.table_id):
+                return
             await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
 
 
@@ -165,6 +168,8 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
+            if await guards.answer_hand_on_public(interaction, self.table_id):
+                return
             values = [str(value) for value in self.item.values]
             await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
 

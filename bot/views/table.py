@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import guards
 from bot.errors import UserError
 from bot.interactions import guard
 from bot.rendering import card_text, countdown, score_sheet_text, standings_text, table_text
@@ -70,6 +71,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
+            guards.table_here(interaction, self.table_id)
             await table_click(interaction, self.verb, self.table_id, self.window)
 
 

@@ -67,7 +67,7 @@ def test_settings_from_environment_and_keywords(
     settings = Settings()  # type: ignore[call-arg]
     assert settings.discord_token.get_secret_value() == "s3cr3t-value"
     assert settings.turn_seconds == 45 and settings.buy_seconds == 8
-    assert settings.dev_guild == 1234 and str(settings.database) == "data/shanghai.sqlite3"
+    assert settings.dev_guild == 1234 and str(settings.database) == "var/shanghai.sqlite3"
     assert "s3cr3t" not in repr(settings)
     direct = Settings(discord_token="x", seed=7, buy_seconds=3)
     assert direct.seed == 7 and direct.buy_seconds == 3

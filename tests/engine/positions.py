@@ -41,6 +41,7 @@ def position(
         game.stock = parse_cards(stock)
     if pile is not None:
         game.pile = parse_cards(pile)
+    game.pile_from = [None] * (len(game.pile) - 1) + [discarder]
     game.upcard_live = live
     for seat in down:
         game.down[seat] = True

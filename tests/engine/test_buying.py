@@ -174,18 +174,69 @@ def test_e1_buy_with_one_stock_card_rebuilds_for_p() -> None:
 
 def test_e1_s31_buy_refused_when_supply_short() -> None:
     game = position(pile="7H", stock="9S", current=1, discarder=0)
-    buy(game, 2)  # the request is recorded...
+    assert RequestBuy() not in game.legal_actions("p2")
+    with pytest.raises(BuyRefused, match="Too few cards"):
+        buy(game, 2)  # refused with a reason, never recorded and silently dropped
+    assert game.buy_requests == []
     events = game.apply("p1", DrawStock())
-    assert not any(isinstance(e, BuyAwarded) for e in events)  # ...but supply is short
     assert UpcardDead(Card.parse("7H")) in events
     assert game.buys_used[2] == 0
 
 
 def test_s31_pile_counts_only_while_a_restock_is_allowed() -> None:
     game = position(pile="8C 7H", stock="9S", current=1, discarder=0, restocks=3)
+    assert RequestBuy() not in game.legal_actions("p2")
+    with pytest.raises(BuyRefused, match="Too few cards"):
+        buy(game, 2)
+    unlimited = position(
+        rules=STANDARD.with_options(max_restocks=None),
+        pile="8C 7H",
+        stock="9S",
+        current=1,
+        discarder=0,
+        restocks=3,
+    )
+    assert RequestBuy() in unlimited.legal_actions("p2")
+
+
+def test_s49_no_buy_offered_when_p_is_forced_to_take() -> None:
+    game = position(pile="8C 7H", stock="", current=1, discarder=0, restocks=3)
+    assert game.legal_actions("p1") == [TakeUpcard()]
+    for seat in (2, 3):
+        assert game.legal_actions(f"p{seat}") == []
+        with pytest.raises(BuyRefused):
+            buy(game, seat)
+
+
+def test_every_offered_buy_is_awarded_when_p_draws() -> None:
+    game = position(pile="8C 7H", stock="9S", current=1, discarder=0)
+    assert RequestBuy() in game.legal_actions("p2")
     buy(game, 2)
     events = game.apply("p1", DrawStock())
-    assert not any(isinstance(e, BuyAwarded) for e in events)
+    assert BuyAwarded(2, Card.parse("7H"), 1) in events
+
+
+def test_view_names_the_owner_of_the_card_left_on_top_after_a_buy() -> None:
+    game = position(pile="8S", current=1, discarder=None, hands={1: "3C 4C 5C 9D 9S"})
+    game.apply("p1", DrawStock())  # the first upcard 8S goes dead: nobody discarded it
+    game.apply("p1", Discard(Card.parse("9D")))
+    assert game.view("p0").discarder == 1
+    game.apply("p2", DrawStock())
+    game.apply("p2", Discard(game.hands[2][0]))
+    assert game.view("p0").discarder == 2
+    buy(game, 0)
+    game.apply("p3", DrawStock())  # p0 buys p2's discard: 9D (p1's) is on top again
+    view = game.view("p0")
+    assert view.upcard == Card.parse("9D") and view.discarder == 1 and not view.upcard_live
+    game.apply("p3", Discard(game.hands[3][0]))
+    buy(game, 1)
+    game.apply("p0", DrawStock())  # p1 buys p3's discard
+    game.apply("p0", Discard(game.hands[0][0]))
+    buy(game, 2)
+    game.apply("p1", DrawStock())  # p2 buys p0's discard: 9D on top again, still p1's
+    assert game.view(None).discarder == 1
+    restored = type(game).from_json(game.to_json())
+    assert restored.view(None).discarder == 1
 
 
 def test_e9_empty_stock_declined_upcard_is_shuffled_in() -> None:

@@ -38,6 +38,8 @@ def test_presets_match_the_table_in_a1_2() -> None:
         "exact",
         "required",
     )
+    # Amended in issue 11: the 000 source cuts for the deal and reshuffles without limit.
+    assert p000.first_dealer == "low_card" and p000.max_restocks is None
     assert p004.deuces_wild and p004.contract_list == "list_004"
     assert p004.buy_penalty_cards == 2 and p004.buy_priority == "dealer_left"
     assert p004.joker_limit == "parity" and p004.joker_identity == "rank_only"
@@ -64,6 +66,28 @@ def test_unknown_preset_is_refused_clearly() -> None:
 def test_invalid_option_values_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         Rules().with_options(**options)
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"deuces_wild": True}, "deuces_wild"),
+        ({"final_discard": "forbidden"}, "final_discard"),
+        ({"joker_swap": "off"}, "joker_swap"),
+        ({"contract_list": "list_004"}, "contract_list"),
+        ({"buy_penalty_cards": 2}, "buy_penalty_cards"),
+    ],
+)
+def test_rummy_refuses_shanghai_only_option_values(options: dict[str, object], reason: str) -> None:
+    with pytest.raises(ValueError, match=rf"{reason}.*Shanghai"):
+        Rules.preset("rummy").with_options(**options)
+
+
+def test_rummy_keeps_its_own_and_shared_options() -> None:
+    rules = Rules.preset("rummy").with_options(
+        final_discard="required", max_restocks=None, ace_mode="high_or_low", players=(2, 4)
+    )
+    assert rules.final_discard == "required" and rules.max_restocks is None
 
 
 def test_nine_players_are_refused() -> None:

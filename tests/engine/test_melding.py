@@ -211,6 +211,48 @@ def test_s38_not_down_may_not_lay_off() -> None:
         game.apply("p1", LayOff((LayOffItem(Card.parse("8D"), 0),)))
 
 
+@pytest.mark.parametrize(
+    ("typed", "reads"),
+    [
+        ("run: 4H 3H 5H 6H", "run: 3H 4H 5H 6H"),
+        ("run: AH KH QH JH", "run: JH QH KH AH"),
+        ("run: 3H AH 2H 4H", "run: AH 2H 3H 4H"),
+        ("run: 7S JK=5S 6S JK=8S", "run: JK=5S 6S 7S JK=8S"),
+        ("run: KH 2H AH QH 3H", "run: KH 2H AH QH 3H"),  # no reading makes it a run
+    ],
+)
+def test_runs_may_be_typed_in_any_order(typed: str, reads: str) -> None:
+    assert str(Meld.parse(typed)) == reads
+
+
+def test_run_with_two_aces_typed_in_any_order_under_both_ends() -> None:
+    rules = STANDARD.with_options(run_ace_both_ends=True)
+    meld = Meld.parse("run: AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
+    meld.check(rules)
+    shuffled = Meld.parse("run: KH AH 5H 2H 3H 4H AH 6H 7H 8H 9H 10H JH QH")
+    assert shuffled == meld
+
+
+def test_go_down_with_a_run_typed_out_of_order() -> None:
+    game = play_position(hands={1: "8H 8S 8C 4H 3H 5H 6H KD"}, deal=2)
+    game.apply("p1", parse_action("down set: 8H 8S 8C | run: 4H 3H 5H 6H"))
+    assert str(game.melds[1].meld) == "run: 3H 4H 5H 6H"
+
+
+def test_s12_s41_the_engine_places_a_card_when_only_one_end_can_take_it() -> None:
+    game = play_position(
+        hands={1: "JK 6H 9D KD"},
+        down=(1,),
+        melds=[(2, "run: JH QH KH AH"), (2, "run: AH 2H 3H 4H 5H")],
+    )
+    game.apply("p1", parse_action("layoff JK>0"))  # only the 10H end is open
+    assert str(game.melds[0].meld) == "run: JK=10H JH QH KH AH"
+    game.apply("p1", parse_action("layoff 6H>1"))  # a natural: only the high end
+    assert str(game.melds[1].meld) == "run: AH 2H 3H 4H 5H 6H"
+    with pytest.raises(IllegalMeld, match="does not fit"):
+        game.apply("p1", parse_action("layoff 9D>1"))
+
+
 def test_s39_lay_off_batch_extends_runs_repeatedly() -> None:
     game = play_position(hands={1: "9H 10H 2C KD"}, down=(1,), melds=[(1, "run: 5H 6H 7H 8H")])
     game.apply("p1", parse_action("layoff 9H>0:high, 10H>0:high"))

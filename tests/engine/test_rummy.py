@@ -132,6 +132,26 @@ def test_r7_anyone_may_lay_off_without_melding_first() -> None:
         game.apply("p1", parse_action("layoff 9H>0:high"))
 
 
+def test_r7_who_laid_off_each_card_is_kept_in_state_and_view() -> None:
+    game = position(
+        3,
+        RUMMY,
+        step="play",
+        current=1,
+        discarder=0,
+        pile="4D",
+        hands={1: "9H 5H KD QC"},
+        melds=[(2, "run: 6H 7H 8H")],
+    )
+    game.apply("p1", parse_action("layoff 9H>0:high, 5H>0:low"))
+    laid = [(seat, str(card)) for seat, card in game.melds[0].laid_off]
+    assert laid == [(1, "9H"), (1, "5H")] and game.melds[0].owner == 2
+    restored = Game.from_json(game.to_json())
+    assert restored.melds == game.melds
+    assert game.view("p0").melds[0].laid_off == game.melds[0].laid_off
+    assert restored.view(None).melds[0].laid_off == game.melds[0].laid_off
+
+
 def test_r4_any_number_of_melds_in_a_turn() -> None:
     game = position(
         3,

@@ -1,0 +1,471 @@
+"""``python -m bot.bench_play``: whole games through simcord, played by scripted people.
+
+Each person clicks only what a member of the channel sees: the table message's buttons and
+their own ephemeral hand message (opened once with **My hand**, then kept). They decide with
+the engine's ``normal`` strategy from their own hand (the benchmark peeks at their own view to
+choose, never at anyone else's), and every click costs ``--pace`` seconds of the virtual clock.
+When a buy window opens, every other person decides at once: **Buy** if the strategy wants
+the card, otherwise **Pass** where such a button exists (else they do nothing).
+
+It prints, per table layout (4 people; 2 people + 2 computers):
+
+- turn flow: clicks per turn of the person whose turn it is (median, mean, max), the share of
+  turns that needed a Refresh (a click answered "earlier moment", or a hand without the
+  controls of the turn), the wait of a held draw from its click until the card is in hand
+  (median, p95), and the game's length at that pace;
+- channel traffic (REST calls to the table's channel, the ones Discord rate-limits per
+  channel and against the bot's 50 requests/s): new messages, edits, deletes, bytes uploaded
+  (channel and interaction responses separately), the most channel calls in any 5 s window,
+  calls per turn, and the busy tables one token can serve (50 / channel calls per second).
+
+The figures are for whole games unless ``--deals`` shortens them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import logging
+import random
+import statistics
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import simcord
+import simcord.http.router as simcord_router
+from pydantic import SecretStr
+
+from bot import Settings, create_bot
+from engine.actions import (
+    Action,
+    BuyInTurn,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayMelds,
+    LayOff,
+    RequestBuy,
+    SwapJoker,
+    TakeUpcard,
+)
+from engine.strategy import make_strategy
+
+TOKEN = "x" * 24 + ".abcdef." + "y" * 27
+STALE = "earlier moment"
+CHANNEL_RATE = 50.0  # requests per second per bot token
+
+
+@dataclass
+class Call:
+    """One REST request the bot made."""
+
+    at: float
+    method: str
+    path: str
+    uploaded: int
+
+
+@dataclass
+class Figures:
+    """What one game measured."""
+
+    layout: str
+    turns: int = 0
+    #: Every turn of the game, computers' too (the per-turn channel figures use these).
+    all_turns: int = 0
+    clicks: list[int] = field(default_factory=list)
+    refreshes: int = 0
+    held_waits: list[float] = field(default_factory=list)
+    unreachable: int = 0
+    length: float = 0.0
+    calls: list[Call] = field(default_factory=list)
+    channel_id: int = 0
+
+    def channel_calls(self) -> list[Call]:
+        prefix = f"/channels/{self.channel_id}/messages"
+        return [c for c in self.calls if c.path.startswith(prefix)]
+
+
+class Recorder:
+    """Every REST request with its virtual time and the bytes of its files."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.env: simcord.Env | None = None
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        original = simcord_router.dispatch
+
+        def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            size = 0
+            for file in kwargs.get("files") or []:
+                fp = getattr(file, "fp", None)
+                if isinstance(fp, io.BytesIO):
+                    size += len(fp.getbuffer())
+            at = self.env.backend.clock.elapsed if self.env is not None else 0.0
+            self.calls.append(Call(at, method, path, size))
+            return original(backend, method, path, **kwargs)
+
+        simcord_router.dispatch = dispatch
+        try:
+            yield
+        finally:
+            simcord_router.dispatch = original
+
+
+def _items(message: Any) -> list[dict[str, Any]]:
+    """The components of a discord.Message or a simcord ResponseMessage, as payload dicts."""
+    out: list[dict[str, Any]] = []
+    for row in message.components:
+        if isinstance(row, dict):
+            out.extend(row.get("components", []))
+        else:
+            out.extend(child.to_dict() for child in row.children)
+    return out
+
+
+def _labels(message: Any) -> list[str]:
+    return [str(item["label"]) for item in _items(message) if item.get("label")]
+
+
+def _select(message: Any, value: str) -> str | None:
+    """The custom_id of the select on ``message`` offering ``value``, if any."""
+    for item in _items(message):
+        if item.get("type") == 3 and any(o.get("value") == value for o in item.get("options", [])):
+            return str(item["custom_id"])
+    return None
+
+
+class Game:
+    """One table played to the end by scripted people."""
+
+    def __init__(
+        self,
+        env: simcord.Env,
+        people: int,
+        computers: int,
+        pace: float,
+        deals: int | None,
+        seed: int,
+    ) -> None:
+        self.env = env
+        self.pace = pace
+        self.rng = random.Random(seed)
+        self.strategy = make_strategy("normal")
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("cards")
+        names = ["alice", "bob", "carol", "dave"][:people]
+        self.members = [self.guild.add_member(env.create_user(n)) for n in names]
+        self.hands: dict[int, simcord.InteractionResult] = {}
+        self.computers = computers
+        self.deals = deals
+        self.table_id = 0
+        #: Every click of the turns, for debugging a layout by hand.
+        self.trace: list[str] = []
+        self.figures = Figures(
+            f"{people} people + {computers} computers", channel_id=self.channel.id
+        )
+
+    # -- what people see -----------------------------------------------------------------------
+
+    @property
+    def service(self) -> Any:
+        return self.env.bot.service  # type: ignore[attr-defined]
+
+    @property
+    def table(self) -> Any:
+        return self.service.tables.get(self.table_id)
+
+    def table_message(self) -> Any:
+        table = self.table
+        message_id = table.record.message_id
+        for message in reversed(self.channel.history()):
+            if message.id == message_id:
+                return message
+        raise AssertionError("the table message is gone")
+
+    async def click(self, member: Any, message: Any, label: str) -> simcord.InteractionResult:
+        await self.env.advance_time(self.pace)
+        result: simcord.InteractionResult = await member.click(message, label=label)
+        return result
+
+    # -- the game ----------------------------------------------------------------------------
+
+    async def play(self) -> Figures:
+        host = self.members[0]
+        options: dict[str, Any] = {} if self.deals is None else {"deals": self.deals}
+        opened = await host.slash(self.channel, "shanghai new", **options)
+        assert opened.acknowledged, "could not open a table"
+        self.table_id = self.service.for_channel(self.channel.id).id
+        for member in self.members[1:]:
+            await member.click(self.table_message(), label="Join")
+        for _ in range(self.computers):
+            await host.click(self.table_message(), label="Add computer (normal)")
+        started_at = self.env.backend.clock.elapsed
+        await host.click(self.table_message(), label="Start")
+        guard = 0
+        last = (-1, -1)
+        while self.table is not None and not self.table.game.is_over:
+            guard += 1
+            if guard > 5_000:
+                raise AssertionError("the game does not end")
+            game = self.table.game
+            seat = game.current
+            if (game.deal, game.current) != last:
+                last = (game.deal, game.current)
+                self.figures.all_turns += 1
+            if self.table.is_computer(seat):
+                await self.buyers()
+                await self.env.advance_time(0.5)
+                continue
+            await self.person_turn(int(game.players[seat]))
+        self.figures.length = self.env.backend.clock.elapsed - started_at
+        return self.figures
+
+    def member(self, user_id: int) -> Any:
+        return next(m for m in self.members if m.id == user_id)
+
+    async def buyers(self, skip: int | None = None) -> None:
+        """Every other person decides about the upcard on offer, at once."""
+        table = self.table
+        if table is None or not self.service.buy_window_running(table):
+            return
+        game = table.game
+        message = self.table_message()
+        labels = _labels(message)
+        buy = next((label for label in labels if label.startswith("Buy ")), None)
+        if buy is None:
+            return
+        for member in self.members:
+            if member.id == skip or not self.service.buy_window_running(table):
+                continue
+            player = str(member.id)
+            if player not in game.players or not game.is_legal(player, RequestBuy()):
+                continue
+            wants = self.strategy.wants_buy(game.view(player), self.rng)
+            if wants:
+                await member.click(self.table_message(), label=buy)
+            elif "Pass" in _labels(self.table_message()):
+                await member.click(self.table_message(), label="Pass")
+
+    async def person_turn(self, user_id: int) -> None:
+        member = self.member(user_id)
+        figures = self.figures
+        figures.turns += 1
+        clicks = 0
+        refreshed = False
+        if user_id not in self.hands:
+            self.hands[user_id] = await self.click(member, self.table_message(), "My hand")
+            clicks += 1
+        hand = self.hands[user_id]
+        deal = self.table.game.deal
+        out_of_reach: set[str] = set()
+        for _ in range(40):
+            table = self.table
+            if table is None or table.game.is_over:
+                break
+            game = table.game
+            if game.current_player != str(user_id) or game.deal != deal:
+                break
+            message = hand.response
+            labels = _labels(message)
+            player = str(user_id)
+            legal = [a for a in game.legal_actions(player) if str(a) not in out_of_reach]
+            action = self.strategy.choose(game.view(player), legal, self.rng)
+            steps = self.clicks_for(action, message, labels)
+            if steps is None:
+                # What the person wants is not on their message: they ask for it again.
+                if "Refresh" not in labels or refreshed:
+                    figures.unreachable += 1
+                    out_of_reach.add(str(action))
+                    continue
+                refreshed = True
+                await self.click(member, message, "Refresh")
+                self.trace.append(f"{member.name}:Refresh")
+                clicks += 1
+                continue
+            for kind, what in steps:
+                current = hand.response
+                await self.env.advance_time(self.pace)
+                if kind == "button":
+                    result = await member.click(current, label=what)
+                else:
+                    if kind == "pick":
+                        cid = _select(current, what)
+                        if cid is None:
+                            figures.unreachable += 1
+                            out_of_reach.add(what)
+                            break
+                        what = f"{cid}\x00{what}"
+                    cid, value = what.split("\x00")
+                    result = await member.select(current, [value], custom_id=cid)
+                clicks += 1
+                self.trace.append(f"{member.name}:{what.split(chr(0))[-1]}")
+                if result.response is not None and STALE in (result.response.content or ""):
+                    refreshed = True
+                    break
+                if isinstance(action, (DrawStock, TakeUpcard)) and self.waiting(user_id):
+                    await self.held_draw(user_id)
+        self.trace.append(f"-- {clicks} clicks")
+        figures.clicks.append(clicks)
+        if refreshed:
+            figures.refreshes += 1
+
+    def waiting(self, user_id: int) -> bool:
+        table = self.table
+        return (
+            table is not None
+            and table.pending is not None
+            and table.game.players[table.pending.seat] == str(user_id)
+        )
+
+    async def held_draw(self, user_id: int) -> None:
+        """The others decide about the upcard; the drawer waits until the card is in hand."""
+        clock = self.env.backend.clock
+        start = clock.elapsed
+        await self.buyers(skip=user_id)
+        while self.waiting(user_id):
+            await self.env.advance_time(0.25)
+            if clock.elapsed - start > 600:
+                raise AssertionError("a held draw never resolves")
+        self.figures.held_waits.append(clock.elapsed - start)
+
+    def clicks_for(
+        self, action: Action, message: Any, labels: list[str]
+    ) -> list[tuple[str, str]] | None:
+        """The clicks that make ``action`` from what ``message`` shows, or None if absent."""
+
+        def button(label: str) -> list[tuple[str, str]] | None:
+            return [("button", label)] if label in labels else None
+
+        if isinstance(action, DrawStock):
+            return button("Draw from stock")
+        if isinstance(action, TakeUpcard):
+            take = next((label for label in labels if label.startswith("Take ")), None)
+            return [("button", take)] if take else None
+        if isinstance(action, BuyInTurn):
+            return button("Buy in turn")
+        if isinstance(action, Discard):
+            cid = _select(message, str(action.card))
+            return [("select", f"{cid}\x00{action.card}")] if cid else None
+        if isinstance(action, GoDown):
+            if "Lay down" not in labels:
+                return None
+            return [("button", "Lay down"), ("button", "Confirm lay down")]
+        if isinstance(action, (LayOff, SwapJoker, LayMelds)):
+            return self.two_step(action, message, labels)
+        return None
+
+    def two_step(
+        self, action: Action, message: Any, labels: list[str]
+    ) -> list[tuple[str, str]] | None:
+        """Lay-offs and swaps: a select on the hand, or a button that opens one."""
+        value = str(action)
+        cid = _select(message, value)
+        if cid is not None:
+            return [("select", f"{cid}\x00{value}")]
+        opener = "Lay off" if isinstance(action, LayOff) else "Swap joker"
+        if opener in labels:
+            return [("button", opener), ("pick", value)]
+        return None
+
+
+async def play_one(
+    people: int, computers: int, pace: float, deals: int | None, seed: int, folder: Path
+) -> Figures:
+    settings = Settings(
+        discord_token=SecretStr(TOKEN),
+        database=folder / f"bench-{people}-{computers}-{seed}.sqlite3",
+        seed=seed,
+    )
+    recorder = Recorder()
+    with recorder.installed():
+        async with simcord.run(create_bot(settings), settle_timeout=1.0) as env:
+            recorder.env = env
+            figures = await Game(env, people, computers, pace, deals, seed).play()
+    figures.calls = recorder.calls
+    return figures
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+def most_in_window(times: list[float], window: float = 5.0) -> int:
+    best = start = 0
+    for end, at in enumerate(times):
+        while at - times[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+def report(figures: Figures, pace: float) -> None:
+    channel = figures.channel_calls()
+    posts = sum(1 for c in channel if c.method == "POST")
+    edits = sum(1 for c in channel if c.method == "PATCH")
+    deletes = sum(1 for c in channel if c.method == "DELETE")
+    channel_bytes = sum(c.uploaded for c in channel)
+    other_bytes = sum(c.uploaded for c in figures.calls) - channel_bytes
+    turns = max(1, figures.all_turns)
+    clicks = figures.clicks or [0]
+    per_second = len(channel) / figures.length if figures.length else 0.0
+    tables = CHANNEL_RATE / per_second if per_second else float("inf")
+    waits = figures.held_waits
+    print(f"== {figures.layout}, {pace:g} s a click")
+    print(
+        f"  person turns {figures.turns}; clicks per turn median {statistics.median(clicks):g}, "
+        f"mean {statistics.fmean(clicks):.2f}, max {max(clicks)}"
+    )
+    print(
+        f"  turns needing Refresh {figures.refreshes / max(1, figures.turns):.0%}; "
+        f"unreachable plays {figures.unreachable}; held draws {len(waits)}: wait median "
+        f"{percentile(waits, 50):.2f} s, p95 {percentile(waits, 95):.2f} s"
+    )
+    print(f"  game length {figures.length / 60:.1f} min")
+    print(
+        f"  channel: {posts} messages, {edits} edits, {deletes} deletes = {len(channel)} calls "
+        f"({posts / turns:.2f} + {edits / turns:.2f} + {deletes / turns:.2f} = "
+        f"{len(channel) / turns:.2f} per turn, {figures.all_turns} turns)"
+    )
+    print(
+        f"  uploaded: channel {channel_bytes / 2**20:.2f} MiB, interaction responses "
+        f"{other_bytes / 2**20:.2f} MiB; most channel calls in 5 s: "
+        f"{most_in_window([c.at for c in channel])}"
+    )
+    print(
+        f"  channel calls per second {per_second:.3f} -> {tables:,.0f} busy tables per "
+        f"{CHANNEL_RATE:g} req/s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pace", type=float, default=2.5, help="virtual seconds per click")
+    parser.add_argument("--deals", type=int, default=None, help="deals per game (default all)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--layouts", default="4+0,2+2", help="people+computers per table, comma-separated"
+    )
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    with tempfile.TemporaryDirectory() as folder:
+        for layout in args.layouts.split(","):
+            people, computers = (int(n) for n in layout.split("+"))
+            figures = asyncio.run(
+                play_one(people, computers, args.pace, args.deals, args.seed, Path(folder))
+            )
+            report(figures, args.pace)
+
+
+if __name__ == "__main__":
+    main()

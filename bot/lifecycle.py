@@ -1,0 +1,80 @@
+"""The bot as a process: open the database, connect, and stop cleanly on SIGTERM or SIGINT.
+
+discord.py's ``Client.run`` handles only Ctrl+C. Every process manager (systemd, Docker,
+Heroku-style platforms) stops a process with SIGTERM and kills it a few seconds later, and a
+Python running as a container's PID 1 would not even die on SIGTERM. ``serve`` turns both
+signals into ``bot.close()``, whose wind-down is bounded by ``app.SHUTDOWN_GRACE`` so the
+process exits with status 0 before the kill.
+
+While it serves, two chores run beside the bot: the heartbeat for ``python -m bot.health``
+and, when ``SHANGHAI_BACKUP_DIR`` is set, the automatic backups (``data.backup``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from data.backup import backup_every
+
+from .app import ShanghaiBot
+from .health import keep_beating
+
+log = logging.getLogger(__name__)
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+async def serve(bot: ShanghaiBot, connect: Callable[[], Awaitable[None]]) -> None:
+    """Run ``connect()`` until it ends or a stop signal arrives; then close the bot.
+
+    ``connect`` is ``bot.start(token)`` in production; tests pass a coroutine that stands in
+    for the gateway connection, so the very same signal and shutdown path runs offline. An
+    exception from ``connect`` (a refused token, no network) is raised after the bot closed.
+    """
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop.set)
+    chores = _start_chores(bot)
+    connection = asyncio.ensure_future(connect())
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            log.info("stop signal received: finishing running clicks and pending updates")
+        await bot.close()
+        if connection.done():
+            connection.result()  # raises what ended the connection, if anything did
+    finally:
+        for task in (connection, stopping, *chores):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+
+
+def _start_chores(bot: ShanghaiBot) -> list[asyncio.Task[Any]]:
+    settings = bot.settings
+    chores = [asyncio.create_task(keep_beating(bot, settings.heartbeat), name="heartbeat")]
+    if settings.backup_dir is not None:
+        backups = backup_every(
+            settings.database,
+            settings.backup_dir,
+            hours=settings.backup_every_hours,
+            keep=settings.backup_keep,
+        )
+        chores.append(asyncio.create_task(backups, name="backups"))
+    return chores
+
+
+async def run(bot: ShanghaiBot, token: str) -> None:
+    """The entry point's whole life of the bot: the database first, then Discord."""
+    async with bot:
+        await bot.open_store()
+        await serve(bot, lambda: bot.start(token))

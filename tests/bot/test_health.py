@@ -1,0 +1,42 @@
+"""The heartbeat and ``bot.health``'s verdicts (the live process is in test_shutdown.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+from bot.health import keep_beating, problem
+
+
+class _Bot:
+    def __init__(self) -> None:
+        self.ready = False
+
+    def is_ready(self) -> bool:
+        return self.ready
+
+    def is_closed(self) -> bool:
+        return False
+
+
+def test_fresh_old_and_missing_heartbeats(tmp_path: Path) -> None:
+    beat = tmp_path / "heartbeat"
+    assert "no heartbeat" in (problem(beat) or "")
+    beat.touch()
+    assert problem(beat) is None
+    os.utime(beat, (0, beat.stat().st_mtime - 600))
+    assert "600 s old" in (problem(beat) or "")
+
+
+async def test_beats_only_while_ready_and_removes_the_file_when_stopped(tmp_path: Path) -> None:
+    bot, beat = _Bot(), tmp_path / "var" / "heartbeat"
+    task = asyncio.create_task(keep_beating(bot, beat, every=0.01))
+    await asyncio.sleep(0.05)
+    assert not beat.exists()  # not connected yet: no heartbeat
+    bot.ready = True
+    await asyncio.sleep(0.05)
+    assert beat.exists() and problem(beat) is None
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert not beat.exists()

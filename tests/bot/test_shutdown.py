@@ -1,0 +1,136 @@
+"""Stopping the bot: SIGTERM/SIGINT end the process cleanly and lose nothing; late clicks are
+answered "restarting" and change nothing; pending channel updates are flushed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.app import RESTARTING
+from bot.publisher import Publisher
+from bot.service import Change
+
+from .helpers import open_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signals) -> None:
+    """The real shutdown path (``bot.lifecycle.serve`` and ``ShanghaiBot.close``) in a process
+    of its own, with simcord standing in for Discord; see ``shutdown_child.py``."""
+    database, report = tmp_path / "db.sqlite3", tmp_path / "report.json"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.bot.shutdown_child", str(database), str(report)],
+        cwd=ROOT,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "READY", child.stderr and child.stderr.read()
+        assert health(tmp_path / "heartbeat").returncode == 0  # the running bot beats
+        sent = time.monotonic()
+        child.send_signal(signum)
+        code = child.wait(timeout=30)
+        elapsed = time.monotonic() - sent
+    finally:
+        child.kill()
+    stderr = child.stderr.read() if child.stderr else ""
+    assert code == 0, stderr
+    assert elapsed < 8, f"took {elapsed:.1f} s to stop"
+    assert "Traceback" not in stderr
+    seen = json.loads(report.read_text())
+    before, after = seen["before"], seen["after"]
+    # Before the signal the channel still showed the two-seat lobby and no notice: the third
+    # join, the start and the "your turn" ping were held back by the pacing.
+    assert "carol" not in before["embeds"][0]["description"] and before["texts"] == []
+    description = after["embeds"][0]["description"]
+    assert all(name in description for name in ("alice", "bob", "carol"))
+    assert after["labels"] != before["labels"] and "image" in after["embeds"][0]
+    assert len(after["texts"]) == 1 and "<@" in after["texts"][0]
+    # Everything was committed, and the database was closed cleanly.
+    with sqlite3.connect(database) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        status, seats = db.execute("SELECT status, seats FROM tables").fetchone()
+    assert status == "playing" and len(json.loads(seats)) == 3
+    assert not Path(f"{database}-wal").exists() or Path(f"{database}-wal").stat().st_size == 0
+    # A stopped bot is unhealthy at once; the automatic backup made at start-up is there.
+    stopped = health(tmp_path / "heartbeat")
+    assert stopped.returncode == 1 and stopped.stderr.startswith("unhealthy: no heartbeat")
+    assert len(list((tmp_path / "backups").glob("shanghai-*.sqlite3"))) == 1
+
+
+def health(heartbeat: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m bot.health`` as the container's HEALTHCHECK runs it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SHANGHAI_", "DISCORD_"))}
+    env |= {"PYTHONPATH": str(ROOT), "SHANGHAI_HEARTBEAT": str(heartbeat)}
+    return subprocess.run(
+        [sys.executable, "-m", "bot.health"],
+        cwd=heartbeat.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+async def test_clicks_after_shutdown_began_are_refused_politely(env: simcord.Env) -> None:
+    world = await open_table(env, 2)
+    newcomer = world.guild.add_member(env.create_user("carol"))
+    env.bot.accepting = False  # what ShanghaiBot.close sets first
+    result = await newcomer.click(world.message(), label="Join")
+    simcord.assert_responded(result, contains=RESTARTING, ephemeral=True)
+    assert world.table.names == ["alice", "bob"]
+    refused = await world.players[0].slash(world.channel, "shanghai new")
+    simcord.assert_responded(refused, contains=RESTARTING, ephemeral=True)
+
+
+class _Channel:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.edits = 0
+
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class Partial:
+            async def edit(self, **kwargs: Any) -> None:
+                channel.edits += 1
+
+        return Partial()
+
+    async def send(self, text: str, **kwargs: Any) -> None:
+        self.sent.append(text)
+
+
+async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    channel = _Channel()
+    bot = SimpleNamespace(get_channel=lambda _id: channel, service=None)
+    publisher = Publisher(bot, interval=3600.0)
+    monkeypatch.setattr("bot.publisher.render_table", lambda service, table: (None, None))
+    record = SimpleNamespace(message_id=5, seats=(), host_id=1)
+    table = SimpleNamespace(channel_id=9, record=record, names=[], game=None, away=[], closed=False)
+    publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
+    publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    for _ in range(3):
+        publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    assert channel.edits == 1 and len(channel.sent) == 1  # held for an hour
+    await asyncio.wait_for(publisher.flush(), 2)
+    assert channel.edits == 2 and channel.sent[1].count("line") == 3

@@ -1,0 +1,167 @@
+"""Backups: consistent while the store writes, restorable, pruned, and runnable from the shell."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings
+from data import Seat, Store
+from data.backup import DEFAULT_DATABASE, BackupError, backup_every, backup_file, prune
+
+ROOT = Path(__file__).resolve().parents[2]
+SEATS = (Seat(101, "Ann"), Seat(102, "Bob"))
+
+# Every table's version is the number of actions in its log: two rows written in one
+# transaction, so a copy that caught one without the other would break it.
+_TORN = """
+SELECT t.id FROM tables AS t
+WHERE t.version != (SELECT COUNT(*) FROM actions AS a WHERE a.table_id = t.id)
+"""
+
+
+async def _write_games(store: Store, stop: asyncio.Event) -> int:
+    """Open, start and play tables as fast as the store allows until ``stop``; count actions."""
+    written = 0
+    channel = 0
+    while not stop.is_set():
+        channel += 1
+        table = await store.create_table(1, channel, "shanghai", 101, SEATS, {})
+        await store.start_game(table.id, SEATS, "{}", None, None)
+        for version in range(20):
+            await store.save_action(table.id, version, 101, "draw", "{}", None, None, ())
+            written += 1
+    return written
+
+
+def _restore(backup: Path, target: Path) -> None:
+    """What the README tells an operator: copy the backup over the (stopped) bot's database."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(backup, target)
+
+
+async def test_backups_taken_during_writes_restore_consistently(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "live.sqlite3")
+    stop = asyncio.Event()
+    writer = asyncio.create_task(_write_games(store, stop))
+    await asyncio.sleep(0.2)
+    backups = []
+    for number in range(4):
+        backups.append(
+            await asyncio.to_thread(
+                backup_file, tmp_path / "live.sqlite3", tmp_path / f"b{number}.sqlite3"
+            )
+        )
+        await asyncio.sleep(0.1)
+    stop.set()
+    total = await writer
+    await store.close()
+    counts = []
+    for number, backup in enumerate(backups):
+        assert stat.S_IMODE(backup.stat().st_mode) == 0o600  # it holds every hand
+        assert not Path(f"{backup}-wal").exists()
+        restored = tmp_path / f"restored{number}" / "shanghai.sqlite3"
+        _restore(backup, restored)
+        reopened = await Store.open(restored)  # migrates, as the bot would at start-up
+        tables = await reopened.open_tables()
+        await reopened.close()
+        with sqlite3.connect(restored) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert db.execute(_TORN).fetchall() == []
+            counts.append(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+        db.close()
+        assert tables and all(t.status == "playing" for t in tables)
+    # Each backup is a later moment than the one before, and all were taken mid-write.
+    assert counts == sorted(counts) and counts[0] > 0 and counts[-1] < total
+
+
+def test_backup_into_a_folder_and_prune(tmp_path: Path) -> None:
+    source = tmp_path / "db.sqlite3"
+    with sqlite3.connect(source) as db:
+        db.execute("CREATE TABLE t (x)")
+    db.close()
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    made = [backup_file(source, folder) for _ in range(5)]
+    assert len(set(made)) == 5 and all(p.parent == folder for p in made)
+    removed = prune(folder, keep=2)
+    assert removed == made[:3]
+    assert sorted(folder.iterdir()) == made[3:]
+
+
+def test_backup_refuses_a_missing_or_bad_source(tmp_path: Path) -> None:
+    with pytest.raises(BackupError, match="no database"):
+        backup_file(tmp_path / "missing.sqlite3", tmp_path / "out.sqlite3")
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all\n" * 100)
+    with pytest.raises(BackupError, match="could not back up"):
+        backup_file(junk, tmp_path / "out.sqlite3")
+    assert not (tmp_path / "out.sqlite3").exists()
+    assert list(tmp_path.glob("*.partial")) == []
+
+
+async def test_scheduled_backups_keep_the_newest(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="data.backup")
+    store = await Store.open(tmp_path / "db.sqlite3")
+    await store.create_table(1, 1, "shanghai", 101, SEATS, {})
+    folder = tmp_path / "backups"  # created by the first round
+    every = 0.05 / 3600  # hours: a round every 50 ms
+    task = asyncio.create_task(backup_every(tmp_path / "db.sqlite3", folder, hours=every, keep=2))
+    await asyncio.sleep(0.6)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    await store.close()
+    rounds = [r for r in caplog.records if r.getMessage().startswith("backup written")]
+    assert len(rounds) >= 4
+    kept = sorted(folder.glob("*.sqlite3"))
+    assert len(kept) == 2
+    with sqlite3.connect(kept[-1]) as db:
+        assert db.execute("SELECT COUNT(*) FROM tables").fetchone() == (1,)
+    db.close()
+
+
+def test_command_line(tmp_path: Path) -> None:
+    source = tmp_path / "var" / "shanghai.sqlite3"
+    source.parent.mkdir()
+    with sqlite3.connect(source) as db:
+        db.execute("CREATE TABLE t (x)")
+    db.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SHANGHAI_")}
+    env["PYTHONPATH"] = str(ROOT)
+    command = [sys.executable, "-m", "data.backup"]
+    # The default database is the bot's default, relative to the working directory.
+    done = subprocess.run(
+        [*command, "copy.sqlite3"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "copy.sqlite3" and (tmp_path / "copy.sqlite3").is_file()
+    failed = subprocess.run(
+        [*command, "x.sqlite3", "--database", "nowhere.sqlite3"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert failed.returncode == 1
+    assert failed.stderr.strip() == "backup: no database at nowhere.sqlite3"
+
+
+def test_default_database_agrees_with_the_bot() -> None:
+    assert Settings(discord_token="x").database == DEFAULT_DATABASE
