@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+import simcord
 from babel.messages.catalog import Catalog, Message
 from discord import app_commands
 from discord.app_commands import TranslationContext
@@ -26,6 +27,7 @@ from bot.i18n.refusals import refusal_text
 from bot.i18n.translator import CatalogueTranslator
 
 from .conftest import TOKEN
+from .discord_locales import speaking
 
 
 def placeholders(text: str) -> frozenset[str]:
@@ -254,3 +256,61 @@ async def test_a_server_in_another_language_gets_english_tables(env: Any) -> Non
     luc = guild.add_member(env.create_user("luc"))
     assert (await luc.slash(channel, "shanghai new")).acknowledged
     assert env.bot.service.for_channel(channel.id).record.options["language"] == "en"
+
+
+def _engine_codes() -> set[str]:
+    """Every refusal code an engine raise site names (f-string codes expanded)."""
+    import re
+    from pathlib import Path
+
+    source = "\n".join(p.read_text() for p in Path(engine.errors.__file__).parent.glob("*.py"))
+    codes = set(re.findall(r'code="([a-z_.]+)"', source))
+    for template in re.findall(r'code=f"([a-z_.{}]+)"', source):
+        if "{kind}" in template:
+            codes |= {template.replace("{kind}", kind) for kind in ("set", "run")}
+        elif "{rules.contract_meld_size}" in template:
+            codes |= {
+                template.replace("{rules.contract_meld_size}", size)
+                for size in ("minimum", "exact")
+            }
+        else:
+            raise AssertionError(f"a code template the test cannot expand: {template}")
+    return codes
+
+
+def test_every_code_the_engine_raises_has_a_wording() -> None:
+    codes = _engine_codes()
+    assert len(codes) > 60
+    missing = sorted(c for c in codes if (None, f"refusal.{c}") not in CATALOGUES["en"])
+    assert missing == []
+
+
+def test_a_real_engine_refusal_reaches_a_dutch_player_in_dutch() -> None:
+    from engine.cards import Card
+    from engine.melds import Meld
+    from engine.rules import Rules
+
+    with pytest.raises(engine.errors.IllegalMeld) as refused:
+        Meld.from_naturals([Card.parse("8H"), Card.parse("9C")], Rules())
+    assert refused.value.code == "meld.too_few_cards"
+    assert refusal_text(refused.value, "nl") == "Een combinatie heeft minstens 3 kaarten nodig."
+    assert refusal_text(refused.value, "en") == "A meld needs at least 3 cards."
+
+
+async def test_a_refusal_is_in_the_clicking_members_own_language(
+    env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    guild = env.create_guild(preferred_locale="nl")
+    channel = guild.create_text_channel("kaarten")
+    daan = guild.add_member(env.create_user("daan"))
+    emma = guild.add_member(env.create_user("emma"))
+    sofia = guild.add_member(env.create_user("sofia"))
+    speaking(monkeypatch, {daan.id: "nl", emma.id: "en-GB", sofia.id: "es-419"})
+
+    dutch = await daan.slash(channel, "shanghai table")
+    english = await emma.slash(channel, "shanghai table")
+    spanish = await sofia.slash(channel, "shanghai table")
+
+    simcord.assert_responded(dutch, contains="geen open Shanghai-tafel", ephemeral=True)
+    simcord.assert_responded(english, contains="There is no open Shanghai table", ephemeral=True)
+    simcord.assert_responded(spanish, contains="no hay ninguna mesa de Shanghai", ephemeral=True)
