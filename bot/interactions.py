@@ -15,8 +15,9 @@ from typing import Any
 
 import discord
 
-from .i18n import DEFAULT_LANGUAGE, Language, interaction_language
+from .i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from .i18n.refusals import refusal_text
+from .storage_faults import is_storage_fault
 
 log = logging.getLogger("bot.errors")
 
@@ -49,6 +50,11 @@ async def reply(
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``interaction`` for ``error``: the reason for a refusal, an apology for a bug."""
+    if is_storage_fault(error):
+        log.warning("interaction %s: the database refused a write", interaction.id)
+        # storage_faults.REPLY is the English wording (tests/bot/test_i18n.py keeps them equal).
+        await reply(interaction, t("error.storage", interaction_language(interaction)))
+        return
     if not is_refusal(error):
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None

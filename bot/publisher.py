@@ -22,6 +22,8 @@ import discord
 from engine.actions import Discard
 from engine.events import DealEnded, GameEnded
 
+from .backoff import Backoff
+from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
 from .pictures import TABLE_FILE, score_sheet_picture, table_picture
 from .rendering import card_text, event_lines, score_sheet_text, standings_text
 from .views.table import render_table
@@ -47,6 +49,10 @@ class Outbox:
     task: asyncio.Task[None] | None = None
     #: True while the drain waits out the pacing interval (and holds nothing in hand).
     pacing: bool = False
+    #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
+    backoff: Backoff = field(default_factory=new_backoff)
+    #: Whether the host has been told that the bot lacks a permission here.
+    host_told: bool = False
 
 
 class Publisher:
@@ -60,6 +66,7 @@ class Publisher:
         self.notices = 0
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
         self._hurry = False
+        self.delivery = Delivery(self)
 
     @property
     def service(self) -> TableService:
@@ -83,8 +90,9 @@ class Publisher:
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""
         box = self.boxes.pop(channel_id, None)
-        if box is not None and box.task is not None and not box.task.done():
-            box.task.cancel()
+        task = None if box is None else box.task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
 
     def refresh(self, table: LiveTable) -> None:
         """Redraw the table message (no notice)."""
@@ -101,28 +109,43 @@ class Publisher:
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
         while box.table is not None or box.lines or box.sheets:
-            wait = box.last_sent + self.interval - loop.time()
+            wait = (box.backoff.hold(box.last_sent + self.interval) or 0.0) - loop.time()
             if wait > 0 and not self._hurry:
                 box.pacing = True  # nothing taken from the box yet: ``flush`` may cancel this
                 try:
                     await asyncio.sleep(wait)
                 finally:
                     box.pacing = False
+            if self.boxes.get(box.channel_id) is not box:
+                return  # forgotten while waiting: its channel is gone
             table, box.table = box.table, None
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
                 if table is not None:
                     await self._edit(table)
-                if lines:
-                    await self._send(box.channel_id, lines)
-                for names, sheet in sheets:
+                    table = None
+                await self._send(box.channel_id, lines)
+                while sheets:
+                    names, sheet = sheets[0]
                     channel = await self._channel(box.channel_id)
                     await channel.send(file=await score_sheet_picture(names, sheet))
                     self.notices += 1
-            except Exception:
-                log.exception("could not update channel %s", box.channel_id)
+                    del sheets[0]
+            except Exception as error:
+                # Give back what did not go out, ahead of anything newer (issue 16.6).
+                box.table = box.table or table
+                box.lines[:0], box.sheets[:0] = lines, sheets
+                await self.delivery.failed(box, error, loop.time())
+                if self._hurry:  # shutting down: that was the last try
+                    log.warning("channel %s still refuses its updates at shutdown", box.channel_id)
+                    return
+            else:
+                self.delivery.delivered(box)
             box.last_sent = loop.time()
+        closed = self.service.for_channel(box.channel_id) is None
+        if closed and self.boxes.get(box.channel_id) is box:
+            del self.boxes[box.channel_id]  # its table has closed and everything is out
 
     async def flush(self) -> None:
         """Send every pending edit and notice now, without pacing, and wait until they are out.
@@ -161,15 +184,31 @@ class Publisher:
                 embed=embed, view=view, attachments=attachments
             )
             self.edits += 1
-        except discord.NotFound:
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
             log.info("table %s message is gone; /shanghai table re-posts it", table.id)
 
     async def _send(self, channel_id: int, lines: list[str]) -> None:
+        """Post ``lines`` in messages of at most 2,000 characters, whole lines where they fit.
+
+        Lines are removed from ``lines`` as their message goes out, so after a failure the list
+        holds exactly what the channel has not seen.
+        """
+        if not lines:
+            return
         channel = await self._channel(channel_id)
-        text = "\n".join(lines)
-        while text:
-            chunk, text = text[:2000], text[2000:]
-            await channel.send(chunk, allowed_mentions=MENTION_USERS)
+        while lines:
+            count, size = 0, 0
+            while count < len(lines) and size + len(lines[count]) + (count > 0) <= 2000:
+                size += len(lines[count]) + (count > 0)
+                count += 1
+            if count == 0:  # one line longer than a message: send its first part
+                head, lines[0] = lines[0][:2000], lines[0][2000:]
+                await channel.send(head, allowed_mentions=MENTION_USERS)
+            else:
+                await channel.send("\n".join(lines[:count]), allowed_mentions=MENTION_USERS)
+                del lines[:count]
             self.notices += 1
 
     # -- what to say ---------------------------------------------------------------------------

@@ -20,7 +20,8 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from itertools import combinations
+from typing import Any, cast
 
 from .actions import (
     Action,
@@ -72,7 +73,7 @@ from .events import (
 from .melds import Meld, MeldCard
 from .rules import Contract, Rules
 from .solver import find_contract
-from .view import PlayerView, SeatView, Step, TableMeld
+from .view import MoveKind, PlayerView, PublicMove, SeatView, Step, TableMeld
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
 #: (E10: guards against endless redeals).
@@ -119,6 +120,8 @@ class Game:
         self.blind_outs = [0] * n
         self.buys_total = [0] * n
         self.winner_seats: tuple[int, ...] = ()
+        #: This deal's public pile moves (takes, buys, discards), for the views.
+        self.history: list[PublicMove] = []
 
     # -- construction ------------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class Game:
         upcard = pack.pop()
         self.pile = [upcard]
         self.pile_from = [None]
+        self.history = []
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -454,6 +458,7 @@ class Game:
                     assert card is not None, "the supply rule (S31) guarantees penalty cards"
                     self.hands[winner].append(card)
                 events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
+                self.history.append(PublicMove(winner, "bought", upcard))
             else:
                 events.append(UpcardDead(upcard))
             self.upcard_live = False
@@ -474,6 +479,7 @@ class Game:
         self.upcard_live = False
         self.taken_upcard = card
         self.step = "play"
+        self.history.append(PublicMove(seat, "took", card))
         return [TookUpcard(seat, card)]
 
     def _buy_in_turn(self, seat: int) -> list[Event]:
@@ -491,6 +497,7 @@ class Game:
         self.taken_upcard = card
         self.step = "play"
         events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
+        self.history.append(PublicMove(seat, "bought", card))
         return events
 
     # -- play step: planning (pure) ------------------------------------------------------------
@@ -580,13 +587,22 @@ class Game:
         check_contract(action.melds, self.contract, rules)
         used = Counter(c.card for m in action.melds for c in m.cards)
         _remove(hand, used)
+        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
+        new_melds = list(action.melds)
+        if action.layoffs:
+            if not rules.layoff_on_going_down_turn:
+                raise IllegalAction("You can't lay off on the turn you go down")
+            after = table + new_melds
+            wild_used = self._lay_off_onto(after, hand, action.layoffs) or wild_used
+            table, new_melds = after[: len(table)], after[len(table) :]
         left = list(hand.elements())
         self._check_hand_left(left)
-        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
         return _Plan(
             hand=left,
             table=table,
-            new_melds=list(action.melds),
+            new_melds=new_melds,
+            laid_down=list(action.melds),
+            laid_off=list(action.layoffs),
             goes_down=True,
             wild_used=wild_used,
             swapped=[(s, w) for s, w in zip(action.swaps, freed, strict=True)],
@@ -629,6 +645,17 @@ class Game:
             )
         hand = Counter(self.hands[seat])
         table = [m.meld for m in self.melds]
+        wild_used = self._lay_off_onto(table, hand, items)
+        left = list(hand.elements())
+        self._check_hand_left(left)
+        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
+
+    def _lay_off_onto(
+        self, table: list[Meld], hand: Counter[Card], items: Sequence[LayOffItem]
+    ) -> bool:
+        """Apply ``items`` in order to ``table`` and ``hand`` (both changed in place; the
+        callers work on copies). Returns whether a wild left the hand (S51)."""
+        rules = self.rules
         wild_used = False
         for item in items:
             if hand[item.card] <= 0:
@@ -650,9 +677,7 @@ class Game:
             table[item.meld] = new_meld
             hand[item.card] -= 1
             wild_used = wild_used or placed.is_wild_in(meld.kind, rules)
-        left = list(hand.elements())
-        self._check_hand_left(left)
-        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
+        return wild_used
 
     def _placement(self, meld: Meld, item: LayOffItem) -> tuple[MeldCard, Any]:
         options = meld.placements(item.card, self.rules)
@@ -770,19 +795,20 @@ class Game:
         laid: dict[int, list[tuple[int, Card]]] = {}
         for item in plan.laid_off:
             laid.setdefault(item.meld, []).append((seat, item.card))
+        owners = [m.owner for m in self.melds] + [seat] * len(plan.new_melds)
+        before = [m.laid_off for m in self.melds] + [()] * len(plan.new_melds)
         self.melds = [
-            TableMeld(m.owner, meld, m.laid_off + tuple(laid.get(index, ())))
-            for index, (m, meld) in enumerate(zip(self.melds, plan.table, strict=True))
+            TableMeld(owners[index], meld, before[index] + tuple(laid.get(index, ())))
+            for index, meld in enumerate([*plan.table, *plan.new_melds])
         ]
         self.hands[seat] = plan.hand
-        for item in plan.laid_off:
-            events.append(LaidOff(seat, item.meld, item.card))
         if plan.new_melds:
-            self.melds.extend(TableMeld(seat, meld) for meld in plan.new_melds)
             if plan.goes_down:
                 self.down[seat] = True
                 self.went_down_this_turn = True
-            events.append(WentDown(seat, tuple(plan.new_melds)))
+            events.append(WentDown(seat, tuple(plan.laid_down or plan.new_melds)))
+        for item in plan.laid_off:
+            events.append(LaidOff(seat, item.meld, item.card))
         self.played_this_deal[seat] = True
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
         if not self.hands[seat]:
@@ -794,6 +820,7 @@ class Game:
         hand.remove(card)
         self.pile.append(card)
         self.pile_from.append(seat)
+        self.history.append(PublicMove(seat, "discarded", card))
         if self.rules.is_wild(card):
             self.wild_left_hand = True
         events: list[Event] = [Discarded(seat, card)]
@@ -900,11 +927,22 @@ class Game:
     # -- legal actions -------------------------------------------------------------------------
 
     def legal_actions(self, player: str) -> list[Action]:
-        """Every legal action for ``player`` now.
+        """Every legal action for ``player`` now, each one accepted by ``apply``.
 
-        Going down is offered as the arrangement ``find_contract`` proposes (there may be
-        others, which ``apply`` accepts too); lay-offs are offered one card at a time, plus
-        two-card batches where a single card could not legally leave the hand.
+        What is listed, and what is left to ``GoDownBuilder`` (``engine/builder.py``):
+        - draws, buy requests (only buys that can be awarded, S31), discards, swaps: all;
+        - lay-offs: every single card onto every meld at every end (and every suit a set wild
+          may declare), plus every two-card batch, chains included (9H then 10H), when the
+          hand holds two cards: the only batches that cannot be played one card at a time
+          (E13, E29);
+        - going down: the arrangement ``find_contract`` proposes, first; under
+          ``anyone_then_go_down`` the same for every choice of up to three swaps; under
+          ``layoff_on_going_down_turn`` with ``final_discard: forbidden``, the go-down that
+          leaves one card together with that card's lay-off (S37, E13). Other arrangements,
+          wild identities and bundles are too many to list: ``GoDownBuilder`` builds any of
+          them step by step and the engine judges each step;
+        - Rummy melds: every single group and run of the hand (several melds are laid one
+          action at a time).
         """
         seat = self.seat_of(player)
         if self.step == "over":
@@ -937,9 +975,7 @@ class Game:
         distinct = list(dict.fromkeys(hand))
         candidates: list[Action] = []
         if self.is_shanghai and not self.down[seat]:
-            melds = find_contract(hand, self.deal, rules)
-            if melds is not None:
-                candidates.append(GoDown(tuple(melds)))
+            candidates.extend(self._go_down_offers(seat))
         if not self.is_shanghai:
             candidates.extend(LayMelds((m,)) for m in _single_melds(hand, rules))
         may_lay_off = (
@@ -948,29 +984,107 @@ class Game:
             else (not rules.layoff_requires_own_meld or self.played_this_deal[seat])
         )
         if may_lay_off and self.melds:
-            items = [
-                LayOffItem(card, index, end, placed.suit if meld.meld.kind == "set" else None)
-                for card in distinct
-                for index, meld in enumerate(self.melds)
-                for placed, end in meld.meld.placements(card, rules)
-            ]
-            candidates.extend(LayOff((item,)) for item in items)
-            if len(hand) == 2:
-                candidates.extend(LayOff((a, b)) for a in items for b in items if a.card != b.card)
+            candidates.extend(self._lay_off_offers(seat))
             if self.is_shanghai and rules.joker_swap != "off":
-                for index, table_meld in enumerate(self.melds):
-                    meld = table_meld.meld
-                    for position, placed in enumerate(meld.cards):
-                        if placed.is_wild_in(meld.kind, rules):
-                            for card in distinct:
-                                if card.rank == placed.rank and not card.is_joker:
-                                    candidates.append(SwapJoker(Swap(card, index, position)))
+                table = [m.meld for m in self.melds]
+                candidates.extend(
+                    SwapJoker(swap) for swap in _swap_candidates(table, distinct, rules)
+                )
         legal = [a for a in candidates if self._legal(seat, a)]
         # Discards are most of every list: judge them here rather than one _check each.
         if len(hand) > 1 or rules.final_discard != "forbidden":
             taken = None if self.is_shanghai else self.taken_upcard
             legal.extend(Discard(card) for card in distinct if card is not taken)
         return legal
+
+    def _lay_off_offers(self, seat: int) -> list[LayOff]:
+        """Single lay-offs, and with two cards in hand every two-card batch (chains too),
+        one per distinct result."""
+        hand = self.hands[seat]
+        table = [m.meld for m in self.melds]
+        singles = [
+            LayOff((item,)) for item in _lay_off_items(table, list(dict.fromkeys(hand)), self.rules)
+        ]
+        if len(hand) != 2:
+            return singles
+        offers: list[LayOff] = list(singles)
+        seen: set[tuple[str, ...]] = set()
+        for first in singles:
+            after = list(table)
+            try:
+                self._lay_off_onto(after, Counter(hand), first.items)
+            except IllegalAction:
+                continue
+            rest = list(hand)
+            rest.remove(first.items[0].card)
+            for second in _lay_off_items(after, rest, self.rules):
+                batch = LayOff((first.items[0], second))
+                final = list(after)
+                try:
+                    self._lay_off_onto(final, Counter(rest), (second,))
+                except IllegalAction:
+                    continue
+                key = tuple(sorted(str(m) for m in final))
+                if key not in seen:
+                    seen.add(key)
+                    offers.append(batch)
+        return offers
+
+    def _go_down_offers(self, seat: int) -> list[GoDown]:
+        """The solver's go-down, per choice of swaps, and the go-down-and-lay-off bundles."""
+        rules = self.rules
+        hand = self.hands[seat]
+        table = [m.meld for m in self.melds]
+        swap_sets: list[tuple[Swap, ...]] = [()]
+        if rules.joker_swap == "anyone_then_go_down" and table:
+            options = _swap_candidates(table, list(dict.fromkeys(hand)), rules)[:6]
+            for size in (1, 2, 3):
+                swap_sets.extend(combinations(options, size))
+        bundles = rules.layoff_on_going_down_turn and rules.final_discard == "forbidden"
+        relaxed = _without_final_discard(rules) if bundles else rules
+        offers: list[GoDown] = []
+        for swaps in swap_sets:
+            if len({(s.meld, s.position) for s in swaps}) < len(swaps):
+                continue
+            after_swaps = Counter(hand)
+            swapped_table = list(table)
+            try:
+                for swap in swaps:
+                    wild = self._check_swap_target(swapped_table, swap, after_swaps)
+                    swapped_table[swap.meld] = swapped_table[swap.meld].replace(
+                        swap.position, swap.card
+                    )
+                    after_swaps[swap.card] -= 1
+                    after_swaps[wild] += 1
+            except IllegalAction:
+                continue
+            cards = list(after_swaps.elements())
+            melds = find_contract(cards, self.deal, rules)
+            if melds is not None:
+                offers.append(GoDown(tuple(melds), swaps))
+            if not bundles:
+                continue
+            # Under ``minimum`` a card that fits a new meld can join it in the contract (then
+            # the plain go-down empties the hand), so only cards that fit a meld already on
+            # the table need the bundle; under ``exact``, or when S16 may keep a card out of
+            # a contract run that a lay-off could still extend, any card may.
+            runs = sum(1 for kind, _ in self.contract if kind == "run")
+            lasts = (
+                dict.fromkeys(cards)
+                if rules.contract_meld_size == "exact"
+                or (runs > 1 and rules.same_suit_runs == "separated")
+                else {item.card: None for item in _lay_off_items(swapped_table, cards, rules)}
+            )
+            for last in lasts:
+                rest = list(cards)
+                rest.remove(last)
+                melds = find_contract(rest, self.deal, relaxed)
+                if melds is None or sum(len(m) for m in melds) != len(rest):
+                    continue
+                after = swapped_table + list(melds)
+                for item in _lay_off_items(after, [last], rules):
+                    offers.append(GoDown(tuple(melds), swaps, (item,)))
+        return offers
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -1009,6 +1123,7 @@ class Game:
             is_over=self.is_over,
             winners=self.winner_seats,
             restocks=self.restocks,
+            history=tuple(self.history),
         )
 
     # -- serialisation ---------------------------------------------------------------------------
@@ -1052,6 +1167,7 @@ class Game:
                 "blinds": self.blind_outs,
                 "buys_total": self.buys_total,
                 "winners": self.winner_seats,
+                "history": [[m.seat, m.kind, str(m.card)] for m in self.history],
             },
             separators=(",", ":"),
         )
@@ -1103,6 +1219,7 @@ class Game:
             game.blind_outs = data["blinds"]
             game.buys_total = data["buys_total"]
             game.winner_seats = tuple(data["winners"])
+            game.history = [_public_move(*move) for move in data.get("history", [])]
         except (KeyError, TypeError, json.JSONDecodeError) as error:
             raise ValueError(f"Not a saved game: {error}") from error
         return game
@@ -1117,13 +1234,23 @@ class Game:
 class _Plan:
     """The computed result of a play-step action, applied by ``_commit_play``."""
 
-    __slots__ = ("goes_down", "hand", "laid_off", "new_melds", "swapped", "table", "wild_used")
+    __slots__ = (
+        "goes_down",
+        "hand",
+        "laid_down",
+        "laid_off",
+        "new_melds",
+        "swapped",
+        "table",
+        "wild_used",
+    )
 
     def __init__(
         self,
         hand: list[Card] | None = None,
         table: list[Meld] | None = None,
         new_melds: list[Meld] | None = None,
+        laid_down: list[Meld] | None = None,
         laid_off: list[LayOffItem] | None = None,
         swapped: list[tuple[Swap, Card]] | None = None,
         goes_down: bool = False,
@@ -1132,6 +1259,8 @@ class _Plan:
         self.hand = hand
         self.table = table
         self.new_melds = new_melds or []
+        #: The melds as laid down, before any same-action lay-offs (for the event).
+        self.laid_down = laid_down or []
         self.laid_off = laid_off or []
         self.swapped = swapped or []
         self.goes_down = goes_down
@@ -1168,6 +1297,43 @@ def _rules_from_json(data: dict[str, Any]) -> Rules:
     return cached
 
 
+def _lay_off_items(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[LayOffItem]:
+    """Every placement of each of ``cards`` on each meld of ``table``, end and suit named."""
+    return [
+        LayOffItem(
+            card, index, end, placed.suit if rules.is_wild(card) and meld.kind == "set" else None
+        )
+        for card in cards
+        for index, meld in enumerate(table)
+        for placed, end in meld.placements(card, rules)
+    ]
+
+
+def _swap_candidates(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[Swap]:
+    """Swaps of a natural among ``cards`` for a table wild of its rank (the suit is judged by
+    ``_check_swap_target``)."""
+    return [
+        Swap(card, index, position)
+        for index, meld in enumerate(table)
+        for position, placed in enumerate(meld.cards)
+        if placed.is_wild_in(meld.kind, rules)
+        for card in cards
+        if card.rank == placed.rank and not card.is_joker
+    ]
+
+
+_RELAXED: dict[Rules, Rules] = {}
+
+
+def _without_final_discard(rules: Rules) -> Rules:
+    """``rules`` with ``final_discard: optional``: the solver then may leave any hand size,
+    which the go-down-and-lay-off bundle needs (it leaves one card for the lay-off)."""
+    relaxed = _RELAXED.get(rules)
+    if relaxed is None:
+        relaxed = _RELAXED[rules] = rules.with_options(final_discard="optional")
+    return relaxed
+
+
 def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
     """Every set and run (Rummy: no wilds) that can be made from ``hand`` alone."""
     cards = set(hand)
@@ -1202,3 +1368,10 @@ def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
                         )
                     )
     return melds
+
+
+def _public_move(seat: int, kind: str, card: str) -> PublicMove:
+    """A saved history entry; states saved before the history existed simply have none."""
+    if kind not in ("took", "bought", "discarded"):
+        raise ValueError(f"unknown move kind {kind!r}")
+    return PublicMove(seat, cast(MoveKind, kind), Card.parse(card))

@@ -21,6 +21,7 @@ from bot.i18n import (
 from bot.interactions import guard
 from bot.rendering import rules_text
 from bot.service import rules_for
+from bot.views.house_rules import PRESET_NAMES, house_rules_text, preset_label
 from bot.views.table import render_table
 from data.errors import TableExists
 from data.records import LeaderboardRow
@@ -30,13 +31,8 @@ if TYPE_CHECKING:
     from bot.service import LiveTable
 
 PRESETS = [
-    app_commands.Choice(name="standard (default)", value="standard"),
-    app_commands.Choice(
-        name="preset_000 (3-8 players, exact melds, discard to go out)", value="preset_000"
-    ),
-    app_commands.Choice(
-        name="preset_004 (2s wild, 2-card buys, no discard to go out)", value="preset_004"
-    ),
+    app_commands.Choice(name=f"{name}: {line}"[:100], value=key)
+    for key, (name, line) in PRESET_NAMES.items()
 ]
 
 
@@ -203,14 +199,19 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             else:
                 options = dict(table.record.options)
                 heading = (
-                    f"**Rules of table #{table.id}** (preset {options.get('preset', 'standard')})"
+                    f"**Rules of table #{table.id}** "
+                    f"({preset_label(str(options.get('preset', 'standard')))})"
                 )
+            rules = rules_for(options)
             text = rules_text(
-                rules_for(options),
+                rules,
                 buy_seconds=float(options.get("buy_seconds", settings.buy_seconds)),
                 turn_seconds=float(options.get("turn_seconds", settings.turn_seconds)),
             )
-            await interaction.response.send_message(f"{heading}\n{text}"[:2000], ephemeral=True)
+            extra = "" if rules.game == "rummy" else house_rules_text(rules)
+            await interaction.response.send_message(
+                f"{heading}\n{text}"[: 1990 - len(extra)] + "\n" + extra, ephemeral=True
+            )
 
     @app_commands.command(name="table")
     @app_commands.guild_only()

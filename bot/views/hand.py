@@ -1,22 +1,23 @@
 """The private hand: one ephemeral message per player, edited in place by its own controls.
 
-Every control is a ``DynamicItem`` whose custom_id carries the table, a *state tag* (a CRC of
-what this player could see when the message was drawn: deal, turn, step, hand, melds), the
-sort order and the verb, so the controls work after a restart and need no memory:
+Every control is a ``DynamicItem`` whose custom_id carries the table, a *state tag* (the
+snapshot's fingerprint of what this seat's controls depend on), the sort order and the verb,
+so the controls work after a restart and need no memory:
 
-    sh:h:<table>:<tag>:<s|r>:<verb>        buttons
-    sh:hs:<table>:<tag>:<s|r>:<verb>       selects (discard, layoff, swap)
+    sh:h:<table>:<tag>:<s|r>:<verb>              buttons
+    sh:hs:<table>:<tag>:<s|r>:<verb>[:<page>]    selects (discard, lay off, place, swap, meld)
 
-A click whose tag no longer matches the game is from an earlier state: nothing is done and
-the message is redrawn with an explanation. Everything else is checked by the service and the
-engine, which raise ``ValueError``s the guard turns into polite replies.
+One click, one trip: the control becomes an engine action, ``TableService.play`` applies it
+and answers with the seat's ``SeatSnapshot``, and the message is drawn from that snapshot
+alone. A hand that is merely out of date still does what the button says when that is legal
+now; a refusal redraws the hand with the reason. Lay-offs go through a picker (cards, then a
+place for a card with several), every select is split into pages of at most 25 options, and
+``bot.hand_follower`` keeps the message up to date when something changes for its player.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import zlib
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -33,6 +34,7 @@ from bot.rendering import (
     cards_text,
     countdown,
     hand_text,
+    layoff_item_text,
     meld_text,
 )
 from engine.actions import (
@@ -43,6 +45,7 @@ from engine.actions import (
     GoDown,
     LayMelds,
     LayOff,
+    LayOffItem,
     SwapJoker,
     TakeUpcard,
     parse_action,
@@ -52,7 +55,7 @@ from engine.melds import Meld
 from engine.view import PlayerView
 
 if TYPE_CHECKING:
-    from bot.service import ActResult, LiveTable, TableService
+    from bot.service import SeatSnapshot, TableService
 
 log = logging.getLogger(__name__)
 
@@ -70,24 +73,20 @@ BUTTON_VERBS = (
     "refresh",
     "back",
     "hint",
+    "layall",
 )
-SELECT_VERBS = ("discard", "layoff", "swap", "meld")
+SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
 MAX_OPTIONS = 25
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
 HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
-HAND_SELECT_TEMPLATE = r"sh:hs:" + _PREFIX + r"(?P<verb>" + "|".join(SELECT_VERBS) + r")"
-
-
-def hand_tag(view: PlayerView) -> str:
-    """A short fingerprint of what this player's controls depend on."""
-    hand = sorted(str(c) for c in view.hand or ())
-    key = (
-        f"{view.deal}|{view.current}|{view.step}|{' '.join(hand)}|"
-        f"{view.seats[view.seat].is_down if view.seat is not None else '-'}|{len(view.melds)}|"
-        f"{view.upcard_live}|{view.went_down_this_turn}|{view.is_over}"
-    )
-    return f"{zlib.crc32(key.encode()):08x}"
+HAND_SELECT_TEMPLATE = (
+    r"sh:hs:"
+    + _PREFIX
+    + r"(?P<verb>"
+    + "|".join(SELECT_VERBS)
+    + r")(?::(?P<arg>[0-9A-Za-z]{1,4}))?"
+)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_BUTTON_TEMPLATE):
@@ -138,6 +137,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         sort: SortMode,
         verb: str,
         *,
+        arg: str = "",
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
         row: int | None = None,
@@ -146,7 +146,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"sh:hs:{table_id}:{tag}:{sort}:{verb}",
+                custom_id=f"sh:hs:{table_id}:{tag}:{sort}:{verb}" + (f":{arg}" if arg else ""),
                 options=options or [discord.SelectOption(label="…", value="-")],
                 placeholder=placeholder,
                 row=row,
@@ -164,7 +164,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         match: Any,
     ) -> HandSelect:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
-        return cls(int(match["table"]), match["tag"], sort, match["verb"])
+        return cls(int(match["table"]), match["tag"], sort, match["verb"], arg=match["arg"] or "")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
@@ -177,69 +177,152 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
 # -- drawing the message --------------------------------------------------------------------------
 
 
+def chunks(options: list[discord.SelectOption]) -> list[list[discord.SelectOption]]:
+    """Options in selects of at most 25 (Discord's limit), so no choice is ever cut off."""
+    return [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
+
+
+def layoff_cards(legal: tuple[Action, ...]) -> dict[Card, list[LayOffItem]]:
+    """Each card that can be laid off now, with every place it fits."""
+    places: dict[Card, list[LayOffItem]] = {}
+    for action in legal:
+        if isinstance(action, LayOff) and len(action.items) == 1:
+            item = action.items[0]
+            places.setdefault(item.card, []).append(item)
+    return places
+
+
+def everything_that_fits(legal: tuple[Action, ...]) -> LayOff | None:
+    """One batch of every card whose place is unambiguous, no two on the same spot; None
+    when fewer than two cards would go."""
+    items: list[LayOffItem] = []
+    spots: set[tuple[int, str | None, str | None]] = set()
+    for card, places in sorted(layoff_cards(legal).items(), key=lambda kv: Card.sort_key(kv[0])):
+        if len(places) != 1 or card.is_joker:
+            continue
+        item = places[0]
+        spot = (item.meld, item.end, item.suit if item.end is None else None)
+        if spot in spots:
+            continue
+        spots.add(spot)
+        items.append(item)
+    return LayOff(tuple(items)) if len(items) >= 2 else None
+
+
 def render_hand(
-    service: TableService,
-    table: LiveTable,
-    user_id: int,
+    snap: SeatSnapshot,
     sort: SortMode,
     *,
     mode: Mode = "main",
     note: str | None = None,
-    pending: bool = False,
+    picked: Card | None = None,
 ) -> tuple[str, discord.ui.View]:
-    """The content and controls of ``user_id``'s private message."""
-    game = service._playing(table)
-    service._seat(table, user_id)
-    player = str(user_id)
-    view = game.view(player)
-    tag = hand_tag(view)
-    legal = game.legal_actions(player) if view.current == view.seat and not view.is_over else []
+    """The content and controls of a seat's private message, from its snapshot alone."""
+    view = snap.view
+    tag = snap.tag
+    legal = snap.legal
     ui = discord.ui.View(timeout=None)
-    tid = table.id
+    tid = snap.table_id
     pending_text = None
-    if pending:
+    if snap.pending:
         pending_text = (
             "⏳ You will draw from the stock when the buy window closes "
-            f"{countdown(table.buy_deadline)}: others may still buy the upcard."
+            f"{countdown(snap.buy_deadline)}: others may still buy the upcard."
         )
     extra: list[str] = []
+    notes = [n for n in (note, *snap.notes) if n]
 
     def button(verb: str, label: str, style: discord.ButtonStyle, row: int) -> None:
         ui.add_item(HandButton(tid, tag, sort, verb, label=label, style=style, row=row))
 
+    def selects(
+        verb: str,
+        options: list[discord.SelectOption],
+        placeholder: str,
+        first_row: int,
+        *,
+        arg: str = "",
+        many: bool = False,
+    ) -> None:
+        for page, part in enumerate(chunks(options)[: 5 - first_row]):
+            ui.add_item(
+                HandSelect(
+                    tid,
+                    tag,
+                    sort,
+                    verb,
+                    arg=f"{arg}{page}" if arg or page else "",
+                    options=part,
+                    placeholder=placeholder if page == 0 else f"{placeholder} (more)",
+                    row=first_row + page,
+                    max_values=len(part) if many else 1,
+                )
+            )
+
     if mode == "down":
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is None:
-            mode, note = "main", "Your hand can't meet this deal's contract yet."
+            mode, notes = "main", [*notes, "Your hand can't meet this deal's contract yet."]
         else:
             extra.append("**Lay down these melds?**")
-            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
             left = Counter(view.hand or ())
+            for swap in proposal.swaps:  # preset_004: swaps made as part of going down
+                extra.append(f"• first {action_text(SwapJoker(swap)).lower()}")
+                left[swap.card] -= 1
+                left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
+            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
             for meld in proposal.melds:
                 left.subtract(meld.plain_cards)
+            for item in proposal.layoffs:  # S37: the last card laid off in the same play
+                extra.append(f"• then lay off {layoff_item_text(item)}")
+                left[item.card] -= 1
             extra.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
             button("downok", "Confirm lay down", discord.ButtonStyle.success, 0)
             button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 0)
             button("back", "Back", discord.ButtonStyle.secondary, 0)
-    if mode in ("layoff", "swap"):
-        kind = LayOff if mode == "layoff" else SwapJoker
-        actions = [a for a in legal if isinstance(a, kind)]
-        if not actions:
-            mode, note = "main", "Nothing to " + ("lay off" if kind is LayOff else "swap") + " now."
-        else:
-            if len(actions) > MAX_OPTIONS:
-                extra.append(f"Showing the first {MAX_OPTIONS} of {len(actions)} options.")
+    if mode == "layoff":
+        places = layoff_cards(legal)
+        if not places:
+            mode, notes = "main", [*notes, "Nothing to lay off now."]
+        elif picked is not None and picked in places:
+            extra.append(f"**Where does {card_text(picked)} go?**")
             options = [
-                discord.SelectOption(label=action_text(a)[:100], value=str(a)[:100])
-                for a in actions[:MAX_OPTIONS]
+                discord.SelectOption(label=layoff_item_text(item)[:100], value=str(item))
+                for item in places[picked]
             ]
-            placeholder = "Choose a lay-off" if mode == "layoff" else "Choose a swap"
-            ui.add_item(
-                HandSelect(tid, tag, sort, mode, options=options, placeholder=placeholder, row=0)
+            selects("place", options, f"Lay off {card_text(picked)} on…", 0, arg="p")
+            button("layoff", "Back to the cards", discord.ButtonStyle.secondary, 4)
+        else:
+            extra.append(
+                "**Lay off:** choose one card or several. Cards with one place go there at "
+                "once; for a card with several places you choose where next."
             )
-            button("back", "Back", discord.ButtonStyle.secondary, 1)
+            options = [
+                discord.SelectOption(
+                    label=f"{card_text(card)}"
+                    + (
+                        f" on {layoff_item_text(items[0]).split(' on ', 1)[1]}"
+                        if len(items) == 1
+                        else f" ({len(items)} places)"
+                    ),
+                    value=str(card),
+                )
+                for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0]))
+            ]
+            selects("layoff", options, "Cards to lay off…", 0, many=True)
+            button("back", "Back", discord.ButtonStyle.secondary, 4)
+    if mode == "swap":
+        swaps = [a for a in legal if isinstance(a, SwapJoker)]
+        if not swaps:
+            mode, notes = "main", [*notes, "Nothing to swap now."]
+        else:
+            options = [
+                discord.SelectOption(label=action_text(a)[:100], value=str(a)[:100]) for a in swaps
+            ]
+            selects("swap", options, "Choose a swap", 0)
+            button("back", "Back", discord.ButtonStyle.secondary, 4)
     if mode == "main":
-        if not pending:
+        if not snap.pending:
             if any(isinstance(a, DrawStock) for a in legal):
                 button("draw", "Draw from stock", discord.ButtonStyle.primary, 0)
             if any(isinstance(a, TakeUpcard) for a in legal):
@@ -251,26 +334,31 @@ def render_hand(
             button("down", "Lay down", discord.ButtonStyle.success, 1)
         if any(isinstance(a, LayOff) for a in legal):
             button("layoff", "Lay off", discord.ButtonStyle.secondary, 1)
+            batch = everything_that_fits(legal)
+            if batch is not None:
+                button(
+                    "layall",
+                    f"Lay off all that fits ({len(batch.items)})",
+                    discord.ButtonStyle.success,
+                    1,
+                )
         if any(isinstance(a, SwapJoker) for a in legal):
             button("swap", "Swap joker", discord.ButtonStyle.secondary, 1)
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
-            cards = sorted({a.card for a in discards}, key=Card.sort_key)[:MAX_OPTIONS]
+            cards = sorted({a.card for a in discards}, key=Card.sort_key)
             options = [
                 discord.SelectOption(label=f"Discard {card_text(c)}", value=str(c)) for c in cards
             ]
-            ui.add_item(
-                HandSelect(
-                    tid, tag, sort, "discard", options=options, placeholder="Discard…", row=2
-                )
-            )
+            selects("discard", options, "Discard…", 2)
         other = "by rank" if sort == "s" else "by suit"
-        button("sort", f"Sort {other}", discord.ButtonStyle.secondary, 3)
-        button("refresh", "Refresh", discord.ButtonStyle.secondary, 3)
+        row = 4 if len(discards) > MAX_OPTIONS else 3
+        button("sort", f"Sort {other}", discord.ButtonStyle.secondary, row)
+        button("refresh", "Refresh", discord.ButtonStyle.secondary, row)
         if not view.is_over:
-            button("hint", "Hint", discord.ButtonStyle.secondary, 3)
+            button("hint", "Hint", discord.ButtonStyle.secondary, row)
         rummy_turn = view.rules.game == "rummy" and view.current == view.seat
-        if rummy_turn and view.step == "play" and len(view.hand or ()) >= 3:
+        if rummy_turn and view.step == "play" and len(view.hand or ()) >= 3 and row == 3:
             cards = sorted(set(view.hand or ()), key=Card.sort_key)[:MAX_OPTIONS]
             options = [discord.SelectOption(label=card_text(c), value=str(c)) for c in cards]
             ui.add_item(
@@ -286,7 +374,8 @@ def render_hand(
                     max_values=len(cards),
                 )
             )
-    content = hand_text(view, table.names, sort, note=note, pending=pending_text)
+    note_text = "\n".join(notes) if notes else None
+    content = hand_text(view, list(snap.names), sort, note=note_text, pending=pending_text)
     if extra:
         content += "\n\n" + "\n".join(extra)
     return content[:2000], ui
@@ -310,35 +399,86 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            service: TableService = interaction.client.service
             try:
                 action = parse_action("down " + self.melds.value.strip())
             except ValueError as error:
                 raise UserError(f"I couldn't read those melds: {error}") from None
-            table = service.get(self.table_id)
-            await service.act(table.id, interaction.user.id, action)
-            content, ui = (
-                render_hand(service, table, interaction.user.id, self.sort, note="You went down!")
-                if not table.closed and table.game is not None and not table.game.is_over
-                else ("You went out. The game is over.", discord.ui.View())
-            )
-            await interaction.response.edit_message(content=content, view=ui)
+            await play_and_show(interaction, self.table_id, action, self.sort)
+
+    async def on_timeout(self) -> None:  # pragma: no cover - Discord closes the modal itself
+        log.info("a melds modal expired (table %s)", self.table_id)
 
 
-async def hand_files(
-    service: TableService, table: LiveTable, user_id: int, sort: SortMode, mode: Mode = "main"
-) -> list[discord.File]:
-    """The picture of the hand (issue 6), the proposed lay-down's cards raised in ``down``."""
-    if table.closed or table.game is None or table.game.is_over:
+async def hand_files(snap: SeatSnapshot, sort: SortMode, mode: Mode = "main") -> list[discord.File]:
+    """The picture of the hand, the proposed lay-down's cards raised in ``down``; text and
+    picture always show the same hand, because both come from the same snapshot."""
+    if snap.over:
         return []
-    hand = table.game.view(str(user_id)).hand or ()
+    hand = snap.view.hand or ()
     proposal: tuple[Card, ...] = ()
     if mode == "down":
-        legal = service.legal_actions(table.id, user_id)
-        down = next((a for a in legal if isinstance(a, GoDown)), None)
+        down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         if down is not None:
             proposal = tuple(c.card for m in down.melds for c in m.cards)
     return [await hand_picture_for(hand, proposal, by_rank=sort == "r")]
+
+
+def result_note(snap: SeatSnapshot) -> str | None:
+    """What the player's own click did, in one line above the hand."""
+    action = snap.action
+    gained = list(snap.gained)
+    if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
+        return f"You got {cards_text(gained)}."
+    if isinstance(action, Discard):
+        return f"You discarded {card_text(action.card)}."
+    if isinstance(action, GoDown):
+        return "You went down!"
+    if isinstance(action, LayMelds):
+        return "You laid " + " and ".join(meld_text(m) for m in action.melds) + "."
+    if isinstance(action, (LayOff, SwapJoker)):
+        return f"Done: {action_text(action)}."
+    return None
+
+
+async def show_snapshot(
+    interaction: discord.Interaction[Any],
+    snap: SeatSnapshot,
+    sort: SortMode,
+    *,
+    mode: Mode = "main",
+    note: str | None = None,
+    picked: Card | None = None,
+    fresh: bool = False,
+) -> None:
+    """Answer a hand interaction with ``snap`` drawn, and let the hand follow its player.
+
+    The follower learns what this message shows before anything is awaited, so a push that
+    the same change scheduled never overwrites this answer."""
+    follower = getattr(interaction.client, "hands", None)
+    if follower is not None and not snap.over:
+        follower.shown(interaction, snap, sort)
+    if snap.over:
+        text = (note + "\n\n" if note else "") + "The game is over."
+        if fresh:
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            await interaction.response.edit_message(content=text, view=None, attachments=[])
+        return
+    content, ui = render_hand(snap, sort, mode=mode, note=note, picked=picked)
+    files = await hand_files(snap, sort, mode)
+    if fresh:
+        await interaction.response.send_message(content, view=ui, ephemeral=True, files=files)
+    else:
+        await interaction.response.edit_message(content=content, view=ui, attachments=files)
+
+
+async def play_and_show(
+    interaction: discord.Interaction[Any], table_id: int, action: Action, sort: SortMode
+) -> None:
+    """One click, one trip: the service applies ``action`` and answers with the screen."""
+    service: TableService = interaction.client.service
+    snap = await service.play(table_id, interaction.user.id, action)
+    await show_snapshot(interaction, snap, sort, note=result_note(snap))
 
 
 # -- handling a click ---------------------------------------------------------------------------
@@ -347,16 +487,42 @@ async def hand_files(
 async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
     """``My hand`` on the table message: a fresh ephemeral hand message."""
     service: TableService = interaction.client.service
-    table = service.get(table_id)
-    await service.mark_present(table.id, interaction.user.id)
-    pending = table.pending is not None and table.seat_of(interaction.user.id) == (
-        table.pending.seat
-    )
-    content, ui = render_hand(service, table, interaction.user.id, "s", pending=pending)
-    files = await hand_files(service, table, interaction.user.id, "s")
-    await interaction.response.send_message(content, view=ui, ephemeral=True, files=files)
-    if pending and table.pending is not None:
-        _follow_pending(interaction, service, table, "s", table.pending.future)
+    await service.mark_present(table_id, interaction.user.id)
+    snap = service.snapshot(table_id, interaction.user.id)
+    await show_snapshot(interaction, snap, "s", fresh=True)
+
+
+def action_for(verb: str, values: list[str] | None, snap: SeatSnapshot) -> Action | None:
+    """The engine action a click asks for, or None for a control that only redraws."""
+    if verb == "draw":
+        return DrawStock()
+    if verb == "take":
+        return TakeUpcard()
+    if verb == "buyin":
+        return BuyInTurn()
+    if verb == "downok":
+        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
+        if proposal is None:
+            raise UserError("Your hand can't meet this deal's contract now.")
+        return proposal
+    if verb == "discard":
+        return Discard(Card.parse(_one(values)))
+    if verb == "meld":
+        chosen = [Card.parse(value) for value in values or ()]
+        return LayMelds((meld_from_cards(chosen, snap.view.rules),))
+    if verb == "layall":
+        batch = everything_that_fits(snap.legal)
+        if batch is None:
+            raise UserError("No cards fit the table unambiguously now.")
+        return batch
+    if verb == "place":
+        return LayOff((LayOffItem.parse(_one(values)),))
+    if verb == "swap" and values is not None:
+        action = parse_action(_one(values))
+        if not isinstance(action, SwapJoker):
+            raise UserError("That choice is not a swap.")
+        return action
+    return None
 
 
 async def hand_click(
@@ -367,80 +533,79 @@ async def hand_click(
     verb: str,
     values: list[str] | None,
 ) -> None:
+    """A click on a hand control. A hand that is merely out of date still does what the
+    button says when that is legal now; only a refusal is explained, with the hand redrawn."""
     service: TableService = interaction.client.service
-    table = service.get(table_id)
     user_id = interaction.user.id
-    game = service._playing(table)
-    service._seat(table, user_id)
-    await service.mark_present(table.id, user_id)
-    view = game.view(str(user_id))
-
-    async def show(
-        mode: Mode = "main", note: str | None = None, *, new_sort: SortMode = sort
-    ) -> None:
-        if table.closed or game.is_over:
-            await interaction.response.edit_message(
-                content=(note + "\n\n" if note else "") + "The game is over.", view=None
-            )
-            return
-        content, ui = render_hand(service, table, user_id, new_sort, mode=mode, note=note)
-        files = await hand_files(service, table, user_id, new_sort, mode)
-        await interaction.response.edit_message(content=content, view=ui, attachments=files)
-
-    if hand_tag(view) != tag:
-        await show(note=f"⚠️ {StaleControl()} Here is your hand now.")
-        return
+    await service.mark_present(table_id, user_id)
+    snap = service.snapshot(table_id, user_id)
+    stale = snap.tag != tag
     if verb == "sort":
-        await show(new_sort="r" if sort == "s" else "s")
+        await show_snapshot(interaction, snap, "r" if sort == "s" else "s")
         return
     if verb in ("refresh", "back"):
-        await show()
+        await show_snapshot(interaction, snap, sort)
         return
     if verb == "hint":
-        await show(note=hint_note(view))
+        await show_snapshot(interaction, snap, sort, note=hint_note(snap.view))
         return
-    if verb in ("down", "layoff", "swap") and values is None:
-        await show(mode=verb)  # type: ignore[arg-type]
+    if verb in ("down", "swap") and values is None:
+        await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]
+        return
+    if verb == "downok" and stale:
+        note = f"⚠️ {StaleControl()} Your hand changed: here is the lay-down for it now."
+        await show_snapshot(interaction, snap, sort, mode="down", note=note)
         return
     if verb == "downedit":
-        legal = service.legal_actions(table.id, user_id)
-        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         text = " | ".join(str(m) for m in proposal.melds) if proposal else ""
-        await interaction.response.send_modal(MeldsModal(table.id, sort, text))
+        await interaction.response.send_modal(MeldsModal(table_id, sort, text))
         return
-    before = Counter(view.hand or ())
-    action: Action
-    if verb == "draw":
-        action = DrawStock()
-    elif verb == "take":
-        action = TakeUpcard()
-    elif verb == "buyin":
-        action = BuyInTurn()
-    elif verb == "downok":
-        legal = service.legal_actions(table.id, user_id)
-        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
-        if proposal is None:
-            raise UserError("Your hand can't meet this deal's contract now.")
-        action = proposal
-    elif verb == "discard":
-        action = Discard(Card.parse(_one(values)))
-    elif verb == "meld":
-        chosen = [Card.parse(value) for value in values or ()]
-        action = LayMelds((meld_from_cards(chosen, game.rules),))
-    elif verb in ("layoff", "swap"):
-        action = parse_action(_one(values))
-        if not isinstance(action, LayOff if verb == "layoff" else SwapJoker):
-            raise UserError("That choice is not a " + verb)
-    else:  # pragma: no cover - the template admits only the verbs above
-        raise UserError("Unknown control")
-    result = await service.act(table.id, user_id, action)
-    if result.pending is not None:
-        content, ui = render_hand(service, table, user_id, sort, pending=True)
-        files = await hand_files(service, table, user_id, sort)
-        await interaction.response.edit_message(content=content, view=ui, attachments=files)
-        _follow_pending(interaction, service, table, sort, result.pending)
+    if verb == "layoff":
+        await layoff_click(interaction, snap, sort, values)
         return
-    await show(note=_note_for(action, before, table, service, user_id, result))
+    try:
+        action = action_for(verb, values, snap)
+        if action is None:  # pragma: no cover - the template admits only the verbs above
+            raise UserError("Unknown control")
+        await play_and_show(interaction, table_id, action, sort)
+    except ValueError as error:
+        if not stale or interaction.response.is_done():
+            raise
+        note = f"⚠️ {StaleControl()} {error}".rstrip(".") + ". Here is your hand now."
+        await show_snapshot(interaction, service.snapshot(table_id, user_id), sort, note=note)
+
+
+async def layoff_click(
+    interaction: discord.Interaction[Any],
+    snap: SeatSnapshot,
+    sort: SortMode,
+    values: list[str] | None,
+) -> None:
+    """The lay-off picker: cards first (several at once), then a place for a card that has
+    more than one."""
+    if values is None:
+        await show_snapshot(interaction, snap, sort, mode="layoff")
+        return
+    places = layoff_cards(snap.legal)
+    chosen = [Card.parse(value) for value in values]
+    unknown = [c for c in chosen if c not in places]
+    if unknown:
+        raise UserError(f"{cards_text(unknown)} can't be laid off now.")
+    ambiguous = [c for c in chosen if len(places[c]) > 1]
+    if ambiguous:
+        if len(chosen) == 1:
+            await show_snapshot(interaction, snap, sort, mode="layoff", picked=ambiguous[0])
+            return
+        sure = [places[c][0] for c in chosen if len(places[c]) == 1]
+        if not sure:
+            await show_snapshot(interaction, snap, sort, mode="layoff", picked=ambiguous[0])
+            return
+        await play_and_show(interaction, snap.table_id, LayOff(tuple(sure)), sort)
+        return
+    await play_and_show(
+        interaction, snap.table_id, LayOff(tuple(places[c][0] for c in chosen)), sort
+    )
 
 
 def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
@@ -453,7 +618,7 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
 
 def hint_note(view: PlayerView) -> str:
     """The engine's advice for this player's hand, as a note above the hand."""
-    from engine.hints import hint
+    from engine.players.hints import hint
 
     advice = hint(
         list(view.hand or ()),
@@ -470,61 +635,3 @@ def _one(values: list[str] | None) -> str:
     if not values or len(values) != 1:
         raise UserError("Choose one option.")
     return values[0]
-
-
-def _note_for(
-    action: Action,
-    before: Counter[Card],
-    table: LiveTable,
-    service: TableService,
-    user_id: int,
-    result: ActResult,
-) -> str | None:
-    game = table.game
-    if game is None or table.closed:
-        return None
-    after = Counter(game.hand_of(str(user_id))) if not game.is_over else Counter()
-    gained = sorted((after - before).elements(), key=Card.sort_key)
-    if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
-        return f"You got {cards_text(gained)}."
-    if isinstance(action, Discard):
-        return f"You discarded {card_text(action.card)}."
-    if isinstance(action, GoDown):
-        return "You went down!"
-    if isinstance(action, LayMelds):
-        return "You laid " + " and ".join(meld_text(m) for m in action.melds) + "."
-    if isinstance(action, (LayOff, SwapJoker)):
-        return f"Done: {action_text(action)}."
-    return None
-
-
-def _follow_pending(
-    interaction: discord.Interaction[Any],
-    service: TableService,
-    table: LiveTable,
-    sort: SortMode,
-    future: asyncio.Future[ActResult],
-) -> None:
-    """When the held draw happens, redraw this hand message (its token lasts 15 minutes)."""
-
-    async def refresh() -> None:
-        try:
-            if table.closed or table.game is None or table.game.is_over:
-                return
-            content, ui = render_hand(service, table, interaction.user.id, sort)
-            await interaction.edit_original_response(content=content, view=ui)
-        except (discord.HTTPException, ValueError):
-            log.info("could not refresh a hand after a held draw (table %s)", table.id)
-
-    def done(finished: asyncio.Future[ActResult]) -> None:
-        # A callback, not a task awaiting the future: nothing waits while the window runs.
-        if finished.cancelled() or finished.exception() is not None:
-            return
-        task = asyncio.get_running_loop().create_task(refresh())
-        _background.add(task)
-        task.add_done_callback(_background.discard)
-
-    future.add_done_callback(done)
-
-
-_background: set[asyncio.Task[None]] = set()

@@ -5,6 +5,8 @@ Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a r
     sh:join:<table>   sh:leave:<table>   sh:start:<table>   sh:hand:<table>
     sh:addeasy:<table>   sh:addnormal:<table>   sh:rmcpu:<table>   (host: computer seats)
     sh:buy:<table>:<window>     <window> = deal.seat.pile-size.restocks of the upcard on offer
+    sh:pass:<table>:<window>    not buying it: the window closes once everyone has decided
+    sh:unbuy:<table>:<window>   (on the buyer's private reply) take the request back
 """
 
 from __future__ import annotations
@@ -18,18 +20,20 @@ from bot.errors import UserError
 from bot.interactions import guard
 from bot.rendering import card_text, countdown, score_sheet_text, standings_text, table_text
 from bot.views.hand import open_hand
-from engine.actions import RequestBuy
+from engine.actions import CancelBuy, RequestBuy
 from engine.rules import describe_contract
 
 if TYPE_CHECKING:
     from bot.service import LiveTable, TableService
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|buy|addeasy|addnormal|rmcpu):(?P<table>[0-9]{1,19})"
+    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|rmcpu|house)"
+    r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
 
 COLOUR = discord.Colour.dark_green()
+WINDOW_VERBS = ("buy", "pass", "unbuy")
 
 
 def window_tag(table: LiveTable) -> str:
@@ -64,7 +68,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         match: Any,
     ) -> TableButton:
         window = match["window"]
-        if (match["verb"] == "buy") != (window is not None):
+        if (match["verb"] in WINDOW_VERBS) != (window is not None):
             # A malformed id still gets an answer, from the callback.
             return cls("bad", int(match["table"]))
         return cls(match["verb"], int(match["table"]), window)
@@ -102,12 +106,30 @@ async def table_click(
     elif verb == "rmcpu":
         await service.remove_computer(table_id, user.id)
         await interaction.response.send_message("The computer player left.", ephemeral=True)
+    elif verb == "house":
+        await open_house_rules(interaction, service, table_id)
     elif verb == "hand":
         await open_hand(interaction, table_id)
-    elif verb == "buy":
-        await buy_click(interaction, service, table_id, window)
+    elif verb in WINDOW_VERBS:
+        await buy_click(interaction, service, table_id, window, verb)
     else:
         raise UserError("That button is not valid.")
+
+
+async def open_house_rules(
+    interaction: discord.Interaction[Any], service: TableService, table_id: int
+) -> None:
+    """The host's private *House rules* panel (``views/house_rules.py``)."""
+    from bot.errors import NotHost
+    from bot.views.house_rules import house_rules_panel
+
+    table = service.get(table_id)
+    if interaction.user.id != table.record.host_id:
+        raise NotHost("change the house rules")
+    if table.game is not None:
+        raise UserError("The game has already started.")
+    content, ui = house_rules_panel(table)
+    await interaction.response.send_message(content, view=ui, ephemeral=True)
 
 
 async def buy_click(
@@ -115,27 +137,48 @@ async def buy_click(
     service: TableService,
     table_id: int,
     window: str | None,
+    verb: str = "buy",
 ) -> None:
+    """Buy, Pass, or take a buy request back, for the upcard of this window only."""
     table = service.get(table_id)
-    game = service._playing(table)
-    seat = service._seat(table, interaction.user.id)
+    user_id = interaction.user.id
+    if table.game is None:
+        raise UserError("The game hasn't started yet.")
+    if table.seat_of(user_id) is None:
+        from bot.errors import NotSeated
+
+        raise NotSeated()
     if window != window_tag(table) or not service.buy_window_running(table):
         raise UserError("That buy window has closed: the card can no longer be bought.")
+    game = table.game
     upcard = game.view(None).upcard
-    await service.act(table.id, interaction.user.id, RequestBuy())
-    view = game.view(str(interaction.user.id))
+    card = card_text(upcard) if upcard else "the upcard"
+    if verb == "pass":
+        await service.pass_buy(table.id, user_id)
+        await interaction.response.send_message(f"You pass on {card}.", ephemeral=True)
+        return
+    if verb == "unbuy":
+        await service.act(table.id, user_id, CancelBuy())
+        await interaction.response.edit_message(
+            content=f"You took back your request for {card}.", view=None
+        )
+        return
+    await service.act(table.id, user_id, RequestBuy())
+    view = game.view(str(user_id))
     limit = view.buy_limit
-    used = view.seats[seat].buys_used
+    used = view.seats[view.seat or 0].buys_used
     left = (
         "unlimited buys"
         if limit is None
         else f"{limit - used - 1} of {limit} buys left if you get it"
     )
-    card = card_text(upcard) if upcard else "the upcard"
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TableButton("unbuy", table.id, window, label="Take my request back"))
     await interaction.response.send_message(
         f"Buy request for {card} recorded ({left}). The card goes to the first requester in "
         "seat order when the window closes.",
         ephemeral=True,
+        view=ui,
     )
 
 
@@ -149,6 +192,7 @@ def game_name(table: LiveTable) -> str:
 
 def lobby_embed(table: LiveTable) -> discord.Embed:
     from bot.service import rules_for
+    from bot.views.house_rules import preset_label
 
     options = table.record.options
     rules = rules_for(dict(options))
@@ -161,7 +205,8 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
         ]
     else:
         head = [
-            f"Host: <@{table.record.host_id}> · preset **{options.get('preset', 'standard')}** · "
+            f"Host: <@{table.record.host_id}> · "
+            f"**{preset_label(options.get('preset', 'standard'))}** · "
             f"{rules.num_deals} deal(s)",
             f"Buy window {int(float(options.get('buy_seconds', 8)))} s · turn "
             f"{int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
@@ -201,6 +246,8 @@ def render_table(
         ui.add_item(TableButton("addnormal", table.id, label="Add computer (normal)", row=1))
         if any(seat.is_computer for seat in table.record.seats):
             ui.add_item(TableButton("rmcpu", table.id, label="Remove computer", row=1))
+        if table.record.game_kind != "rummy":
+            ui.add_item(TableButton("house", table.id, label="House rules", row=2))
         return lobby_embed(table), ui
     game = table.game
     view = game.view(None)
@@ -243,6 +290,7 @@ def render_table(
                 style=discord.ButtonStyle.success,
             )
         )
+        ui.add_item(TableButton("pass", table.id, window_tag(table), label="Pass"))
     return embed, ui
 
 

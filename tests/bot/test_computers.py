@@ -9,7 +9,7 @@ import pytest
 import simcord
 
 from engine.game import Game
-from engine.strategy import EasyStrategy, NormalStrategy
+from engine.players.strategy import EasyStrategy, NormalStrategy
 from engine.view import PlayerView
 
 from .helpers import button_labels, open_hand, open_table, start

@@ -314,3 +314,10 @@ async def test_a_refusal_is_in_the_clicking_members_own_language(
     simcord.assert_responded(dutch, contains="geen open Shanghai-tafel", ephemeral=True)
     simcord.assert_responded(english, contains="There is no open Shanghai table", ephemeral=True)
     simcord.assert_responded(spanish, contains="no hay ninguna mesa de Shanghai", ephemeral=True)
+
+
+def test_the_storage_fault_reply_is_the_catalogues_english() -> None:
+    from bot import storage_faults
+
+    assert t("error.storage", "en") == storage_faults.REPLY
+    assert t("error.storage", "nl").startswith("Ik kan nu niets opslaan")

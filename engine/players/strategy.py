@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from .actions import (
+from engine.actions import (
     Action,
     BuyInTurn,
     Discard,
@@ -36,7 +36,11 @@ from .actions import (
     SwapJoker,
     TakeUpcard,
 )
-from .cards import ACE, Card
+from engine.cards import ACE, Card
+from engine.melds import Meld
+from engine.rules import Contract, Rules
+from engine.view import PlayerView
+
 from .hints import (
     card_index,
     card_links,
@@ -48,9 +52,6 @@ from .hints import (
     rummy_melds,
     suggest_discard,
 )
-from .melds import Meld
-from .rules import Contract, Rules
-from .view import PlayerView
 
 
 class Strategy(Protocol):

@@ -29,10 +29,10 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import ACE, JOKER, SUIT_SYMBOLS, SUITS, Card, rank_text
-from .melds import Meld, MeldCard
-from .rules import Contract, Rules, SlotKind, describe_contract
-from .solver import find_contract
+from engine.cards import ACE, JOKER, SUIT_SYMBOLS, SUITS, Card, rank_text
+from engine.melds import Meld, MeldCard
+from engine.rules import Contract, Rules, SlotKind, describe_contract
+from engine.solver import find_contract
 
 #: Index of a natural card in a hand key: ``13 * suit + rank - 1``; the joker is 52.
 JOKER_INDEX = 52

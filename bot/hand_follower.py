@@ -1,0 +1,138 @@
+"""The hand follows its player: open hand messages are redrawn when something reaches them.
+
+Each time a player's hand message is drawn in answer to their click, the interaction is kept
+(its webhook token may edit that message for 15 minutes). After every change at the table the
+follower builds each followed player's ``SeatSnapshot`` and, when its tag differs from what
+the message shows (their turn began, a bought or penalty card or a held draw reached them, a
+new deal was dealt, the game ended), edits the message through the webhook: no channel call,
+and the picture is uploaded again only when the hand itself changed. Once the token is too old,
+the player gets the hand again from the turn message's **My hand**.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.rendering import SortMode, cards_text
+
+if TYPE_CHECKING:
+    from bot.service import Change, SeatSnapshot, TableService
+
+log = logging.getLogger(__name__)
+
+#: Discord lets an interaction's token edit its message for 15 minutes; keep a margin.
+TOKEN_SECONDS = 14 * 60
+
+
+@dataclass
+class Followed:
+    """One player's open hand message and what it shows."""
+
+    interaction: discord.Interaction[Any]
+    sort: SortMode
+    tag: str
+    hand: tuple[str, ...]
+    since: float
+    task: asyncio.Task[None] | None = None
+    dirty: bool = False
+
+
+class HandFollower:
+    """Open hand messages by (table, player), redrawn after the changes that concern them."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.followed: dict[tuple[int, int], Followed] = {}
+        self.pushes = 0
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.service  # type: ignore[no-any-return]
+
+    def _now(self) -> float:
+        return discord.utils.utcnow().timestamp()
+
+    def shown(
+        self, interaction: discord.Interaction[Any], snap: SeatSnapshot, sort: SortMode
+    ) -> None:
+        """``interaction`` just drew ``snap``: follow that message from now on."""
+        key = (snap.table_id, snap.user_id)
+        old = self.followed.get(key)
+        hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
+        followed = Followed(interaction, sort, snap.tag, hand, self._now())
+        if old is not None and old.task is not None and not old.task.done():
+            followed.task, followed.dirty = old.task, old.dirty
+        self.followed[key] = followed
+
+    def table_changed(self, change: Change) -> None:
+        table = change.table
+        for (table_id, user_id), followed in list(self.followed.items()):
+            if table_id != table.id:
+                continue
+            if self._now() - followed.since > TOKEN_SECONDS:
+                del self.followed[(table_id, user_id)]
+                continue
+            followed.dirty = True
+            if followed.task is None or followed.task.done():
+                followed.task = asyncio.get_running_loop().create_task(
+                    self._push(table_id, user_id), name=f"shanghai-hand-{table_id}-{user_id}"
+                )
+
+    async def _push(self, table_id: int, user_id: int) -> None:
+        from bot.views.hand import hand_files, render_hand
+
+        key = (table_id, user_id)
+        while True:
+            followed = self.followed.get(key)
+            if followed is None or not followed.dirty:
+                return
+            if not followed.interaction.response.is_done():
+                await asyncio.sleep(0.1)  # its own answer is on the way; look again after it
+                continue
+            followed.dirty = False
+            table = self.service.tables.get(table_id)
+            try:
+                if table is None or table.game is None:
+                    self.followed.pop(key, None)
+                    if table is None:
+                        await followed.interaction.edit_original_response(
+                            content="The game is over.", view=None, attachments=[]
+                        )
+                    return
+                snap = self.service.snapshot(table_id, user_id)
+                if snap.tag == followed.tag:
+                    continue
+                hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
+                gained = Counter(hand) - Counter(followed.hand)
+                note = None
+                if gained and snap.gained == ():
+                    from engine.cards import Card
+
+                    cards = sorted((Card.parse(c) for c in gained.elements()), key=Card.sort_key)
+                    note = f"You got {cards_text(cards)}."
+                if snap.over:
+                    self.followed.pop(key, None)
+                    await followed.interaction.edit_original_response(
+                        content="The game is over.", view=None, attachments=[]
+                    )
+                    return
+                content, ui = render_hand(snap, followed.sort, note=note)
+                if hand != followed.hand:
+                    files = await hand_files(snap, followed.sort)
+                    await followed.interaction.edit_original_response(
+                        content=content, view=ui, attachments=files
+                    )
+                else:
+                    await followed.interaction.edit_original_response(content=content, view=ui)
+                followed.tag, followed.hand = snap.tag, hand
+                self.pushes += 1
+            except (discord.HTTPException, ValueError):
+                log.info("could not follow a hand at table %s; it waits for My hand", table_id)
+                self.followed.pop(key, None)
+                return

@@ -1,0 +1,127 @@
+"""Computer seats: which move a computer (or a seat the bot plays) makes, and its buys.
+
+A computer decides from that seat's own ``PlayerView`` and legal actions only, with the
+strategy of its level (``engine.players.strategy``), and acts through the service's normal
+path like a click. Buys are decided as soon as a window opens (a computer never holds a
+window open); a turn's moves wait ``computer_delay`` between them so people can follow.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING
+
+from engine import Game
+from engine.actions import Action, RequestBuy
+from engine.players.strategy import EasyStrategy, Strategy, make_strategy
+
+from .live import LiveTable
+
+if TYPE_CHECKING:
+    from .tables import TableService
+
+log = logging.getLogger("bot.service")
+
+
+class ComputerSeats:
+    """The strategies of one service, and the moves they make for its tables."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self._strategies: dict[str, Strategy] = {}
+
+    def strategy(self, level: str) -> Strategy:
+        strategy = self._strategies.get(level)
+        if strategy is None:
+            strategy = self._strategies[level] = make_strategy(level)
+        return strategy
+
+    def rng(self, table: LiveTable, seat: int) -> random.Random:
+        seed = self.service.seed
+        if seed is None:
+            return random.Random()
+        return random.Random(f"{seed}:{table.id}:{table.version}:{seat}")
+
+    def action(self, table: LiveTable, seat: int, level: str) -> Action | None:
+        """The strategy's move for ``seat`` from that seat's own view and legal actions only;
+        the simple rule of ``choose_auto_action`` if the strategy fails."""
+        game = table.game
+        assert game is not None
+        player = game.players[seat]
+        legal = game.legal_actions(player)
+        if not legal:
+            return None
+        try:
+            return self.strategy(level).choose(game.view(player), legal, self.rng(table, seat))
+        except Exception:
+            log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
+            return choose_auto_action(game, player)
+
+    def undecided_buyers(self, table: LiveTable) -> list[int]:
+        """Computer seats not yet asked whether they want the upcard on offer now."""
+        game = table.game
+        if game is None or not self.service.windows.running(table):
+            return []
+        request = RequestBuy()
+        return [
+            seat
+            for seat, player in enumerate(game.players)
+            if table.is_computer(seat)
+            and seat != game.current
+            and seat not in table.decided
+            and game.is_legal(player, request)
+        ]
+
+    async def decide_buys(self, table: LiveTable) -> None:
+        """Each computer seat that may buy the upcard decides now; buyers ask like people do."""
+        game = table.game
+        assert game is not None
+        for seat in self.undecided_buyers(table):
+            if not self.service.windows.running(table):
+                break
+            table.decided.add(seat)
+            player = game.players[seat]
+            level = table.record.seats[seat].level or "normal"
+            try:
+                wants = self.strategy(level).wants_buy(game.view(player), self.rng(table, seat))
+            except Exception:
+                log.exception("wants_buy failed at table %s", table.id)
+                wants = False
+            if wants:
+                try:
+                    await self.service._act_locked(table, int(player), RequestBuy())
+                except ValueError as error:
+                    log.info("computer buy refused at table %s: %s", table.id, error)
+
+    async def move(self, table: LiveTable, seat: int) -> None:
+        """One action of a computer seat's turn, through the same path as a click."""
+        game = table.game
+        assert game is not None
+        player = game.players[seat]
+        level = table.record.seats[seat].level or "normal"
+        table.auto_due = self.service.clock() + self.service.computer_delay  # no busy loop
+        action = self.action(table, seat, level)
+        if action is None:
+            return
+        try:
+            await self.service._act_locked(table, int(player), action)
+        except ValueError as error:
+            log.warning("computer move %s refused at table %s: %s", action, table.id, error)
+            fallback = choose_auto_action(game, player)
+            if fallback is not None and fallback != action:
+                await self.service._act_locked(table, int(player), fallback)
+
+
+def choose_auto_action(game: Game, player: str) -> Action | None:
+    """The fallback move for a seat the bot plays when its strategy fails: the engine's easy
+    strategy (draw, lay down when it can, discard the dearest card that helps least), from that
+    seat's own view; failing even that, the first legal action."""
+    legal = game.legal_actions(player)
+    if not legal:
+        return None
+    try:
+        return EasyStrategy(buy_chance=0).choose(game.view(player), legal, random.Random(0))
+    except Exception:
+        log.exception("the easy strategy failed too; playing the first legal action")
+        return legal[0]

@@ -1,0 +1,178 @@
+"""What the table service holds in memory for one open table, and what it tells others.
+
+Terminology (shared by every file of ``bot/service/``):
+- *buy window*: the seconds after a discard (or the first upcard) in which others may ask to
+  buy it. The engine keeps the upcard live until the in-turn player P draws; the service closes
+  the window for requests at ``buy_deadline``, or earlier once every seat that could still ask
+  has decided (asked, passed, or cannot ask: computers and away seats decide at once).
+- *pending draw* (held draw): P asked to draw from the stock while the window is running. The
+  draw is held (RULES.md Part E) and submitted when the window ends, so that buy requests can
+  still come in; the engine then awards the upcard by seat priority, whoever clicked first.
+  It is saved with the deadlines, so a restart keeps it.
+- *timeout*: P's ``turn_deadline`` passed; the bot plays the turn with the ``normal``
+  strategy. After ``away_after`` timeouts in a row the seat is *away* and played at once.
+- *computer seat*: a ``Seat(is_computer=True, level=...)`` with a negative id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from bot.backoff import Backoff
+from data.records import AwayState, TableRecord
+from engine import Game, Rules
+from engine.actions import Action
+from engine.events import Event
+
+Clock = Callable[[], float]
+ChangeKind = Literal[
+    "lobby",
+    "start",
+    "act",
+    "timeout",
+    "window",
+    "restore",
+    "end",
+    "away",
+    "left",
+    "kick",
+    "abandoned",
+]
+
+#: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
+REMOVED = 1_000
+
+#: Options a table may override at /shanghai new, with the types they must have.
+TABLE_OPTION_KEYS = ("preset", "buy_seconds", "turn_seconds", "rules")
+
+
+@dataclass
+class Pending:
+    """P's draw (or take) held until the buy window closes."""
+
+    seat: int
+    action: Action
+    future: asyncio.Future[ActResult]
+
+
+@dataclass
+class LiveTable:
+    """One open table in memory: its record, its game, its deadlines and its lock."""
+
+    record: TableRecord
+    game: Game | None
+    version: int
+    buy_deadline: float | None = None
+    turn_deadline: float | None = None
+    away: list[AwayState] = field(default_factory=list)
+    pending: Pending | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+    timer_busy: bool = False
+    closed: bool = False
+    #: When the next computer (or away) move may be made: a short visible delay after the
+    #: last change. Memory only; ``restore`` sets it to now + the delay.
+    auto_due: float | None = None
+    #: Seats that decided about the upcard now on offer: asked to buy, passed, or computers
+    #: that were asked. The window closes early once every other eligible seat is in here.
+    decided: set[int] = field(default_factory=set)
+    #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
+    backoff: Backoff = field(default_factory=Backoff)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def channel_id(self) -> int:
+        return self.record.channel_id
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.record.seats]
+
+    @property
+    def seat_ids(self) -> list[int]:
+        return [seat.user_id for seat in self.record.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.record.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    @property
+    def away_seats(self) -> list[int]:
+        return [i for i, state in enumerate(self.away) if state.away]
+
+    def is_computer(self, seat: int) -> bool:
+        seats = self.record.seats
+        return 0 <= seat < len(seats) and seats[seat].is_computer
+
+    def is_away(self, seat: int) -> bool:
+        return seat < len(self.away) and self.away[seat].away
+
+
+@dataclass
+class ActResult:
+    """What one accepted action did. ``pending`` is set when P's draw waits for the window."""
+
+    events: list[Event]
+    version: int
+    pending: asyncio.Future[ActResult] | None = None
+    superseded: bool = False
+
+
+@dataclass
+class Change:
+    """A change the Discord side may want to show."""
+
+    table: LiveTable
+    kind: ChangeKind
+    events: list[Event] = field(default_factory=list)
+    actor: int | None = None
+    #: Seat the bot played for (timeout or away), if any.
+    auto_seat: int | None = None
+    auto_actions: list[Action] = field(default_factory=list)
+    new_turn: bool = False
+    #: The seat a ``left``/``kick`` change is about.
+    seat: int | None = None
+
+
+class Listener(Protocol):
+    def table_changed(self, change: Change) -> None:
+        """Called after each committed change; must not block (schedule work instead)."""
+
+
+class Store(Protocol):  # the parts of data.Store this service uses
+    async def create_table(self, *args: Any, **kwargs: Any) -> TableRecord: ...
+    async def get_table(self, table_id: int) -> TableRecord | None: ...
+    async def open_tables(self) -> Sequence[TableRecord]: ...
+    async def update_lobby(self, *args: Any, **kwargs: Any) -> None: ...
+    async def set_message(self, table_id: int, message_id: int | None) -> Any: ...
+    async def start_game(self, *args: Any, **kwargs: Any) -> Any: ...
+    async def save_action(self, *args: Any, **kwargs: Any) -> int: ...
+    async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...
+    async def end_table(self, table_id: int) -> Any: ...
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None: ...
+
+
+def rules_for(options: dict[str, Any]) -> Rules:
+    """The engine rules of a table from its stored options."""
+    rules = Rules.preset(str(options.get("preset", "standard")))
+    overrides = dict(options.get("rules") or {})
+    return rules.with_options(**overrides) if overrides else rules
+
+
+class Listeners:
+    """Several listeners as one: the table message's publisher and the hands' follower."""
+
+    def __init__(self, *listeners: Listener) -> None:
+        self.listeners = listeners
+
+    def table_changed(self, change: Change) -> None:
+        for listener in self.listeners:
+            listener.table_changed(change)

@@ -1,0 +1,32 @@
+"""The rows a finished game leaves on the leaderboard: one per person, computers left out."""
+
+from __future__ import annotations
+
+from data.records import ResultRow
+
+from .live import LiveTable
+
+
+def result_rows(table: LiveTable) -> list[ResultRow]:
+    """Each person's total, win, deals out, blind outs and buys; computers have no row."""
+    game = table.game
+    assert game is not None
+    totals = game.totals
+    winners = set(game.winner_seats)
+    rows = []
+    for index, seat in enumerate(table.record.seats):
+        if seat.is_computer:
+            continue
+        rows.append(
+            ResultRow(
+                user_id=seat.user_id,
+                name=seat.name,
+                seat=index,
+                total=totals[index],
+                is_winner=index in winners,
+                deals_out=game.deals_out[index],
+                blind_outs=game.blind_outs[index],
+                buys_used=game.buys_total[index],
+            )
+        )
+    return rows
