@@ -58,6 +58,7 @@ from bot.soak import (
     small_filesystem,
 )
 from data import Store
+from data.sqlite_store import SqliteStore
 from engine.actions import Action, Discard, DrawStock, RequestBuy
 
 BUY_SECONDS = 8.0
@@ -383,6 +384,7 @@ class ServiceSoak:
                 filler.unlink(missing_ok=True)
             return
         self.disk_method = "max_page_count pinned"
+        assert isinstance(self.store, SqliteStore), "the disk faults are SQLite's"
         db = self.store._db
         if full:
             pages = next(iter(await db.execute_fetchall("PRAGMA page_count")))[0]
@@ -391,6 +393,7 @@ class ServiceSoak:
             await db.execute_fetchall("PRAGMA max_page_count = 4294967294")
 
     async def read_only(self, on: bool) -> None:
+        assert isinstance(self.store, SqliteStore), "the disk faults are SQLite's"
         await self.store._db.execute_fetchall(f"PRAGMA query_only = {int(on)}")
 
     async def kill_mid_burst(self) -> None:
@@ -531,7 +534,7 @@ async def main_async(args: argparse.Namespace) -> None:
             checked = await soak.verify()
             gc.collect()
             after, peak = tracemalloc.get_traced_memory()
-            from engine import hints
+            from engine.players import hints
 
             report(soak, checked, elapsed, before, after, peak, len(hints._MEMO))
         finally:
