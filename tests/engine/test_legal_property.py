@@ -315,7 +315,7 @@ def test_typed_and_offered_actions_agree(position: tuple[str, int, int, int]) ->
 
 
 @pytest.mark.slow
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=positions)
 def test_typed_and_offered_actions_agree_long(position: tuple[str, int, int, int]) -> None:
     run_position(*position)
