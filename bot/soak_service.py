@@ -531,7 +531,7 @@ async def main_async(args: argparse.Namespace) -> None:
             checked = await soak.verify()
             gc.collect()
             after, peak = tracemalloc.get_traced_memory()
-            from engine import hints
+            from engine.players import hints
 
             report(soak, checked, elapsed, before, after, peak, len(hints._MEMO))
         finally:
