@@ -75,6 +75,27 @@ async def test_restore_ends_an_unreadable_table_and_restores_the_rest(
     await second.close()
 
 
+async def test_restore_ends_a_row_the_store_cannot_decode(
+    tmp_path: Path, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = TableService(store, seed=3, clock=Clock())
+    good = await started(first, 2, channel=2)
+    bad = await started(first, 2, channel=3)
+    await first.close()
+    corrupt(tmp_path / "db.sqlite3", bad.id, "seats", '[{"not": "a seat"}]')
+
+    second = TableService(store, seed=3, clock=Clock())
+    with caplog.at_level(logging.ERROR):
+        restored = await second.restore()
+    assert [t.id for t in restored] == [good.id]
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:  # the row itself cannot be decoded
+        [(status,)] = db.execute("SELECT status FROM tables WHERE id = ?", (bad.id,))
+    assert status == "ended"
+    assert [t.id for t in await store.open_tables()] == [good.id]
+    assert any(f"table {bad.id}" in r.getMessage() for r in caplog.records)
+    await second.close()
+
+
 # -- 4: a kick is saved before the host is answered ------------------------------------------------
 
 
