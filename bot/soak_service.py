@@ -383,6 +383,7 @@ class ServiceSoak:
                 filler.unlink(missing_ok=True)
             return
         self.disk_method = "max_page_count pinned"
+        assert isinstance(self.store, SqliteStore), "the disk faults are SQLite's"
         db = self.store._db
         if full:
             pages = next(iter(await db.execute_fetchall("PRAGMA page_count")))[0]
@@ -391,6 +392,7 @@ class ServiceSoak:
             await db.execute_fetchall("PRAGMA max_page_count = 4294967294")
 
     async def read_only(self, on: bool) -> None:
+        assert isinstance(self.store, SqliteStore), "the disk faults are SQLite's"
         await self.store._db.execute_fetchall(f"PRAGMA query_only = {int(on)}")
 
     async def kill_mid_burst(self) -> None:
