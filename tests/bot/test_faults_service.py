@@ -13,6 +13,7 @@ import pytest
 
 from bot.service import REMOVED, LiveTable, TableService
 from data import Store
+from data.errors import StoreBusy
 
 
 class Clock:
@@ -165,4 +166,24 @@ async def test_a_failing_timer_backs_off_and_logs_once(
     assert table.game is not None and table.game.current != seat  # the turn was played
     assert table.away[seat].timeouts == 1
     assert any("saves again" in r.getMessage() for r in caplog.records)
+    await service.close()
+
+
+async def test_a_timer_whose_store_is_busy_logs_a_warning_not_a_traceback(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    service = TableService(store, seed=3, clock=clock, turn_seconds=90)
+    table = await started(service, 2)
+
+    async def busy(*args: object, **kwargs: object) -> int:
+        raise StoreBusy()  # the store gave up waiting behind the other writes
+
+    store.save_action = busy  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot"):
+        clock.now += 91
+        service.timers.arm(table)
+        await asyncio.sleep(0.2)
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == 1 and logged[0].exc_info is None
     await service.close()
