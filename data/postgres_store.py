@@ -49,6 +49,7 @@ from .records import (
 )
 from .shards import ShardSet
 from .store import KEEP, PLAYER_WAIT_SECONDS, _Keep
+from .unreadable import decode_open
 
 _T = TypeVar("_T")
 
@@ -425,7 +426,10 @@ class PostgresStore:
                 None,
                 _SELECT_OPEN_TABLES_OF_SHARDS, self._shards.count, list(self._shards.ids)
             )
-        return [_table_record(row) for row in rows]
+        records, broken = decode_open(rows, _table_record)  # see data.unreadable
+        for table_id in broken:
+            await self.end_table(table_id)
+        return records
 
     async def update_lobby(
         self,
