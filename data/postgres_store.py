@@ -310,8 +310,11 @@ class PostgresStore:
 
     async def _read(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         """All rows of one query on a pooled connection; never waits for a write."""
-        async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
-            return list(await conn.fetch(sql, *args))
+        try:
+            async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                return list(await conn.fetch(sql, *args))
+        except TimeoutError:
+            raise StoreBusy() from None  # every pooled connection stayed busy
 
     async def _read_table(self, table_id: int | None, sql: str, *args: Any) -> list[Any]:
         """Like ``_read``, after the writes of ``table_id`` (``None``: of any table) that are
