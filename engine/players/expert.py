@@ -80,9 +80,10 @@ class ExpertStrategy(NormalStrategy):
         self,
         budget: SearchBudget | None = None,
         *,
-        read: bool = True,
+        read: bool = False,
         search: bool = True,
-        buys: bool = True,
+        buys: bool = False,
+        salvage: bool = True,
         clock: Callable[[], float] | None = None,
     ) -> None:
         super().__init__()
@@ -90,11 +91,15 @@ class ExpertStrategy(NormalStrategy):
         self.read = read
         self.search = search
         self.buys = buys
+        self.salvage = salvage
         self.clock = clock
         #: Discard candidates searched, best first by the normal ranking, when their costs
         #: are within ``margin`` points of the best (a clear choice needs no search).
         self.width = 4
         self.margin = 20.0
+        #: From this threat on (an opponent down with two cards or fewer), a hand two or more
+        #: cards from going down only sheds points.
+        self.salvage_threat = 0.8
         #: Points against throwing a card the next player collects / another collects.
         self.feed_next = 14.0
         self.feed_other = 5.0
@@ -113,7 +118,17 @@ class ExpertStrategy(NormalStrategy):
         self.last_evaluations = 0
         return super().wants_buy(view, rng)
 
+    def _hopeless(self, view: PlayerView, cards: Sequence[Card]) -> bool:
+        """Whether the deal will almost surely end before this hand can go down: an opponent
+        is down with a card or two and the hand still lacks two or more cards. Then only the
+        points held count (salvage)."""
+        if not self.salvage or self.threat(view) < self.salvage_threat:
+            return False
+        return self._deficiency(cards, view)[0] >= 2
+
     def _buy_pays(self, view: PlayerView, gain: int) -> bool:
+        if view.upcard is not None and self._hopeless(view, [*_hand(view), view.upcard]):
+            return False  # a buy would only add points to a hand that will be caught
         if not self.buys or gain <= 0 or view.upcard is None:
             return super()._buy_pays(view, gain)
         if cards_short(view) > 0:
@@ -131,6 +146,10 @@ class ExpertStrategy(NormalStrategy):
         return after <= close
 
     def _discard(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
+        if not _is_down(view) and self._hopeless(view, _hand(view)):
+            # Salvage: throw the dearest card, wilds included (a joker caught costs 50).
+            value = view.rules.card_value
+            return max(dict.fromkeys(allowed), key=lambda c: (value(c), -card_index(c)))
         if _is_down(view) or not (self.read or self.search):
             return super()._discard(view, allowed)
         candidates, cost = self._discard_costs(view, allowed)
