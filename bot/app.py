@@ -32,6 +32,7 @@ from data import Store
 from .command_sync import sync_if_changed
 from .database_problems import open_database
 from .hand_follower import HandFollower
+from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .publisher import Publisher
 from .service import Listeners, TableService
@@ -141,6 +142,7 @@ class ShanghaiBot(commands.AutoShardedBot):
             clock=discord_clock,
             listener=Listeners(self.publisher, self.hands),
         )
+        await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.channel_watch")

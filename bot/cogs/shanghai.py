@@ -12,6 +12,12 @@ from discord.ext import commands
 
 from bot import guards
 from bot.errors import NoTable, NotHost, UserError
+from bot.i18n import (
+    LANGUAGE_CHOICES,
+    LANGUAGE_DESCRIPTION,
+    TABLE_LANGUAGE_OPTION,
+    server_language,
+)
 from bot.interactions import guard
 from bot.rendering import rules_text
 from bot.service import rules_for
@@ -98,6 +104,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         final_discard="How a player may go out",
         deuces_wild="Whether 2s are wild as well as jokers",
         buy_limit="How many buys each player gets per deal",
+        language=LANGUAGE_DESCRIPTION,
     )
     @app_commands.choices(  # type: ignore[misc]  # int and str choices together
         preset=PRESETS,
@@ -114,6 +121,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             app_commands.Choice(name="3 per deal (4 in deals 9-10)", value="3_then_4"),
             app_commands.Choice(name="unlimited", value="unlimited"),
         ],
+        language=LANGUAGE_CHOICES,
     )
     async def new(
         self,
@@ -126,6 +134,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         final_discard: str | None = None,
         deuces_wild: bool | None = None,
         buy_limit: str | None = None,
+        language: str | None = None,
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
@@ -150,6 +159,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     turn_seconds if turn_seconds is not None else settings.turn_seconds
                 ),
                 "rules": overrides,
+                TABLE_LANGUAGE_OPTION: language or server_language(interaction),
             }
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
