@@ -1,22 +1,24 @@
-"""The expert computer player: the normal player's plan, sharpened by reading the table and by
-a search over the cards it cannot see, within a budget per decision.
+"""The expert computer player: the normal player's plan, sharpened by a search over the cards
+it cannot see (within a budget per decision) and by salvage when a deal is lost.
 
-Where it differs from ``NormalStrategy`` (each part can be switched off for an ablation):
+Where it differs from ``NormalStrategy`` (each part is a switch, for ablations):
 
-- **reading** (``read``): from the deal's public history it knows which cards lie dead in the
-  pile and which cards each opponent took or bought and still holds (``reading``). A discard
-  that matches what an opponent collects (its rank for a set, a close card of its suit for a
-  run) is avoided, the next player's wants most of all, since it takes the card for free.
-- **search** (``search``): a candidate discard is judged by the hand it leaves *after the next
-  draw*: for every card that may still come from the stock (the pack minus everything the
-  player has seen, weighted by the copies left), the deficiency of the hand with that card.
-  The expectation over those determinizations is exact, not sampled, so the result does not
-  depend on luck; the best few candidates of the normal player's ranking are searched, as
-  many as the budget allows.
-- **buys** (``buys``): a buy is weighed by the cards that are still live: a card whose copies
-  are all seen (in the pile, on the table, in another hand) is bought more readily, one with
-  many live copies less, and no buy is made when the buy would only add points against an
-  opponent about to go out.
+- **search** (``search``, on): when the best few discards of the normal player's ranking are
+  within ``margin`` points of each other, each is judged by the hand it leaves *after the next
+  draw*: for the cards that may still come from the stock (the pack minus everything this seat
+  has seen: its hand, the table, and the pile and the opponents' pick-ups as the public
+  history shows them, see ``reading``), weighted by their live copies, the deficiency of the
+  hand with that card. The expectation is exact when the budget covers every card that could
+  help, and otherwise taken over a sample drawn from a generator seeded by the hand.
+- **salvage** (``salvage``, on): when an opponent is down with one or two cards and this hand
+  is still two or more cards from its contract, the deal is as good as lost: only the points
+  held count, so it throws its dearest card (a joker, 50 points, included) and buys nothing.
+- **reading** (``read``, off): a discard matching what an opponent took or bought (its rank for
+  a set, a close card of its suit for a run) is avoided, the next player's wants most.
+- **buys** (``buys``, off): a buy is weighed by the live copies of the card.
+
+The last two did not pay in 100-game runs against three normal players (README, Computer
+players), so they are off; the switches stay for the ablation.
 
 The budget counts hand evaluations (``SearchBudget.evaluations``), so a decision is the same
 for the same view whatever the machine's load: the strategy is deterministic for a seed. A
@@ -72,7 +74,7 @@ class _Meter:
 
 
 class ExpertStrategy(NormalStrategy):
-    """The normal player plus table reading, a search over the unseen cards, careful buys."""
+    """The normal player plus a search over the unseen cards at close discards, and salvage."""
 
     name = "expert"
 
