@@ -30,7 +30,7 @@ import logging
 import random
 import statistics
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,9 +134,11 @@ def _labels(message: Any) -> list[str]:
     return [str(item["label"]) for item in _items(message) if item.get("label")]
 
 
-def _select(message: Any, value: str) -> str | None:
-    """The custom_id of the select on ``message`` offering ``value``, if any."""
+def _select(message: Any, value: str, verb: str = "") -> str | None:
+    """The custom_id of the select on ``message`` offering ``value`` (for ``verb``), if any."""
     for item in _items(message):
+        if verb and f":{verb}" not in str(item.get("custom_id")):
+            continue
         if item.get("type") == 3 and any(o.get("value") == value for o in item.get("options", [])):
             return str(item["custom_id"])
     return None
@@ -191,9 +193,36 @@ class Game:
         raise AssertionError("the table message is gone")
 
     async def click(self, member: Any, message: Any, label: str) -> simcord.InteractionResult:
-        await self.env.advance_time(self.pace)
-        result: simcord.InteractionResult = await member.click(message, label=label)
+        await self.wait(self.pace)
+        result: simcord.InteractionResult = await self.settled(member.click(message, label=label))
         return result
+
+    async def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of virtual time pass, however long the bot takes to settle."""
+        clock = self.env.backend.clock
+        target = clock.elapsed + seconds
+        for _ in range(60):
+            try:
+                await self.env.advance_time(max(0.0, target - clock.elapsed))
+                return
+            except TimeoutError:
+                continue
+        raise TimeoutError("the bot does not settle")
+
+    async def settled(self, step: Awaitable[Any]) -> Any:
+        """Run one click; on a loaded machine a picture may take longer to render than the
+        settle timeout allows (1 s, kept under the publisher's 1.5 s so its waits stay
+        virtual): then wait for the bot to finish before going on."""
+        try:
+            return await step
+        except TimeoutError:
+            for _ in range(60):
+                try:
+                    await self.env.advance_time(0)
+                    return None
+                except TimeoutError:
+                    continue
+            raise
 
     # -- the game ----------------------------------------------------------------------------
 
@@ -204,11 +233,11 @@ class Game:
         assert opened.acknowledged, "could not open a table"
         self.table_id = self.service.for_channel(self.channel.id).id
         for member in self.members[1:]:
-            await member.click(self.table_message(), label="Join")
+            await self.settled(member.click(self.table_message(), label="Join"))
         for _ in range(self.computers):
-            await host.click(self.table_message(), label="Add computer (normal)")
+            await self.settled(host.click(self.table_message(), label="Add computer (normal)"))
         started_at = self.env.backend.clock.elapsed
-        await host.click(self.table_message(), label="Start")
+        await self.settled(host.click(self.table_message(), label="Start"))
         guard = 0
         last = (-1, -1)
         while self.table is not None and not self.table.game.is_over:
@@ -222,7 +251,7 @@ class Game:
                 self.figures.all_turns += 1
             if self.table.is_computer(seat):
                 await self.buyers()
-                await self.env.advance_time(0.5)
+                await self.wait(0.5)
                 continue
             await self.person_turn(int(game.players[seat]))
         self.figures.length = self.env.backend.clock.elapsed - started_at
@@ -250,9 +279,9 @@ class Game:
                 continue
             wants = self.strategy.wants_buy(game.view(player), self.rng)
             if wants:
-                await member.click(self.table_message(), label=buy)
+                await self.settled(member.click(self.table_message(), label=buy))
             elif "Pass" in _labels(self.table_message()):
-                await member.click(self.table_message(), label="Pass")
+                await self.settled(member.click(self.table_message(), label="Pass"))
 
     async def person_turn(self, user_id: int) -> None:
         member = self.member(user_id)
@@ -292,9 +321,24 @@ class Game:
                 continue
             for kind, what in steps:
                 current = hand.response
-                await self.env.advance_time(self.pace)
+                if kind == "place":
+                    # Asked only when the card has several places; else it went already.
+                    cid = _select(current, what)
+                    if cid is None:
+                        continue
+                    what = f"{cid}\x00{what}"
+                    kind = "select"
+                await self.wait(self.pace)
                 if kind == "button":
-                    result = await member.click(current, label=what)
+                    result = await self.settled(member.click(current, label=what))
+                elif kind == "cards":
+                    values = what.split(",")
+                    cid = _select(current, values[0], "layoff")
+                    if cid is None:
+                        figures.unreachable += 1
+                        out_of_reach.add(str(action))
+                        break
+                    result = await self.settled(member.select(current, values, custom_id=cid))
                 else:
                     if kind == "pick":
                         cid = _select(current, what)
@@ -304,10 +348,14 @@ class Game:
                             break
                         what = f"{cid}\x00{what}"
                     cid, value = what.split("\x00")
-                    result = await member.select(current, [value], custom_id=cid)
+                    result = await self.settled(member.select(current, [value], custom_id=cid))
                 clicks += 1
                 self.trace.append(f"{member.name}:{what.split(chr(0))[-1]}")
-                if result.response is not None and STALE in (result.response.content or ""):
+                if (
+                    result is not None
+                    and result.response is not None
+                    and STALE in (result.response.content or "")
+                ):
                     refreshed = True
                     break
                 if isinstance(action, (DrawStock, TakeUpcard)) and self.waiting(user_id):
@@ -331,7 +379,7 @@ class Game:
         start = clock.elapsed
         await self.buyers(skip=user_id)
         while self.waiting(user_id):
-            await self.env.advance_time(0.25)
+            await self.wait(0.25)
             if clock.elapsed - start > 600:
                 raise AssertionError("a held draw never resolves")
         self.figures.held_waits.append(clock.elapsed - start)
@@ -352,9 +400,11 @@ class Game:
         if isinstance(action, BuyInTurn):
             return button("Buy in turn")
         if isinstance(action, Discard):
-            cid = _select(message, str(action.card))
+            cid = _select(message, str(action.card), "discard")
             return [("select", f"{cid}\x00{action.card}")] if cid else None
         if isinstance(action, GoDown):
+            if "Lay down these melds" in labels:
+                return [("button", "Lay down these melds")]
             if "Lay down" not in labels:
                 return None
             return [("button", "Lay down"), ("button", "Confirm lay down")]
@@ -365,7 +415,19 @@ class Game:
     def two_step(
         self, action: Action, message: Any, labels: list[str]
     ) -> list[tuple[str, str]] | None:
-        """Lay-offs and swaps: a select on the hand, or a button that opens one."""
+        """Lay-offs and swaps: the picker (cards, then a place if several) or a plain select."""
+        if isinstance(action, LayOff):
+            everything = next((x for x in labels if x.startswith("Lay off all that fits")), None)
+            if everything is not None:
+                return [("button", everything)]
+            cards = ",".join(sorted({str(item.card) for item in action.items}))
+            if _select(message, cards.split(",")[0], "layoff") is not None:
+                return [("cards", cards), *(("place", str(item)) for item in action.items)]
+        if isinstance(action, LayOff) and "Lay off" in labels:
+            cards = ",".join(sorted({str(item.card) for item in action.items}))
+            steps = [("button", "Lay off"), ("cards", cards)]
+            steps.extend(("place", str(item)) for item in action.items)
+            return steps
         value = str(action)
         cid = _select(message, value)
         if cid is not None:

@@ -79,10 +79,20 @@ class HandFollower:
                 del self.followed[(table_id, user_id)]
                 continue
             followed.dirty = True
-            if followed.task is None or followed.task.done():
-                followed.task = asyncio.get_running_loop().create_task(
-                    self._push(table_id, user_id), name=f"shanghai-hand-{table_id}-{user_id}"
-                )
+            self._kick(table_id, user_id)
+
+    def answered(self, table_id: int, user_id: int) -> None:
+        """The message's own answer went out: push whatever changed meanwhile."""
+        self._kick(table_id, user_id)
+
+    def _kick(self, table_id: int, user_id: int) -> None:
+        followed = self.followed.get((table_id, user_id))
+        if followed is None or not followed.dirty:
+            return
+        if followed.task is None or followed.task.done():
+            followed.task = asyncio.get_running_loop().create_task(
+                self._push(table_id, user_id), name=f"shanghai-hand-{table_id}-{user_id}"
+            )
 
     async def _push(self, table_id: int, user_id: int) -> None:
         from bot.views.hand import hand_files, render_hand
@@ -93,8 +103,7 @@ class HandFollower:
             if followed is None or not followed.dirty:
                 return
             if not followed.interaction.response.is_done():
-                await asyncio.sleep(0.1)  # its own answer is on the way; look again after it
-                continue
+                return  # its own answer is on the way; ``answered`` looks again after it
             followed.dirty = False
             table = self.service.tables.get(table_id)
             try:

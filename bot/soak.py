@@ -131,8 +131,13 @@ class Tracebacks(logging.Handler):
         self.tracebacks: Counter[str] = Counter()
         self.errors: Counter[str] = Counter()
         self.warnings: Counter[str] = Counter()
+        #: What logged them: (phase, logger, message template, exception type) -> count.
+        self.sources: Counter[tuple[str, str, str, str]] = Counter()
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info or record.levelno >= logging.WARNING:
+            kind = record.exc_info[0].__name__ if record.exc_info and record.exc_info[0] else ""
+            self.sources[(self.phase, record.name, str(record.msg)[:60], kind)] += 1
         if record.exc_info:
             self.tracebacks[self.phase] += 1
         if record.levelno >= logging.ERROR:
@@ -676,10 +681,18 @@ async def main_async(args: argparse.Namespace) -> None:
             root.removeHandler(soak_log)
 
 
+def print_sources(log: Tracebacks) -> None:
+    """The loggers and messages behind the counts, most frequent first."""
+    print("  what logged them (phase: logger: message [exception] x count):")
+    for (phase, name, message, kind), count in log.sources.most_common(12):
+        print(f"    {phase}: {name}: {message!r} [{kind or '-'}] x {count}")
+
+
 def report(soak: Soak, checked: dict[str, Any], memory: dict[str, Any], env: Any) -> None:
     fates = Counter(t.fate for t in soak.tables)
     confirmed = sum(len(t.confirmed) for t in soak.tables)
     samples = soak.latency.samples
+    print_sources(soak.log)
     dms = 0
     for t in soak.tables:
         if t.revoked:

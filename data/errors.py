@@ -84,3 +84,15 @@ class ShardTaken(RuntimeError):
             f"shard {shard_id} of {shard_count} is already run by another process "
             f"(waited {waited:.0f} s for it to stop); check SHANGHAI_SHARD_IDS of each process"
         )
+
+
+class FenceLost(RuntimeError):
+    """This process lost its shards to another process (its fence connection dropped and the
+    other took the locks); nothing more is written, because the other process drives them."""
+
+    def __init__(self, shards: object) -> None:
+        self.shards = shards
+        super().__init__(
+            f"this process no longer owns {shards}: another process took them; restart it with "
+            "shards no other process runs"
+        )

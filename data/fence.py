@@ -11,6 +11,11 @@ restarted process takes over at once. The version check on every save stays as t
 The shard count is fenced too: each process holds a *shared* lock on its count, and refuses to
 start when another live process uses a different one (shard 1 of 2 and shard 3 of 4 would
 otherwise both drive the same guilds).
+
+If the fence's own connection drops while the process lives on (the server restarted, a
+network blip), the locks are gone with it. The store calls ``ensure_held`` before every write:
+it takes the locks back at once if nobody else did, and otherwise raises ``FenceLost`` for
+this and every later write, because another process now drives those tables.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Final
 
 import asyncpg
 
-from .errors import ShardTaken
+from .errors import FenceLost, ShardTaken
 from .shards import ShardSet
 
 log = logging.getLogger(__name__)
@@ -56,9 +61,14 @@ class ShardCountMismatch(RuntimeError):
 class ShardFence:
     """The held locks of one process; ``release`` (or the process dying) lets them go."""
 
-    def __init__(self, conn: asyncpg.Connection, shards: ShardSet) -> None:
+    def __init__(self, conn: asyncpg.Connection, shards: ShardSet, url: str) -> None:
         self._conn = conn
         self.shards = shards
+        self._url = url
+        self._released = False
+        #: Set once another process took a shard while our connection was gone: for good.
+        self.lost = False
+        self._retaking = asyncio.Lock()
 
     @classmethod
     async def acquire(cls, url: str, shards: ShardSet, *, wait: float = 0.0) -> ShardFence:
@@ -82,7 +92,7 @@ class ShardFence:
             await conn.close()  # closing the session releases whatever it held
             raise
         log.info("fence: this process owns %s", shards)
-        return cls(conn, shards)
+        return cls(conn, shards, url)
 
     @staticmethod
     async def _take(conn: asyncpg.Connection, shards: ShardSet, shard_id: int, wait: float) -> None:
@@ -109,9 +119,30 @@ class ShardFence:
     @property
     def is_held(self) -> bool:
         """Whether the fence's connection (and so its locks) is still alive."""
-        return not self._conn.is_closed()
+        return not self.lost and not self._conn.is_closed()
+
+    async def ensure_held(self) -> None:
+        """Return if the locks are held; take them back if they were dropped and are free;
+        else ``FenceLost`` (now and for good). A server that cannot be reached raises as
+        connecting does, and the next write tries again."""
+        if self.is_held or self._released:
+            return
+        async with self._retaking:
+            if self.is_held:
+                return
+            if self.lost:
+                raise FenceLost(self.shards)
+            try:
+                again = await ShardFence.acquire(self._url, self.shards, wait=0.0)
+            except (ShardTaken, ShardCountMismatch) as error:
+                self.lost = True
+                log.critical("fence: lost %s (%s); this process writes no more", self.shards, error)
+                raise FenceLost(self.shards) from error
+            self._conn = again._conn
+            log.warning("fence: the connection dropped; took %s back", self.shards)
 
     async def release(self) -> None:
         """Let the shards go (at shutdown); harmless twice."""
+        self._released = True
         if not self._conn.is_closed():
             await self._conn.close()

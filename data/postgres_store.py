@@ -231,6 +231,8 @@ class PostgresStore:
         self._clock = clock
         self._shards = shards
         self._closed = False
+        #: Writes running now, by table id (``None``: not a table's), for ``_read_table``.
+        self._running: dict[asyncio.Future[Any], int | None] = {}
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -306,13 +308,37 @@ class PostgresStore:
     # -- plumbing ---------------------------------------------------------------------------
 
     async def _read(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        """All rows of one query on a pooled connection."""
+        """All rows of one query on a pooled connection; never waits for a write."""
         async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
             return list(await conn.fetch(sql, *args))
 
-    async def _write(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
+    async def _read_table(self, table_id: int | None, sql: str, *args: Any) -> list[Any]:
+        """Like ``_read``, after the writes of ``table_id`` (``None``: of any table) that are
+        running now, so a caller reads its own writes, even one whose caller was cancelled."""
+        running = [t for t, of in self._running.items() if table_id is None or of == table_id]
+        if running:
+            await asyncio.wait(running)
+        return await self._read(sql, *args)
+
+    async def _owned(self) -> None:
+        """Every write first checks that this process still owns its shards (``FenceLost``)."""
+        if self.fence is not None:
+            await self.fence.ensure_held()
+
+    async def _shielded(self, table_id: int | None, work: Awaitable[_T]) -> _T:
+        """Run ``work`` to its end even if the caller is cancelled, and let reads of
+        ``table_id`` wait for it meanwhile."""
+        task = asyncio.ensure_future(work)
+        self._running[task] = table_id
+        task.add_done_callback(self._running.pop)
+        return await asyncio.shield(task)
+
+    async def _write(
+        self, table_id: int | None, body: Callable[[_Connection], Awaitable[_T]]
+    ) -> _T:
         """Run ``body`` as one transaction, all-or-nothing and immune to cancelling."""
-        return await asyncio.shield(self._transaction(body))
+        await self._owned()
+        return await self._shielded(table_id, self._transaction(body))
 
     async def _transaction(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
         try:
@@ -324,8 +350,11 @@ class PostgresStore:
         except (TimeoutError, asyncpg.LockNotAvailableError):
             raise StoreBusy() from None
 
-    async def _one_statement(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+    async def _one_statement(
+        self, table_id: int | None, sql: str, *args: Any
+    ) -> list[asyncpg.Record]:
         """One statement as its own transaction (the server commits it whole): one round trip."""
+        await self._owned()
 
         async def run() -> list[asyncpg.Record]:
             try:
@@ -334,7 +363,7 @@ class PostgresStore:
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None
 
-        return await asyncio.shield(run())
+        return await self._shielded(table_id, run())
 
     async def _stale(
         self, table_id: int, wanted_status: TableStatus, expected_version: int | None = None
@@ -367,7 +396,7 @@ class PostgresStore:
         seats_json = [seat.to_json() for seat in seats]
         while True:
             rows = await self._one_statement(
-                _INSERT_TABLE, guild_id, channel_id, game_kind, host_id, seats_json,
+                None, _INSERT_TABLE, guild_id, channel_id, game_kind, host_id, seats_json,
                 dict(options), now,
             )  # fmt: skip
             if rows:
@@ -379,20 +408,21 @@ class PostgresStore:
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The table with this id, in any status, or ``None``."""
-        rows = await self._read(_SELECT_TABLE, table_id)
+        rows = await self._read_table(table_id, _SELECT_TABLE, table_id)
         return _table_record(rows[0]) if rows else None
 
     async def get_open_table(self, channel_id: int) -> TableRecord | None:
         """The channel's lobby or game in progress, or ``None`` if it is free."""
-        rows = await self._read(_SELECT_OPEN_IN_CHANNEL, channel_id)
+        rows = await self._read_table(None, _SELECT_OPEN_IN_CHANNEL, channel_id)
         return _table_record(rows[0]) if rows else None
 
     async def open_tables(self) -> list[TableRecord]:
         """Every lobby and game in progress of the owned shards, oldest first (for restore)."""
         if self._shards.is_everything:
-            rows = await self._read(_SELECT_OPEN_TABLES)
+            rows = await self._read_table(None, _SELECT_OPEN_TABLES)
         else:
-            rows = await self._read(
+            rows = await self._read_table(
+                None,
                 _SELECT_OPEN_TABLES_OF_SHARDS, self._shards.count, list(self._shards.ids)
             )
         return [_table_record(row) for row in rows]
@@ -408,16 +438,20 @@ class PostgresStore:
         now = self._clock()
         seats_json = [seat.to_json() for seat in seats]
         if message_id is KEEP:
-            status = await self._execute(_UPDATE_LOBBY, seats_json, dict(options), now, table_id)
+            status = await self._execute(
+                table_id, _UPDATE_LOBBY, seats_json, dict(options), now, table_id
+            )
         else:
             status = await self._execute(
+                table_id,
                 _UPDATE_LOBBY_AND_MESSAGE, seats_json, dict(options), now, table_id, message_id
             )
         if status != "UPDATE 1":
             raise await self._stale(table_id, "lobby")
 
-    async def _execute(self, sql: str, *args: Any) -> str:
+    async def _execute(self, table_id: int | None, sql: str, *args: Any) -> str:
         """One statement as its own transaction; its status tag (e.g. ``"UPDATE 1"``)."""
+        await self._owned()
 
         async def run() -> str:
             try:
@@ -426,11 +460,12 @@ class PostgresStore:
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None
 
-        return await asyncio.shield(run())
+        return await self._shielded(table_id, run())
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember which Discord message shows the table; ``TableNotFound`` if unknown."""
-        if await self._execute(_SET_MESSAGE, message_id, self._clock(), table_id) != "UPDATE 1":
+        status = await self._execute(table_id, _SET_MESSAGE, message_id, self._clock(), table_id)
+        if status != "UPDATE 1":
             raise TableNotFound(table_id)
 
     # -- the game ---------------------------------------------------------------------------
@@ -445,6 +480,7 @@ class PostgresStore:
     ) -> None:
         """Turn a lobby into a game: final seats, the engine's first state, version 0."""
         status = await self._execute(
+            table_id,
             _START_GAME,
             [seat.to_json() for seat in seats],
             state_json,
@@ -471,6 +507,7 @@ class PostgresStore:
         """Record one accepted action and the state after it; return the new version."""
         new_version = expected_version + 1
         rows = await self._one_statement(
+            table_id,
             _SAVE_ACTION,
             state_json,
             new_version,
@@ -489,9 +526,8 @@ class PostgresStore:
 
     async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
         """Replace a game's away flags without logging an action (the host removed a player)."""
-        status = await self._execute(
-            _SET_AWAY, [entry.to_json() for entry in away], self._clock(), table_id
-        )
+        away_json = [entry.to_json() for entry in away]
+        status = await self._execute(table_id, _SET_AWAY, away_json, self._clock(), table_id)
         if status != "UPDATE 1":
             raise await self._stale(table_id, "playing")
 
@@ -531,13 +567,13 @@ class PostgresStore:
                 await conn.executemany(_INSERT_RESULT, result_rows)
             return True
 
-        if not await self._write(body):
+        if not await self._write(table_id, body):
             raise await self._stale(table_id, "playing", expected_version)
         return new_version
 
     async def end_table(self, table_id: int) -> bool:
         """Close a lobby or game without results; ``False`` if it was already closed."""
-        if await self._execute(_END_TABLE, self._clock(), table_id) == "UPDATE 1":
+        if await self._execute(table_id, _END_TABLE, self._clock(), table_id) == "UPDATE 1":
             return True
         if not await self._read("SELECT 1 FROM tables WHERE id = $1", table_id):
             raise TableNotFound(table_id)
@@ -547,7 +583,7 @@ class PostgresStore:
 
     async def actions(self, table_id: int) -> list[ActionRecord]:
         """A table's action log in order."""
-        rows = await self._read(_SELECT_ACTIONS, table_id)
+        rows = await self._read_table(table_id, _SELECT_ACTIONS, table_id)
         return [ActionRecord(*row) for row in rows]
 
     async def table_results(self, table_id: int) -> list[ResultRow]:
@@ -618,4 +654,4 @@ class PostgresStore:
 
     async def set_meta(self, key: str, value: str) -> None:
         """Remember ``value`` under ``key``, replacing any earlier one."""
-        await self._execute(_SET_META, key, value)
+        await self._execute(None, _SET_META, key, value)

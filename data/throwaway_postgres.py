@@ -4,24 +4,28 @@
 127.0.0.1 with a free port, from the server binaries Debian's ``postgresql`` package installs
 (found by ``pg_config --bindir``, or the newest ``/usr/lib/postgresql/*/bin``). PostgreSQL
 refuses to run as root, so as root both run through ``runuser -u postgres``. ``stop()`` stops
-the server and deletes the folder. Never point production at it: it trusts every local
-connection, and with ``durable=False`` (the tests' choice) it does not fsync.
+the server and deletes the folder; a small watchdog process does the same if this process
+dies without calling it (a killed test run leaves no server behind). Never point production
+at it: it trusts every local connection, and with ``durable=False`` (the tests' choice) it
+does not fsync.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import socket
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Set to 1 (CI does) to make a missing PostgreSQL a failure instead of a skipped test.
 REQUIRE_ENV = "SHANGHAI_REQUIRE_POSTGRES"
-#: Optional: the folder holding initdb and pg_ctl, when they are somewhere unusual.
+#: Optional: the folder holding initdb and pg_ctl, when they are somewhere unusual (only it is
+#: then searched).
 BINDIR_ENV = "SHANGHAI_PG_BINDIR"
 
 
@@ -32,8 +36,9 @@ class NoPostgres(RuntimeError):
 def find_bindir() -> Path | None:
     """The folder with ``initdb``, ``pg_ctl`` and ``postgres``, or ``None`` if there is none."""
     candidates: list[Path] = []
-    if os.environ.get(BINDIR_ENV):
-        candidates.append(Path(os.environ[BINDIR_ENV]))
+    if os.environ.get(BINDIR_ENV):  # an explicit choice is the only candidate
+        folder = Path(os.environ[BINDIR_ENV])
+        return folder if (folder / "initdb").is_file() else None
     pg_config = shutil.which("pg_config")
     if pg_config:
         with contextlib.suppress(OSError, subprocess.CalledProcessError):
@@ -67,6 +72,7 @@ class ThrowawayCluster:
     root: Path
     port: int
     as_user: str | None
+    _watchdog: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @classmethod
     def start(cls, *, durable: bool = False) -> ThrowawayCluster:
@@ -102,13 +108,32 @@ class ThrowawayCluster:
         except BaseException:
             shutil.rmtree(root, ignore_errors=True)
             raise
+        cluster._watch(os.getpid())
         return cluster
 
-    def _run(self, tool: str, *args: str) -> None:
+    def _command(self, tool: str, *args: str) -> list[str]:
         command = [str(self.bindir / tool), *args]
         if self.as_user is not None:
             command = ["runuser", "-u", self.as_user, "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True)
+        return command
+
+    def _watch(self, owner: int) -> None:
+        """Start a shell that stops the server and deletes its folder once ``owner`` is gone."""
+        stop = self._command("pg_ctl", "-D", str(self.root / "db"), "-m", "immediate", "stop")
+        script = (
+            f"while kill -0 {owner} 2>/dev/null; do sleep 1; done; "
+            f"{shlex.join(stop)}; rm -rf {shlex.quote(str(self.root))}"
+        )
+        self._watchdog = subprocess.Popen(
+            ["sh", "-c", script],
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def _run(self, tool: str, *args: str) -> None:
+        done = subprocess.run(self._command(tool, *args), capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"{tool} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
 
@@ -135,3 +160,6 @@ class ThrowawayCluster:
             self._run("pg_ctl", "-D", str(self.root / "db"), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+            if self._watchdog is not None:
+                self._watchdog.kill()
+                self._watchdog.wait()

@@ -167,7 +167,7 @@ class Game:
         upcard = pack.pop()
         self.pile = [upcard]
         self.pile_from = [None]
-        self.history = []
+        self.history = [PublicMove(self.dealer, "turned", upcard)]
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -1030,6 +1030,58 @@ class Game:
                     offers.append(batch)
         return offers
 
+    def _swap_fits(self, table: list[Meld], swap: Swap, hand: Counter[Card]) -> bool:
+        try:
+            self._check_swap_target(table, swap, hand)
+        except IllegalAction:
+            return False
+        return True
+
+    def _kept_out_by_s16(self, cards: list[Card]) -> list[Card]:
+        """Cards S16 might keep out of a contract run though a lay-off could still extend it:
+        wilds, and naturals of a suit the hand could make two runs of."""
+        runs = [size for kind, size in self.contract if kind == "run"]
+        if len(runs) < 2 or self.rules.same_suit_runs != "separated":
+            return []
+        wilds = sum(1 for c in cards if self.rules.is_wild(c))
+        per_suit = Counter(c.suit for c in cards if not self.rules.is_wild(c))
+        return [
+            c for c in cards if self.rules.is_wild(c) or per_suit[c.suit] + wilds >= 2 * min(runs)
+        ]
+
+    def _lay_off_rest(
+        self, table: list[Meld], cards: list[Card], melds: Sequence[Meld]
+    ) -> tuple[LayOffItem, ...]:
+        """Lay-offs that place every card ``melds`` leave of ``cards`` (at most three, in
+        some order, chains included), or () when there are none."""
+        rest = Counter(cards)
+        rest.subtract(c.card for m in melds for c in m.cards)
+        left = list((+rest).elements())
+        if not 1 <= len(left) <= 3:
+            return ()
+
+        def place(table: list[Meld], left: list[Card]) -> tuple[LayOffItem, ...] | None:
+            if not left:
+                return ()
+            tried: set[tuple[Card, int, str | None]] = set()
+            for item in _lay_off_items(table, list(dict.fromkeys(left)), self.rules):
+                if (item.card, item.meld, item.end) in tried:
+                    continue  # a set wild's other suits place it no differently
+                tried.add((item.card, item.meld, item.end))
+                after = list(table)
+                try:
+                    self._lay_off_onto(after, Counter(left), (item,))
+                except IllegalAction:
+                    continue
+                remaining = list(left)
+                remaining.remove(item.card)
+                tail = place(after, remaining)
+                if tail is not None:
+                    return (item, *tail)
+            return None
+
+        return place(table, left) or ()
+
     def _go_down_offers(self, seat: int) -> list[GoDown]:
         """The solver's go-down, per choice of swaps, and the go-down-and-lay-off bundles."""
         rules = self.rules
@@ -1037,7 +1089,11 @@ class Game:
         table = [m.meld for m in self.melds]
         swap_sets: list[tuple[Swap, ...]] = [()]
         if rules.joker_swap == "anyone_then_go_down" and table:
-            options = _swap_candidates(table, list(dict.fromkeys(hand)), rules)[:6]
+            options = [
+                swap
+                for swap in _swap_candidates(table, list(dict.fromkeys(hand)), rules)
+                if self._swap_fits(table, swap, Counter(hand))
+            ][:6]  # more swaps than this at once: GoDownBuilder
             for size in (1, 2, 3):
                 swap_sets.extend(combinations(options, size))
         bundles = rules.layoff_on_going_down_turn and rules.final_discard == "forbidden"
@@ -1062,18 +1118,21 @@ class Game:
             melds = find_contract(cards, self.deal, rules)
             if melds is not None:
                 offers.append(GoDown(tuple(melds), swaps))
-            if not bundles:
-                continue
+                if rules.layoff_on_going_down_turn:
+                    out = self._lay_off_rest(swapped_table + list(melds), cards, melds)
+                    if out:  # going down and out in one play (S37, S47)
+                        offers.append(GoDown(tuple(melds), swaps, out))
+            if not bundles or (melds is not None and sum(map(len, melds)) == len(cards)):
+                continue  # no bundle needed when the contract itself can empty the hand
             # Under ``minimum`` a card that fits a new meld can join it in the contract (then
             # the plain go-down empties the hand), so only cards that fit a meld already on
             # the table need the bundle; under ``exact``, or when S16 may keep a card out of
             # a contract run that a lay-off could still extend, any card may.
-            runs = sum(1 for kind, _ in self.contract if kind == "run")
             lasts = (
                 dict.fromkeys(cards)
                 if rules.contract_meld_size == "exact"
-                or (runs > 1 and rules.same_suit_runs == "separated")
                 else {item.card: None for item in _lay_off_items(swapped_table, cards, rules)}
+                | {card: None for card in self._kept_out_by_s16(cards)}
             )
             for last in lasts:
                 rest = list(cards)
@@ -1372,6 +1431,6 @@ def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
 
 def _public_move(seat: int, kind: str, card: str) -> PublicMove:
     """A saved history entry; states saved before the history existed simply have none."""
-    if kind not in ("took", "bought", "discarded"):
+    if kind not in ("turned", "took", "bought", "discarded"):
         raise ValueError(f"unknown move kind {kind!r}")
     return PublicMove(seat, cast(MoveKind, kind), Card.parse(card))

@@ -266,14 +266,17 @@ class Meld:
     def placements(self, card: Card, rules: Rules) -> list[tuple[MeldCard, End | None]]:
         """Every way ``card`` may be added to this meld: (identity, end) pairs (S39, S40)."""
         options: list[tuple[MeldCard, End | None]] = []
-        wild_ok = self.wild_count(rules) + 1 <= rules.max_wilds(len(self.cards) + 1)
+        # Counting the meld's wilds is the costly part: only a wild card needs it.
+        wild_ok = rules.is_wild(card) and (
+            self.wild_count(rules) + 1 <= rules.max_wilds(len(self.cards) + 1)
+        )
         if self.kind == "set":
             if rules.max_set is not None and len(self.cards) >= rules.max_set:
                 return options
             rank = self.rank
             if card.rank == rank:
                 options.append((MeldCard(card, rank, card.suit), None))
-            elif rules.is_wild(card) and wild_ok:
+            elif wild_ok:
                 suits: Sequence[str | None] = (
                     SUITS if rules.joker_identity == "rank_and_suit" else (None,)
                 )
@@ -289,7 +292,7 @@ class Meld:
                 continue
             rank = ACE if value == 14 else value
             end_name: End = "low" if end == "low" else "high"
-            if (card.rank == rank and card.suit == suit) or (rules.is_wild(card) and wild_ok):
+            if (card.rank == rank and card.suit == suit) or wild_ok:
                 options.append((MeldCard(card, value, suit), end_name))
         return options
 

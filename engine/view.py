@@ -38,13 +38,14 @@ class TableMeld:
     laid_off: tuple[tuple[int, Card], ...] = ()
 
 
-MoveKind = Literal["took", "bought", "discarded"]
+MoveKind = Literal["turned", "took", "bought", "discarded"]
 
 
 @dataclass(frozen=True, slots=True)
 class PublicMove:
     """One move every player at the table saw: ``seat`` took ``card`` from the pile as its
-    draw, bought it (the penalty card stays hidden), or discarded it."""
+    draw, bought it (the penalty card stays hidden) or discarded it; a deal's history opens
+    with the dealer's ``turned`` first upcard."""
 
     seat: int
     kind: MoveKind

@@ -176,9 +176,9 @@ class TableService:
         return table
 
     async def add_computer(self, table_id: int, user_id: int, level: str) -> LiveTable:
-        """The host seats a computer player of ``level`` ('easy' or 'normal')."""
-        if level not in ("easy", "normal"):
-            raise UserError("Computer players are 'easy' or 'normal'.")
+        """The host seats a computer player of ``level`` ('easy', 'normal' or 'expert')."""
+        if level not in ("easy", "normal", "expert"):
+            raise UserError("Computer players are 'easy', 'normal' or 'expert'.")
         table = self.get(table_id)
         async with table.lock:
             self._require_lobby(table)

@@ -209,6 +209,18 @@ def everything_that_fits(legal: tuple[Action, ...]) -> LayOff | None:
     return LayOff(tuple(items)) if len(items) >= 2 else None
 
 
+def layoff_options(places: dict[Card, list[LayOffItem]]) -> list[discord.SelectOption]:
+    """One option per card: where it goes when that is unambiguous, else how many places."""
+    options = []
+    for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0])):
+        if len(items) == 1:
+            label = f"{card_text(card)} on {layoff_item_text(items[0]).split(' on ', 1)[1]}"
+        else:
+            label = f"{card_text(card)} ({len(items)} places: you choose next)"
+        options.append(discord.SelectOption(label=label[:100], value=str(card)))
+    return options
+
+
 def render_hand(
     snap: SeatSnapshot,
     sort: SortMode,
@@ -297,18 +309,7 @@ def render_hand(
                 "**Lay off:** choose one card or several. Cards with one place go there at "
                 "once; for a card with several places you choose where next."
             )
-            options = [
-                discord.SelectOption(
-                    label=f"{card_text(card)}"
-                    + (
-                        f" on {layoff_item_text(items[0]).split(' on ', 1)[1]}"
-                        if len(items) == 1
-                        else f" ({len(items)} places)"
-                    ),
-                    value=str(card),
-                )
-                for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0]))
-            ]
+            options = layoff_options(places)
             selects("layoff", options, "Cards to lay off…", 0, many=True)
             button("back", "Back", discord.ButtonStyle.secondary, 4)
     if mode == "swap":
@@ -322,6 +323,7 @@ def render_hand(
             selects("swap", options, "Choose a swap", 0)
             button("back", "Back", discord.ButtonStyle.secondary, 4)
     if mode == "main":
+        # Everything a turn needs is on this one screen, so most turns take two clicks.
         if not snap.pending:
             if any(isinstance(a, DrawStock) for a in legal):
                 button("draw", "Draw from stock", discord.ButtonStyle.primary, 0)
@@ -330,18 +332,17 @@ def render_hand(
                 button("take", label, discord.ButtonStyle.primary, 0)
             if any(isinstance(a, BuyInTurn) for a in legal):
                 button("buyin", "Buy in turn", discord.ButtonStyle.success, 0)
-        if any(isinstance(a, GoDown) for a in legal):
-            button("down", "Lay down", discord.ButtonStyle.success, 1)
-        if any(isinstance(a, LayOff) for a in legal):
-            button("layoff", "Lay off", discord.ButtonStyle.secondary, 1)
-            batch = everything_that_fits(legal)
-            if batch is not None:
-                button(
-                    "layall",
-                    f"Lay off all that fits ({len(batch.items)})",
-                    discord.ButtonStyle.success,
-                    1,
-                )
+        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+        if proposal is not None:
+            extra.append("**You can lay down these melds:**")
+            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
+            button("downok", "Lay down these melds", discord.ButtonStyle.success, 1)
+            button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 1)
+        places = layoff_cards(legal)
+        batch = everything_that_fits(legal)
+        if batch is not None:
+            label = f"Lay off all that fits ({len(batch.items)})"
+            button("layall", label, discord.ButtonStyle.success, 1)
         if any(isinstance(a, SwapJoker) for a in legal):
             button("swap", "Swap joker", discord.ButtonStyle.secondary, 1)
         discards = [a for a in legal if isinstance(a, Discard)]
@@ -351,14 +352,25 @@ def render_hand(
                 discord.SelectOption(label=f"Discard {card_text(c)}", value=str(c)) for c in cards
             ]
             selects("discard", options, "Discard…", 2)
-        other = "by rank" if sort == "s" else "by suit"
-        row = 4 if len(discards) > MAX_OPTIONS else 3
-        button("sort", f"Sort {other}", discord.ButtonStyle.secondary, row)
-        button("refresh", "Refresh", discord.ButtonStyle.secondary, row)
-        if not view.is_over:
-            button("hint", "Hint", discord.ButtonStyle.secondary, row)
+        row3_free = len(discards) <= MAX_OPTIONS
         rummy_turn = view.rules.game == "rummy" and view.current == view.seat
-        if rummy_turn and view.step == "play" and len(view.hand or ()) >= 3 and row == 3:
+        wants_meld = rummy_turn and view.step == "play" and len(view.hand or ()) >= 3
+        if places and row3_free and not wants_meld and len(places) <= MAX_OPTIONS:
+            ui.add_item(
+                HandSelect(
+                    tid,
+                    tag,
+                    sort,
+                    "layoff",
+                    options=layoff_options(places),
+                    placeholder="Lay off: choose one card or several…",
+                    row=3,
+                    max_values=len(places),
+                )
+            )
+        elif places:
+            button("layoff", "Lay off", discord.ButtonStyle.secondary, 4)
+        if wants_meld and row3_free:
             cards = sorted(set(view.hand or ()), key=Card.sort_key)[:MAX_OPTIONS]
             options = [discord.SelectOption(label=card_text(c), value=str(c)) for c in cards]
             ui.add_item(
@@ -369,11 +381,16 @@ def render_hand(
                     "meld",
                     options=options,
                     placeholder="Lay a new meld: choose its cards…",
-                    row=4,
+                    row=3,
                     min_values=min(3, len(cards)),
                     max_values=len(cards),
                 )
             )
+        other = "by rank" if sort == "s" else "by suit"
+        button("sort", f"Sort {other}", discord.ButtonStyle.secondary, 4)
+        button("refresh", "Refresh", discord.ButtonStyle.secondary, 4)
+        if not view.is_over:
+            button("hint", "Hint", discord.ButtonStyle.secondary, 4)
     note_text = "\n".join(notes) if notes else None
     content = hand_text(view, list(snap.names), sort, note=note_text, pending=pending_text)
     if extra:
@@ -416,7 +433,7 @@ async def hand_files(snap: SeatSnapshot, sort: SortMode, mode: Mode = "main") ->
         return []
     hand = snap.view.hand or ()
     proposal: tuple[Card, ...] = ()
-    if mode == "down":
+    if mode in ("down", "main"):
         down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         if down is not None:
             proposal = tuple(c.card for m in down.melds for c in m.cards)
@@ -470,6 +487,8 @@ async def show_snapshot(
         await interaction.response.send_message(content, view=ui, ephemeral=True, files=files)
     else:
         await interaction.response.edit_message(content=content, view=ui, attachments=files)
+    if follower is not None and not snap.over:
+        follower.answered(snap.table_id, snap.user_id)
 
 
 async def play_and_show(

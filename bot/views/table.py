@@ -3,7 +3,8 @@
 Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a restart:
 
     sh:join:<table>   sh:leave:<table>   sh:start:<table>   sh:hand:<table>
-    sh:addeasy:<table>   sh:addnormal:<table>   sh:rmcpu:<table>   (host: computer seats)
+    sh:addeasy:<table>   sh:addnormal:<table>   sh:addexpert:<table>   sh:rmcpu:<table>
+        (host: computer seats)
     sh:buy:<table>:<window>     <window> = deal.seat.pile-size.restocks of the upcard on offer
     sh:pass:<table>:<window>    not buying it: the window closes once everyone has decided
     sh:unbuy:<table>:<window>   (on the buyer's private reply) take the request back
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from bot.service import LiveTable, TableService
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|rmcpu|house)"
+    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -98,7 +99,7 @@ async def table_click(
         await interaction.response.send_message(
             "The game is dealt! Everyone: click **My hand** to see your cards.", ephemeral=True
         )
-    elif verb in ("addeasy", "addnormal"):
+    elif verb in ("addeasy", "addnormal", "addexpert"):
         level = verb.removeprefix("add")
         table = await service.add_computer(table_id, user.id, level)
         name = table.record.seats[-1].name
@@ -215,7 +216,7 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")
     lines.append("Click **Join** to sit down; the host clicks **Start** when everyone is in.")
-    lines.append("The host may fill empty seats with **Add computer** (easy or normal).")
+    lines.append("The host may fill empty seats with **Add computer** (easy, normal or expert).")
     title = f"{game_name(table)}: table open"
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
@@ -244,6 +245,7 @@ def render_table(
         ui.add_item(TableButton("start", table.id, label="Start", style=start_style))
         ui.add_item(TableButton("addeasy", table.id, label="Add computer (easy)", row=1))
         ui.add_item(TableButton("addnormal", table.id, label="Add computer (normal)", row=1))
+        ui.add_item(TableButton("addexpert", table.id, label="Add computer (expert)", row=1))
         if any(seat.is_computer for seat in table.record.seats):
             ui.add_item(TableButton("rmcpu", table.id, label="Remove computer", row=1))
         if table.record.game_kind != "rummy":

@@ -57,6 +57,11 @@ def card_index(card: Card) -> int:
     return _INDEX[card]
 
 
+def card_of_index(index: int) -> Card:
+    """The card at ``index`` of a hand key (the inverse of ``card_index``)."""
+    return _CARD[index]
+
+
 def hand_key(hand: Iterable[Card]) -> tuple[int, ...]:
     """The multiset of a hand as a sorted tuple: the memo key of every analysis here."""
     return tuple(sorted([_INDEX[card] for card in hand]))

@@ -204,11 +204,10 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
-    shown = await p.click(hand.response, label="Lay down")
-    assert shown.acknowledged
-    assert "Lay down these melds?" in hand.response.content
+    # The proposal is on the hand screen itself (issue 9: a turn in one or two clicks).
+    assert "You can lay down these melds" in hand.response.content
     assert [a.filename for a in hand.response.attachments] == ["hand.png"]
-    confirmed = await p.click(hand.response, label="Confirm lay down")
+    confirmed = await p.click(hand.response, label="Lay down these melds")
     assert confirmed.acknowledged
     assert "You went down" in hand.response.content
     assert game.down[seat] and len(game.melds) == 2
@@ -226,7 +225,6 @@ async def test_own_melds_through_the_modal(env: simcord.Env) -> None:
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
-    await p.click(hand.response, label="Lay down")
     shown = await p.click(hand.response, label="Choose my own melds")
     assert shown.modal is not None
     bad = await p.submit_modal(shown, {"melds": "set: 8H 8S | set: KD KC KS"})

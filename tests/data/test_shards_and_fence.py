@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from data import ShardSet, ShardTaken, StaleVersion, shard_of
+from data.errors import FenceLost
 from data.fence import ShardCountMismatch
 from data.migrations import SchemaTooNew, load_migrations
 from data.postgres_migrations import apply_migrations, schema_version
@@ -184,5 +185,53 @@ async def test_full_size_snowflakes_round_trip(backend: Backend) -> None:
         assert again is not None
         assert (again.guild_id, again.host_id, again.message_id) == (guild, user, message)
         assert again.seats[0].user_id == user
+    finally:
+        await store.close()
+
+
+async def _drop_fence_connection(store: PostgresStore, url: str) -> None:
+    """What a server restart or a network blip does to the fence's session."""
+    assert store.fence is not None
+    pid = store.fence._conn.get_server_pid()
+    admin = await asyncpg.connect(url)
+    try:
+        assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+    finally:
+        await admin.close()
+    for _ in range(100):
+        if not store.fence.is_held:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the dropped fence connection went unnoticed")
+
+
+async def test_a_dropped_fence_is_taken_back_when_nobody_else_took_it(postgres_url: str) -> None:
+    store = await PostgresStore.open(postgres_url, shards=ShardSet.of(2, [0]))
+    try:
+        await _drop_fence_connection(store, postgres_url)
+        table = await store.create_table(1, 500, "shanghai", 101, HUMANS, {})  # takes it back
+        assert store.fence is not None and store.fence.is_held
+        assert await store.get_table(table.id) == table
+        with pytest.raises(ShardTaken):  # and holds it again against a newcomer
+            await PostgresStore.open(postgres_url, shards=ShardSet.of(2, [0]))
+    finally:
+        await store.close()
+
+
+async def test_a_process_whose_shard_was_taken_over_writes_nothing(postgres_url: str) -> None:
+    store = await PostgresStore.open(postgres_url, shards=ShardSet.of(2, [0]))
+    table = await store.create_table(1, 500, "shanghai", 101, HUMANS, {})
+    try:
+        await _drop_fence_connection(store, postgres_url)
+        successor = await PostgresStore.open(postgres_url, shards=ShardSet.of(2, [0]))
+        try:
+            with pytest.raises(FenceLost, match="another process took them"):
+                await store.update_lobby(table.id, HUMANS[:1], {})
+            with pytest.raises(FenceLost):  # for good, not just once
+                await store.end_table(table.id)
+            after = await successor.get_table(table.id)
+            assert after is not None and after.seats == HUMANS and after.status == "lobby"
+        finally:
+            await successor.close()
     finally:
         await store.close()

@@ -1,5 +1,5 @@
-"""The public history in every view: what each seat took from the pile, bought and
-discarded this deal, in order, the same for every seat and kept across a save."""
+"""The public history in every view: the deal's first upcard, then what each seat took from
+the pile, bought and discarded, in order, the same for every seat and kept across a save."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def test_take_buy_and_discard_are_recorded_in_order_for_everyone() -> None:
         current=1,
         discarder=0,
     )
+    game.history = []
     game.apply("p1", TakeUpcard())
     game.apply("p1", Discard(parse_cards("KD")[0]))
     game.apply("p3", RequestBuy())  # p3 buys the king; p2 then draws from the stock
@@ -49,13 +50,14 @@ def test_the_history_is_the_deals_pile_events_and_starts_afresh_each_deal() -> N
     the current deal, and survives to_json / from_json."""
     game = Game.new(["a", "b", "c", "d"], Rules.preset("standard"), seed=11)
     rng = random.Random(11)
-    expected: list[PublicMove] = []
+    expected = list(game.view("a").history)
+    assert [m.kind for m in expected] == ["turned"]
     deals_seen = 1
     while not game.is_over:
         player, action = random_step(game, rng)
         for event in game.apply(player, action):
             if isinstance(event, DealStarted):
-                expected = []
+                expected = [PublicMove(event.dealer, "turned", event.upcard)]
                 deals_seen += 1
             elif isinstance(event, TookUpcard):
                 expected.append(PublicMove(event.player, "took", event.card))

@@ -95,3 +95,19 @@ def test_bundle_whose_lay_off_makes_two_same_suit_runs_touch() -> None:
     assert bundles and {a.layoffs[0].card for a in bundles} == {Card.parse("7H")}
     game.apply("p1", bundles[0])
     assert game.deal == 7
+
+
+def test_s47_going_down_and_out_in_one_play_when_the_rest_can_be_laid_off() -> None:
+    game = play_position(
+        deal=1,
+        hands={1: "8H 8S 8C 9H 9S 9C 3H 4H"},
+        melds=[(2, "run: 5H 6H 7H 8H")],
+        down=(2,),
+    )
+    downs = [a for a in game.legal_actions("p1") if isinstance(a, GoDown)]
+    plain = [a for a in downs if not a.layoffs]
+    out = [a for a in downs if a.layoffs]
+    assert plain and out  # go down keeping 3H 4H, or go down and lay them off (4H, 3H)
+    assert [str(i.card) for i in out[0].layoffs] == ["4H", "3H"]
+    game.apply("p1", out[0])
+    assert game.deal == 2
