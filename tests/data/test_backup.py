@@ -88,7 +88,8 @@ async def test_backups_taken_during_writes_restore_consistently(tmp_path: Path) 
             assert db.execute(_TORN).fetchall() == []
             counts.append(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
         db.close()
-        assert tables and all(t.status == "playing" for t in tables)
+        # A backup may fall between a table's creation and its start: two transactions.
+        assert tables and all(t.status in ("lobby", "playing") for t in tables)
     # Each backup is a later moment than the one before, and all were taken mid-write.
     assert counts == sorted(counts) and counts[0] > 0 and counts[-1] < total
 
