@@ -147,6 +147,30 @@ async def test_scheduled_backups_keep_the_newest(
     db.close()
 
 
+async def test_a_restart_does_not_add_a_backup_before_its_time(tmp_path: Path) -> None:
+    source = tmp_path / "db.sqlite3"
+    with sqlite3.connect(source) as db:
+        db.execute("CREATE TABLE t (x)")
+    db.close()
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    recent = backup_file(source, folder)  # made by the bot before it restarted
+    task = asyncio.create_task(backup_every(source, folder, hours=1, keep=7))
+    await asyncio.sleep(0.5)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert list(folder.iterdir()) == [recent]
+    os.utime(recent, (0, recent.stat().st_mtime - 2 * 3600))  # now two hours old: due
+    task = asyncio.create_task(backup_every(source, folder, hours=1, keep=7))
+    for _ in range(400):
+        if len(list(folder.iterdir())) == 2:
+            break
+        await asyncio.sleep(0.05)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert len(list(folder.glob("shanghai-*.sqlite3"))) == 2
+
+
 def test_command_line(tmp_path: Path) -> None:
     source = tmp_path / "var" / "shanghai.sqlite3"
     source.parent.mkdir()
