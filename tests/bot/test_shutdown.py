@@ -20,6 +20,7 @@ import pytest
 import simcord
 
 from bot.app import RESTARTING
+from bot.lifecycle import serve
 from bot.publisher import Publisher
 from bot.service import Change
 
@@ -158,3 +159,42 @@ async def test_wind_down_gives_up_on_a_hanging_channel_within_the_grace(
     assert loop.time() - started < 2
     with pytest.raises(Exception, match="closed"):
         await bot.store.open_tables()
+
+
+async def test_signals_without_loop_handlers_still_stop_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the event loop cannot install signal handlers (Windows), plain ones do the job."""
+    loop = asyncio.get_running_loop()
+
+    def unsupported(*args: Any) -> None:
+        raise NotImplementedError
+
+    monkeypatch.setattr(loop, "add_signal_handler", unsupported)
+    monkeypatch.setattr(loop, "remove_signal_handler", unsupported)
+    closed = asyncio.Event()
+
+    class Bot:
+        settings = SimpleNamespace(heartbeat=tmp_path / "beat", backup_dir=None, database="x")
+
+        def is_ready(self) -> bool:
+            return False
+
+        def is_closed(self) -> bool:
+            return closed.is_set()
+
+        async def close(self) -> None:
+            closed.set()
+
+    async def connect() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.Event().wait()
+
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        await asyncio.wait_for(serve(Bot(), connect), 5)  # type: ignore[arg-type]
+        assert closed.is_set()
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # handed back
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
