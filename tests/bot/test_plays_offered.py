@@ -30,10 +30,8 @@ async def test_spanish_rules_go_down_and_lay_off_the_last_card_in_one_click(
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
-    shown = await p.click(hand.response, label="Lay down")
-    assert shown.acknowledged
     assert "then lay off K♠ on #1" in hand.response.content
-    confirmed = await p.click(hand.response, label="Confirm lay down")
+    confirmed = await p.click(hand.response, label="Lay down these melds")
     assert confirmed.acknowledged
     assert game.deal == 7  # p went out, so deal 6 ended
     assert game.score_sheet[-1][seat] == 0
