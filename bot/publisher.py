@@ -19,11 +19,28 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine.actions import Discard
+from engine.actions import (
+    Action,
+    BuyInTurn,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+    TakeUpcard,
+)
 from engine.events import DealEnded, GameEnded
 
 from .pictures import TABLE_FILE, score_sheet_picture, table_picture
-from .rendering import card_text, event_lines, score_sheet_text, standings_text
+from .rendering import (
+    card_text,
+    event_lines,
+    layoff_item_text,
+    meld_text,
+    score_sheet_text,
+    standings_text,
+)
 from .views.table import render_table
 
 if TYPE_CHECKING:
@@ -184,21 +201,16 @@ class Publisher:
             return ["The table was ended. Start a new one with `/shanghai new`."]
         if change.auto_seat is not None:
             name = names[change.auto_seat]
-            for action in change.auto_actions:
-                if isinstance(action, Discard):
-                    why = "ran out of time" if change.kind == "timeout" else "is away"
+            if change.auto_actions and isinstance(change.auto_actions[-1], Discard):
+                why = "ran out of time" if change.kind == "timeout" else "is away"
+                did = did_text(change.auto_actions)
+                lines.append(f"⏰ **{name}** {why}: for them I {did}.")
+                state = table.away[change.auto_seat] if change.auto_seat < len(table.away) else None
+                if change.kind == "timeout" and state is not None and state.away:
                     lines.append(
-                        f"⏰ **{name}** {why}: I drew from the stock and discarded "
-                        f"{card_text(action.card)} for them."
+                        f"💤 {name} is now marked away and will be played at once until "
+                        "they click anything."
                     )
-                    state = (
-                        table.away[change.auto_seat] if change.auto_seat < len(table.away) else None
-                    )
-                    if change.kind == "timeout" and state is not None and state.away:
-                        lines.append(
-                            f"💤 {name} is now marked away and will be played at once until "
-                            "they click anything."
-                        )
         lines.extend(event_lines(change.events, names))
         for event in change.events:
             if isinstance(event, DealEnded) and event.reason != "void" and table.game is not None:
@@ -217,3 +229,29 @@ class Publisher:
                 user_id = table.record.seats[seat].user_id
                 lines.append(f"▶️ <@{user_id}>, your turn (deal {game.deal}).")
         return lines
+
+
+def did_text(actions: list[Action]) -> str:
+    """What the bot did for a seat, in order: ``drew from the stock, went down, laid off 7♥
+    on #2 and discarded K♠`` (the timeout notice names every step, not a fixed phrase)."""
+    parts: list[str] = []
+    for action in actions:
+        if isinstance(action, DrawStock):
+            parts.append("drew from the stock")
+        elif isinstance(action, TakeUpcard):
+            parts.append("took the upcard")
+        elif isinstance(action, BuyInTurn):
+            parts.append("bought in turn")
+        elif isinstance(action, GoDown):
+            parts.append("went down")
+        elif isinstance(action, LayMelds):
+            parts.append("laid " + " and ".join(meld_text(m) for m in action.melds))
+        elif isinstance(action, LayOff):
+            parts.append("laid off " + ", ".join(layoff_item_text(i) for i in action.items))
+        elif isinstance(action, SwapJoker):
+            parts.append(f"swapped {card_text(action.swap.card)} for a joker")
+        elif isinstance(action, Discard):
+            parts.append(f"discarded {card_text(action.card)}")
+    if len(parts) > 1:
+        return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return parts[0] if parts else "played"

@@ -29,7 +29,7 @@ from engine import Game
 from engine.actions import Action, CancelBuy, RequestBuy
 from engine.events import DealStarted, Discarded, Event
 
-from .buy_window import BuyWindows
+from .buy_window import BuyWindows, clear_held
 from .computers import ComputerSeats
 from .live import (
     REMOVED,
@@ -371,6 +371,7 @@ class TableService:
         events = game.apply(player, action)
         if superseded is not None:
             table.pending = None
+            clear_held(table, superseded.seat)
         if isinstance(action, (RequestBuy, CancelBuy)):
             table.decided.add(seat)
         result = await self._commit(table, user_id, action, events)
@@ -496,8 +497,9 @@ class TableService:
         """A player who acts is no longer away (the change is saved with the next action)."""
         if seat < len(table.away) and table.away[seat].timeouts >= REMOVED:
             raise UserError("The host removed you from this game; the bot plays your seat.")
-        if seat < len(table.away) and table.away[seat] != AwayState():
-            table.away[seat] = AwayState()
+        state = table.away[seat] if seat < len(table.away) else AwayState()
+        if state.timeouts or state.away:
+            table.away[seat] = replace(state, timeouts=0, away=False)
             return True
         return False
 
@@ -526,6 +528,7 @@ class TableService:
             table = await quarantine.revive(self, record)
             if table is None:
                 continue
+            self.windows.revive_held(table)
             self._remember(table)
             self.timers.arm(table)
             restored.append(table)

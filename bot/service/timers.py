@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from data.records import AwayState
+from engine.actions import Action
 
 from .live import Change, LiveTable
 
@@ -127,9 +128,10 @@ class Timers:
         game = table.game
         assert game is not None
         player = game.players[seat]
+        done: list[Action] = []
         if table.pending is not None and table.pending.seat == seat:
+            done.append(table.pending.action)
             await service.windows.run_pending(table)
-        done = []
         for _ in range(40):
             if table.closed or game.is_over or game.current != seat:
                 break

@@ -54,12 +54,12 @@ async def test_window_that_ends_after_restart_is_resolved(
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")  # held for the window
     await env.restart_bot(make_bot())
+    assert world.table.game.step == "draw" and world.table.pending is not None
     await env.advance_time(9)
     assert not any(label.startswith("Buy") for label in button_labels(world.message()))
-    # The held draw did not survive the restart: P draws again, at once now.
-    hand = await open_hand(world, p)
-    await p.click(hand.response, label="Draw from stock")
-    assert world.table.game.step == "play"
+    # The held draw survived the restart (issue 9): it ran when the window closed.
+    game = world.table.game
+    assert game.step == "play" and len(game.hand_of(str(p.id))) == 12
 
 
 async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]) -> None:
