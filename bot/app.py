@@ -57,6 +57,8 @@ class ShanghaiBot(commands.Bot):
         # No privileged intent: slash commands and components need none.
         intents = discord.Intents.none()
         intents.guilds = True
+        # Not privileged (no content): only to know when chat pushes the table message up.
+        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -290,7 +290,10 @@ class Game:
         clicks = 0
         refreshed = False
         if user_id not in self.hands:
-            self.hands[user_id] = await self.click(member, self.table_message(), "My hand")
+            await self.wait(self.pace)
+            self.hands[user_id] = await self.settled(
+                member.click(self.table_message(), label="My hand")
+            )
             clicks += 1
         hand = self.hands[user_id]
         deal = self.table.game.deal

@@ -1,19 +1,29 @@
-"""What the channel sees of a change: the table message edited in place, and short notices.
+"""What the channel sees of a change: one table message, kept at hand and rarely touched.
 
-Discord allows about 5 messages per 5 seconds per channel, so each channel has one outbox that
-sends at most one table edit and one new message per ``interval`` (1.5 s by default). A burst
-of changes (eight buy requests, an away player's whole turn) becomes a single edit drawn from
-the latest state and a single notice holding every line. The first change after a quiet spell
-goes out at once.
+Discord allows about 5 messages per 5 seconds per channel and 50 requests per second per bot,
+so the channel gets as few calls as the players need (issue 10):
 
-A new message (not an edit) mentions the player whose turn begins, because edits do not ping.
+- What happened (a discard, a buy, a lay-down) is written into the table message's own text,
+  the last few lines of it, instead of a new message per event; a burst of changes becomes a
+  single edit drawn from the latest state (one per ``interval``, 1.5 s by default).
+- An edit that would show nothing new is not sent, and the table picture is uploaded only
+  when it changed (the message keeps its attachment otherwise).
+- The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
+  must be: a person's turn begins and their open hand can't be updated for them (no live
+  interaction), so the new message pings them and offers **My hand**; or other messages have
+  pushed it out of the last three. Computers and players who follow their hand get no ping.
+- Each channel spends at most 5 calls in any 5 s (``RATE``), waiting otherwise.
+- Score sheets after each deal and the final standings are messages of their own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,9 +40,17 @@ from engine.actions import (
     SwapJoker,
     TakeUpcard,
 )
-from engine.events import DealEnded, GameEnded
+from engine.events import (
+    BuyAwarded,
+    DealEnded,
+    DealStarted,
+    GameEnded,
+    TurnStarted,
+    WentDown,
+    WentOut,
+)
 
-from .pictures import TABLE_FILE, score_sheet_picture, table_picture
+from .pictures import TABLE_FILE, score_sheet_picture, table_file, table_picture, table_png
 from .rendering import (
     card_text,
     event_lines,
@@ -64,6 +82,23 @@ class Outbox:
     task: asyncio.Task[None] | None = None
     #: True while the drain waits out the pacing interval (and holds nothing in hand).
     pacing: bool = False
+    #: The person to ping with the next move of the table message, if any.
+    ping: int | None = None
+    #: The last lines of what happened, shown in the table message's text.
+    recent: list[str] = field(default_factory=list)
+    #: What the table message shows now (text, embed, buttons) and its picture's digest.
+    shown: str | None = None
+    picture: str | None = None
+    #: Messages posted in the channel since the table message (by anyone).
+    after: int = 0
+    #: When this channel's recent calls were made, for the 5-per-5-s limit.
+    calls: deque[float] = field(default_factory=deque)
+
+
+#: At most this many channel calls in any window of this many seconds (Discord's limit).
+RATE = (5, 5.0)
+#: Lines of what happened kept in the table message's text.
+RECENT_LINES = 6
 
 
 class Publisher:
@@ -77,6 +112,9 @@ class Publisher:
         self.notices = 0
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
         self._hurry = False
+        add_listener = getattr(bot, "add_listener", None)
+        if add_listener is not None:
+            add_listener(self.on_message, "on_message")
 
     @property
     def service(self) -> TableService:
@@ -88,14 +126,59 @@ class Publisher:
             self.forget(table.channel_id)
             return
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
-        box.table = table
-        box.lines.extend(self._lines(change))
+        lines = self._lines(change)
+        if worth_showing(change):
+            box.table = table  # else its lines wait for the next change worth an edit
+        box.lines.extend(lines)
+        ping = self._ping_for(change)
+        if ping is not None:
+            box.ping = ping
         game = table.game
         if game is not None and any(
             isinstance(e, DealEnded) and e.reason != "void" for e in change.events
         ):
             box.sheets.append((list(table.names), [list(r) for r in game.view(None).score_sheet]))
-        self._kick(box)
+        if box.table is not None or box.sheets:
+            self._kick(box)
+
+    def _ping_for(self, change: Change) -> int | None:
+        """The person whose turn began and who can't be reached through their open hand."""
+        table, game = change.table, change.table.game
+        if not change.new_turn or game is None or game.is_over or table.closed:
+            return None
+        seat = game.current
+        if table.is_computer(seat) or (seat < len(table.away) and table.away[seat].away):
+            return None
+        user_id = table.record.seats[seat].user_id
+        hands = getattr(self.bot, "hands", None)
+        if hands is not None and hands.follows(table.id, user_id):
+            return None
+        return int(user_id)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Someone wrote in a table's channel: the table message slides up. (The bot's own
+        posts are counted where they are sent.)"""
+        me = getattr(self.bot, "user", None)
+        if me is not None and message.author.id == me.id:
+            return
+        box = self.boxes.get(message.channel.id)
+        if box is not None:
+            box.after += 1
+
+    async def _spend(self, box: Outbox) -> None:
+        """Wait until this channel may make another call (``RATE``); unpaced bots don't."""
+        if self.interval <= 0 or self._hurry:
+            return
+        loop = asyncio.get_running_loop()
+        most, window = RATE
+        while True:
+            now = loop.time()
+            while box.calls and now - box.calls[0] >= window:
+                box.calls.popleft()
+            if len(box.calls) < most:
+                box.calls.append(now)
+                return
+            await asyncio.sleep(box.calls[0] + window - now)
 
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""
@@ -117,7 +200,7 @@ class Publisher:
 
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
-        while box.table is not None or box.lines or box.sheets:
+        while box.table is not None or box.sheets:
             wait = box.last_sent + self.interval - loop.time()
             if wait > 0 and not self._hurry:
                 box.pacing = True  # nothing taken from the box yet: ``flush`` may cancel this
@@ -129,13 +212,20 @@ class Publisher:
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
-                if table is not None:
-                    await self._edit(table)
-                if lines:
-                    await self._send(box.channel_id, lines)
+                game = table.game if table is not None else None
+                playing = game is not None and not game.is_over and not table.closed  # type: ignore[union-attr]
+                if playing and table is not None:
+                    await self._show_game(box, table, lines)
+                else:
+                    if table is not None:
+                        await self._edit(box, table)
+                    if lines:
+                        await self._send(box, lines)
                 for names, sheet in sheets:
                     channel = await self._channel(box.channel_id)
+                    await self._spend(box)
                     await channel.send(file=await score_sheet_picture(names, sheet))
+                    box.after += 1
                     self.notices += 1
             except Exception:
                 log.exception("could not update channel %s", box.channel_id)
@@ -163,30 +253,105 @@ class Publisher:
             channel = await self.bot.fetch_channel(channel_id)
         return channel
 
-    async def _edit(self, table: LiveTable) -> None:
+    async def _show_game(self, box: Outbox, table: LiveTable, lines: list[str]) -> None:
+        """The table message of a game in play: edited in place, or moved when it must be."""
+        box.recent = (box.recent + [line for line in lines if line])[-RECENT_LINES:]
+        ping, box.ping = box.ping, None
+        embed, view = render_table(self.service, table)
+        game = table.game
+        assert game is not None
+        png = await table_png(game.view(None), table.names)
+        digest = hashlib.sha1(png).hexdigest()
+        embed.set_image(url=f"attachment://{TABLE_FILE}")
+        text = "\n".join(box.recent)
+        if ping is not None or box.after >= 2 or table.record.message_id is None:
+            head = f"▶️ <@{ping}>, your turn." if ping is not None else ""
+            await self._move(box, table, "\n".join(x for x in (text, head) if x), embed, view, png)
+            box.picture = digest
+            return
+        shown = _fingerprint(text, embed, view)
+        if shown == box.shown and digest == box.picture:
+            return  # nothing visible would change
+        files = [table_file(png)] if digest != box.picture else None
+        if await self._edit_message(box, table, text, embed, view, files):
+            box.shown, box.picture = shown, digest
+
+    async def _move(
+        self,
+        box: Outbox,
+        table: LiveTable,
+        text: str,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        png: bytes,
+    ) -> None:
+        """Post the table message anew at the bottom and delete the old one."""
+        channel = await self._channel(table.channel_id)
+        old = table.record.message_id
+        await self._spend(box)
+        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png)}
+        if view is not None:
+            kwargs["view"] = view
+        message = await channel.send(text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs)
+        self.notices += 1
+        await self.service.set_message(table, message.id)
+        box.after = 0
+        box.shown = _fingerprint(text, embed, view)
+        if old is not None:
+            await self._spend(box)
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(old).delete()
+
+    async def _edit_message(
+        self,
+        box: Outbox,
+        table: LiveTable,
+        text: str | None,
+        embed: discord.Embed | None,
+        view: discord.ui.View | None,
+        files: list[discord.File] | None,
+    ) -> bool:
         message_id = table.record.message_id
         if message_id is None:
-            return
-        embed, view = render_table(self.service, table)
-        attachments: list[discord.File] = []
-        if table.game is not None and not table.closed:
-            attachments.append(await table_picture(table.game.view(None), table.names))
-            embed.set_image(url=f"attachment://{TABLE_FILE}")
+            return False
         channel = await self._channel(table.channel_id)
+        kwargs: dict[str, Any] = {"embed": embed, "view": view}
+        if text is not None:
+            kwargs["content"] = text[:2000]
+        if files is not None:
+            kwargs["attachments"] = files
+        await self._spend(box)
         try:
-            await channel.get_partial_message(message_id).edit(
-                embed=embed, view=view, attachments=attachments
-            )
+            await channel.get_partial_message(message_id).edit(**kwargs)
             self.edits += 1
+            return True
         except discord.NotFound:
             log.info("table %s message is gone; /shanghai table re-posts it", table.id)
+            return False
 
-    async def _send(self, channel_id: int, lines: list[str]) -> None:
-        channel = await self._channel(channel_id)
+    async def _edit(self, box: Outbox, table: LiveTable) -> None:
+        """The lobby, or a table that ended: its message as it stands, without a picture."""
+        embed, view = render_table(self.service, table)
+        if embed is not None:
+            shown = _fingerprint("", embed, view)
+            if shown == box.shown:
+                return
+            box.shown = shown
+        attachments: list[discord.File] = []
+        if table.game is not None and not table.closed and embed is not None:
+            attachments.append(await table_picture(table.game.view(None), table.names))
+            embed.set_image(url=f"attachment://{TABLE_FILE}")
+        content = "\n".join(box.recent) if table.game is not None and box.recent else None
+        await self._edit_message(box, table, content, embed, view, attachments)
+
+    async def _send(self, box: Outbox, lines: list[str]) -> None:
+        channel = await self._channel(box.channel_id)
         text = "\n".join(lines)
         while text:
             chunk, text = text[:2000], text[2000:]
+            await self._spend(box)
             await channel.send(chunk, allowed_mentions=MENTION_USERS)
+            box.after += 1
             self.notices += 1
 
     # -- what to say ---------------------------------------------------------------------------
@@ -221,13 +386,6 @@ class Publisher:
             if isinstance(event, GameEnded):
                 lines.append("🏁 **Game over!** Final standings:")
                 lines.append(standings_text(names, list(event.totals), event.winners))
-        game = table.game
-        if change.new_turn and game is not None and not game.is_over and not table.closed:
-            seat = game.current
-            away = seat < len(table.away) and table.away[seat].away
-            if not away and not table.is_computer(seat):  # computers get no ping
-                user_id = table.record.seats[seat].user_id
-                lines.append(f"▶️ <@{user_id}>, your turn (deal {game.deal}).")
         return lines
 
 
@@ -255,3 +413,29 @@ def did_text(actions: list[Action]) -> str:
     if len(parts) > 1:
         return ", ".join(parts[:-1]) + " and " + parts[-1]
     return parts[0] if parts else "played"
+
+
+def _fingerprint(text: str, embed: discord.Embed | None, view: discord.ui.View | None) -> str:
+    """What a table message shows, to skip edits that would change nothing."""
+    parts = {
+        "text": text,
+        "embed": embed.to_dict() if embed is not None else None,
+        "view": view.to_components() if view is not None else None,
+    }
+    return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+#: Events that change what the table message must show at once: a new upcard on offer (the
+#: turn passed), a new deal, the end, and the news players wait for (a buy awarded, a player
+#: down). Everything else in a turn (a draw, a lay-off, a window that closes) is shown with
+#: the turn's end, a few seconds later, in the same edit; meanwhile the window's countdown
+#: says it closed and a stale Buy button answers so.
+VISIBLE = (TurnStarted, DealStarted, DealEnded, GameEnded, WentOut, BuyAwarded, WentDown)
+
+
+def worth_showing(change: Change) -> bool:
+    """Whether ``change`` needs the table message redrawn now (issue 10: a third of the calls)."""
+    game = change.table.game
+    if change.kind not in ("act", "timeout", "window") or game is None or game.is_over:
+        return True  # lobby, start, end, away, kicks, departures and the end: always shown
+    return any(isinstance(event, VISIBLE) for event in change.events)
