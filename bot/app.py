@@ -123,6 +123,8 @@ class ShanghaiBot(commands.Bot):
             seed=settings.seed,
             away_after=settings.away_after,
             computer_delay=settings.computer_delay,
+            lobby_seconds=settings.lobby_minutes * 60,
+            idle_seconds=settings.idle_hours * 3600,
             clock=discord_clock,
             listener=Listeners(self.publisher, self.hands),
         )

@@ -363,7 +363,13 @@ class Publisher:
         if change.kind in ("lobby", "window", "restore"):
             return lines
         if change.kind == "end":
-            return ["The table was ended. Start a new one with `/shanghai new`."]
+            why = change.note or "The table was ended."
+            return [f"{why} Start a new one with `/shanghai new`."]
+        if change.kind in ("left", "kick") and change.seat is not None:
+            name = names[change.seat]
+            if change.kind == "left":
+                return [f"🚪 **{name}** left the game; the computer plays their seat from now on."]
+            return [f"👢 The host removed **{name}**; the computer plays their seat from now on."]
         if change.auto_seat is not None:
             name = names[change.auto_seat]
             if change.auto_actions and isinstance(change.auto_actions[-1], Discard):

@@ -74,6 +74,8 @@ BUTTON_VERBS = (
     "back",
     "hint",
     "layall",
+    "leave",
+    "leaveok",
 )
 SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
 MAX_OPTIONS = 25
@@ -384,6 +386,7 @@ def render_hand(
         button("refresh", "Refresh", discord.ButtonStyle.secondary, 4)
         if not view.is_over:
             button("hint", "Hint", discord.ButtonStyle.secondary, 4)
+            button("leave", "Leave game", discord.ButtonStyle.danger, 4)
     note_text = "\n".join(notes) if notes else None
     content = hand_text(view, list(snap.names), sort, note=note_text, pending=pending_text)
     if extra:
@@ -560,6 +563,32 @@ async def hand_click(
         return
     if verb == "hint":
         await show_snapshot(interaction, snap, sort, note=hint_note(snap.view))
+        return
+    if verb == "leave":
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(
+            HandButton(
+                table_id,
+                snap.tag,
+                sort,
+                "leaveok",
+                label="Yes, leave",
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        ui.add_item(HandButton(table_id, snap.tag, sort, "back", label="No, keep playing"))
+        await interaction.response.edit_message(
+            content="Leave this game? The computer plays your seat from now on, and you can't "
+            "come back to it.",
+            view=ui,
+            attachments=[],
+        )
+        return
+    if verb == "leaveok":
+        await service.leave_game(table_id, user_id)
+        await interaction.response.edit_message(
+            content="You left the game; the computer plays your seat.", view=None, attachments=[]
+        )
         return
     if verb in ("down", "swap") and values is None:
         await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]
