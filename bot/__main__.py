@@ -1,7 +1,9 @@
-"""``python -m bot``: run the bot with settings from the environment or ``.env``.
+"""``python -m bot [--sync]``: run the bot with settings from the environment or ``.env``.
 
+``--sync`` uploads the slash commands even if they did not change since the last sync.
 Exit status: 0 after a clean stop (SIGTERM, SIGINT), 2 for a problem the operator must fix
-(a setting, the database, the token), printed as one line on stderr.
+(a setting, the database, the token, a shard another process runs), printed as one line on
+stderr.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import sys
 import aiohttp
 import discord
 from pydantic import ValidationError
+
+from data import ShardTaken
+from data.fence import ShardCountMismatch
 
 from . import Settings, create_bot
 from .database_problems import DatabaseProblem
@@ -38,6 +43,12 @@ def main() -> int:
         return _fail(
             "DISCORD_TOKEN does not look like a Discord bot token (three dot-separated parts)"
         )
+    if "--sync" in sys.argv[1:]:
+        settings.force_sync = True
+    try:
+        settings.shards()
+    except ValueError as error:
+        return _fail(f"invalid SHANGHAI_SHARD_IDS / SHANGHAI_SHARD_COUNT: {error}")
     # Log records name tables and actions, never message text, hands or tokens.
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -51,6 +62,8 @@ def main() -> int:
         asyncio.run(run(bot, settings.discord_token.get_secret_value()))
     except DatabaseProblem as problem:
         return _fail(str(problem))
+    except (ShardTaken, ShardCountMismatch) as error:
+        return _fail(str(error))
     except discord.LoginFailure:
         return _fail("Discord refused the token (LoginFailure); check DISCORD_TOKEN")
     except discord.PrivilegedIntentsRequired:

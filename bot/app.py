@@ -2,8 +2,14 @@
 
 ``setup_hook`` does the async start-up, in order: open (and migrate) the store (unless the
 entry point already did, before logging in), build the service, load the cog, register the
-dynamic items (so buttons on old messages keep working), restore every open table with its
-timers, and sync the slash commands.
+dynamic items (so buttons on old messages keep working), sync the slash commands (if they
+changed, and only in the process that owns shard 0), and restore every open table with its
+timers.
+
+The bot is an ``AutoShardedBot``: ``SHANGHAI_SHARD_COUNT`` and ``SHANGHAI_SHARD_IDS`` choose
+the shards this process runs. It opens the store for those shards only, so it restores, times
+and locks only the tables of its own guilds; on PostgreSQL opening the store first takes the
+ownership fence (``data.fence``), before anything is restored or Discord is connected.
 
 ``close`` winds down in the order that loses nothing: refuse new clicks, stop the timers, let
 running clicks finish, send the pending table edits and notices, close the store. The waiting
@@ -23,13 +29,16 @@ from discord.ext import commands
 
 from data import Store
 
+from .command_sync import sync_if_changed
 from .database_problems import open_database
 from .hand_follower import HandFollower
+from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .publisher import Publisher
 from .service import Listeners, TableService
 from .settings import Settings
 from .views.hand import HandButton, HandSelect
+from .views.house_rules import HouseRulesSelect
 from .views.table import TableButton
 
 log = logging.getLogger(__name__)
@@ -45,8 +54,8 @@ def discord_clock() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-class ShanghaiBot(commands.Bot):
-    """A bot with one store, one table service and one publisher."""
+class ShanghaiBot(commands.AutoShardedBot):
+    """A bot with one store, one table service and one publisher, for its own shards."""
 
     store: Store
     service: TableService
@@ -59,7 +68,10 @@ class ShanghaiBot(commands.Bot):
         intents.guilds = True
         # Not privileged (no content): only to know when chat pushes the table message up.
         intents.guild_messages = True
+        self.shard_set = settings.shards()
         super().__init__(
+            shard_count=self.shard_set.count,
+            shard_ids=list(self.shard_set.ids),
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -109,7 +121,13 @@ class ShanghaiBot(commands.Bot):
         than after (or instead of) a connection problem.
         """
         if getattr(self, "store", None) is None:
-            self.store = await open_database(self.settings.database, clock=discord_clock)
+            self.store = await open_database(
+                self.settings.database,
+                clock=discord_clock,
+                shards=self.shard_set,
+                fence_wait=self.settings.shard_wait,
+            )
+            log.info("database opened for %s", self.shard_set)
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -128,21 +146,22 @@ class ShanghaiBot(commands.Bot):
             clock=discord_clock,
             listener=Listeners(self.publisher, self.hands),
         )
+        await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.channel_watch")
-        self.add_dynamic_items(TableButton, HandButton, HandSelect)
+        self.add_dynamic_items(TableButton, HandButton, HandSelect, HouseRulesSelect)
         from .cogs.shanghai import EndButton
 
         self.add_dynamic_items(EndButton)
+        if 0 in self.shard_set.ids:
+            guild = None if settings.dev_guild is None else discord.Object(id=settings.dev_guild)
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            await sync_if_changed(self.tree, self.store, guild=guild, force=settings.force_sync)
+        # Last: restored timers may fire at once, and nothing else should wait behind them.
         restored = await self.service.restore()
         log.info("restored %d open table(s)", len(restored))
-        if settings.dev_guild is not None:
-            guild = discord.Object(id=settings.dev_guild)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
 
     async def _on_tree_error(
         self,

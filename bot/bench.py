@@ -1,34 +1,43 @@
-"""``python -m bot.bench``: many tables through the service layer (engine + SQLite, no Discord).
+"""``python -m bot.bench``: many tables through the service layer (engine + store, no Discord),
+on SQLite and on PostgreSQL, printed side by side.
 
-It opens ``--tables`` tables of ``--players`` players in a fresh database, starts them, then
-plays ``--actions`` random legal actions (the in-turn player's, on a random table each time,
-with a buy request now and then), timing each ``TableService.act`` including its commit. Then
-it measures the memory the open tables hold (tracemalloc) and how long a fresh service takes
-to restore them all, as at start-up.
+For each database it opens ``--tables`` tables of ``--players`` players in a fresh database,
+starts them, then plays ``--actions`` random legal actions (the in-turn player's, on a random
+table each time, with a buy request now and then), timing each ``TableService.act`` including
+its commit. Then it measures the memory the open tables hold (tracemalloc) and how long a fresh
+service on a fresh store takes to restore them all, as a process does at start-up.
+
+PostgreSQL runs on ``--postgres URL`` if given (an empty database you can spare), else on a
+throwaway local cluster (``data.throwaway_postgres``) started for the run with fsync on, as a
+real server would be, and stopped afterwards. ``--databases sqlite`` skips it.
 
 The service runs on a simulated clock: when the in-turn player's draw is held for the buy
 window, the clock jumps past the window and the held draw runs at once (``run_due``); its time
 counts as that action's latency. So what is measured is the cost of actions, never the length of
 a window. Turn timers are armed as in production (one task per table, re-armed on every action).
 
-Targets (issue 3): p99 <= 10 ms per action with 1,000 open tables; <= 100 KB per table; 1,000
-tables restored in <= 2 s.
+Targets (issues 3 and 13): p99 <= 10 ms per action with 1,000 open tables and 1,000 tables
+restored in <= 2 s, on both databases; <= 100 KB per table.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import random
 import statistics
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.service import TableService
 from data import Store
+from data.throwaway_postgres import NoPostgres, ThrowawayCluster
 from engine.actions import Action, RequestBuy
 from engine.errors import IllegalAction
 
@@ -49,7 +58,37 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-async def run(tables: int, players: int, actions: int, seed: int, database: Path) -> None:
+@dataclass(frozen=True)
+class Figures:
+    """What one run measured on one database."""
+
+    setup_seconds: float
+    actions: int
+    elapsed: float
+    latencies_ms: list[float]
+    refused: int
+    finished: int
+    kb_per_table: float
+    restored: int
+    open_seconds: float
+    restore_seconds: float
+
+    def rows(self) -> list[tuple[str, str]]:
+        ms = self.latencies_ms
+        return [
+            ("set up (s)", f"{self.setup_seconds:.1f}"),
+            ("actions/s", f"{self.actions / self.elapsed:,.0f}"),
+            ("p50 per action incl. commit (ms)", f"{statistics.median(ms):.2f}"),
+            ("p99 per action incl. commit (ms)", f"{percentile(ms, 99):.2f}"),
+            ("max (ms)", f"{max(ms):.2f}"),
+            ("refused / games finished", f"{self.refused} / {self.finished}"),
+            ("memory per open table (KB)", f"{self.kb_per_table:.1f}"),
+            ("open the store again (s)", f"{self.open_seconds:.2f}"),
+            (f"then restore {self.restored} open tables (s)", f"{self.restore_seconds:.2f}"),
+        ]
+
+
+async def run(tables: int, players: int, actions: int, seed: int, database: str) -> Figures:
     rng = random.Random(seed)
     store = await Store.open(database)
     clock = SimClock()
@@ -110,25 +149,55 @@ async def run(tables: int, players: int, actions: int, seed: int, database: Path
         latencies.append(time.perf_counter() - t0)
     elapsed = time.perf_counter() - started
     await service.close()
+    await store.close()
 
-    restore_service = TableService(store, seed=seed, turn_seconds=3600.0, clock=clock)
+    # A restart: a new process opens the database and restores every open table.
+    t0 = time.perf_counter()
+    fresh = await Store.open(database)
+    open_time = time.perf_counter() - t0
+    restore_service = TableService(fresh, seed=seed, turn_seconds=3600.0, clock=clock)
     t0 = time.perf_counter()
     restored = await restore_service.restore()
     restore_time = time.perf_counter() - t0
     await restore_service.close()
-    await store.close()
+    await fresh.close()
 
-    ms = [x * 1000 for x in latencies]
-    print(f"tables: {tables} x {players} players (set up in {setup:.1f} s)")
-    print(f"actions: {len(ms)} in {elapsed:.2f} s = {len(ms) / elapsed:,.0f} actions/s")
-    print(
-        f"latency per action incl. commit: p50 {statistics.median(ms):.2f} ms, "
-        f"p99 {percentile(ms, 99):.2f} ms, max {max(ms):.2f} ms"
+    return Figures(
+        setup_seconds=setup,
+        actions=len(latencies),
+        elapsed=elapsed,
+        latencies_ms=[x * 1000 for x in latencies],
+        refused=refused,
+        finished=finished,
+        kb_per_table=per_table / 1024,
+        restored=len(restored),
+        open_seconds=open_time,
+        restore_seconds=restore_time,
     )
-    print(f"refused actions: {refused}; games finished: {finished}")
-    print(f"memory per open table: {per_table / 1024:.1f} KB (tracemalloc)")
-    print(f"restore {len(restored)} open tables: {restore_time:.2f} s")
-    print(f"database: {database.stat().st_size / 1e6:.1f} MB")
+
+
+@contextlib.contextmanager
+def postgres_database(url: str | None) -> Iterator[str]:
+    """``url``, or an empty database on a throwaway durable cluster for the run."""
+    if url is not None:
+        yield url
+        return
+    cluster = ThrowawayCluster.start(durable=True)
+    try:
+        yield cluster.create_database("bench")
+    finally:
+        cluster.stop()
+
+
+def print_side_by_side(figures: dict[str, Figures]) -> None:
+    names = list(figures)
+    labels = [label for label, _ in next(iter(figures.values())).rows()]
+    columns = {name: dict(f.rows()) for name, f in figures.items()}
+    width = max(len(label) for label in labels)
+    print(f"{'':{width}}  " + "  ".join(f"{name:>12}" for name in names))
+    for label in labels:
+        cells = "  ".join(f"{columns[name][label]:>12}" for name in names)
+        print(f"{label:{width}}  {cells}")
 
 
 def main() -> None:
@@ -137,11 +206,31 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database", type=Path, default=None)
+    parser.add_argument("--databases", default="sqlite,postgres", help="which to run, in order")
+    parser.add_argument("--sqlite", type=Path, default=None, help="SQLite file (default: temp)")
+    parser.add_argument("--postgres", default=None, help="an empty PostgreSQL database URL")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        database = args.database or Path(folder) / "bench.sqlite3"
-        asyncio.run(run(args.tables, args.players, args.actions, args.seed, database))
+    figures: dict[str, Figures] = {}
+    for name in args.databases.split(","):
+        if name == "sqlite":
+            with tempfile.TemporaryDirectory() as folder:
+                path = args.sqlite or Path(folder) / "bench.sqlite3"
+                figures["SQLite"] = asyncio.run(
+                    run(args.tables, args.players, args.actions, args.seed, str(path))
+                )
+        elif name == "postgres":
+            try:
+                with postgres_database(args.postgres) as url:
+                    figures["PostgreSQL"] = asyncio.run(
+                        run(args.tables, args.players, args.actions, args.seed, url)
+                    )
+            except NoPostgres as missing:
+                print(f"PostgreSQL skipped: {missing}")
+        else:
+            parser.error(f"unknown database {name!r} (sqlite, postgres)")
+    print(f"{args.tables} tables x {args.players} players, {args.actions} actions", end="")
+    print(f" (seed {args.seed})")
+    print_side_by_side(figures)
 
 
 if __name__ == "__main__":

@@ -16,16 +16,20 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from data import MigrationError, SchemaTooNew, Store
+from data import MigrationError, SchemaTooNew, ShardSet, Store, describe, is_postgres_url
+from data.backup import DEFAULT_DATABASE
+
+#: Where earlier versions kept the database by default: inside the ``data`` package folder.
+OLD_DEFAULT = Path("data/shanghai.sqlite3")
 
 
 class DatabaseProblem(Exception):
     """The database at ``path`` cannot be used; ``reason`` says why in words for an operator."""
 
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path | str, reason: str) -> None:
         self.path = path
         self.reason = reason
-        super().__init__(f"database {path}: {reason}")
+        super().__init__(f"database {describe(path)}: {reason}")
 
 
 def path_problem(path: Path) -> str | None:
@@ -54,6 +58,16 @@ def path_problem(path: Path) -> str | None:
     return None
 
 
+def moved_default_problem(path: Path) -> str | None:
+    """An upgraded bot must not start afresh beside the games of the old default location."""
+    if path == DEFAULT_DATABASE and not path.exists() and OLD_DEFAULT.is_file():
+        return (
+            f"not found, but {OLD_DEFAULT} (the old default) exists: stop the bot, move it and "
+            f"its -wal file to {path}, or set SHANGHAI_DATABASE={OLD_DEFAULT}"
+        )
+    return None
+
+
 def sqlite_reason(error: BaseException) -> str | None:
     """Words for what SQLite or the migrations raised while opening, or ``None`` if not ours."""
     if isinstance(error, SchemaTooNew):
@@ -77,14 +91,34 @@ def sqlite_reason(error: BaseException) -> str | None:
     return None
 
 
-async def open_database(path: Path, *, clock: Callable[[], float] = time.time) -> Store:
-    """``Store.open(path)``, or ``DatabaseProblem`` naming the path and the reason."""
+async def open_database(
+    database: Path | str,
+    *,
+    clock: Callable[[], float] = time.time,
+    shards: ShardSet | None = None,
+    fence_wait: float = 0.0,
+) -> Store:
+    """``Store.open(database)``, or ``DatabaseProblem`` naming the database and the reason.
+
+    A ``postgresql://`` URL skips the file checks; a server that cannot be reached or refuses
+    the login is a ``DatabaseProblem`` too (the fence's ``ShardTaken`` passes through).
+    """
+    if is_postgres_url(database):
+        import asyncpg  # only a URL needs the postgres extra
+
+        try:
+            return await Store.open(database, clock=clock, shards=shards, fence_wait=fence_wait)
+        except (OSError, MigrationError) as error:
+            raise DatabaseProblem(database, sqlite_reason(error) or str(error)) from error
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise DatabaseProblem(database, f"PostgreSQL refused it ({error})") from error
+    path = Path(database)
     if str(path) != ":memory:":
-        problem = path_problem(path)
+        problem = moved_default_problem(path) or path_problem(path)
         if problem is not None:
             raise DatabaseProblem(path, problem)
     try:
-        return await Store.open(path, clock=clock)
+        return await Store.open(path, clock=clock, shards=shards)
     except (sqlite3.Error, MigrationError, OSError) as error:
         reason = sqlite_reason(error)
         if reason is None:  # pragma: no cover - the except clause only admits known kinds

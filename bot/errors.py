@@ -4,42 +4,69 @@ Everything derived from ``ValueError`` (the engine's ``IllegalAction`` included)
 message written for the player; the handlers in ``bot.interactions`` show it ephemerally and
 log nothing about it. Any other exception is a bug: it is logged with its traceback and the
 user gets a generic apology.
+
+Like the engine's refusals, a ``UserError`` carries a ``code`` and ``params`` beside its English
+message; ``bot.i18n.refusals`` words it in the reader's language from the catalogue key
+``error.<code>``.
 """
 
 from __future__ import annotations
 
+from engine.errors import Param
+
 
 class UserError(ValueError):
-    """A polite refusal; the message is shown to the user as it is."""
+    """A polite refusal; the message is the English wording, ``code`` names it for others."""
+
+    #: The catalogue key is ``error.<code>``; the class attribute names the whole family.
+    code: str = "user_error"
+
+    def __init__(self, message: str = "", /, *, code: str | None = None, **params: Param) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.params: dict[str, Param] = params
 
 
 class NoTable(UserError):
     """The channel or table id names no open table."""
 
-    def __init__(self, what: str = "There is no open Shanghai table here.") -> None:
-        super().__init__(what)
+    code = "no_table"
+
+    def __init__(
+        self, what: str = "There is no open Shanghai table here.", *, code: str | None = None
+    ) -> None:
+        super().__init__(what, code=code)
 
 
 class NotSeated(UserError):
     """The user is not a player at this table."""
+
+    code = "not_seated"
 
     def __init__(self) -> None:
         super().__init__("You are not playing at this table. Join the next game!")
 
 
 class NotHost(UserError):
-    """Only the table's host may do this."""
+    """Only the table's host may do this; ``code`` names what (``not_host.kick``)."""
 
-    def __init__(self, action: str) -> None:
-        super().__init__(f"Only the host can {action}.")
+    code = "not_host"
+
+    def __init__(self, action: str, *, code: str | None = None) -> None:
+        super().__init__(f"Only the host can {action}.", code=code)
 
 
 class WrongPhase(UserError):
     """The table is in the lobby when the game is needed, or the other way round."""
 
+    code = "wrong_phase"
+
 
 class StaleControl(UserError):
     """A button from an earlier state of the game."""
+
+    code = "stale_control"
 
     def __init__(self) -> None:
         super().__init__(

@@ -15,22 +15,18 @@ from typing import Any
 
 import discord
 
+from .i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
+from .i18n.refusals import refusal_text
+from .storage_faults import is_storage_fault
+
 log = logging.getLogger("bot.errors")
 
 APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
 
 
-def error_text(error: BaseException) -> str:
-    """What the user reads for ``error``."""
-    if isinstance(error, discord.app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, ValueError) and str(error):
-        return str(error)
-    if isinstance(error, discord.app_commands.MissingPermissions):
-        return "You don't have the permissions for that."
-    if isinstance(error, discord.app_commands.CheckFailure):
-        return "You can't use that here."
-    return APOLOGY
+def error_text(error: BaseException, language: Language = DEFAULT_LANGUAGE) -> str:
+    """What the user reads for ``error``, in ``language`` (``bot.i18n.refusals``)."""
+    return refusal_text(error, language)
 
 
 def is_refusal(error: BaseException) -> bool:
@@ -54,6 +50,11 @@ async def reply(
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``interaction`` for ``error``: the reason for a refusal, an apology for a bug."""
+    if is_storage_fault(error):
+        log.warning("interaction %s: the database refused a write", interaction.id)
+        # storage_faults.REPLY is the English wording (tests/bot/test_i18n.py keeps them equal).
+        await reply(interaction, t("error.storage", interaction_language(interaction)))
+        return
     if not is_refusal(error):
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
@@ -67,7 +68,7 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
         errors = getattr(interaction.client, "unexpected_errors", None)
         if isinstance(errors, list):
             errors.append(error)
-    await reply(interaction, error_text(error))
+    await reply(interaction, error_text(error, interaction_language(interaction)))
 
 
 class guard:

@@ -17,8 +17,10 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
+from data import is_postgres_url
 from data.backup import backup_every
 
 from .app import ShanghaiBot
@@ -62,9 +64,10 @@ async def serve(bot: ShanghaiBot, connect: Callable[[], Awaitable[None]]) -> Non
 def _start_chores(bot: ShanghaiBot) -> list[asyncio.Task[Any]]:
     settings = bot.settings
     chores = [asyncio.create_task(keep_beating(bot, settings.heartbeat), name="heartbeat")]
-    if settings.backup_dir is not None:
+    if settings.backup_dir is not None and not is_postgres_url(settings.database):
+        # A PostgreSQL server is backed up with its own tools (pg_dump), not by the bot.
         backups = backup_every(
-            settings.database,
+            Path(settings.database),
             settings.backup_dir,
             hours=settings.backup_every_hours,
             keep=settings.backup_keep,

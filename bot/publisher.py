@@ -50,6 +50,8 @@ from engine.events import (
     WentOut,
 )
 
+from .backoff import Backoff
+from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
 from .pictures import TABLE_FILE, score_sheet_picture, table_file, table_picture, table_png
 from .rendering import (
     card_text,
@@ -82,8 +84,9 @@ class Outbox:
     task: asyncio.Task[None] | None = None
     #: True while the drain waits out the pacing interval (and holds nothing in hand).
     pacing: bool = False
-    #: The person to ping with the next move of the table message, if any.
-    ping: int | None = None
+    #: The "your turn" lines for the next move of the table message, in order (one normally;
+    #: more when Discord refused a move for a while: none is lost).
+    pings: list[str] = field(default_factory=list)
     #: The last lines of what happened, shown in the table message's text.
     recent: list[str] = field(default_factory=list)
     #: What the table message shows now (text, embed, buttons) and its picture's digest.
@@ -93,6 +96,10 @@ class Outbox:
     after: int = 0
     #: When this channel's recent calls were made, for the 5-per-5-s limit.
     calls: deque[float] = field(default_factory=deque)
+    #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
+    backoff: Backoff = field(default_factory=new_backoff)
+    #: Whether the host has been told that the bot lacks a permission here.
+    host_told: bool = False
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
@@ -112,6 +119,7 @@ class Publisher:
         self.notices = 0
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
         self._hurry = False
+        self.delivery = Delivery(self)
         add_listener = getattr(bot, "add_listener", None)
         if add_listener is not None:
             add_listener(self.on_message, "on_message")
@@ -131,8 +139,8 @@ class Publisher:
             box.table = table  # else its lines wait for the next change worth an edit
         box.lines.extend(lines)
         ping = self._ping_for(change)
-        if ping is not None:
-            box.ping = ping
+        if ping is not None and table.game is not None:
+            box.pings.append(f"▶️ <@{ping}>, your turn (deal {table.game.deal}).")
         game = table.game
         if game is not None and any(
             isinstance(e, DealEnded) and e.reason != "void" for e in change.events
@@ -183,8 +191,9 @@ class Publisher:
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""
         box = self.boxes.pop(channel_id, None)
-        if box is not None and box.task is not None and not box.task.done():
-            box.task.cancel()
+        task = None if box is None else box.task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
 
     def refresh(self, table: LiveTable) -> None:
         """Redraw the table message (no notice)."""
@@ -201,35 +210,50 @@ class Publisher:
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
         while box.table is not None or box.sheets:
-            wait = box.last_sent + self.interval - loop.time()
+            wait = (box.backoff.hold(box.last_sent + self.interval) or 0.0) - loop.time()
             if wait > 0 and not self._hurry:
                 box.pacing = True  # nothing taken from the box yet: ``flush`` may cancel this
                 try:
                     await asyncio.sleep(wait)
                 finally:
                     box.pacing = False
+            if self.boxes.get(box.channel_id) is not box:
+                return  # forgotten while waiting: its channel is gone
             table, box.table = box.table, None
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
                 game = table.game if table is not None else None
-                playing = game is not None and not game.is_over and not table.closed  # type: ignore[union-attr]
-                if playing and table is not None:
+                if table is not None and game is not None and not game.is_over and not table.closed:
                     await self._show_game(box, table, lines)
+                    table, lines = None, []
                 else:
                     if table is not None:
                         await self._edit(box, table)
-                    if lines:
-                        await self._send(box, lines)
-                for names, sheet in sheets:
+                        table = None
+                    await self._send(box, lines)
+                while sheets:
+                    names, sheet = sheets[0]
                     channel = await self._channel(box.channel_id)
                     await self._spend(box)
                     await channel.send(file=await score_sheet_picture(names, sheet))
                     box.after += 1
                     self.notices += 1
-            except Exception:
-                log.exception("could not update channel %s", box.channel_id)
+                    del sheets[0]
+            except Exception as error:
+                # Give back what did not go out, ahead of anything newer (issue 16.6).
+                box.table = box.table or table
+                box.lines[:0], box.sheets[:0] = lines, sheets
+                await self.delivery.failed(box, error, loop.time())
+                if self._hurry:  # shutting down: that was the last try
+                    log.warning("channel %s still refuses its updates at shutdown", box.channel_id)
+                    return
+            else:
+                self.delivery.delivered(box)
             box.last_sent = loop.time()
+        closed = self.service.for_channel(box.channel_id) is None
+        if closed and self.boxes.get(box.channel_id) is box:
+            del self.boxes[box.channel_id]  # its table has closed and everything is out
 
     async def flush(self) -> None:
         """Send every pending edit and notice now, without pacing, and wait until they are out.
@@ -255,26 +279,30 @@ class Publisher:
 
     async def _show_game(self, box: Outbox, table: LiveTable, lines: list[str]) -> None:
         """The table message of a game in play: edited in place, or moved when it must be."""
-        box.recent = (box.recent + [line for line in lines if line])[-RECENT_LINES:]
-        ping, box.ping = box.ping, None
+        recent = (box.recent + [line for line in lines if line])[-RECENT_LINES:]
+        pings = list(box.pings)
         embed, view = render_table(self.service, table)
         game = table.game
         assert game is not None
         png = await table_png(game.view(None), table.names)
         digest = hashlib.sha1(png).hexdigest()
         embed.set_image(url=f"attachment://{TABLE_FILE}")
-        text = "\n".join(box.recent)
-        if ping is not None or box.after >= 2 or table.record.message_id is None:
-            head = f"▶️ <@{ping}>, your turn." if ping is not None else ""
-            await self._move(box, table, "\n".join(x for x in (text, head) if x), embed, view, png)
-            box.picture = digest
+        text = "\n".join(recent)
+        if pings or box.after >= 2 or table.record.message_id is None:
+            await self._move(
+                box, table, "\n".join(x for x in (text, *pings) if x), embed, view, png
+            )
+            box.picture, box.recent = digest, recent
+            del box.pings[: len(pings)]
             return
         shown = _fingerprint(text, embed, view)
         if shown == box.shown and digest == box.picture:
+            box.recent = recent
             return  # nothing visible would change
         files = [table_file(png)] if digest != box.picture else None
         if await self._edit_message(box, table, text, embed, view, files):
             box.shown, box.picture = shown, digest
+        box.recent = recent
 
     async def _move(
         self,
@@ -285,7 +313,8 @@ class Publisher:
         view: discord.ui.View | None,
         png: bytes,
     ) -> None:
-        """Post the table message anew at the bottom and delete the old one."""
+        """Post the table message anew at the bottom; the old one keeps only its text (what
+        happened, the ping), so the channel reads as a short log with one table at the end."""
         channel = await self._channel(table.channel_id)
         old = table.record.message_id
         await self._spend(box)
@@ -300,7 +329,7 @@ class Publisher:
         if old is not None:
             await self._spend(box)
             with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(old).delete()
+                await channel.get_partial_message(old).edit(embed=None, view=None, attachments=[])
 
     async def _edit_message(
         self,
@@ -325,7 +354,9 @@ class Publisher:
             await channel.get_partial_message(message_id).edit(**kwargs)
             self.edits += 1
             return True
-        except discord.NotFound:
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
             log.info("table %s message is gone; /shanghai table re-posts it", table.id)
             return False
 
@@ -345,12 +376,26 @@ class Publisher:
         await self._edit_message(box, table, content, embed, view, attachments)
 
     async def _send(self, box: Outbox, lines: list[str]) -> None:
+        """Post ``lines`` in messages of at most 2,000 characters, whole lines where they fit.
+
+        Lines are removed from ``lines`` as their message goes out, so after a failure the list
+        holds exactly what the channel has not seen.
+        """
+        if not lines:
+            return
         channel = await self._channel(box.channel_id)
-        text = "\n".join(lines)
-        while text:
-            chunk, text = text[:2000], text[2000:]
+        while lines:
+            count, size = 0, 0
+            while count < len(lines) and size + len(lines[count]) + (count > 0) <= 2000:
+                size += len(lines[count]) + (count > 0)
+                count += 1
             await self._spend(box)
-            await channel.send(chunk, allowed_mentions=MENTION_USERS)
+            if count == 0:  # one line longer than a message: send its first part
+                head, lines[0] = lines[0][:2000], lines[0][2000:]
+                await channel.send(head, allowed_mentions=MENTION_USERS)
+            else:
+                await channel.send("\n".join(lines[:count]), allowed_mentions=MENTION_USERS)
+                del lines[:count]
             box.after += 1
             self.notices += 1
 

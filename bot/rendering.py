@@ -173,7 +173,11 @@ def table_text(
         lines.append("")
         lines.append("**Melds**")
         for index, placed in enumerate(view.melds):
-            lines.append(f"#{index + 1} {names[placed.owner]}: {meld_text(placed.meld)}")
+            line = f"#{index + 1} {names[placed.owner]}: {meld_text(placed.meld)}"
+            others = [(s, c) for s, c in placed.laid_off if s != placed.owner]
+            if others:  # R7: who laid off what, shown with the meld
+                line += " (" + ", ".join(f"{card_text(c)} by {names[s]}" for s, c in others) + ")"
+            lines.append(line)
     return "\n".join(lines)
 
 
@@ -271,7 +275,10 @@ def action_text(action: Action) -> str:
             f"position {swap.position + 1}"
         )
     if isinstance(action, GoDown):
-        return "Lay down " + " | ".join(meld_text(m) for m in action.melds)
+        text = "Lay down " + " | ".join(meld_text(m) for m in action.melds)
+        if action.layoffs:
+            text += ", then lay off " + ", ".join(layoff_item_text(i) for i in action.layoffs)
+        return text
     return str(action)
 
 

@@ -13,8 +13,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from data.opening import is_postgres_url
+from data.shards import ShardSet
 
 #: Three dot-separated base64url parts: the shape of every Discord bot token.
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
@@ -35,7 +38,11 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("discord_token", "DISCORD_TOKEN"),
         description="The bot token from the Discord developer portal.",
     )
-    database: Path = Field(default=Path("var/shanghai.sqlite3"))
+    #: A SQLite file path, or a ``postgresql://`` URL (``DATABASE_URL``, as platforms inject it).
+    database: Path | str = Field(
+        default=Path("var/shanghai.sqlite3"),
+        validation_alias=AliasChoices("database", "SHANGHAI_DATABASE", "DATABASE_URL"),
+    )
     buy_seconds: float = Field(default=8.0, gt=0, le=120)
     turn_seconds: float = Field(default=90.0, gt=0, le=3600)
     dev_guild: int | None = None
@@ -58,6 +65,25 @@ class Settings(BaseSettings):
     backup_every_hours: float = Field(default=24.0, gt=0, le=24 * 30)
     #: How many automatic backups to keep; older ones are deleted.
     backup_keep: int = Field(default=7, ge=1, le=1000)
+
+    #: Shards of the whole bot, and the ones this process runs ("0,2"; empty: all of them).
+    shard_count: int = Field(default=1, ge=1, le=4096)
+    shard_ids: str = Field(default="", pattern=r"^\s*(\d+\s*(,\s*\d+\s*)*)?$")
+    #: Seconds a new process waits for another one to let go of its shards (PostgreSQL only).
+    shard_wait: float = Field(default=30.0, ge=0, le=3600)
+    #: Sync the slash commands even if unchanged since the last sync (``python -m bot --sync``).
+    force_sync: bool = False
+
+    @field_validator("database", mode="after")
+    @classmethod
+    def _path_unless_url(cls, value: Path | str) -> Path | str:
+        """A file path from the environment becomes a ``Path``; a URL stays text."""
+        return value if is_postgres_url(value) else Path(value)
+
+    def shards(self) -> ShardSet:
+        """The shards this process owns; ``ValueError`` if an id is out of range."""
+        ids = [int(part) for part in self.shard_ids.split(",") if part.strip()]
+        return ShardSet.of(self.shard_count, ids or None)
 
     def token_is_well_formed(self) -> bool:
         """Whether the token has the shape of a Discord bot token (not whether it works)."""

@@ -1,12 +1,16 @@
-"""Persistence for the bot: tables, game state, deadlines and results in SQLite.
+"""Persistence for the bot: tables, game state, deadlines and results.
 
-Start at ``store.Store`` (the async interface), ``records`` (the values it returns) and
-``errors`` (what it raises). ``migrations`` applies the numbered SQL files in ``migrations/``.
-The engine's game state passes through as opaque JSON text.
+Start at ``store.Store`` (the interface the bot codes against), ``records`` (the values it
+returns) and ``errors`` (what it raises). ``opening.open_store`` opens one from a setting:
+``sqlite_store.SqliteStore`` for a file path (the default), ``postgres_store.PostgresStore``
+for a ``postgresql://`` URL. ``shards`` says which guilds a process owns, ``fence`` keeps two
+processes off one shard. Migrations live per dialect in ``migrations/sqlite/`` and
+``migrations/postgres/``. The engine's game state passes through as opaque JSON text.
 """
 
-from .errors import StaleVersion, TableExists, TableNotFound
+from .errors import ShardTaken, StaleVersion, StoreBusy, TableExists, TableNotFound
 from .migrations import MigrationError, SchemaTooNew
+from .opening import describe, is_postgres_url, open_store
 from .records import (
     OPEN_STATUSES,
     ActionRecord,
@@ -20,6 +24,8 @@ from .records import (
     TableStatus,
     lower_is_better,
 )
+from .shards import ShardSet, shard_of
+from .sqlite_store import SqliteStore
 from .store import Store
 
 __all__ = [
@@ -33,11 +39,19 @@ __all__ = [
     "ResultRow",
     "SchemaTooNew",
     "Seat",
+    "ShardSet",
+    "ShardTaken",
+    "SqliteStore",
     "StaleVersion",
     "Store",
+    "StoreBusy",
     "TableExists",
     "TableNotFound",
     "TableRecord",
     "TableStatus",
+    "describe",
+    "is_postgres_url",
     "lower_is_better",
+    "open_store",
+    "shard_of",
 ]

@@ -57,3 +57,42 @@ class StaleVersion(RuntimeError):
         else:
             reason = f"it is at version {actual_version}, not {expected_version}"
         super().__init__(f"table {table_id} changed: {reason}")
+
+
+class StoreBusy(ValueError):
+    """Another program held the database longer than a player may wait; nothing was written.
+
+    A ``ValueError`` with a message for the player, so the bot answers it as a polite refusal
+    ("try again") instead of an apology for a bug.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The game's records are busy for a moment (a backup or maintenance), so nothing "
+            "was changed. Please try again in a few seconds."
+        )
+
+
+class ShardTaken(RuntimeError):
+    """Another process already owns a shard this process was started for."""
+
+    def __init__(self, shard_id: int, shard_count: int, waited: float) -> None:
+        self.shard_id = shard_id
+        self.shard_count = shard_count
+        self.waited = waited
+        super().__init__(
+            f"shard {shard_id} of {shard_count} is already run by another process "
+            f"(waited {waited:.0f} s for it to stop); check SHANGHAI_SHARD_IDS of each process"
+        )
+
+
+class FenceLost(RuntimeError):
+    """This process lost its shards to another process (its fence connection dropped and the
+    other took the locks); nothing more is written, because the other process drives them."""
+
+    def __init__(self, shards: object) -> None:
+        self.shards = shards
+        super().__init__(
+            f"this process no longer owns {shards}: another process took them; restart it with "
+            "shards no other process runs"
+        )

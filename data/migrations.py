@@ -1,9 +1,11 @@
 """Numbered SQL migrations, applied in order at start-up, each in one transaction.
 
-The files live next to this module in ``migrations/`` and are named ``NNNN_what.sql``, numbered
-from 0001 without gaps. The database remembers the last one applied in ``PRAGMA user_version``
-(kept in the file header, and rolled back with the transaction that set it), so applying is
-idempotent: a reopened database runs only the files it has not seen.
+Each dialect has its own files, next to this module in ``migrations/sqlite/`` and
+``migrations/postgres/``, named ``NNNN_what.sql`` and numbered from 0001 without gaps; the same
+number means the same schema change in both. This module applies the SQLite ones; PostgreSQL's
+are applied by ``data.postgres_migrations``. A SQLite database remembers the last one applied
+in ``PRAGMA user_version`` (kept in the file header, and rolled back with the transaction that
+set it), so applying is idempotent: a reopened database runs only the files it has not seen.
 
 To change the schema, add the next file; never edit one that has shipped, because databases
 that already applied it will not run it again. A file must not contain ``BEGIN``/``COMMIT`` of
@@ -20,8 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from typing import Literal
 
 import aiosqlite
+
+#: The SQL dialects with a folder of migration files.
+Dialect = Literal["sqlite", "postgres"]
 
 _FILE_NAME = re.compile(r"^(?P<version>\d{4})_(?P<name>[a-z0-9_]+)\.sql$")
 
@@ -51,8 +57,13 @@ class Migration:
     statements: tuple[str, ...]
 
     @classmethod
-    def from_sql(cls, version: int, name: str, sql: str) -> Migration:
-        """Build a migration from script text; ``MigrationError`` if a statement is cut off."""
+    def from_sql(cls, version: int, name: str, sql: str, dialect: Dialect = "sqlite") -> Migration:
+        """Build a migration from script text; ``MigrationError`` if a statement is cut off.
+
+        A PostgreSQL script stays whole: the server runs several statements in one call.
+        """
+        if dialect == "postgres":
+            return cls(version, name, (sql,))
         try:
             statements = split_statements(sql)
         except ValueError as exc:
@@ -82,14 +93,16 @@ def split_statements(sql: str) -> list[str]:
     return statements
 
 
-def load_migrations(directory: Traversable | None = None) -> list[Migration]:
-    """Read the migration files of ``directory`` (default: the packaged ones), in order.
+def load_migrations(
+    directory: Traversable | None = None, dialect: Dialect = "sqlite"
+) -> list[Migration]:
+    """Read the migration files of ``directory`` (default: the packaged ones of ``dialect``).
 
     Raises ``MigrationError`` for a stray file name, a duplicate number or a gap, because each
     would make databases disagree about what a schema version means.
     """
     if directory is None:
-        directory = files(__package__ or "data").joinpath("migrations")
+        directory = files(__package__ or "data").joinpath("migrations", dialect)
     found: dict[int, Migration] = {}
     for entry in directory.iterdir():
         if not entry.name.endswith(".sql"):
@@ -101,7 +114,7 @@ def load_migrations(directory: Traversable | None = None) -> list[Migration]:
         if version in found:
             raise MigrationError(f"two migration files are numbered {version:04d}")
         found[version] = Migration.from_sql(
-            version, match["name"], entry.read_text(encoding="utf-8")
+            version, match["name"], entry.read_text(encoding="utf-8"), dialect
         )
     ordered = [found[v] for v in sorted(found)]
     for expected, migration in enumerate(ordered, start=1):

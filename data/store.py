@@ -1,16 +1,14 @@
 """The storage interface the bot codes against: tables, their game state, deadlines and results.
 
-A ``Store`` owns one long-lived aiosqlite connection (aiosqlite gives each connection its own
-thread, so one connection is one queue of work). It is configured once when opened: WAL, so
-readers never block the writer; ``synchronous=NORMAL``, which in WAL mode can lose the last
-commits on power loss but never corrupts, at about a third of the cost of ``FULL``; foreign
-keys; and a busy timeout in case another process (a backup, the sqlite3 shell) holds the lock.
+``Store`` is a ``typing.Protocol``: the exact calls the table service, the cogs and the start-up
+code make, and nothing else. Two classes implement it:
 
-Every call holds one ``asyncio.Lock``. Writes need it to be serialised; reads take it too,
-because on a shared connection a read that slipped between a write's statements would see rows
-that transaction may yet roll back. Each write is one ``BEGIN IMMEDIATE ... COMMIT`` run under
-``asyncio.shield``: cancelling the caller (a timed-out interaction, shutdown) cannot leave a
-transaction half-open on the connection; the write finishes or rolls back all the same.
+- ``data.sqlite_store.SqliteStore``: one SQLite file, the default (no database server needed);
+- ``data.postgres_store.PostgresStore``: a PostgreSQL database on asyncpg, for several shard
+  processes sharing one database, or a platform whose disk is wiped.
+
+``Store.open(database)`` (the same as ``data.opening.open_store``) picks one from a path or a
+``postgresql://`` URL, so code that opens a store never names an implementation.
 
 The life of a table, and the call that moves it::
 
@@ -20,25 +18,22 @@ The life of a table, and the call that moves it::
 
 Writes that depend on where the table is (``update_lobby``, ``start_game``, ``save_action``,
 ``finish_game``) check it in the same statement that writes, and raise ``StaleVersion`` when
-another write got there first; ``TableNotFound`` when the id is unknown. Nothing is written in
-either case.
+another write got there first; ``TableNotFound`` when the id is unknown; ``StoreBusy`` when
+another program holds the database for longer than a player may wait. Nothing is written in
+any of these cases.
+
+Both stores are opened for a ``ShardSet``: ``open_tables`` then lists only the tables of the
+guilds this process owns, which is what lets several processes share one database.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Final, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
-import aiosqlite
-
-from .errors import StaleVersion, TableExists, TableNotFound
-from .migrations import apply_migrations
 from .records import (
     ActionRecord,
     AwayState,
@@ -48,14 +43,10 @@ from .records import (
     ResultRow,
     Seat,
     TableRecord,
-    TableStatus,
-    lower_is_better,
 )
 
-_T = TypeVar("_T")
-
-#: How long a write waits for another process's lock before failing, in milliseconds.
-BUSY_TIMEOUT_MS: Final = 5000
+if TYPE_CHECKING:
+    from .shards import ShardSet
 
 
 class _Keep(Enum):
@@ -66,265 +57,38 @@ class _Keep(Enum):
 
 KEEP: Final = _Keep.KEEP
 
-
-def _dumps(value: Any) -> str:
-    """Compact JSON for the small columns; non-ASCII names stay readable in the sqlite3 shell."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _seats_json(seats: Sequence[Seat]) -> str:
-    return _dumps([seat.to_json() for seat in seats])
+#: How long a call made for a player may wait for the database before ``StoreBusy``, in
+#: seconds. Discord allows 3 s for an answer; the rest is for the engine and the reply.
+PLAYER_WAIT_SECONDS: Final = 2.0
 
 
-def _away_json(away: Sequence[AwayState]) -> str:
-    return _dumps([entry.to_json() for entry in away])
-
-
-def _table_record(row: aiosqlite.Row) -> TableRecord:
-    return TableRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game_kind=row["game_kind"],
-        status=row["status"],
-        host_id=row["host_id"],
-        message_id=row["message_id"],
-        seats=tuple(Seat.from_json(obj) for obj in json.loads(row["seats"])),
-        options=json.loads(row["options"]),
-        state=row["state"],
-        version=row["version"],
-        buy_deadline=row["buy_deadline"],
-        turn_deadline=row["turn_deadline"],
-        away=tuple(AwayState.from_json(obj) for obj in json.loads(row["away"])),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
-
-
-_SELECT_TABLE = "SELECT * FROM tables WHERE id = ?"
-_SELECT_OPEN_IN_CHANNEL = (
-    "SELECT * FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')"
-)
-_SELECT_OPEN_TABLES = "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
-
-_INSERT_TABLE = """
-INSERT INTO tables (guild_id, channel_id, game_kind, status, host_id, seats, options,
-                    created_at, updated_at)
-VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)
-"""
-
-_UPDATE_LOBBY = """
-UPDATE tables SET seats = ?, options = ?, updated_at = ?
-WHERE id = ? AND status = 'lobby'
-"""
-_UPDATE_LOBBY_AND_MESSAGE = """
-UPDATE tables SET seats = ?, options = ?, updated_at = ?, message_id = ?
-WHERE id = ? AND status = 'lobby'
-"""
-_SET_MESSAGE = "UPDATE tables SET message_id = ?, updated_at = ? WHERE id = ?"
-
-_START_GAME = """
-UPDATE tables
-SET status = 'playing', seats = ?, state = ?, version = 0, buy_deadline = ?, turn_deadline = ?,
-    away = ?, updated_at = ?
-WHERE id = ? AND status = 'lobby'
-"""
-
-# The version check and the write are one statement: no window between reading and writing.
-_SAVE_STATE = """
-UPDATE tables
-SET state = ?, version = ?, buy_deadline = ?, turn_deadline = ?, away = ?, updated_at = ?
-WHERE id = ? AND version = ? AND status = 'playing'
-"""
-# A kick: the away flags alone, no action and no new version (the lock is the service's).
-_SET_AWAY = "UPDATE tables SET away = ?, updated_at = ? WHERE id = ? AND status = 'playing'"
-_INSERT_ACTION = (
-    "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?)"
-)
-
-_FINISH_GAME = """
-UPDATE tables
-SET state = ?, status = ?, version = ?, buy_deadline = NULL, turn_deadline = NULL,
-    updated_at = ?
-WHERE id = ? AND version = ? AND status = 'playing'
-"""
-# guild_id and game_kind come from the table row, so the caller cannot file them wrongly.
-_INSERT_RESULT = """
-INSERT INTO results (table_id, guild_id, game_kind, user_id, name, seat, total, is_winner,
-                     deals_out, blind_outs, buys_used, finished_at)
-SELECT id, guild_id, game_kind, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?
-"""
-
-_END_TABLE = """
-UPDATE tables SET status = 'ended', buy_deadline = NULL, turn_deadline = NULL, updated_at = ?
-WHERE id = ? AND status IN ('lobby', 'playing')
-"""
-
-_SELECT_ACTIONS = """
-SELECT table_id, seq, user_id, action, created_at FROM actions WHERE table_id = ? ORDER BY seq
-"""
-_SELECT_RESULTS = """
-SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used
-FROM results WHERE table_id = ? ORDER BY seat
-"""
-
-# A player's display name is the one from their latest game (they may have renamed since).
-_LATEST_NAME = """
-(SELECT latest.name FROM results AS latest
- WHERE latest.guild_id = :guild_id AND latest.game_kind = :game_kind
-   AND latest.user_id = r.user_id
- ORDER BY latest.finished_at DESC, latest.table_id DESC LIMIT 1)
-"""
-
-
-def _leaderboard_sql(lower_better: bool) -> str:
-    # Only two constant texts can come out of here; nothing from the caller is spliced in.
-    best, order = ("MIN", "ASC") if lower_better else ("MAX", "DESC")
-    return f"""
-SELECT r.user_id, {_LATEST_NAME} AS name, COUNT(*) AS games, SUM(r.is_winner) AS wins,
-       AVG(r.total) AS average_total, {best}(r.total) AS best_total
-FROM results AS r
-WHERE r.guild_id = :guild_id AND r.game_kind = :game_kind
-GROUP BY r.user_id
-ORDER BY wins DESC, average_total {order}, games DESC, r.user_id
-LIMIT :limit
-"""
-
-
-def _player_stats_sql(lower_better: bool) -> str:
-    best = "MIN" if lower_better else "MAX"
-    return f"""
-SELECT COUNT(*) AS games, SUM(r.is_winner) AS wins, AVG(r.total) AS average_total,
-       {best}(r.total) AS best_total, SUM(r.deals_out) AS deals_out,
-       SUM(r.blind_outs) AS blind_outs, SUM(r.buys_used) AS buys_used, {_LATEST_NAME} AS name
-FROM results AS r
-WHERE r.guild_id = :guild_id AND r.game_kind = :game_kind AND r.user_id = :user_id
-"""
-
-
-_LEADERBOARD_SQL: Final = {flag: _leaderboard_sql(flag) for flag in (True, False)}
-_PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, False)}
-
-
-class Store:
-    """Tables, game state, deadlines and results in one SQLite file.
-
-    Make one with ``await Store.open(path)`` at start-up (it migrates the schema) and
-    ``await store.close()`` at shutdown, or use it as ``async with await Store.open(path)``.
-    """
-
-    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float]) -> None:
-        """Wrap an open, migrated connection; use ``Store.open`` rather than this."""
-        self._db = db
-        self._clock = clock
-        self._lock = asyncio.Lock()
-        self._closed = False
+class Store(Protocol):
+    """Everything the bot reads and writes. See the module docstring for the table life cycle."""
 
     # -- lifetime ---------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> Store:
-        """Open (creating if needed) the database at ``path`` and migrate it to the latest schema.
+    async def open(
+        cls,
+        database: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        shards: ShardSet | None = None,
+        fence_wait: float = 0.0,
+    ) -> Store:
+        """Open (creating and migrating if needed) the store ``database`` names: a SQLite file
+        path or a ``postgresql://`` URL, for the guilds of ``shards`` (default: all).
 
-        The parent directory is created. ``clock`` gives the unix time stamped on rows; tests pass
-        a fake one. ``":memory:"`` works for throwaway stores (without WAL). Raises
-        ``MigrationError`` if the schema cannot be brought up to date.
+        ``clock`` gives the unix time stamped on rows. On PostgreSQL the ownership fence is
+        taken first: ``ShardTaken`` if another process keeps a shard past ``fence_wait``
+        seconds. Each implementation has its own ``open`` with these parameters.
         """
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: every transaction below is an explicit BEGIN ... COMMIT, so none is
-        # opened behind our back by the sqlite3 module.
-        pending = aiosqlite.connect(path, isolation_level=None)
-        # aiosqlite's worker thread is not a daemon: a store that is never closed (a crashed
-        # bot, a test's discarded bot) would keep the process alive after everything else ended.
-        pending._thread.daemon = True
-        db = await pending
-        try:
-            db.row_factory = aiosqlite.Row
-            # execute_fetchall reads each PRAGMA's row to the end: a cursor left half-read
-            # stays "in progress" while anything holds it, and every later COMMIT then fails.
-            await db.execute_fetchall("PRAGMA journal_mode = WAL")
-            await db.execute_fetchall("PRAGMA synchronous = NORMAL")
-            await db.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            await db.execute_fetchall("PRAGMA foreign_keys = OFF")  # see data/migrations.py
-            await apply_migrations(db)
-            await db.execute_fetchall("PRAGMA foreign_keys = ON")
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, clock)
+        from .opening import open_store
+
+        return await open_store(database, clock=clock, shards=shards, fence_wait=fence_wait)
 
     async def close(self) -> None:
-        """Wait for running calls, let SQLite refresh its query statistics, and close.
-
-        Closing twice is harmless, so shutdown paths need not track whether it already ran.
-        """
-        async with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                await self._db.execute("PRAGMA optimize")
-            finally:
-                await self._db.close()
-
-    async def __aenter__(self) -> Store:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    # -- plumbing ---------------------------------------------------------------------------
-
-    async def _read(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
-        """All rows of one query, fetched in one trip to the connection's thread."""
-        async with self._lock:
-            return list(await self._db.execute_fetchall(sql, parameters))
-
-    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[_T]]) -> _T:
-        """Run ``body`` as one transaction: serialised, all-or-nothing, and immune to cancelling.
-
-        ``BEGIN IMMEDIATE`` takes SQLite's write lock up front, so a check made inside ``body``
-        still holds when it writes, even against another process.
-        """
-        return await asyncio.shield(self._transaction(body))
-
-    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[_T]]) -> _T:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                result = await body(self._db)
-                await self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
-            return result
-
-    @staticmethod
-    async def _stale(
-        db: aiosqlite.Connection,
-        table_id: int,
-        wanted_status: TableStatus,
-        expected_version: int | None = None,
-    ) -> Exception:
-        """Explain why a guarded UPDATE matched no row: unknown table, or it moved on."""
-        rows = list(await db.execute_fetchall(_SELECT_TABLE, (table_id,)))
-        if not rows:
-            return TableNotFound(table_id)
-        row = rows[0]
-        return StaleVersion(
-            table_id,
-            expected_version=expected_version,
-            actual_version=row["version"],
-            status=row["status"],
-            wanted_status=wanted_status,
-        )
+        """Wait for running calls and close; closing twice is harmless."""
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -339,46 +103,21 @@ class Store:
     ) -> TableRecord:
         """Open a lobby in a channel and return it (status ``lobby``, version 0, no state).
 
-        Raises ``TableExists``, carrying the open table, if the channel already has one; the
-        partial unique index on ``channel_id`` backs this up for any other writer.
+        Raises ``TableExists``, carrying the open table, if the channel already has one.
         """
-        now = self._clock()
-
-        async def body(db: aiosqlite.Connection) -> TableRecord:
-            existing = list(await db.execute_fetchall(_SELECT_OPEN_IN_CHANNEL, (channel_id,)))
-            if existing:
-                raise TableExists(_table_record(existing[0]))
-            cursor = await db.execute(
-                _INSERT_TABLE,
-                (
-                    guild_id,
-                    channel_id,
-                    game_kind,
-                    host_id,
-                    _seats_json(seats),
-                    _dumps(dict(options)),
-                    now,
-                    now,
-                ),
-            )
-            rows = list(await db.execute_fetchall(_SELECT_TABLE, (cursor.lastrowid,)))
-            return _table_record(rows[0])
-
-        return await self._write(body)
+        ...
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The table with this id, in any status, or ``None``."""
-        rows = await self._read(_SELECT_TABLE, (table_id,))
-        return _table_record(rows[0]) if rows else None
+        ...
 
     async def get_open_table(self, channel_id: int) -> TableRecord | None:
         """The channel's lobby or game in progress, or ``None`` if it is free."""
-        rows = await self._read(_SELECT_OPEN_IN_CHANNEL, (channel_id,))
-        return _table_record(rows[0]) if rows else None
+        ...
 
     async def open_tables(self) -> list[TableRecord]:
-        """Every lobby and game in progress, oldest first: what to restore after a restart."""
-        return [_table_record(row) for row in await self._read(_SELECT_OPEN_TABLES, ())]
+        """Every lobby and game in progress of the owned shards, oldest first (for restore)."""
+        ...
 
     async def update_lobby(
         self,
@@ -391,34 +130,11 @@ class Store:
 
         Raises ``StaleVersion`` if the table is no longer a lobby, ``TableNotFound`` if unknown.
         """
-        now = self._clock()
-        seats_json, options_json = _seats_json(seats), _dumps(dict(options))
-
-        async def body(db: aiosqlite.Connection) -> None:
-            if message_id is KEEP:
-                cursor = await db.execute(_UPDATE_LOBBY, (seats_json, options_json, now, table_id))
-            else:
-                cursor = await db.execute(
-                    _UPDATE_LOBBY_AND_MESSAGE, (seats_json, options_json, now, message_id, table_id)
-                )
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "lobby")
-
-        await self._write(body)
+        ...
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
-        """Remember which Discord message shows the table, in any status (it may be re-posted).
-
-        Raises ``TableNotFound`` if the id is unknown.
-        """
-        now = self._clock()
-
-        async def body(db: aiosqlite.Connection) -> None:
-            cursor = await db.execute(_SET_MESSAGE, (message_id, now, table_id))
-            if cursor.rowcount != 1:
-                raise TableNotFound(table_id)
-
-        await self._write(body)
+        """Remember which Discord message shows the table; ``TableNotFound`` if unknown."""
+        ...
 
     # -- the game ---------------------------------------------------------------------------
 
@@ -432,26 +148,10 @@ class Store:
     ) -> None:
         """Turn a lobby into a game: final seats, the engine's first state, version 0.
 
-        Every seat starts with a clean ``AwayState``. Raises ``StaleVersion`` if the table is not
-        a lobby any more (started twice, or ended), ``TableNotFound`` if unknown.
+        Raises ``StaleVersion`` if the table is not a lobby any more, ``TableNotFound`` if
+        unknown.
         """
-        now = self._clock()
-        parameters = (
-            _seats_json(seats),
-            state_json,
-            buy_deadline,
-            turn_deadline,
-            _away_json([AwayState()] * len(seats)),
-            now,
-            table_id,
-        )
-
-        async def body(db: aiosqlite.Connection) -> None:
-            cursor = await db.execute(_START_GAME, parameters)
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "lobby")
-
-        await self._write(body)
+        ...
 
     async def save_action(
         self,
@@ -464,49 +164,10 @@ class Store:
         turn_deadline: float | None,
         away: Sequence[AwayState],
     ) -> int:
-        """Record one accepted action and the state after it; return the new version.
-
-        One transaction: the table's state, deadlines and away flags are replaced and the action
-        is appended to the log as number ``expected_version + 1``, or nothing happens at all.
-        Raises ``StaleVersion`` if the table is not at ``expected_version`` or not playing (the
-        caller acted on an old state), ``TableNotFound`` if unknown.
-        """
-        now = self._clock()
-        new_version = expected_version + 1
-        update = (
-            state_json,
-            new_version,
-            buy_deadline,
-            turn_deadline,
-            _away_json(away),
-            now,
-            table_id,
-            expected_version,
-        )
-        insert = (table_id, new_version, user_id, action_text, now)
-
-        async def body(db: aiosqlite.Connection) -> int:
-            cursor = await db.execute(_SAVE_STATE, update)
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "playing", expected_version)
-            await db.execute(_INSERT_ACTION, insert)
-            return new_version
-
-        return await self._write(body)
-
-    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
-        """Replace a game's away flags without logging an action (the host removed a player).
-
-        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
-        """
-        now = self._clock()
-
-        async def body(db: aiosqlite.Connection) -> None:
-            cursor = await db.execute(_SET_AWAY, (_away_json(away), now, table_id))
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "playing")
-
-        await self._write(body)
+        """Record one accepted action and the state after it, in one transaction; return the
+        new version. Raises ``StaleVersion`` if the table is not at ``expected_version`` or not
+        playing, ``TableNotFound`` if unknown."""
+        ...
 
     async def finish_game(
         self,
@@ -519,136 +180,50 @@ class Store:
         user_id: int | None = None,
         action_text: str | None = None,
     ) -> int:
-        """Close a game: final state, ``status``, deadlines cleared, and its result rows.
+        """Close a game with its result rows (and, if given, its last action) in one
+        transaction, with the same version check as ``save_action``; return the final
+        version."""
+        ...
 
-        One transaction, with the same version check as ``save_action``. Pass ``user_id`` and
-        ``action_text`` to log the game-ending action in the same transaction (the version then
-        advances by one); otherwise save that action first and pass the version it returned.
-        Which seats get a result row (normally humans only) is the caller's choice. Returns the
-        final version. Raises ``StaleVersion`` or ``TableNotFound`` as ``save_action`` does.
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
+        """Replace a game's away flags without logging an action (the host removed a player).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
         """
-        if (user_id is None) != (action_text is None):
-            raise ValueError("pass both user_id and action_text, or neither")
-        now = self._clock()
-        new_version = expected_version if user_id is None else expected_version + 1
-        result_rows = [
-            (
-                r.user_id,
-                r.name,
-                r.seat,
-                r.total,
-                int(r.is_winner),
-                r.deals_out,
-                r.blind_outs,
-                r.buys_used,
-                now,
-                table_id,
-            )
-            for r in results
-        ]
-
-        async def body(db: aiosqlite.Connection) -> int:
-            cursor = await db.execute(
-                _FINISH_GAME, (state_json, status, new_version, now, table_id, expected_version)
-            )
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "playing", expected_version)
-            if user_id is not None:
-                await db.execute(_INSERT_ACTION, (table_id, new_version, user_id, action_text, now))
-            await db.executemany(_INSERT_RESULT, result_rows)
-            return new_version
-
-        return await self._write(body)
+        ...
 
     async def end_table(self, table_id: int) -> bool:
-        """Close a lobby or game without results (the host ended it); frees the channel.
-
-        Returns ``False`` if the table was already closed, so calling twice is harmless. Raises
-        ``TableNotFound`` if the id is unknown.
-        """
-        now = self._clock()
-
-        async def body(db: aiosqlite.Connection) -> bool:
-            cursor = await db.execute(_END_TABLE, (now, table_id))
-            if cursor.rowcount == 1:
-                return True
-            if not list(await db.execute_fetchall(_SELECT_TABLE, (table_id,))):
-                raise TableNotFound(table_id)
-            return False
-
-        return await self._write(body)
+        """Close a lobby or game without results; ``False`` if it was already closed."""
+        ...
 
     # -- history ----------------------------------------------------------------------------
 
     async def actions(self, table_id: int) -> list[ActionRecord]:
-        """A table's action log in order: enough, with the engine's seed, to replay its game."""
-        rows = await self._read(_SELECT_ACTIONS, (table_id,))
-        return [ActionRecord(*row) for row in rows]
+        """A table's action log in order."""
+        ...
 
     async def table_results(self, table_id: int) -> list[ResultRow]:
         """The result rows ``finish_game`` stored for a table, by seat."""
-        rows = await self._read(_SELECT_RESULTS, (table_id,))
-        return [
-            ResultRow(
-                user_id=row["user_id"],
-                name=row["name"],
-                seat=row["seat"],
-                total=row["total"],
-                is_winner=bool(row["is_winner"]),
-                deals_out=row["deals_out"],
-                blind_outs=row["blind_outs"],
-                buys_used=row["buys_used"],
-            )
-            for row in rows
-        ]
+        ...
 
     async def leaderboard(
         self, guild_id: int, game_kind: GameKind = "shanghai", limit: int = 10
     ) -> list[LeaderboardRow]:
-        """A guild's best players at one game: most wins first, then the better average total.
-
-        "Better" is lower in Shanghai (penalty points) and higher in Rummy, and ``best_total`` is
-        the lowest or highest total accordingly. Further ties go to more games, then user id, so
-        the order is stable.
-        """
-        lower_better = lower_is_better(game_kind)
-        rows = await self._read(
-            _LEADERBOARD_SQL[lower_better],
-            {"guild_id": guild_id, "game_kind": game_kind, "limit": limit},
-        )
-        return [
-            LeaderboardRow(
-                user_id=row["user_id"],
-                name=row["name"],
-                games=row["games"],
-                wins=row["wins"],
-                average_total=float(row["average_total"]),
-                best_total=row["best_total"],
-            )
-            for row in rows
-        ]
+        """A guild's best players at one game: most wins first, then the better average."""
+        ...
 
     async def player_stats(
         self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"
     ) -> PlayerStats | None:
         """One player's record at one game in a guild, or ``None`` if they have no results."""
-        lower_better = lower_is_better(game_kind)
-        rows = await self._read(
-            _PLAYER_STATS_SQL[lower_better],
-            {"guild_id": guild_id, "game_kind": game_kind, "user_id": user_id},
-        )
-        row = rows[0]
-        if row["games"] == 0:
-            return None
-        return PlayerStats(
-            user_id=user_id,
-            name=row["name"],
-            game_kind=game_kind,
-            games=row["games"],
-            wins=row["wins"],
-            average_total=float(row["average_total"]),
-            best_total=row["best_total"],
-            deals_out=row["deals_out"],
-            blind_outs=row["blind_outs"],
-            buys_used=row["buys_used"],
-        )
+        ...
+
+    # -- settings of the deployment ---------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        """A value the bot keeps about itself (e.g. the hash of the synced commands)."""
+        ...
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Remember ``value`` under ``key``, replacing any earlier one."""
+        ...

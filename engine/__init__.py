@@ -21,6 +21,7 @@ from .actions import (
     TakeUpcard,
     parse_action,
 )
+from .builder import GoDownBuilder, meld_readings
 from .cards import JOKER, Card, format_cards, parse_cards
 from .errors import (
     BuyRefused,
@@ -38,7 +39,7 @@ from .game import Game
 from .melds import Meld, MeldCard
 from .rules import PRESETS, Contract, Rules, describe_contract
 from .solver import find_contract
-from .view import PlayerView, SeatView, TableMeld
+from .view import PlayerView, PublicMove, SeatView, TableMeld
 
 __all__ = [
     "JOKER",
@@ -56,6 +57,7 @@ __all__ = [
     "Game",
     "GameOver",
     "GoDown",
+    "GoDownBuilder",
     "HandSizeRule",
     "IllegalAction",
     "IllegalMeld",
@@ -66,6 +68,7 @@ __all__ = [
     "MeldCard",
     "NotYourTurn",
     "PlayerView",
+    "PublicMove",
     "RequestBuy",
     "Rules",
     "SeatView",
@@ -78,6 +81,7 @@ __all__ = [
     "describe_contract",
     "find_contract",
     "format_cards",
+    "meld_readings",
     "parse_action",
     "parse_cards",
 ]

@@ -1,7 +1,8 @@
 """Actions: what a player asks the game to do. Each prints as text and parses back.
 
 Text forms (``parse_action``): ``draw``, ``take``, ``buy-in-turn``, ``buy``, ``cancel-buy``,
-``discard 7H``, ``down set: 8H 8S 8C | run: 3H 4H JK=5H 6H``, ``meld set: ...`` (Rummy),
+``discard 7H``, ``down set: 8H 8S 8C | run: 3H 4H JK=5H 6H``, ``down ... with 8C>1@2``,
+``down ... then 9H>2:high`` (S37: lay off straight after going down), ``meld set: ...`` (Rummy),
 ``layoff 7H>2:high, JK>0:C``, ``swap 8C>1@2``.
 """
 
@@ -87,16 +88,26 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class GoDown:
-    """Lay the whole contract (S34-S36); ``swaps`` only under ``anyone_then_go_down``."""
+    """Lay the whole contract (S34-S36) as one atomic action.
+
+    ``swaps`` (only under ``anyone_then_go_down``) are made first, against the table before
+    the go-down. ``layoffs`` (only under ``layoff_on_going_down_turn``, S37) follow the
+    melds; their meld numbers count the new melds too, which are appended to the table in
+    the order given. Only the hand left after everything is judged by the going-out rule
+    (S45), which is how preset_004 goes down and lays off its last card in one play (E13).
+    """
 
     melds: tuple[Meld, ...]
     swaps: tuple[Swap, ...] = ()
+    layoffs: tuple[LayOffItem, ...] = ()
     name: ClassVar[str] = "down"
 
     def __str__(self) -> str:
         text = "down " + " | ".join(str(m) for m in self.melds)
         if self.swaps:
             text += " with " + ", ".join(str(s) for s in self.swaps)
+        if self.layoffs:
+            text += " then " + ", ".join(str(i) for i in self.layoffs)
         return text
 
 
@@ -202,12 +213,14 @@ def parse_action(text: str) -> Action:
     if verb == "discard":
         return Discard(Card.parse(rest))
     if verb in ("down", "meld"):
+        rest, _, layoffs_text = rest.partition(" then ")
         melds_text, _, swaps_text = rest.partition(" with ")
         melds = tuple(Meld.parse(part) for part in melds_text.split("|"))
         if verb == "meld":
             return LayMelds(melds)
         swaps = tuple(Swap.parse(s) for s in swaps_text.split(",") if s.strip())
-        return GoDown(melds, swaps)
+        layoffs = tuple(LayOffItem.parse(i) for i in layoffs_text.split(",") if i.strip())
+        return GoDown(melds, swaps, layoffs)
     if verb == "layoff":
         return LayOff(tuple(LayOffItem.parse(part) for part in rest.split(",")))
     if verb == "swap":

@@ -15,7 +15,7 @@ import time
 
 from .bench_solver import bench_find_contract
 from .game import Game
-from .random_play import random_step
+from .players.random_play import random_step
 from .rules import Rules
 
 

@@ -23,14 +23,20 @@ def check_contract(melds: Sequence[Meld], contract: Contract, rules: Rules) -> N
         if len(laid) != len(sizes):
             raise ContractNotMet(
                 f"This deal's contract is {wanted}: you laid {len(laid)} {kind}(s), "
-                f"it asks for {len(sizes)}"
+                f"it asks for {len(sizes)}",
+                code=f"contract.{kind}_count",
+                count=len(sizes),
+                laid=len(laid),
             )
         for meld, size in zip(sorted(laid, key=len), sorted(sizes), strict=True):
             if len(meld) < size or (rules.contract_meld_size == "exact" and len(meld) != size):
                 exact = "exactly" if rules.contract_meld_size == "exact" else "at least"
                 raise ContractNotMet(
                     f"Each {kind} of this contract ({wanted}) needs {exact} {size} cards; "
-                    f"{meld} has {len(meld)}"
+                    f"{meld} has {len(meld)}",
+                    code=f"contract.meld_size_{rules.contract_meld_size}",
+                    kind=kind,
+                    size=size,
                 )
     check_runs_separated(melds, rules)
     check_set_ranks_distinct(melds, rules)
@@ -48,7 +54,10 @@ def check_runs_separated(melds: Sequence[Meld], rules: Rules) -> None:
             ):
                 raise ContractNotMet(
                     f"Runs of one suit must leave a gap between them: {first} and {second} "
-                    "touch or overlap"
+                    "touch or overlap",
+                    code="contract.runs_touch",
+                    first=str(first),
+                    second=str(second),
                 )
 
 
@@ -58,4 +67,7 @@ def check_set_ranks_distinct(melds: Sequence[Meld], rules: Rules) -> None:
         return
     ranks = [m.rank for m in melds if m.kind == "set"]
     if len(ranks) != len(set(ranks)):
-        raise ContractNotMet("Your sets must be of different ranks; make one bigger set instead")
+        raise ContractNotMet(
+            "Your sets must be of different ranks; make one bigger set instead",
+            code="contract.sets_same_rank",
+        )

@@ -20,7 +20,8 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from itertools import combinations
+from typing import Any, cast
 
 from .actions import (
     Action,
@@ -72,7 +73,7 @@ from .events import (
 from .melds import Meld, MeldCard
 from .rules import Contract, Rules
 from .solver import find_contract
-from .view import PlayerView, SeatView, Step, TableMeld
+from .view import MoveKind, PlayerView, PublicMove, SeatView, Step, TableMeld
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
 #: (E10: guards against endless redeals).
@@ -119,6 +120,8 @@ class Game:
         self.blind_outs = [0] * n
         self.buys_total = [0] * n
         self.winner_seats: tuple[int, ...] = ()
+        #: This deal's public pile moves (takes, buys, discards), for the views.
+        self.history: list[PublicMove] = []
 
     # -- construction ------------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class Game:
         upcard = pack.pop()
         self.pile = [upcard]
         self.pile_from = [None]
+        self.history = [PublicMove(self.dealer, "turned", upcard)]
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -262,17 +266,21 @@ class Game:
             self._check_request_buy(seat)
         elif isinstance(action, CancelBuy):
             if seat not in self.buy_requests:
-                raise BuyRefused("You have no buy request to cancel")
+                raise BuyRefused("You have no buy request to cancel", code="buy.nothing_to_cancel")
         else:
             if seat != self.current:
-                raise NotYourTurn(f"It is {self.players[self.current]}'s turn, not yours")
+                raise NotYourTurn(
+                    f"It is {self.players[self.current]}'s turn, not yours", code="turn.not_yours"
+                )
             if isinstance(action, DrawStock | TakeUpcard | BuyInTurn):
                 if self.step != "draw":
-                    raise WrongStep("You have already drawn this turn")
+                    raise WrongStep("You have already drawn this turn", code="step.already_drawn")
                 self._check_draw(seat, action)
             else:
                 if self.step != "play":
-                    raise WrongStep("Draw first: take the upcard or draw from the stock")
+                    raise WrongStep(
+                        "Draw first: take the upcard or draw from the stock", code="step.draw_first"
+                    )
                 self._plan_play(seat, action)
 
     def _do(self, seat: int, action: Action) -> list[Event]:
@@ -310,50 +318,71 @@ class Game:
     def _check_draw(self, seat: int, action: Action) -> None:
         if isinstance(action, TakeUpcard):
             if not self.pile or (self.is_shanghai and not self.upcard_live):
-                raise IllegalAction("There is no live upcard to take")
+                raise IllegalAction("There is no live upcard to take", code="draw.no_live_upcard")
             return
         if isinstance(action, DrawStock):
             if self.is_shanghai and not self._stock_drawable() and self.upcard_live:
-                raise IllegalAction("The stock is empty and cannot be rebuilt: take the upcard")
+                raise IllegalAction(
+                    "The stock is empty and cannot be rebuilt: take the upcard",
+                    code="draw.stock_empty",
+                )
             return
         # BuyInTurn (S33)
         if not self.is_shanghai or len(self.players) != 2:
-            raise BuyRefused("Buying in turn is only for two-player Shanghai")
+            raise BuyRefused(
+                "Buying in turn is only for two-player Shanghai",
+                code="buy.in_turn_two_players_only",
+            )
         if self.rules.two_player_buy != "in_turn_buy":
-            raise BuyRefused("This table plays two-player Shanghai without buying")
+            raise BuyRefused(
+                "This table plays two-player Shanghai without buying",
+                code="buy.two_players_no_buying",
+            )
         if not self.upcard_live:
-            raise BuyRefused("There is no live upcard to buy")
+            raise BuyRefused("There is no live upcard to buy", code="buy.no_live_upcard")
         self._check_buyer_status(seat)
         if self._supply() < self.rules.buy_penalty_cards:
-            raise BuyRefused("Too few cards are left in the stock to pay the buy's penalty")
+            raise BuyRefused(
+                "Too few cards are left in the stock to pay the buy's penalty",
+                code="buy.stock_too_small",
+            )
 
     def _check_buyer_status(self, seat: int) -> None:
         if self.down[seat] and not self.rules.down_player_may_buy:
-            raise BuyRefused("You are down this deal, so you can't buy")
+            raise BuyRefused("You are down this deal, so you can't buy", code="buy.down")
         limit = self.buy_limit
         if limit is not None and self.buys_used[seat] >= limit:
-            raise BuyRefused(f"You have used your {limit} buys for this deal")
+            raise BuyRefused(
+                f"You have used your {limit} buys for this deal", code="buy.limit_used", count=limit
+            )
 
     def _check_request_buy(self, seat: int) -> None:
         if not self.is_shanghai:
-            raise BuyRefused("There is no buying in Rummy")
+            raise BuyRefused("There is no buying in Rummy", code="buy.rummy")
         if not self.buy_window_open:
-            raise BuyRefused("The buy window is closed: the upcard is no longer live")
+            raise BuyRefused(
+                "The buy window is closed: the upcard is no longer live", code="buy.window_closed"
+            )
         if len(self.players) == 2:
-            raise BuyRefused("With two players there is no buying out of turn")
+            raise BuyRefused(
+                "With two players there is no buying out of turn", code="buy.two_players"
+            )
         if seat == self.current:
-            raise BuyRefused("It is your turn: take the upcard instead of buying it")
+            raise BuyRefused(
+                "It is your turn: take the upcard instead of buying it", code="buy.own_turn"
+            )
         if seat == self.discarder:
-            raise BuyRefused("You can't buy back your own discard")
+            raise BuyRefused("You can't buy back your own discard", code="buy.own_discard")
         if seat in self.buy_requests:
-            raise BuyRefused("You have already asked to buy this card")
+            raise BuyRefused("You have already asked to buy this card", code="buy.already_asked")
         self._check_buyer_status(seat)
         if self._supply() < self.rules.buy_penalty_cards + 1:
             # S31 (and S49's forced take, where the stock is dead): the buy could never be
             # awarded, so say so now rather than drop the request when P draws.
             raise BuyRefused(
                 "Too few cards are left in the stock to pay for a buy and still let the "
-                "player in turn draw"
+                "player in turn draw",
+                code="buy.stock_too_small_for_draw",
             )
 
     def _supply(self) -> int:
@@ -429,6 +458,7 @@ class Game:
                     assert card is not None, "the supply rule (S31) guarantees penalty cards"
                     self.hands[winner].append(card)
                 events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
+                self.history.append(PublicMove(winner, "bought", upcard))
             else:
                 events.append(UpcardDead(upcard))
             self.upcard_live = False
@@ -449,6 +479,7 @@ class Game:
         self.upcard_live = False
         self.taken_upcard = card
         self.step = "play"
+        self.history.append(PublicMove(seat, "took", card))
         return [TookUpcard(seat, card)]
 
     def _buy_in_turn(self, seat: int) -> list[Event]:
@@ -466,6 +497,7 @@ class Game:
         self.taken_upcard = card
         self.step = "play"
         events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
+        self.history.append(PublicMove(seat, "bought", card))
         return events
 
     # -- play step: planning (pure) ------------------------------------------------------------
@@ -488,12 +520,18 @@ class Game:
     def _check_discard(self, seat: int, card: Card) -> None:
         hand = self.hands[seat]
         if card not in hand:
-            raise CardNotInHand(f"You don't hold {card.pretty()}")
+            raise CardNotInHand(
+                f"You don't hold {card.pretty()}", code="card.not_in_hand", card=card.pretty()
+            )
         if len(hand) == 1 and self.rules.final_discard == "forbidden":
-            raise HandSizeRule("At this table you may not go out by discarding")
+            raise HandSizeRule(
+                "At this table you may not go out by discarding", code="discard.no_discard_out"
+            )
         if not self.is_shanghai and card == self.taken_upcard:
             raise IllegalAction(
-                f"You took {card.pretty()} from the discard pile this turn: discard another card"
+                f"You took {card.pretty()} from the discard pile this turn: discard another card",
+                code="discard.taken_upcard",
+                card=card.pretty(),
             )
 
     def _check_hand_left(self, left: list[Card]) -> None:
@@ -502,13 +540,15 @@ class Game:
         if not left:
             if final == "required":
                 raise HandSizeRule(
-                    "At this table you must go out by discarding: keep one card to discard"
+                    "At this table you must go out by discarding: keep one card to discard",
+                    code="go_out.keep_one",
                 )
             return
         if final == "forbidden" and len(left) == 1:
             raise HandSizeRule(
                 "At this table you may not go out by discarding, so a play may not leave "
-                "exactly one card: play your last cards together"
+                "exactly one card: play your last cards together",
+                code="go_out.not_one_left",
             )
         if (
             not self.is_shanghai
@@ -518,21 +558,26 @@ class Game:
         ):
             raise HandSizeRule(
                 "That would leave only the card you took from the discard pile, which you "
-                "may not discard this turn"
+                "may not discard this turn",
+                code="go_out.only_taken_card",
             )
 
     def _plan_go_down(self, seat: int, action: GoDown) -> _Plan:
         rules = self.rules
         if not self.is_shanghai:
-            raise IllegalAction("Rummy has no contract: lay melds instead")
+            raise IllegalAction("Rummy has no contract: lay melds instead", code="go_down.rummy")
         if self.down[seat]:
-            raise IllegalAction("You are already down this deal; lay off instead")
+            raise IllegalAction(
+                "You are already down this deal; lay off instead", code="go_down.already_down"
+            )
         hand = Counter(self.hands[seat])
         table = [m.meld for m in self.melds]
         freed: list[Card] = []
         if action.swaps:
             if rules.joker_swap != "anyone_then_go_down":
-                raise IllegalAction("At this table only a player who is down may swap jokers")
+                raise IllegalAction(
+                    "At this table only a player who is down may swap jokers", code="swap.only_down"
+                )
             for swap in action.swaps:
                 wild = self._check_swap_target(table, swap, hand)
                 table[swap.meld] = table[swap.meld].replace(swap.position, swap.card)
@@ -542,13 +587,22 @@ class Game:
         check_contract(action.melds, self.contract, rules)
         used = Counter(c.card for m in action.melds for c in m.cards)
         _remove(hand, used)
+        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
+        new_melds = list(action.melds)
+        if action.layoffs:
+            if not rules.layoff_on_going_down_turn:
+                raise IllegalAction("You can't lay off on the turn you go down")
+            after = table + new_melds
+            wild_used = self._lay_off_onto(after, hand, action.layoffs) or wild_used
+            table, new_melds = after[: len(table)], after[len(table) :]
         left = list(hand.elements())
         self._check_hand_left(left)
-        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
         return _Plan(
             hand=left,
             table=table,
-            new_melds=list(action.melds),
+            new_melds=new_melds,
+            laid_down=list(action.melds),
+            laid_off=list(action.layoffs),
             goes_down=True,
             wild_used=wild_used,
             swapped=[(s, w) for s, w in zip(action.swaps, freed, strict=True)],
@@ -556,9 +610,12 @@ class Game:
 
     def _plan_lay_melds(self, seat: int, action: LayMelds) -> _Plan:
         if self.is_shanghai:
-            raise IllegalAction("In Shanghai new melds go down only as the contract")
+            raise IllegalAction(
+                "In Shanghai new melds go down only as the contract",
+                code="meld.shanghai_contract_only",
+            )
         if not action.melds:
-            raise IllegalMeld("Choose at least one meld")
+            raise IllegalMeld("Choose at least one meld", code="meld.choose_one")
         for meld in action.melds:
             meld.check(self.rules)
         hand = Counter(self.hands[seat])
@@ -570,22 +627,49 @@ class Game:
     def _plan_lay_off(self, seat: int, items: Sequence[LayOffItem]) -> _Plan:
         rules = self.rules
         if not items:
-            raise IllegalAction("Choose at least one card to lay off")
+            raise IllegalAction("Choose at least one card to lay off", code="layoff.choose_card")
         if self.is_shanghai:
             if not self.down[seat]:
-                raise IllegalAction("You can lay off only after you have gone down this deal")
+                raise IllegalAction(
+                    "You can lay off only after you have gone down this deal",
+                    code="layoff.not_down",
+                )
             if self.went_down_this_turn and not rules.layoff_on_going_down_turn:
-                raise IllegalAction("You can't lay off on the turn you go down")
+                raise IllegalAction(
+                    "You can't lay off on the turn you go down", code="layoff.going_down_turn"
+                )
         elif rules.layoff_requires_own_meld and not self.played_this_deal[seat]:
-            raise IllegalAction("At this table you must lay a meld of your own before laying off")
+            raise IllegalAction(
+                "At this table you must lay a meld of your own before laying off",
+                code="layoff.own_meld_first",
+            )
         hand = Counter(self.hands[seat])
         table = [m.meld for m in self.melds]
+        wild_used = self._lay_off_onto(table, hand, items)
+        left = list(hand.elements())
+        self._check_hand_left(left)
+        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
+
+    def _lay_off_onto(
+        self, table: list[Meld], hand: Counter[Card], items: Sequence[LayOffItem]
+    ) -> bool:
+        """Apply ``items`` in order to ``table`` and ``hand`` (both changed in place; the
+        callers work on copies). Returns whether a wild left the hand (S51)."""
+        rules = self.rules
         wild_used = False
         for item in items:
             if hand[item.card] <= 0:
-                raise CardNotInHand(f"You don't hold {item.card.pretty()} to lay off")
+                raise CardNotInHand(
+                    f"You don't hold {item.card.pretty()} to lay off",
+                    code="layoff.not_in_hand",
+                    card=item.card.pretty(),
+                )
             if not 0 <= item.meld < len(table):
-                raise IllegalAction(f"There is no meld number {item.meld} on the table")
+                raise IllegalAction(
+                    f"There is no meld number {item.meld} on the table",
+                    code="meld.no_such_meld",
+                    number=item.meld + 1,
+                )
             meld = table[item.meld]
             placed, end = self._placement(meld, item)
             new_meld = meld.add(placed, end)
@@ -593,30 +677,43 @@ class Game:
             table[item.meld] = new_meld
             hand[item.card] -= 1
             wild_used = wild_used or placed.is_wild_in(meld.kind, rules)
-        left = list(hand.elements())
-        self._check_hand_left(left)
-        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
+        return wild_used
 
     def _placement(self, meld: Meld, item: LayOffItem) -> tuple[MeldCard, Any]:
         options = meld.placements(item.card, self.rules)
         if not options:
-            raise IllegalMeld(f"{item.card.pretty()} does not fit the {meld.kind} {meld}")
+            raise IllegalMeld(
+                f"{item.card.pretty()} does not fit the {meld.kind} {meld}",
+                code="layoff.does_not_fit",
+                card=item.card.pretty(),
+                number=item.meld + 1,
+            )
         if meld.kind == "run":
             if item.end is not None:
                 options = [o for o in options if o[1] == item.end]
                 if not options:
                     raise IllegalMeld(
-                        f"{item.card.pretty()} does not fit the {item.end} end of {meld}"
+                        f"{item.card.pretty()} does not fit the {item.end} end of {meld}",
+                        code="layoff.wrong_end",
+                        card=item.card.pretty(),
+                        end=item.end,
+                        number=item.meld + 1,
                     )
             elif len(options) > 1:
                 raise IllegalMeld(
-                    f"Say which end of {meld} {item.card.pretty()} goes to (low or high)"
+                    f"Say which end of {meld} {item.card.pretty()} goes to (low or high)",
+                    code="layoff.which_end",
+                    card=item.card.pretty(),
+                    number=item.meld + 1,
                 )
             return options[0]
         if len(options) > 1:
             suits = [o for o in options if o[0].suit == item.suit]
             if not suits:
-                raise IllegalMeld("Name the suit the wild plays as in this set (C, D, H or S)")
+                raise IllegalMeld(
+                    "Name the suit the wild plays as in this set (C, D, H or S)",
+                    code="layoff.name_suit",
+                )
             return suits[0]
         return options[0]
 
@@ -624,35 +721,62 @@ class Game:
         """Validate a swap against ``table`` and ``hand``; return the wild it frees (S42)."""
         rules = self.rules
         if rules.joker_swap == "off":
-            raise IllegalAction("Joker swaps are off at this table")
+            raise IllegalAction("Joker swaps are off at this table", code="swap.off")
         if hand[swap.card] <= 0:
-            raise CardNotInHand(f"You don't hold {swap.card.pretty()}")
+            raise CardNotInHand(
+                f"You don't hold {swap.card.pretty()}",
+                code="card.not_in_hand",
+                card=swap.card.pretty(),
+            )
         if not 0 <= swap.meld < len(table):
-            raise IllegalAction(f"There is no meld number {swap.meld} on the table")
+            raise IllegalAction(
+                f"There is no meld number {swap.meld} on the table",
+                code="meld.no_such_meld",
+                number=swap.meld + 1,
+            )
         meld = table[swap.meld]
         if not 0 <= swap.position < len(meld.cards):
-            raise IllegalAction(f"The meld {meld} has no card at position {swap.position}")
+            raise IllegalAction(
+                f"The meld {meld} has no card at position {swap.position}",
+                code="swap.no_position",
+                number=swap.meld + 1,
+                position=swap.position + 1,
+            )
         placed = meld.cards[swap.position]
         if not placed.is_wild_in(meld.kind, rules):
-            raise IllegalAction(f"{placed.card.pretty()} in {meld} is not a wild")
+            raise IllegalAction(
+                f"{placed.card.pretty()} in {meld} is not a wild",
+                code="swap.not_wild",
+                card=placed.card.pretty(),
+                number=swap.meld + 1,
+            )
         card = swap.card
         suit_ok = card.suit == placed.suit or (meld.kind == "set" and placed.suit is None)
         if card.rank != placed.rank or not suit_ok:
             raise IllegalAction(
-                f"Only the card the wild stands for ({placed.identity}) can replace it"
+                f"Only the card the wild stands for ({placed.identity}) can replace it",
+                code="swap.wrong_card",
+                card=str(placed.identity),
             )
         return placed.card
 
     def _plan_swap(self, seat: int, swap: Swap) -> _Plan:
         rules = self.rules
         if rules.joker_swap == "off":
-            raise IllegalAction("Joker swaps are off at this table")
+            raise IllegalAction("Joker swaps are off at this table", code="swap.off")
         if not self.down[seat]:
             if rules.joker_swap == "anyone_then_go_down":
-                raise IllegalAction("Before you are down you may swap only as part of going down")
-            raise IllegalAction("You can swap a joker only after you have gone down")
+                raise IllegalAction(
+                    "Before you are down you may swap only as part of going down",
+                    code="swap.with_going_down_only",
+                )
+            raise IllegalAction(
+                "You can swap a joker only after you have gone down", code="swap.not_down"
+            )
         if self.went_down_this_turn and not rules.layoff_on_going_down_turn:
-            raise IllegalAction("You can't swap on the turn you go down")
+            raise IllegalAction(
+                "You can't swap on the turn you go down", code="swap.going_down_turn"
+            )
         hand = Counter(self.hands[seat])
         table = [m.meld for m in self.melds]
         wild = self._check_swap_target(table, swap, hand)
@@ -671,19 +795,20 @@ class Game:
         laid: dict[int, list[tuple[int, Card]]] = {}
         for item in plan.laid_off:
             laid.setdefault(item.meld, []).append((seat, item.card))
+        owners = [m.owner for m in self.melds] + [seat] * len(plan.new_melds)
+        before = [m.laid_off for m in self.melds] + [()] * len(plan.new_melds)
         self.melds = [
-            TableMeld(m.owner, meld, m.laid_off + tuple(laid.get(index, ())))
-            for index, (m, meld) in enumerate(zip(self.melds, plan.table, strict=True))
+            TableMeld(owners[index], meld, before[index] + tuple(laid.get(index, ())))
+            for index, meld in enumerate([*plan.table, *plan.new_melds])
         ]
         self.hands[seat] = plan.hand
-        for item in plan.laid_off:
-            events.append(LaidOff(seat, item.meld, item.card))
         if plan.new_melds:
-            self.melds.extend(TableMeld(seat, meld) for meld in plan.new_melds)
             if plan.goes_down:
                 self.down[seat] = True
                 self.went_down_this_turn = True
-            events.append(WentDown(seat, tuple(plan.new_melds)))
+            events.append(WentDown(seat, tuple(plan.laid_down or plan.new_melds)))
+        for item in plan.laid_off:
+            events.append(LaidOff(seat, item.meld, item.card))
         self.played_this_deal[seat] = True
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
         if not self.hands[seat]:
@@ -695,6 +820,7 @@ class Game:
         hand.remove(card)
         self.pile.append(card)
         self.pile_from.append(seat)
+        self.history.append(PublicMove(seat, "discarded", card))
         if self.rules.is_wild(card):
             self.wild_left_hand = True
         events: list[Event] = [Discarded(seat, card)]
@@ -801,11 +927,22 @@ class Game:
     # -- legal actions -------------------------------------------------------------------------
 
     def legal_actions(self, player: str) -> list[Action]:
-        """Every legal action for ``player`` now.
+        """Every legal action for ``player`` now, each one accepted by ``apply``.
 
-        Going down is offered as the arrangement ``find_contract`` proposes (there may be
-        others, which ``apply`` accepts too); lay-offs are offered one card at a time, plus
-        two-card batches where a single card could not legally leave the hand.
+        What is listed, and what is left to ``GoDownBuilder`` (``engine/builder.py``):
+        - draws, buy requests (only buys that can be awarded, S31), discards, swaps: all;
+        - lay-offs: every single card onto every meld at every end (and every suit a set wild
+          may declare), plus every two-card batch, chains included (9H then 10H), when the
+          hand holds two cards: the only batches that cannot be played one card at a time
+          (E13, E29);
+        - going down: the arrangement ``find_contract`` proposes, first; under
+          ``anyone_then_go_down`` the same for every choice of up to three swaps; under
+          ``layoff_on_going_down_turn`` with ``final_discard: forbidden``, the go-down that
+          leaves one card together with that card's lay-off (S37, E13). Other arrangements,
+          wild identities and bundles are too many to list: ``GoDownBuilder`` builds any of
+          them step by step and the engine judges each step;
+        - Rummy melds: every single group and run of the hand (several melds are laid one
+          action at a time).
         """
         seat = self.seat_of(player)
         if self.step == "over":
@@ -838,9 +975,7 @@ class Game:
         distinct = list(dict.fromkeys(hand))
         candidates: list[Action] = []
         if self.is_shanghai and not self.down[seat]:
-            melds = find_contract(hand, self.deal, rules)
-            if melds is not None:
-                candidates.append(GoDown(tuple(melds)))
+            candidates.extend(self._go_down_offers(seat))
         if not self.is_shanghai:
             candidates.extend(LayMelds((m,)) for m in _single_melds(hand, rules))
         may_lay_off = (
@@ -849,29 +984,166 @@ class Game:
             else (not rules.layoff_requires_own_meld or self.played_this_deal[seat])
         )
         if may_lay_off and self.melds:
-            items = [
-                LayOffItem(card, index, end, placed.suit if meld.meld.kind == "set" else None)
-                for card in distinct
-                for index, meld in enumerate(self.melds)
-                for placed, end in meld.meld.placements(card, rules)
-            ]
-            candidates.extend(LayOff((item,)) for item in items)
-            if len(hand) == 2:
-                candidates.extend(LayOff((a, b)) for a in items for b in items if a.card != b.card)
+            candidates.extend(self._lay_off_offers(seat))
             if self.is_shanghai and rules.joker_swap != "off":
-                for index, table_meld in enumerate(self.melds):
-                    meld = table_meld.meld
-                    for position, placed in enumerate(meld.cards):
-                        if placed.is_wild_in(meld.kind, rules):
-                            for card in distinct:
-                                if card.rank == placed.rank and not card.is_joker:
-                                    candidates.append(SwapJoker(Swap(card, index, position)))
+                table = [m.meld for m in self.melds]
+                candidates.extend(
+                    SwapJoker(swap) for swap in _swap_candidates(table, distinct, rules)
+                )
         legal = [a for a in candidates if self._legal(seat, a)]
         # Discards are most of every list: judge them here rather than one _check each.
         if len(hand) > 1 or rules.final_discard != "forbidden":
             taken = None if self.is_shanghai else self.taken_upcard
             legal.extend(Discard(card) for card in distinct if card is not taken)
         return legal
+
+    def _lay_off_offers(self, seat: int) -> list[LayOff]:
+        """Single lay-offs, and with two cards in hand every two-card batch (chains too),
+        one per distinct result."""
+        hand = self.hands[seat]
+        table = [m.meld for m in self.melds]
+        singles = [
+            LayOff((item,)) for item in _lay_off_items(table, list(dict.fromkeys(hand)), self.rules)
+        ]
+        if len(hand) != 2:
+            return singles
+        offers: list[LayOff] = list(singles)
+        seen: set[tuple[str, ...]] = set()
+        for first in singles:
+            after = list(table)
+            try:
+                self._lay_off_onto(after, Counter(hand), first.items)
+            except IllegalAction:
+                continue
+            rest = list(hand)
+            rest.remove(first.items[0].card)
+            for second in _lay_off_items(after, rest, self.rules):
+                batch = LayOff((first.items[0], second))
+                final = list(after)
+                try:
+                    self._lay_off_onto(final, Counter(rest), (second,))
+                except IllegalAction:
+                    continue
+                key = tuple(sorted(str(m) for m in final))
+                if key not in seen:
+                    seen.add(key)
+                    offers.append(batch)
+        return offers
+
+    def _swap_fits(self, table: list[Meld], swap: Swap, hand: Counter[Card]) -> bool:
+        try:
+            self._check_swap_target(table, swap, hand)
+        except IllegalAction:
+            return False
+        return True
+
+    def _kept_out_by_s16(self, cards: list[Card]) -> list[Card]:
+        """Cards S16 might keep out of a contract run though a lay-off could still extend it:
+        wilds, and naturals of a suit the hand could make two runs of."""
+        runs = [size for kind, size in self.contract if kind == "run"]
+        if len(runs) < 2 or self.rules.same_suit_runs != "separated":
+            return []
+        wilds = sum(1 for c in cards if self.rules.is_wild(c))
+        per_suit = Counter(c.suit for c in cards if not self.rules.is_wild(c))
+        return [
+            c for c in cards if self.rules.is_wild(c) or per_suit[c.suit] + wilds >= 2 * min(runs)
+        ]
+
+    def _lay_off_rest(
+        self, table: list[Meld], cards: list[Card], melds: Sequence[Meld]
+    ) -> tuple[LayOffItem, ...]:
+        """Lay-offs that place every card ``melds`` leave of ``cards`` (at most three, in
+        some order, chains included), or () when there are none."""
+        rest = Counter(cards)
+        rest.subtract(c.card for m in melds for c in m.cards)
+        left = list((+rest).elements())
+        if not 1 <= len(left) <= 3:
+            return ()
+
+        def place(table: list[Meld], left: list[Card]) -> tuple[LayOffItem, ...] | None:
+            if not left:
+                return ()
+            tried: set[tuple[Card, int, str | None]] = set()
+            for item in _lay_off_items(table, list(dict.fromkeys(left)), self.rules):
+                if (item.card, item.meld, item.end) in tried:
+                    continue  # a set wild's other suits place it no differently
+                tried.add((item.card, item.meld, item.end))
+                after = list(table)
+                try:
+                    self._lay_off_onto(after, Counter(left), (item,))
+                except IllegalAction:
+                    continue
+                remaining = list(left)
+                remaining.remove(item.card)
+                tail = place(after, remaining)
+                if tail is not None:
+                    return (item, *tail)
+            return None
+
+        return place(table, left) or ()
+
+    def _go_down_offers(self, seat: int) -> list[GoDown]:
+        """The solver's go-down, per choice of swaps, and the go-down-and-lay-off bundles."""
+        rules = self.rules
+        hand = self.hands[seat]
+        table = [m.meld for m in self.melds]
+        swap_sets: list[tuple[Swap, ...]] = [()]
+        if rules.joker_swap == "anyone_then_go_down" and table:
+            options = [
+                swap
+                for swap in _swap_candidates(table, list(dict.fromkeys(hand)), rules)
+                if self._swap_fits(table, swap, Counter(hand))
+            ][:6]  # more swaps than this at once: GoDownBuilder
+            for size in (1, 2, 3):
+                swap_sets.extend(combinations(options, size))
+        bundles = rules.layoff_on_going_down_turn and rules.final_discard == "forbidden"
+        relaxed = _without_final_discard(rules) if bundles else rules
+        offers: list[GoDown] = []
+        for swaps in swap_sets:
+            if len({(s.meld, s.position) for s in swaps}) < len(swaps):
+                continue
+            after_swaps = Counter(hand)
+            swapped_table = list(table)
+            try:
+                for swap in swaps:
+                    wild = self._check_swap_target(swapped_table, swap, after_swaps)
+                    swapped_table[swap.meld] = swapped_table[swap.meld].replace(
+                        swap.position, swap.card
+                    )
+                    after_swaps[swap.card] -= 1
+                    after_swaps[wild] += 1
+            except IllegalAction:
+                continue
+            cards = list(after_swaps.elements())
+            melds = find_contract(cards, self.deal, rules)
+            if melds is not None:
+                offers.append(GoDown(tuple(melds), swaps))
+                if rules.layoff_on_going_down_turn:
+                    out = self._lay_off_rest(swapped_table + list(melds), cards, melds)
+                    if out:  # going down and out in one play (S37, S47)
+                        offers.append(GoDown(tuple(melds), swaps, out))
+            if not bundles or (melds is not None and sum(map(len, melds)) == len(cards)):
+                continue  # no bundle needed when the contract itself can empty the hand
+            # Under ``minimum`` a card that fits a new meld can join it in the contract (then
+            # the plain go-down empties the hand), so only cards that fit a meld already on
+            # the table need the bundle; under ``exact``, or when S16 may keep a card out of
+            # a contract run that a lay-off could still extend, any card may.
+            lasts = (
+                dict.fromkeys(cards)
+                if rules.contract_meld_size == "exact"
+                else {item.card: None for item in _lay_off_items(swapped_table, cards, rules)}
+                | {card: None for card in self._kept_out_by_s16(cards)}
+            )
+            for last in lasts:
+                rest = list(cards)
+                rest.remove(last)
+                melds = find_contract(rest, self.deal, relaxed)
+                if melds is None or sum(len(m) for m in melds) != len(rest):
+                    continue
+                after = swapped_table + list(melds)
+                for item in _lay_off_items(after, [last], rules):
+                    offers.append(GoDown(tuple(melds), swaps, (item,)))
+        return offers
 
     # -- views -----------------------------------------------------------------------------------
 
@@ -910,6 +1182,7 @@ class Game:
             is_over=self.is_over,
             winners=self.winner_seats,
             restocks=self.restocks,
+            history=tuple(self.history),
         )
 
     # -- serialisation ---------------------------------------------------------------------------
@@ -953,6 +1226,7 @@ class Game:
                 "blinds": self.blind_outs,
                 "buys_total": self.buys_total,
                 "winners": self.winner_seats,
+                "history": [[m.seat, m.kind, str(m.card)] for m in self.history],
             },
             separators=(",", ":"),
         )
@@ -1004,6 +1278,7 @@ class Game:
             game.blind_outs = data["blinds"]
             game.buys_total = data["buys_total"]
             game.winner_seats = tuple(data["winners"])
+            game.history = [_public_move(*move) for move in data.get("history", [])]
         except (KeyError, TypeError, json.JSONDecodeError) as error:
             raise ValueError(f"Not a saved game: {error}") from error
         return game
@@ -1018,13 +1293,23 @@ class Game:
 class _Plan:
     """The computed result of a play-step action, applied by ``_commit_play``."""
 
-    __slots__ = ("goes_down", "hand", "laid_off", "new_melds", "swapped", "table", "wild_used")
+    __slots__ = (
+        "goes_down",
+        "hand",
+        "laid_down",
+        "laid_off",
+        "new_melds",
+        "swapped",
+        "table",
+        "wild_used",
+    )
 
     def __init__(
         self,
         hand: list[Card] | None = None,
         table: list[Meld] | None = None,
         new_melds: list[Meld] | None = None,
+        laid_down: list[Meld] | None = None,
         laid_off: list[LayOffItem] | None = None,
         swapped: list[tuple[Swap, Card]] | None = None,
         goes_down: bool = False,
@@ -1033,6 +1318,8 @@ class _Plan:
         self.hand = hand
         self.table = table
         self.new_melds = new_melds or []
+        #: The melds as laid down, before any same-action lay-offs (for the event).
+        self.laid_down = laid_down or []
         self.laid_off = laid_off or []
         self.swapped = swapped or []
         self.goes_down = goes_down
@@ -1042,7 +1329,11 @@ class _Plan:
 def _remove(hand: Counter[Card], used: Counter[Card]) -> None:
     for card, count in used.items():
         if hand[card] < count:
-            raise CardNotInHand(f"You don't hold enough {card.pretty()} for those melds")
+            raise CardNotInHand(
+                f"You don't hold enough {card.pretty()} for those melds",
+                code="card.not_enough",
+                card=card.pretty(),
+            )
         hand[card] -= count
 
 
@@ -1063,6 +1354,43 @@ def _rules_from_json(data: dict[str, Any]) -> Rules:
     if cached is None:
         cached = _RULES_FROM_CACHE[key] = Rules.model_validate(data)
     return cached
+
+
+def _lay_off_items(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[LayOffItem]:
+    """Every placement of each of ``cards`` on each meld of ``table``, end and suit named."""
+    return [
+        LayOffItem(
+            card, index, end, placed.suit if rules.is_wild(card) and meld.kind == "set" else None
+        )
+        for card in cards
+        for index, meld in enumerate(table)
+        for placed, end in meld.placements(card, rules)
+    ]
+
+
+def _swap_candidates(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[Swap]:
+    """Swaps of a natural among ``cards`` for a table wild of its rank (the suit is judged by
+    ``_check_swap_target``)."""
+    return [
+        Swap(card, index, position)
+        for index, meld in enumerate(table)
+        for position, placed in enumerate(meld.cards)
+        if placed.is_wild_in(meld.kind, rules)
+        for card in cards
+        if card.rank == placed.rank and not card.is_joker
+    ]
+
+
+_RELAXED: dict[Rules, Rules] = {}
+
+
+def _without_final_discard(rules: Rules) -> Rules:
+    """``rules`` with ``final_discard: optional``: the solver then may leave any hand size,
+    which the go-down-and-lay-off bundle needs (it leaves one card for the lay-off)."""
+    relaxed = _RELAXED.get(rules)
+    if relaxed is None:
+        relaxed = _RELAXED[rules] = rules.with_options(final_discard="optional")
+    return relaxed
 
 
 def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
@@ -1099,3 +1427,10 @@ def _single_melds(hand: Iterable[Card], rules: Rules) -> list[Meld]:
                         )
                     )
     return melds
+
+
+def _public_move(seat: int, kind: str, card: str) -> PublicMove:
+    """A saved history entry; states saved before the history existed simply have none."""
+    if kind not in ("turned", "took", "bought", "discarded"):
+        raise ValueError(f"unknown move kind {kind!r}")
+    return PublicMove(seat, cast(MoveKind, kind), Card.parse(card))

@@ -108,9 +108,11 @@ class Meld:
         cards make no meld; wilds need an identity, so they go through ``Meld.parse``.
         """
         if len(cards) < min(rules.min_set, rules.min_run):
-            raise IllegalMeld("A meld needs at least 3 cards")
+            raise IllegalMeld("A meld needs at least 3 cards", code="meld.too_few_cards")
         if any(rules.is_wild(card) for card in cards):
-            raise IllegalMeld("Say what each wild card stands for, like JK=8H")
+            raise IllegalMeld(
+                "Say what each wild card stands for, like JK=8H", code="meld.name_wilds"
+            )
         as_set = Meld("set", tuple(MeldCard(c, c.rank, c.suit) for c in cards))
         aces_low = sorted(cards, key=lambda c: c.rank)
         aces_high = sorted(cards, key=lambda c: (c.rank == ACE, c.rank))
@@ -131,7 +133,8 @@ class Meld:
             return meld
         raise IllegalMeld(
             "Those cards don't form a meld: a set is cards of one rank, a run cards in sequence "
-            f"in one suit ({reasons[-1]})"
+            f"in one suit ({reasons[-1]})",
+            code="meld.not_a_meld",
         )
 
     def __str__(self) -> str:
@@ -179,14 +182,23 @@ class Meld:
         for placed in self.cards:
             card = placed.card
             if placed.is_wild_in(self.kind, rules) and not rules.is_wild(card):
-                raise IllegalMeld(f"{card} cannot stand in for {placed.identity}: it is not wild")
+                raise IllegalMeld(
+                    f"{card} cannot stand in for {placed.identity}: it is not wild",
+                    code="meld.not_wild",
+                    card=card.pretty(),
+                )
         wilds = self.wild_count(rules)
         if wilds == length:
-            raise IllegalMeld(f"The {self.kind} {self} needs at least one natural card")
+            raise IllegalMeld(
+                f"The {self.kind} {self} needs at least one natural card", code="meld.no_natural"
+            )
         if wilds > rules.max_wilds(length):
             raise IllegalMeld(
                 f"The {self.kind} {self} has {wilds} wild cards; a meld of {length} may hold "
-                f"at most {rules.max_wilds(length)} ({rules.joker_limit} rule)"
+                f"at most {rules.max_wilds(length)} ({rules.joker_limit} rule)",
+                code="meld.too_many_wilds",
+                length=length,
+                most=rules.max_wilds(length),
             )
         if self.kind == "set":
             self._check_set(rules)
@@ -195,52 +207,76 @@ class Meld:
 
     def _check_set(self, rules: Rules) -> None:
         if len(self.cards) < rules.min_set:
-            raise IllegalMeld(f"A set needs at least {rules.min_set} cards")
+            raise IllegalMeld(
+                f"A set needs at least {rules.min_set} cards",
+                code="set.too_small",
+                size=rules.min_set,
+            )
         if rules.max_set is not None and len(self.cards) > rules.max_set:
-            raise IllegalMeld(f"A group holds at most {rules.max_set} cards")
+            raise IllegalMeld(
+                f"A group holds at most {rules.max_set} cards",
+                code="set.too_big",
+                size=rules.max_set,
+            )
         rank = self.cards[0].rank
         for placed in self.cards:
             if placed.rank != rank or placed.value == 14:
-                raise IllegalMeld(f"The set {self} mixes ranks")
+                raise IllegalMeld(f"The set {self} mixes ranks", code="set.mixed_ranks")
             wild = placed.is_wild_in("set", rules)
             if wild and rules.joker_identity == "rank_and_suit" and placed.suit is None:
-                raise IllegalMeld(f"Name the suit the wild plays as in {self}, like JK=8H")
+                raise IllegalMeld(
+                    f"Name the suit the wild plays as in {self}, like JK=8H", code="set.name_suit"
+                )
             if wild and rules.joker_identity == "rank_only" and placed.suit is not None:
-                raise IllegalMeld("Wilds in sets take only a rank at this table, like JK=8")
+                raise IllegalMeld(
+                    "Wilds in sets take only a rank at this table, like JK=8", code="set.rank_only"
+                )
             if not wild and placed.suit != placed.card.suit:
-                raise IllegalMeld(f"The set {self} lists a natural under another suit")
+                raise IllegalMeld(
+                    f"The set {self} lists a natural under another suit",
+                    code="set.natural_other_suit",
+                )
 
     def _check_run(self, rules: Rules) -> None:
         length = len(self.cards)
         if length < rules.min_run:
-            raise IllegalMeld(f"A run needs at least {rules.min_run} cards")
+            raise IllegalMeld(
+                f"A run needs at least {rules.min_run} cards",
+                code="run.too_short",
+                size=rules.min_run,
+            )
         suit = self.cards[0].suit
         for index, placed in enumerate(self.cards):
             if placed.suit != suit:
-                raise IllegalMeld(f"The run {self} mixes suits")
+                raise IllegalMeld(f"The run {self} mixes suits", code="run.mixed_suits")
             if placed.value != self.cards[0].value + index:
-                raise IllegalMeld(f"The run {self} is not consecutive")
+                raise IllegalMeld(f"The run {self} is not consecutive", code="run.not_consecutive")
         low, high = self.cards[0].value, self.cards[-1].value
         if low < 1 or high > 14:
-            raise IllegalMeld(f"The run {self} goes past the ace: runs never wrap")
+            raise IllegalMeld(
+                f"The run {self} goes past the ace: runs never wrap", code="run.wraps"
+            )
         if high == 14 and not rules.ace_high_allowed:
-            raise IllegalMeld("Aces are low at this table: Q-K-A is not a run")
+            raise IllegalMeld("Aces are low at this table: Q-K-A is not a run", code="run.aces_low")
         if length > 13 and not rules.run_ace_both_ends:
-            raise IllegalMeld(f"The run {self} uses the ace at both ends")
+            raise IllegalMeld(f"The run {self} uses the ace at both ends", code="run.ace_both_ends")
 
     # -- changes -----------------------------------------------------------------------------
 
     def placements(self, card: Card, rules: Rules) -> list[tuple[MeldCard, End | None]]:
         """Every way ``card`` may be added to this meld: (identity, end) pairs (S39, S40)."""
         options: list[tuple[MeldCard, End | None]] = []
-        wild_ok = self.wild_count(rules) + 1 <= rules.max_wilds(len(self.cards) + 1)
+        # Counting the meld's wilds is the costly part: only a wild card needs it.
+        wild_ok = rules.is_wild(card) and (
+            self.wild_count(rules) + 1 <= rules.max_wilds(len(self.cards) + 1)
+        )
         if self.kind == "set":
             if rules.max_set is not None and len(self.cards) >= rules.max_set:
                 return options
             rank = self.rank
             if card.rank == rank:
                 options.append((MeldCard(card, rank, card.suit), None))
-            elif rules.is_wild(card) and wild_ok:
+            elif wild_ok:
                 suits: Sequence[str | None] = (
                     SUITS if rules.joker_identity == "rank_and_suit" else (None,)
                 )
@@ -256,7 +292,7 @@ class Meld:
                 continue
             rank = ACE if value == 14 else value
             end_name: End = "low" if end == "low" else "high"
-            if (card.rank == rank and card.suit == suit) or (rules.is_wild(card) and wild_ok):
+            if (card.rank == rank and card.suit == suit) or wild_ok:
                 options.append((MeldCard(card, value, suit), end_name))
         return options
 

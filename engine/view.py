@@ -38,6 +38,20 @@ class TableMeld:
     laid_off: tuple[tuple[int, Card], ...] = ()
 
 
+MoveKind = Literal["turned", "took", "bought", "discarded"]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicMove:
+    """One move every player at the table saw: ``seat`` took ``card`` from the pile as its
+    draw, bought it (the penalty card stays hidden) or discarded it; a deal's history opens
+    with the dealer's ``turned`` first upcard."""
+
+    seat: int
+    kind: MoveKind
+    card: Card
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """Everything ``player`` may know now; ``hand`` is None for spectators."""
@@ -70,3 +84,5 @@ class PlayerView:
     is_over: bool
     winners: tuple[int, ...]
     restocks: int
+    #: This deal's pile moves in order (what a player at a real table sees and remembers).
+    history: tuple[PublicMove, ...] = ()

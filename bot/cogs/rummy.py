@@ -14,6 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.shanghai import _clean, leaderboard_embed, open_table_here
+from bot.i18n import (
+    LANGUAGE_CHOICES,
+    LANGUAGE_DESCRIPTION,
+    TABLE_LANGUAGE_OPTION,
+    server_language,
+)
 from bot.interactions import guard
 
 if TYPE_CHECKING:
@@ -36,6 +42,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         ace_mode="Aces low only, or high or low (then an ace scores 15)",
         final_discard="Whether going out needs a final discard",
         turn_seconds="Seconds per turn before the bot plays it (default 90)",
+        language=LANGUAGE_DESCRIPTION,
     )
     @app_commands.choices(
         ace_mode=[
@@ -46,6 +53,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             app_commands.Choice(name="optional (default)", value="optional"),
             app_commands.Choice(name="required", value="required"),
         ],
+        language=LANGUAGE_CHOICES,
     )
     async def new(
         self,
@@ -54,6 +62,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         ace_mode: str | None = None,
         final_discard: str | None = None,
         turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+        language: str | None = None,
     ) -> None:
         """Open a Rummy table (2-6 players) in this channel; you take the first seat."""
         async with guard(interaction):
@@ -72,6 +81,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
                     turn_seconds if turn_seconds is not None else settings.turn_seconds
                 ),
                 "rules": overrides,
+                TABLE_LANGUAGE_OPTION: language or server_language(interaction),
             }
             await open_table_here(self.bot, interaction, options, "Rummy")
 

@@ -12,9 +12,16 @@ from discord.ext import commands
 
 from bot import guards
 from bot.errors import NoTable, NotHost, UserError
+from bot.i18n import (
+    LANGUAGE_CHOICES,
+    LANGUAGE_DESCRIPTION,
+    TABLE_LANGUAGE_OPTION,
+    server_language,
+)
 from bot.interactions import guard
 from bot.rendering import rules_text
 from bot.service import rules_for
+from bot.views.house_rules import PRESET_NAMES, house_rules_text, preset_label
 from bot.views.table import render_table
 from data.errors import TableExists
 from data.records import LeaderboardRow
@@ -24,13 +31,8 @@ if TYPE_CHECKING:
     from bot.service import LiveTable
 
 PRESETS = [
-    app_commands.Choice(name="standard (default)", value="standard"),
-    app_commands.Choice(
-        name="preset_000 (3-8 players, exact melds, discard to go out)", value="preset_000"
-    ),
-    app_commands.Choice(
-        name="preset_004 (2s wild, 2-card buys, no discard to go out)", value="preset_004"
-    ),
+    app_commands.Choice(name=f"{name}: {line}"[:100], value=key)
+    for key, (name, line) in PRESET_NAMES.items()
 ]
 
 
@@ -104,6 +106,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         final_discard="How a player may go out",
         deuces_wild="Whether 2s are wild as well as jokers",
         buy_limit="How many buys each player gets per deal",
+        language=LANGUAGE_DESCRIPTION,
     )
     @app_commands.choices(  # type: ignore[misc]  # int and str choices together
         preset=PRESETS,
@@ -120,6 +123,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             app_commands.Choice(name="3 per deal (4 in deals 9-10)", value="3_then_4"),
             app_commands.Choice(name="unlimited", value="unlimited"),
         ],
+        language=LANGUAGE_CHOICES,
     )
     async def new(
         self,
@@ -132,6 +136,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         final_discard: str | None = None,
         deuces_wild: bool | None = None,
         buy_limit: str | None = None,
+        language: str | None = None,
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
@@ -156,6 +161,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     turn_seconds if turn_seconds is not None else settings.turn_seconds
                 ),
                 "rules": overrides,
+                TABLE_LANGUAGE_OPTION: language or server_language(interaction),
             }
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
@@ -194,14 +200,19 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             else:
                 options = dict(table.record.options)
                 heading = (
-                    f"**Rules of table #{table.id}** (preset {options.get('preset', 'standard')})"
+                    f"**Rules of table #{table.id}** "
+                    f"({preset_label(str(options.get('preset', 'standard')))})"
                 )
+            rules = rules_for(options)
             text = rules_text(
-                rules_for(options),
+                rules,
                 buy_seconds=float(options.get("buy_seconds", settings.buy_seconds)),
                 turn_seconds=float(options.get("turn_seconds", settings.turn_seconds)),
             )
-            await interaction.response.send_message(f"{heading}\n{text}"[:2000], ephemeral=True)
+            extra = "" if rules.game == "rummy" else house_rules_text(rules)
+            await interaction.response.send_message(
+                f"{heading}\n{text}"[: 1990 - len(extra)] + "\n" + extra, ephemeral=True
+            )
 
     @app_commands.command(name="table")
     async def table(self, interaction: discord.Interaction[Any]) -> None:

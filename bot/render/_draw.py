@@ -1,8 +1,10 @@
 """Drawing primitives shared by the renderers: palette, fonts, suit shapes, text and PNG output.
 
-Everything here is deterministic: no system fonts (only Pillow's bundled Aileron, laid out with
-the basic engine so Raqm's presence does not matter), no randomness, and PNGs saved with fixed
-options and no metadata. Suit symbols are drawn as shapes because the bundled font has no ♣♦♥♠.
+Everything here is deterministic: no system fonts (only the bundled DejaVu Sans of
+``bot/i18n/fonts``, which covers Latin-1 and Latin Extended-A so "José" and "Muñoz" keep their
+accents, laid out with the basic engine so Raqm's presence does not matter), no randomness, and
+PNGs saved with fixed options and no metadata. Suit symbols are drawn as shapes, the same in
+every font.
 
 Thread safety: CPython's GIL build serialises Pillow's FreeType calls (Pillow holds the GIL
 while it lays out text), so the cached fonts may be shared by ``asyncio.to_thread`` workers;
@@ -17,6 +19,8 @@ import unicodedata
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import fonts
 
 RGB = tuple[int, int, int]
 
@@ -56,11 +60,8 @@ def suit_colour(suit: str | None) -> RGB:
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled Aileron Regular at ``size`` pixels, basic layout (no Raqm)."""
-    base = ImageFont.load_default(size=size)
-    if not isinstance(base, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
-        raise RuntimeError("Rendering needs Pillow built with FreeType (Pillow >= 10.1)")
-    return base.font_variant(layout_engine=ImageFont.Layout.BASIC)
+    """The bundled DejaVu Sans at ``size`` pixels, basic layout (no Raqm)."""
+    return ImageFont.truetype(str(fonts.REGULAR), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @lru_cache(maxsize=1)
@@ -76,25 +77,34 @@ def _glyph_bitmap(char: str) -> bytes:
 
 @lru_cache(maxsize=4096)
 def has_glyph(char: str) -> bool:
-    """Whether the bundled font draws ``char`` (it covers ASCII and a little punctuation)."""
+    """Whether the bundled font draws ``char`` (Latin, Greek, Cyrillic; no emoji)."""
     if char == " ":
         return True
     return _glyph_bitmap(char) != _notdef_bitmap()
 
 
 def drawable(text: str) -> str:
-    """``text`` reduced to what the font can draw: accents stripped (é → e), others dropped.
+    """``text`` as the font can draw it: accented letters kept (José, Muñoz, Łukasz).
 
-    Names are shown exactly in the accessible text elsewhere; the picture only needs to tell
-    players apart, so callers replace an empty result with a seat label.
+    A character the font lacks loses only its accent when its base letter is drawable
+    (rare scripts' diacritics) and is dropped otherwise (emoji, other scripts). Names are
+    shown exactly in the accessible text elsewhere; the picture only needs to tell players
+    apart, so callers replace an empty result with a seat label.
     """
-    decomposed = unicodedata.normalize("NFKD", text)
-    kept = "".join(
-        ch
-        for ch in decomposed
-        if not unicodedata.combining(ch) and ch.isprintable() and has_glyph(ch)
-    )
-    return " ".join(kept.split())
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFC", text):
+        if not ch.isprintable():
+            continue
+        if has_glyph(ch):
+            kept.append(ch)
+            continue
+        base = "".join(
+            part
+            for part in unicodedata.normalize("NFKD", ch)
+            if not unicodedata.combining(part) and part.isprintable() and has_glyph(part)
+        )
+        kept.append(base)
+    return " ".join("".join(kept).split())
 
 
 def fit(text: str, size: int, width: float) -> str:

@@ -40,7 +40,7 @@ class BuyWindows:
 
     def opened(self, table: LiveTable, seconds: float) -> None:
         """A new upcard is on offer: start its window with nobody decided."""
-        table.buy_deadline = self.service.clock() + seconds
+        table.buy_deadline = table.window_ends = self.service.clock() + seconds
         table.decided = set()
 
     def undecided(self, table: LiveTable) -> list[int]:
@@ -99,6 +99,7 @@ class BuyWindows:
             await self.run_pending(table)
         else:
             table.buy_deadline = None
+            table.window_ends = self.service.clock()
             self.service.timers.arm(table)
             self.service._notify(Change(table, "window"))
 

@@ -1,20 +1,27 @@
 """Computer seats: which move a computer (or a seat the bot plays) makes, and its buys.
 
 A computer decides from that seat's own ``PlayerView`` and legal actions only, with the
-strategy of its level (``engine.strategy``), and acts through the service's normal path like a
-click. Buys are decided as soon as a window opens (a computer never holds a window open); a
-turn's moves wait ``computer_delay`` between them so people can follow.
+strategy of its level (``engine.players.strategy``), and acts through the service's normal
+path like a click. Buys are decided as soon as a window opens (a computer never holds a
+window open); a turn's moves wait ``computer_delay`` between them so people can follow. The
+expert searches for up to its budget per decision, so its decisions run in a worker thread
+(``asyncio.to_thread``) on a view taken under the table's lock, never on the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from engine import Game
 from engine.actions import Action, RequestBuy
-from engine.strategy import EasyStrategy, Strategy, make_strategy
+from engine.players.expert import ExpertStrategy
+from engine.players.strategy import EasyStrategy, Strategy, make_strategy
+from engine.view import PlayerView
 
 from .live import LiveTable
 
@@ -22,6 +29,10 @@ if TYPE_CHECKING:
     from .tables import TableService
 
 log = logging.getLogger("bot.service")
+
+#: Levels whose decisions search (up to a budget) and so run off the event loop.
+SEARCHING_LEVELS = frozenset({"expert"})
+T = TypeVar("T")
 
 
 class ComputerSeats:
@@ -32,6 +43,8 @@ class ComputerSeats:
         self._strategies: dict[str, Strategy] = {}
 
     def strategy(self, level: str) -> Strategy:
+        if level == "expert":  # fresh per decision (it runs in a thread), with a clock cap
+            return ExpertStrategy(clock=time.perf_counter)
         strategy = self._strategies.get(level)
         if strategy is None:
             strategy = self._strategies[level] = make_strategy(level)
@@ -84,7 +97,12 @@ class ComputerSeats:
             player = game.players[seat]
             level = table.record.seats[seat].level or "normal"
             try:
-                wants = self.strategy(level).wants_buy(game.view(player), self.rng(table, seat))
+                if level not in SEARCHING_LEVELS:
+                    wants = self.strategy(level).wants_buy(game.view(player), self.rng(table, seat))
+                else:
+                    wants = await self._off_loop(
+                        level, lambda s, v, r: s.wants_buy(v, r), game.view(player), table, seat
+                    )
             except Exception:
                 log.exception("wants_buy failed at table %s", table.id)
                 wants = False
@@ -101,7 +119,10 @@ class ComputerSeats:
         player = game.players[seat]
         level = table.record.seats[seat].level or "normal"
         table.auto_due = self.service.clock() + self.service.computer_delay  # no busy loop
-        action = self.action(table, seat, level)
+        if level in SEARCHING_LEVELS:
+            action = await self._searched_action(table, seat, level)
+        else:
+            action = self.action(table, seat, level)
         if action is None:
             return
         try:
@@ -111,6 +132,34 @@ class ComputerSeats:
             fallback = choose_auto_action(game, player)
             if fallback is not None and fallback != action:
                 await self.service._act_locked(table, int(player), fallback)
+
+    async def _searched_action(self, table: LiveTable, seat: int, level: str) -> Action | None:
+        """``action`` for a searching level: view and legal list taken here, the choice in a
+        worker thread; the simple rule if the strategy fails."""
+        game = table.game
+        assert game is not None
+        player = game.players[seat]
+        legal = game.legal_actions(player)
+        if not legal:
+            return None
+        try:
+            return await self._off_loop(
+                level, lambda s, v, r: s.choose(v, legal, r), game.view(player), table, seat
+            )
+        except Exception:
+            log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
+            return choose_auto_action(game, player)
+
+    async def _off_loop(
+        self,
+        level: str,
+        ask: Callable[[Strategy, PlayerView, random.Random], T],
+        view: PlayerView,
+        table: LiveTable,
+        seat: int,
+    ) -> T:
+        """Ask the strategy of ``level`` about ``view`` (immutable) in a worker thread."""
+        return await asyncio.to_thread(ask, self.strategy(level), view, self.rng(table, seat))
 
 
 def choose_auto_action(game: Game, player: str) -> Action | None:

@@ -181,9 +181,9 @@ class TableService:
         return table
 
     async def add_computer(self, table_id: int, user_id: int, level: str) -> LiveTable:
-        """The host seats a computer player of ``level`` ('easy' or 'normal')."""
-        if level not in ("easy", "normal"):
-            raise UserError("Computer players are 'easy' or 'normal'.")
+        """The host seats a computer player of ``level`` ('easy', 'normal' or 'expert')."""
+        if level not in ("easy", "normal", "expert"):
+            raise UserError("Computer players are 'easy', 'normal' or 'expert'.")
         table = self.get(table_id)
         async with table.lock:
             self._require_lobby(table)
@@ -216,6 +216,42 @@ class TableService:
             seats = tuple(s for s in table.record.seats if s is not gone)
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
             table.record = replace(table.record, seats=seats)
+        self._notify(Change(table, "lobby", actor=user_id))
+        return table
+
+    async def set_house_rule(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        preset: str | None = None,
+        option: str | None = None,
+        value: Any = None,
+    ) -> LiveTable:
+        """The host changes the lobby's rule set (which resets the options) or one option;
+        validated as a whole ``Rules`` and stored with the table's options (issue 11)."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if user_id != table.record.host_id:
+                raise NotHost("change the house rules")
+            options = dict(table.record.options)
+            overrides = dict(options.get("rules") or {})
+            if preset is not None:
+                options["preset"], overrides = preset, {}
+            elif option is not None:
+                overrides[option] = value
+            options["rules"] = overrides
+            try:
+                rules = rules_for(options)
+            except ValueError as error:
+                raise UserError(f"That house rule can't be used here: {error}") from None
+            if rules.game != table.record.game_kind:
+                raise UserError("That rule set is for another game.")
+            if len(table.record.seats) > rules.players[1]:
+                raise UserError(f"Too many players are seated for {rules.players[1]} players.")
+            await self.store.update_lobby(table.id, table.record.seats, options)
+            table.record = replace(table.record, options=options)
         self._notify(Change(table, "lobby", actor=user_id))
         return table
 
@@ -255,6 +291,7 @@ class TableService:
             table.version = 0
             table.last_person = now
             table.buy_deadline, table.turn_deadline, table.away = buy_deadline, turn_deadline, away
+            table.window_ends = buy_deadline
             self.timers.arm(table)
         self._notify(Change(table, "start", actor=user_id, new_turn=True))
         return table
@@ -565,6 +602,7 @@ class TableService:
                 continue
             self.windows.revive_held(table)
             table.last_person = record.updated_at
+            table.window_ends = record.buy_deadline
             self._remember(table)
             self.timers.arm(table)
             restored.append(table)

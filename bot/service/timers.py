@@ -11,6 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from bot.storage_faults import is_storage_fault
 from data.records import AwayState
 from engine.actions import Action
 
@@ -80,8 +81,12 @@ class Timers:
             table.timer_busy = True
             try:
                 await self.on_timer(table)
-            except Exception:
-                if table.backoff.failed(self.service.clock()):
+            except Exception as error:
+                if not table.backoff.failed(self.service.clock()):
+                    pass  # logged when this run of failures began
+                elif is_storage_fault(error):  # a full disk is not a bug: no traceback
+                    log.warning("table %s: the database refused a write; retrying", table.id)
+                else:
                     log.exception("timer failed for table %s; retrying with back-off", table.id)
             finally:
                 table.timer_busy = False

@@ -223,6 +223,24 @@ def layoff_options(places: dict[Card, list[LayOffItem]]) -> list[discord.SelectO
     return options
 
 
+def proposal_lines(proposal: GoDown, view: PlayerView) -> list[str]:
+    """The proposed lay-down, step by step, and what it leaves in the hand."""
+    lines = []
+    left = Counter(view.hand or ())
+    for swap in proposal.swaps:  # preset_004: swaps made as part of going down
+        lines.append(f"• first {action_text(SwapJoker(swap)).lower()}")
+        left[swap.card] -= 1
+        left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
+    lines.extend(f"• {meld_text(m)}" for m in proposal.melds)
+    for meld in proposal.melds:
+        left.subtract(meld.plain_cards)
+    for item in proposal.layoffs:  # S37: the last card laid off in the same play
+        lines.append(f"• then lay off {layoff_item_text(item)}")
+        left[item.card] -= 1
+    lines.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
+    return lines
+
+
 def render_hand(
     snap: SeatSnapshot,
     sort: SortMode,
@@ -279,11 +297,7 @@ def render_hand(
             mode, notes = "main", [*notes, "Your hand can't meet this deal's contract yet."]
         else:
             extra.append("**Lay down these melds?**")
-            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
-            left = Counter(view.hand or ())
-            for meld in proposal.melds:
-                left.subtract(meld.plain_cards)
-            extra.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
+            extra.extend(proposal_lines(proposal, view))
             button("downok", "Confirm lay down", discord.ButtonStyle.success, 0)
             button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 0)
             button("back", "Back", discord.ButtonStyle.secondary, 0)
@@ -330,7 +344,7 @@ def render_hand(
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is not None:
             extra.append("**You can lay down these melds:**")
-            extra.extend(f"• {meld_text(m)}" for m in proposal.melds)
+            extra.extend(proposal_lines(proposal, view))
             button("downok", "Lay down these melds", discord.ButtonStyle.success, 1)
             button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 1)
         places = layoff_cards(legal)
@@ -659,7 +673,7 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
 
 def hint_note(view: PlayerView) -> str:
     """The engine's advice for this player's hand, as a note above the hand."""
-    from engine.hints import hint
+    from engine.players.hints import hint
 
     advice = hint(
         list(view.hand or ()),

@@ -3,7 +3,8 @@
 Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a restart:
 
     sh:join:<table>   sh:leave:<table>   sh:start:<table>   sh:hand:<table>
-    sh:addeasy:<table>   sh:addnormal:<table>   sh:rmcpu:<table>   (host: computer seats)
+    sh:addeasy:<table>   sh:addnormal:<table>   sh:addexpert:<table>   sh:rmcpu:<table>
+        (host: computer seats)
     sh:buy:<table>:<window>     <window> = deal.seat.pile-size.restocks of the upcard on offer
     sh:pass:<table>:<window>    not buying it: the window closes once everyone has decided
     sh:unbuy:<table>:<window>   (on the buyer's private reply) take the request back
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from bot.service import LiveTable, TableService
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|rmcpu)"
+    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -98,7 +99,7 @@ async def table_click(
         await interaction.response.send_message(
             "The game is dealt! Everyone: click **My hand** to see your cards.", ephemeral=True
         )
-    elif verb in ("addeasy", "addnormal"):
+    elif verb in ("addeasy", "addnormal", "addexpert"):
         level = verb.removeprefix("add")
         table = await service.add_computer(table_id, user.id, level)
         name = table.record.seats[-1].name
@@ -106,12 +107,30 @@ async def table_click(
     elif verb == "rmcpu":
         await service.remove_computer(table_id, user.id)
         await interaction.response.send_message("The computer player left.", ephemeral=True)
+    elif verb == "house":
+        await open_house_rules(interaction, service, table_id)
     elif verb == "hand":
         await open_hand(interaction, table_id)
     elif verb in WINDOW_VERBS:
         await buy_click(interaction, service, table_id, window, verb)
     else:
         raise UserError("That button is not valid.")
+
+
+async def open_house_rules(
+    interaction: discord.Interaction[Any], service: TableService, table_id: int
+) -> None:
+    """The host's private *House rules* panel (``views/house_rules.py``)."""
+    from bot.errors import NotHost
+    from bot.views.house_rules import house_rules_panel
+
+    table = service.get(table_id)
+    if interaction.user.id != table.record.host_id:
+        raise NotHost("change the house rules")
+    if table.game is not None:
+        raise UserError("The game has already started.")
+    content, ui = house_rules_panel(table)
+    await interaction.response.send_message(content, view=ui, ephemeral=True)
 
 
 async def buy_click(
@@ -174,6 +193,7 @@ def game_name(table: LiveTable) -> str:
 
 def lobby_embed(table: LiveTable) -> discord.Embed:
     from bot.service import rules_for
+    from bot.views.house_rules import preset_label
 
     options = table.record.options
     rules = rules_for(dict(options))
@@ -186,7 +206,8 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
         ]
     else:
         head = [
-            f"Host: <@{table.record.host_id}> · preset **{options.get('preset', 'standard')}** · "
+            f"Host: <@{table.record.host_id}> · "
+            f"**{preset_label(options.get('preset', 'standard'))}** · "
             f"{rules.num_deals} deal(s)",
             f"Buy window {int(float(options.get('buy_seconds', 8)))} s · turn "
             f"{int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
@@ -195,7 +216,7 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")
     lines.append("Click **Join** to sit down; the host clicks **Start** when everyone is in.")
-    lines.append("The host may fill empty seats with **Add computer** (easy or normal).")
+    lines.append("The host may fill empty seats with **Add computer** (easy, normal or expert).")
     title = f"{game_name(table)}: table open"
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
@@ -224,8 +245,11 @@ def render_table(
         ui.add_item(TableButton("start", table.id, label="Start", style=start_style))
         ui.add_item(TableButton("addeasy", table.id, label="Add computer (easy)", row=1))
         ui.add_item(TableButton("addnormal", table.id, label="Add computer (normal)", row=1))
+        ui.add_item(TableButton("addexpert", table.id, label="Add computer (expert)", row=1))
         if any(seat.is_computer for seat in table.record.seats):
             ui.add_item(TableButton("rmcpu", table.id, label="Remove computer", row=1))
+        if table.record.game_kind != "rummy":
+            ui.add_item(TableButton("house", table.id, label="House rules", row=2))
         return lobby_embed(table), ui
     game = table.game
     view = game.view(None)
@@ -233,7 +257,9 @@ def render_table(
     description = table_text(
         view,
         names,
-        buy_deadline=table.buy_deadline if service.buy_window_running(table) else None,
+        # The window's end stays in the text after it passed ("closed 3 seconds ago", drawn
+        # by Discord), so closing it needs no edit (issue 10).
+        buy_deadline=table.window_ends if view.upcard_live else None,
         turn_deadline=table.turn_deadline,
         away=table.away_seats,
     )

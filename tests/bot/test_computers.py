@@ -3,13 +3,15 @@ buying through the buy window, standing in for away players; and the Hint button
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 import simcord
 
 from engine.game import Game
-from engine.strategy import EasyStrategy, NormalStrategy
+from engine.players.expert import ExpertStrategy
+from engine.players.strategy import EasyStrategy, NormalStrategy
 from engine.view import PlayerView
 
 from .helpers import button_labels, open_hand, open_table, start
@@ -169,3 +171,43 @@ async def test_computers_resume_after_restart(env: simcord.Env, make_bot: Any) -
     assert table.version > before + 3, "the computers did not play after the restart"
     notices = "\n".join(m.content for m in world.channel.history())
     assert "<@-" not in notices  # computers are not pinged
+
+
+async def test_an_expert_computer_is_added_and_decides_off_the_event_loop(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host seats an expert from the lobby; its decisions are made from its own view in
+    a worker thread (the event loop's thread never runs its search), and the deal ends."""
+    threads: list[tuple[str, int, str]] = []
+    loop_thread = threading.get_ident()
+    choose, wants_buy = ExpertStrategy.choose, ExpertStrategy.wants_buy
+
+    def spied_choose(self, view, legal, rng):  # type: ignore[no-untyped-def]
+        assert isinstance(view, PlayerView) and view.hand is not None
+        threads.append(("choose", threading.get_ident(), view.player))
+        return choose(self, view, legal, rng)
+
+    def spied_buy(self, view, rng):  # type: ignore[no-untyped-def]
+        threads.append(("buy", threading.get_ident(), view.player))
+        return wants_buy(self, view, rng)
+
+    monkeypatch.setattr(ExpertStrategy, "choose", spied_choose)
+    monkeypatch.setattr(ExpertStrategy, "wants_buy", spied_buy)
+    world = await open_table(env, 1, deals=1, buy_seconds=5, turn_seconds=30)
+    alice = world.players[0]
+    assert "Add computer (expert)" in button_labels(world.message())
+    for label in ("Add computer (expert)", "Add computer (normal)", "Add computer (easy)"):
+        assert (await alice.click(world.message(), label=label)).acknowledged
+    seats = world.table.record.seats
+    assert seats[1].name == "Computer 1 (expert)" and seats[1].level == "expert"
+    await start(world)
+    game = world.table.game
+    expert = str(seats[1].user_id)
+    for _ in range(600):
+        if game.is_over:
+            break
+        await env.advance_time(5)
+    assert game.is_over
+    assert any(kind == "choose" for kind, _, _ in threads), "the expert never played"
+    assert {player for _, _, player in threads} == {expert}
+    assert all(ident != loop_thread for _, ident, _ in threads)

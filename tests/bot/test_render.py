@@ -295,7 +295,7 @@ def test_score_sheet_refuses_ragged_rows() -> None:
 
 
 def test_names_are_reduced_to_drawable_text() -> None:
-    assert drawable("Chloé") == "Chloe"
+    assert drawable("Chloé") == "Chloé"
     assert drawable("🎲 Dice  Master") == "Dice Master"
     assert drawable("たろう") == ""
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import simcord
 
-from engine.strategy import EasyStrategy
+from engine.players.strategy import EasyStrategy
 
 from .helpers import World, button_labels, open_hand, open_table, start
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import LiveTable, TableService
-from data import Store
+from data import SqliteStore
 from engine.actions import Discard, DrawStock, GoDown, RequestBuy
 from engine.errors import IllegalAction
 from engine.events import BuyAwarded
@@ -27,7 +27,7 @@ class Clock:
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
     svc = TableService(store, buy_seconds=8, turn_seconds=90, seed=3, clock=Clock())
     yield svc
     await svc.close()
@@ -147,7 +147,7 @@ async def test_failed_commit_rolls_the_game_back(service: TableService) -> None:
 
 
 async def test_restore_rearms_and_resolves_past_deadlines(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
     clock = Clock()
     first = TableService(store, seed=3, clock=clock)
     table = await started(first, 3)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import select
 import signal
 import sqlite3
 import subprocess
@@ -42,6 +43,8 @@ def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signa
     )
     try:
         assert child.stdout is not None
+        ready, _, _ = select.select([child.stdout], [], [], 120)
+        assert ready, "the child bot did not get ready within 2 minutes"
         assert child.stdout.readline().strip() == "READY", child.stderr and child.stderr.read()
         assert health(tmp_path / "heartbeat").returncode == 0  # the running bot beats
         sent = time.monotonic()

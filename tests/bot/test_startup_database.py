@@ -84,6 +84,12 @@ def a_newer_schema(tmp: Path) -> str:
     return "shanghai.sqlite3"
 
 
+def games_left_at_the_old_default(tmp: Path) -> str:
+    (tmp / "data").mkdir()
+    _valid_database(tmp / "data" / "shanghai.sqlite3")
+    return "var/shanghai.sqlite3"  # the new default
+
+
 @pytest.mark.parametrize(
     ("arrange", "reason"),
     [
@@ -93,6 +99,7 @@ def a_newer_schema(tmp: Path) -> str:
         (a_read_only_file, "read-only"),
         (not_a_database, "is not a SQLite database"),
         (a_newer_schema, "newer version of the bot (schema 999"),
+        (games_left_at_the_old_default, "but data/shanghai.sqlite3 (the old default) exists"),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from data import Store
+from data import SqliteStore
 from data.migrations import (
     Migration,
     MigrationError,
@@ -35,7 +35,7 @@ def test_packaged_migrations_are_numbered_from_one() -> None:
 
 
 async def test_new_database_reaches_latest_version(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await store.close()
     async with aiosqlite.connect(db_path) as db:
         assert await schema_version(db) == load_migrations()[-1].version
@@ -45,10 +45,10 @@ async def test_new_database_reaches_latest_version(db_path: Path) -> None:
 async def test_reopen_does_not_reapply(db_path: Path) -> None:
     # Reopening would fail with "table already exists" if 0001 ran a second time; the table
     # created in between must survive too.
-    first = await Store.open(db_path)
+    first = await SqliteStore.open(db_path)
     table = await first.create_table(1, 10, "shanghai", 7, [], {})
     await first.close()
-    second = await Store.open(db_path)
+    second = await SqliteStore.open(db_path)
     try:
         assert await second.get_table(table.id) == table
     finally:
@@ -112,13 +112,13 @@ async def test_foreign_key_violation_fails_the_migration(tmp_path: Path) -> None
 
 
 async def test_database_newer_than_code_is_refused(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await store.close()
     async with aiosqlite.connect(db_path) as db:
         await db.execute("PRAGMA user_version = 999")
         await db.commit()
     with pytest.raises(SchemaTooNew) as caught:
-        await Store.open(db_path)
+        await SqliteStore.open(db_path)
     assert caught.value.database_version == 999
 
 

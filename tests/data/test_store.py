@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,10 @@ from data import (
     TableRecord,
 )
 
-from .conftest import COMPUTER, HUMANS, FakeClock
+from .conftest import COMPUTER, HUMANS, Backend, FakeClock
+
+#: How each database words a unique-constraint violation.
+UNIQUE = "(?i)unique"
 
 GUILD = 1
 OPTIONS = {"preset": "classic", "buy_seconds": 10, "turn_seconds": 60, "rules": {"jokers": 4}}
@@ -41,26 +43,18 @@ async def _playing(store: Store, channel_id: int = 500) -> TableRecord:
     return started
 
 
-async def _raw_version_and_actions(store: Store, table_id: int) -> tuple[int, int]:
+async def _raw_version_and_actions(backend: Backend, table_id: int) -> tuple[int, int]:
     # Read straight from the database, past the store's own decoding.
-    rows = await store._db.execute_fetchall(
+    rows = await backend.fetch(
         "SELECT version, (SELECT COUNT(*) FROM actions WHERE table_id = ?)"
         " FROM tables WHERE id = ?",
-        (table_id, table_id),
+        table_id,
+        table_id,
     )
-    version, count = next(iter(rows))
+    version, count = rows[0]
     return int(version), int(count)
 
 
-async def test_connection_settings(store: Store) -> None:
-    async def pragma(name: str) -> object:
-        rows = await store._db.execute_fetchall(f"PRAGMA {name}")
-        return next(iter(rows))[0]
-
-    assert await pragma("journal_mode") == "wal"
-    assert await pragma("synchronous") == 1  # NORMAL
-    assert await pragma("foreign_keys") == 1
-    assert int(str(await pragma("busy_timeout"))) > 0
 
 
 async def test_create_table_round_trips_seats_and_options(store: Store, clock: FakeClock) -> None:
@@ -91,11 +85,11 @@ async def test_one_open_table_per_channel(store: Store) -> None:
     assert [t.id for t in await store.open_tables()] == [first.id, other.id]
 
 
-async def test_unique_index_backs_up_the_check(store: Store) -> None:
+async def test_unique_index_backs_up_the_check(store: Store, backend: Backend) -> None:
     # Even a writer that skips the store's check cannot open a second table in a channel.
     await _lobby(store, 500)
-    with pytest.raises(Exception, match="UNIQUE"):
-        await store._db.execute(
+    with pytest.raises(Exception, match=UNIQUE):
+        await backend.execute(
             "INSERT INTO tables (guild_id, channel_id, game_kind, host_id, created_at, updated_at)"
             " VALUES (1, 500, 'shanghai', 1, 0, 0)"
         )
@@ -181,19 +175,19 @@ async def test_stale_save_writes_nothing(store: Store) -> None:
     assert [a.action for a in await store.actions(table.id)] == ["draw"]
 
 
-async def test_failure_after_the_update_rolls_it_back(store: Store) -> None:
+async def test_failure_after_the_update_rolls_it_back(store: Store, backend: Backend) -> None:
     # Plant a log row where the next action will go: the UPDATE succeeds, the INSERT then fails,
     # and the transaction must take the UPDATE back with it.
     table = await _playing(store)
-    await store._db.execute(
+    await backend.execute(
         "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES (?, 1, 0, 'x', 0)",
-        (table.id,),
+        table.id,
     )
-    with pytest.raises(Exception, match="UNIQUE"):
+    with pytest.raises(Exception, match=UNIQUE):
         await store.save_action(table.id, 0, 101, "draw", '{"s": 1}', None, None, ())
     assert await store.get_table(table.id) == table
-    assert await _raw_version_and_actions(store, table.id) == (0, 1)
-    assert not store._db.in_transaction
+    assert await _raw_version_and_actions(backend, table.id) == (0, 1)
+    assert await backend.no_open_transaction(store)
     # The connection is usable afterwards.
     await store.set_message(table.id, 5)
 
@@ -207,7 +201,7 @@ async def test_save_on_unknown_or_finished_table(store: Store) -> None:
     assert caught.value.status == "lobby"
 
 
-async def test_cancelled_save_still_completes_whole(store: Store) -> None:
+async def test_cancelled_save_still_completes_whole(store: Store, backend: Backend) -> None:
     table = await _playing(store)
     task = asyncio.create_task(
         store.save_action(table.id, 0, 101, "draw", '{"s": 1}', None, None, ())
@@ -220,11 +214,11 @@ async def test_cancelled_save_still_completes_whole(store: Store) -> None:
     after = await store.get_table(table.id)  # queued behind the shielded transaction
     assert after is not None and after.version == 1
     assert [a.action for a in await store.actions(table.id)] == ["draw"]
-    assert not store._db.in_transaction
+    assert await backend.no_open_transaction(store)
 
 
-async def test_restart_keeps_everything(db_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(db_path, clock=clock)
+async def test_restart_keeps_everything(backend: Backend, clock: FakeClock) -> None:
+    store = await backend.open(clock)
     lobby = await _lobby(store, 500)
     game = await _playing(store, 501)
     away = (AwayState(timeouts=2), AwayState())
@@ -233,7 +227,7 @@ async def test_restart_keeps_everything(db_path: Path, clock: FakeClock) -> None
     before = await store.open_tables()
     await store.close()
 
-    store = await Store.open(db_path, clock=clock)
+    store = await backend.open(clock)
     try:
         after = await store.open_tables()
         assert after == before
@@ -266,7 +260,9 @@ async def test_open_tables_lists_lobby_and_playing_only(store: Store) -> None:
         assert await store.get_open_table(channel) is None
 
 
-async def test_finish_game_stores_results(store: Store, clock: FakeClock) -> None:
+async def test_finish_game_stores_results(
+    store: Store, backend: Backend, clock: FakeClock
+) -> None:
     table = await _playing(store)
     await store.save_action(table.id, 0, 101, "draw", "{}", 1.0, 2.0, ())
     clock.advance(30)
@@ -285,11 +281,11 @@ async def test_finish_game_stores_results(store: Store, clock: FakeClock) -> Non
     assert not done.is_open
     assert await store.table_results(table.id) == results
     assert [a.action for a in await store.actions(table.id)] == ["draw", "go out"]
-    finished_at = await store._db.execute_fetchall(
+    finished_at = await backend.fetch(
         "SELECT DISTINCT guild_id, game_kind, finished_at FROM results WHERE table_id = ?",
-        (table.id,),
+        table.id,
     )
-    assert list(map(tuple, finished_at)) == [(GUILD, "shanghai", clock.now)]
+    assert finished_at == [(GUILD, "shanghai", clock.now)]
 
 
 async def test_finish_without_final_action_keeps_version(store: Store) -> None:
@@ -315,7 +311,7 @@ async def test_stale_finish_writes_nothing(store: Store) -> None:
 async def test_bad_result_rolls_back_the_finish(store: Store) -> None:
     table = await _playing(store)
     twice = [ResultRow(101, "Ann", 0, 0, True), ResultRow(102, "Bob", 0, 10, False)]  # same seat
-    with pytest.raises(Exception, match="UNIQUE"):
+    with pytest.raises(Exception, match=UNIQUE):
         await store.finish_game(table.id, 0, "{}", twice, user_id=101, action_text="out")
     assert await store.get_table(table.id) == table
     assert await store.table_results(table.id) == []
@@ -341,7 +337,21 @@ async def test_end_table_is_idempotent(store: Store) -> None:
         await store.set_message(12345, 1)
 
 
-async def test_close_twice_is_harmless(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_close_twice_is_harmless(backend: Backend) -> None:
+    store = await backend.open()
     await store.close()
     await store.close()
+
+
+async def test_set_away_saves_the_flags_without_an_action(store: Store) -> None:
+    table = await _playing(store)
+    away = (AwayState(timeouts=0, away=True), AwayState(timeouts=2))
+    await store.set_away(table.id, away)
+    after = await store.get_table(table.id)
+    assert after is not None and (after.away, after.version) == (away, table.version)
+    assert await store.actions(table.id) == []
+    with pytest.raises(TableNotFound):
+        await store.set_away(12345, away)
+    await store.end_table(table.id)
+    with pytest.raises(StaleVersion):
+        await store.set_away(table.id, away)

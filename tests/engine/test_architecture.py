@@ -25,3 +25,24 @@ def test_engine_imports_nothing_impure() -> None:
                 names = [node.module]
             offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
     assert offenders == []
+
+
+def test_the_rules_stand_alone_without_the_players() -> None:
+    """The computer players, hints and simulator live in ``engine/players/`` and use the
+    rules; no rules module imports them (only the benchmarks beside the rules may)."""
+    offenders: list[str] = []
+    for path in sorted(ENGINE.glob("*.py")):
+        if path.name.startswith("bench"):
+            continue
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            modules: list[str] = []
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [("." * node.level) + (node.module or "")]
+            offenders += [
+                f"{path.name}: {m}" for m in modules if m.startswith((".players", "engine.players"))
+            ]
+    assert (ENGINE / "players" / "strategy.py").exists()
+    assert offenders == []

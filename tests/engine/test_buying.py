@@ -254,6 +254,14 @@ def test_e10_dead_stock_p_must_take_live_upcard() -> None:
         game.apply("p1", DrawStock())
 
 
+def test_preset_000_reshuffles_without_limit() -> None:
+    rules = Rules.preset("preset_000")
+    game = position(rules=rules, pile="8C 7H", stock="", current=1, discarder=0, restocks=40)
+    assert DrawStock() in game.legal_actions("p1")
+    events = game.apply("p1", DrawStock())
+    assert any(isinstance(e, Restocked) for e in events) and game.restocks == 41
+
+
 def test_e11_dead_stock_exhausts_after_a_lap() -> None:
     game = position(3, pile="8C 7H", stock="", current=1, discarder=0, restocks=3)
     deal = game.deal

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import hints
 from engine.cards import Card
+from engine.players import hints
 from engine.rules import Rules
 
 

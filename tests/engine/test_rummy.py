@@ -23,7 +23,7 @@ from engine import (
     parse_cards,
 )
 from engine.events import WentOut
-from engine.random_play import play_random_game
+from engine.players.random_play import play_random_game
 
 from .positions import position
 

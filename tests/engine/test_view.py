@@ -6,7 +6,7 @@ import random
 
 from engine import Card, DrawStock, Game, RequestBuy, Rules, TakeUpcard
 from engine.events import DrewFromStock
-from engine.random_play import random_step
+from engine.players.random_play import random_step
 
 from .positions import position
 

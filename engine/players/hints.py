@@ -29,10 +29,10 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import ACE, JOKER, SUIT_SYMBOLS, SUITS, Card, rank_text
-from .melds import Meld, MeldCard
-from .rules import Contract, Rules, SlotKind, describe_contract
-from .solver import find_contract
+from engine.cards import ACE, JOKER, SUIT_SYMBOLS, SUITS, Card, rank_text
+from engine.melds import Meld, MeldCard
+from engine.rules import Contract, Rules, SlotKind, describe_contract
+from engine.solver import find_contract
 
 #: Index of a natural card in a hand key: ``13 * suit + rank - 1``; the joker is 52.
 JOKER_INDEX = 52
@@ -55,6 +55,11 @@ _CACHE_LIMIT = 20_000
 def card_index(card: Card) -> int:
     """The card's index in a hand key (0-51 naturals, 52 the joker)."""
     return _INDEX[card]
+
+
+def card_of_index(index: int) -> Card:
+    """The card at ``index`` of a hand key (the inverse of ``card_index``)."""
+    return _CARD[index]
 
 
 def hand_key(hand: Iterable[Card]) -> tuple[int, ...]:

@@ -1,8 +1,8 @@
-"""``python -m engine.simulate``: computer players against each other, for strength figures.
+"""``python -m engine.players.simulate``: computer players against each other, for strength figures.
 
 Example::
 
-    python -m engine.simulate --games 1000 --players 4 --preset standard \\
+    python -m engine.players.simulate --games 1000 --players 4 --preset standard \\
         --seats normal,random,random,random --seed 1 --jobs 2
 
 Seat rotation: game ``g`` gives seat ``s`` the strategy ``seats[(s + g) % players]``, so over
@@ -29,10 +29,11 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from .actions import RequestBuy
-from .events import DealEnded
-from .game import Game
-from .rules import PRESETS, Rules
+from engine.actions import RequestBuy
+from engine.events import DealEnded
+from engine.game import Game
+from engine.rules import PRESETS, Rules
+
 from .strategy import STRATEGIES, Strategy, make_strategy
 
 
@@ -189,7 +190,7 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.simulate", description=__doc__.split("\n\n")[0]
+        prog="python -m engine.players.simulate", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--players", type=int, default=None, help="seats (default: --seats)")

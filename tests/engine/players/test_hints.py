@@ -10,7 +10,7 @@ import pytest
 from engine import Card, Rules, parse_cards
 from engine.cards import make_pack
 from engine.contracts import check_contract
-from engine.hints import deficiency, hint, plan_contract, rummy_melds, suggest_discard
+from engine.players.hints import deficiency, hint, plan_contract, rummy_melds, suggest_discard
 from engine.solver import find_contract
 
 STANDARD = Rules.preset("standard")

@@ -22,8 +22,8 @@ from engine import (
 )
 from engine.actions import Action
 from engine.cards import make_pack
-from engine.simulate import main, play_game, seating, simulate, summarise
-from engine.strategy import (
+from engine.players.simulate import main, play_game, seating, simulate, summarise
+from engine.players.strategy import (
     EasyStrategy,
     NormalStrategy,
     RandomStrategy,
@@ -31,8 +31,7 @@ from engine.strategy import (
     cards_short,
     make_strategy,
 )
-
-from .positions import position
+from tests.engine.positions import position
 
 LEVELS = ("random", "easy", "normal")
 

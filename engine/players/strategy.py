@@ -22,10 +22,10 @@ Three levels:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .actions import (
+from engine.actions import (
     Action,
     BuyInTurn,
     Discard,
@@ -36,7 +36,11 @@ from .actions import (
     SwapJoker,
     TakeUpcard,
 )
-from .cards import ACE, Card
+from engine.cards import ACE, Card
+from engine.melds import Meld
+from engine.rules import Contract, Rules
+from engine.view import PlayerView
+
 from .hints import (
     card_index,
     card_links,
@@ -48,9 +52,6 @@ from .hints import (
     rummy_melds,
     suggest_discard,
 )
-from .melds import Meld
-from .rules import Contract, Rules
-from .view import PlayerView
 
 
 class Strategy(Protocol):
@@ -471,29 +472,52 @@ class NormalStrategy:
         return None
 
     def _discard(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
+        if _is_down(view):
+            return self._discard_when_down(view, allowed)
+        candidates, cost = self._discard_costs(view, allowed)
+        return min(candidates, key=cost)
+
+    def _danger(self, view: PlayerView) -> Callable[[Card], float]:
+        """Points against throwing a card the down next player could take and lay off."""
         rules = view.rules
-        hand = _hand(view)
-        value = rules.card_value
         table = _table(view)
         threat = self.threat(view)
         assert view.seat is not None
         neighbour = view.seats[(view.seat + 1) % len(view.seats)]
 
         def danger(card: Card) -> float:
-            # The next player may take the discard as their draw; down, they lay it off.
             if neighbour.is_down and fits_table(card, table, rules):
                 return 15.0 + 10.0 * threat
             return 0.0
 
+        return danger
+
+    def _discard_when_down(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
+        """Down, only lay-offs matter: throw the costliest card the table cannot take."""
+        rules = view.rules
+        value = rules.card_value
+        table = _table(view)
+        danger = self._danger(view)
+        return max(
+            dict.fromkeys(allowed),
+            key=lambda c: (
+                not fits_table(c, table, rules),
+                value(c) - danger(c) + 3 * _near_table(c, table, rules),
+            ),
+        )
+
+    def _discard_costs(
+        self, view: PlayerView, allowed: Sequence[Card]
+    ) -> tuple[list[Card], Callable[[Card], float]]:
+        """The discard candidates of a player not down, and what throwing each one loses
+        (lower is better): the spare cards (all cards once the threat is high) and a cost
+        weighing the plan, links, points and danger."""
+        rules = view.rules
+        hand = _hand(view)
+        value = rules.card_value
+        threat = self.threat(view)
+        danger = self._danger(view)
         choices = list(dict.fromkeys(allowed))
-        if _is_down(view):
-            return max(
-                choices,
-                key=lambda c: (
-                    not fits_table(c, table, rules),
-                    value(c) - danger(c) + 3 * _near_table(c, table, rules),
-                ),
-            )
         plain = [c for c in choices if not rules.is_wild(c)] or choices
         plan = plan_contract(hand, view.contract, rules, self._players(view))
         spare = set(plan.spare)
@@ -526,7 +550,7 @@ class NormalStrategy:
         candidates = [c for c in plain if c in spare]
         if not candidates or threat >= self.break_plan_at:
             candidates = plain
-        return min(candidates, key=cost)
+        return candidates, cost
 
 
 def _could_help(hand: Sequence[Card], card: Card, contract: Contract, rules: Rules) -> bool:
@@ -565,7 +589,7 @@ def _near_table(card: Card, table: Sequence[Meld], rules: Rules) -> int:
     return 0
 
 
-STRATEGIES: dict[str, type[RandomStrategy] | type[EasyStrategy] | type[NormalStrategy]] = {
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomStrategy,
     "easy": EasyStrategy,
     "normal": NormalStrategy,
@@ -573,8 +597,8 @@ STRATEGIES: dict[str, type[RandomStrategy] | type[EasyStrategy] | type[NormalStr
 
 
 def make_strategy(name: str) -> Strategy:
-    """A fresh strategy of level ``name`` ('random', 'easy' or 'normal'); raises ``ValueError``
-    listing the levels for any other name.
+    """A fresh strategy of level ``name`` ('random', 'easy', 'normal' or 'expert'); raises
+    ``ValueError`` listing the levels for any other name.
     """
     try:
         return STRATEGIES[name.strip().lower()]()
@@ -592,3 +616,12 @@ __all__ = [
     "cards_short",
     "make_strategy",
 ]
+
+
+def _expert() -> Strategy:
+    from .expert import ExpertStrategy  # the expert builds on this module
+
+    return ExpertStrategy()
+
+
+STRATEGIES["expert"] = _expert

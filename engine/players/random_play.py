@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from .actions import Action, GoDown, LayMelds, LayOff, RequestBuy
-from .game import Game
+from engine.actions import Action, GoDown, LayMelds, LayOff, RequestBuy
+from engine.game import Game
 
 
 def random_step(game: Game, rng: random.Random, buy_chance: float = 0.3) -> tuple[str, Action]:

@@ -1,0 +1,163 @@
+"""What the publisher does when Discord refuses a table edit or a notice (issue 16.6).
+
+Before, the outbox dropped the table and its notice lines on any exception: the message kept
+an old state (live Buy buttons on a finished game, if that was the last change) and that
+batch's "your turn" ping was lost; with a permanent 403 nobody learnt that the bot could not
+post. Now every failure is sorted into one of four kinds:
+
+- *gone*: 404 Unknown Channel, or a 403 from a server the bot is no longer in. The channel will
+  not come back: its table is abandoned (``TableService.abandon``) and the outbox dropped.
+- *permission*: any other 403. What did not go out stays queued, in order, and is retried with
+  back-off; the host gets one direct message naming the missing permissions, again only after
+  a delivery has succeeded in between.
+- *transient*: other HTTP errors, timeouts, connection errors. Queued and retried with
+  back-off (2 s doubling to a minute), one log line per run of failures, no traceback.
+- *bug*: anything else (a rendering error). Retrying would repeat it forever, so it is logged
+  with its traceback and that batch is dropped, as before.
+
+An outbox whose channel has no open table any more gives up after ``GIVE_UP_AFTER`` failures in
+a row, so a closed table in a channel the bot lost access to is not retried for ever.
+"""
+
+from __future__ import annotations
+
+import logging
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from .backoff import Backoff
+
+if TYPE_CHECKING:
+    from .publisher import Outbox, Publisher
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+GIVE_UP_AFTER = 8
+#: Notice lines an outbox keeps while its channel refuses them; older ones are summarised.
+MAX_QUEUED_LINES = 400
+
+#: What the bot needs in a table's channel, by the names Discord's settings show.
+NEEDED = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "read_message_history": "Read Message History",
+}
+
+
+class Fault(Enum):
+    GONE = "gone"
+    PERMISSION = "permission"
+    TRANSIENT = "transient"
+    BUG = "bug"
+
+
+def new_backoff() -> Backoff:
+    return Backoff(first=2.0, ceiling=60.0)
+
+
+def classify(error: BaseException, bot: Any, guild_id: int | None) -> Fault:
+    """Which kind of failure ``error`` is, for a channel of server ``guild_id``."""
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+        return Fault.GONE
+    if isinstance(error, discord.Forbidden):
+        if guild_id is not None and bot.get_guild(guild_id) is None:
+            return Fault.GONE
+        return Fault.PERMISSION
+    if isinstance(error, (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)):
+        return Fault.TRANSIENT
+    return Fault.BUG
+
+
+def missing_permissions(bot: Any, channel_id: int) -> list[str]:
+    """The permissions the bot lacks in the channel, as Discord names them (may be empty if
+    the channel is not in the cache)."""
+    channel = bot.get_channel(channel_id)
+    guild = getattr(channel, "guild", None)
+    if channel is None or guild is None or guild.me is None:
+        return []
+    have = channel.permissions_for(guild.me)
+    return [label for name, label in NEEDED.items() if not getattr(have, name)]
+
+
+class Delivery:
+    """The publisher's handling of failed deliveries; one per publisher."""
+
+    def __init__(self, publisher: Publisher) -> None:
+        self.publisher = publisher
+
+    @property
+    def bot(self) -> Any:
+        return self.publisher.bot
+
+    def delivered(self, box: Outbox) -> None:
+        """A drain round went out in full."""
+        if failures := box.backoff.succeeded():
+            log.info("channel %s takes updates again after %d failure(s)", box.channel_id, failures)
+        box.host_told = False
+
+    async def failed(self, box: Outbox, error: BaseException, now: float) -> None:
+        """A drain round failed with ``error`` (what did not go out is back in ``box``)."""
+        table = self.publisher.service.for_channel(box.channel_id)
+        guild_id = table.record.guild_id if table is not None else None
+        fault = classify(error, self.bot, guild_id)
+        if fault is Fault.GONE:
+            if table is not None:
+                await self.publisher.service.abandon(table.id, "its channel is gone")
+            self.publisher.forget(box.channel_id)
+            return
+        if fault is Fault.BUG:
+            log.error(
+                "could not update channel %s; dropping that update",
+                box.channel_id,
+                exc_info=(type(error), error, error.__traceback__),
+            )
+            box.table, box.lines, box.sheets = None, [], []
+            return
+        first = box.backoff.failed(now)
+        if first:
+            log.warning(
+                "could not update channel %s (%s); retrying with back-off",
+                box.channel_id,
+                _summary(error),
+            )
+        _trim(box)
+        if table is None and box.backoff.failures >= GIVE_UP_AFTER:
+            log.warning("giving up on channel %s: its table has closed", box.channel_id)
+            self.publisher.forget(box.channel_id)
+            return
+        if fault is Fault.PERMISSION and table is not None and not box.host_told:
+            box.host_told = True
+            await self._tell_host(table.record.host_id, table.id, box.channel_id)
+
+    async def _tell_host(self, host_id: int, table_id: int, channel_id: int) -> None:
+        missing = missing_permissions(self.bot, channel_id) or list(NEEDED.values())
+        text = (
+            f"I can't update table #{table_id} in <#{channel_id}>: I'm missing "
+            f"{', '.join(f'**{name}**' for name in missing)} there. The game goes on, and "
+            "everything it missed will be posted as soon as I have them back."
+        )
+        try:
+            user = self.bot.get_user(host_id) or await self.bot.fetch_user(host_id)
+            await user.send(text)
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError):
+            log.info("could not tell the host of table %s about missing permissions", table_id)
+
+
+def _trim(box: Outbox) -> None:
+    """Keep a refused channel's queue bounded: the newest lines, and how many were left out."""
+    extra = len(box.lines) - MAX_QUEUED_LINES
+    if extra > 0:
+        box.lines[: extra + 1] = [f"… ({extra + 1} earlier updates could not be posted)"]
+
+
+def _summary(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"HTTP {error.status}, code {error.code}"
+    return type(error).__name__

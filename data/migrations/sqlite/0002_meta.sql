@@ -1,0 +1,7 @@
+-- 0002: facts the bot keeps about itself, e.g. the hash of the slash commands it last synced
+-- (so a restart syncs only when they changed).
+
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;

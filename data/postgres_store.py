@@ -1,0 +1,657 @@
+"""The PostgreSQL ``data.store.Store``, on asyncpg (``pip install '.[postgres]'``).
+
+For a bot past one process: every shard process opens one ``PostgresStore`` on the same
+database. Opening takes the ownership fence first (``data.fence``: an advisory lock per owned
+shard, so no two processes drive the same tables), then a connection pool, then applies the
+migrations under their own advisory lock (``data.postgres_migrations``).
+
+Each write is one transaction on a pooled connection, most of them a single statement (one
+round trip): ``save_action`` updates the table and appends to the log in one ``WITH ... INSERT``,
+whose ``WHERE version = $n AND status = 'playing'`` is the version check. Writes of different
+tables run side by side; the service already serialises the writes of one table. Like the
+SQLite store, every write runs under ``asyncio.shield`` so a cancelled caller cannot tear it.
+
+No call made for a player waits long for the database: taking a pooled connection and waiting
+for another session's row lock are both bounded by ``PLAYER_WAIT_SECONDS`` and end in
+``StoreBusy``. Reads never wait for writes (MVCC).
+
+Seats, options and away flags are ``jsonb``, decoded by a codec set on every pooled connection;
+the engine's state is ``text`` (see ``migrations/postgres/0001_initial.sql``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Literal, TypeVar
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
+from .fence import ShardFence
+from .postgres_migrations import apply_migrations
+from .records import (
+    ActionRecord,
+    AwayState,
+    GameKind,
+    LeaderboardRow,
+    PlayerStats,
+    ResultRow,
+    Seat,
+    TableRecord,
+    TableStatus,
+    lower_is_better,
+)
+from .shards import ShardSet
+from .store import KEEP, PLAYER_WAIT_SECONDS, _Keep
+
+_T = TypeVar("_T")
+
+#: A connection as the pool lends it (a proxy with the connection's methods).
+_Connection = asyncpg.Connection | PoolConnectionProxy
+
+#: Connections per process: enough for the writes of several tables and a leaderboard at once.
+POOL_SIZE: Final = 8
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    await conn.set_type_codec(
+        "jsonb", encoder=_dumps, decoder=json.loads, schema="pg_catalog", format="text"
+    )
+
+
+def _table_record(row: asyncpg.Record) -> TableRecord:
+    return TableRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game_kind=row["game_kind"],
+        status=row["status"],
+        host_id=row["host_id"],
+        message_id=row["message_id"],
+        seats=tuple(Seat.from_json(obj) for obj in row["seats"]),
+        options=row["options"],
+        state=row["state"],
+        version=row["version"],
+        buy_deadline=row["buy_deadline"],
+        turn_deadline=row["turn_deadline"],
+        away=tuple(AwayState.from_json(obj) for obj in row["away"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+_OPEN = "status IN ('lobby', 'playing')"
+_SELECT_TABLE = "SELECT * FROM tables WHERE id = $1"
+_SELECT_OPEN_IN_CHANNEL = f"SELECT * FROM tables WHERE channel_id = $1 AND {_OPEN}"
+_SELECT_OPEN_TABLES = f"SELECT * FROM tables WHERE {_OPEN} ORDER BY id"
+_SELECT_OPEN_TABLES_OF_SHARDS = f"""
+SELECT * FROM tables WHERE {_OPEN} AND ((guild_id >> 22) % $1) = ANY($2::int[]) ORDER BY id
+"""
+
+# The partial unique index decides; a lost race returns no row instead of raising.
+_INSERT_TABLE = f"""
+INSERT INTO tables (guild_id, channel_id, game_kind, status, host_id, seats, options,
+                    created_at, updated_at)
+VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $7)
+ON CONFLICT (channel_id) WHERE {_OPEN} DO NOTHING
+RETURNING *
+"""
+
+_UPDATE_LOBBY = """
+UPDATE tables SET seats = $1, options = $2, updated_at = $3
+WHERE id = $4 AND status = 'lobby'
+"""
+_UPDATE_LOBBY_AND_MESSAGE = """
+UPDATE tables SET seats = $1, options = $2, updated_at = $3, message_id = $5
+WHERE id = $4 AND status = 'lobby'
+"""
+_SET_MESSAGE = "UPDATE tables SET message_id = $1, updated_at = $2 WHERE id = $3"
+
+_START_GAME = """
+UPDATE tables
+SET status = 'playing', seats = $1, state = $2, version = 0, buy_deadline = $3,
+    turn_deadline = $4, away = $5, updated_at = $6
+WHERE id = $7 AND status = 'lobby'
+"""
+
+# The version check, the state and the log row: one statement, one round trip, all or nothing.
+_SAVE_ACTION = """
+WITH saved AS (
+    UPDATE tables
+    SET state = $1, version = $2, buy_deadline = $3, turn_deadline = $4, away = $5,
+        updated_at = $6
+    WHERE id = $7 AND version = $8 AND status = 'playing'
+    RETURNING id
+)
+INSERT INTO actions (table_id, seq, user_id, action, created_at)
+SELECT id, $2, $9, $10, $6 FROM saved
+RETURNING seq
+"""
+_SET_AWAY = "UPDATE tables SET away = $1, updated_at = $2 WHERE id = $3 AND status = 'playing'"
+_INSERT_ACTION = (
+    "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES ($1, $2, $3, $4, $5)"
+)
+
+_FINISH_GAME = """
+UPDATE tables
+SET state = $1, status = $2, version = $3, buy_deadline = NULL, turn_deadline = NULL,
+    updated_at = $4
+WHERE id = $5 AND version = $6 AND status = 'playing'
+"""
+_INSERT_RESULT = """
+INSERT INTO results (table_id, guild_id, game_kind, user_id, name, seat, total, is_winner,
+                     deals_out, blind_outs, buys_used, finished_at)
+SELECT id, guild_id, game_kind, $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM tables WHERE id = $10
+"""
+
+_END_TABLE = f"""
+UPDATE tables SET status = 'ended', buy_deadline = NULL, turn_deadline = NULL, updated_at = $1
+WHERE id = $2 AND {_OPEN}
+"""
+
+_SELECT_ACTIONS = """
+SELECT table_id, seq, user_id, action, created_at FROM actions WHERE table_id = $1 ORDER BY seq
+"""
+_SELECT_RESULTS = """
+SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used
+FROM results WHERE table_id = $1 ORDER BY seat
+"""
+
+_LATEST_NAME = """
+(SELECT latest.name FROM results AS latest
+ WHERE latest.guild_id = $1 AND latest.game_kind = $2 AND latest.user_id = r.user_id
+ ORDER BY latest.finished_at DESC, latest.table_id DESC LIMIT 1)
+"""
+
+_GET_META = "SELECT value FROM meta WHERE key = $1"
+_SET_META = (
+    "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = $2"
+)
+
+
+def _leaderboard_sql(lower_better: bool) -> str:
+    # Only two constant texts can come out of here; nothing from the caller is spliced in.
+    best, order = ("MIN", "ASC") if lower_better else ("MAX", "DESC")
+    return f"""
+SELECT r.user_id, {_LATEST_NAME} AS name, COUNT(*) AS games,
+       COUNT(*) FILTER (WHERE r.is_winner) AS wins, AVG(r.total) AS average_total,
+       {best}(r.total) AS best_total
+FROM results AS r
+WHERE r.guild_id = $1 AND r.game_kind = $2
+GROUP BY r.user_id
+ORDER BY wins DESC, average_total {order}, games DESC, r.user_id
+LIMIT $3
+"""
+
+
+def _player_stats_sql(lower_better: bool) -> str:
+    best = "MIN" if lower_better else "MAX"
+    return f"""
+SELECT COUNT(*) AS games, COUNT(*) FILTER (WHERE r.is_winner) AS wins,
+       AVG(r.total) AS average_total, {best}(r.total) AS best_total,
+       SUM(r.deals_out) AS deals_out, SUM(r.blind_outs) AS blind_outs,
+       SUM(r.buys_used) AS buys_used, {_LATEST_NAME} AS name
+FROM results AS r
+WHERE r.guild_id = $1 AND r.game_kind = $2 AND r.user_id = $3
+GROUP BY r.user_id
+"""
+
+
+_LEADERBOARD_SQL: Final = {flag: _leaderboard_sql(flag) for flag in (True, False)}
+_PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, False)}
+
+
+class PostgresStore:
+    """Tables, game state, deadlines and results in a PostgreSQL database shared by shards.
+
+    Make one with ``await PostgresStore.open(url, shards=...)`` at start-up and ``await
+    store.close()`` at shutdown (which also releases the fence).
+    """
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        fence: ShardFence | None,
+        clock: Callable[[], float],
+        shards: ShardSet,
+    ) -> None:
+        """Wrap an open pool on a migrated database; use ``PostgresStore.open`` rather than this."""
+        self._pool = pool
+        self.fence = fence
+        self._clock = clock
+        self._shards = shards
+        self._closed = False
+        #: Writes running now, by table id (``None``: not a table's), for ``_read_table``.
+        self._running: dict[asyncio.Future[Any], int | None] = {}
+
+    # -- lifetime ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        database: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        shards: ShardSet | None = None,
+        fence_wait: float = 0.0,
+        fenced: bool = True,
+    ) -> PostgresStore:
+        """Take the fence for ``shards`` (default: all), connect, and migrate the database.
+
+        ``fence_wait`` is how long to wait for another process to let a shard go before
+        ``ShardTaken``. ``fenced=False`` is for tools that only read (and for tests). Raises
+        ``MigrationError`` if the schema cannot be brought up to date.
+        """
+        url = str(database)
+        shards = shards or ShardSet.everything()
+        fence = await ShardFence.acquire(url, shards, wait=fence_wait) if fenced else None
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=2,
+                max_size=POOL_SIZE,
+                init=_init_connection,
+                server_settings={
+                    "application_name": f"shanghai {shards}",
+                    # A player's write gives up on another session's row lock in time.
+                    "lock_timeout": str(int(PLAYER_WAIT_SECONDS * 1000)),
+                    # The SQLite store's trade (WAL, synchronous=NORMAL), made the same way: a
+                    # commit does not wait for its fsync, so a crash of the *server* (not of the
+                    # bot) can lose the last fraction of a second of actions, never corrupt.
+                    "synchronous_commit": "off",
+                },
+            )
+            try:
+                async with pool.acquire() as conn:
+                    await apply_migrations(conn)
+            except BaseException:
+                await pool.close()
+                raise
+        except BaseException:
+            if fence is not None:
+                await fence.release()
+            raise
+        return cls(pool, fence, clock, shards)
+
+    async def close(self) -> None:
+        """Wait for running calls, close the pool, and let the fence go; harmless twice."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self._pool.close()
+        finally:
+            if self.fence is not None:
+                await self.fence.release()
+
+    async def __aenter__(self) -> PostgresStore:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    async def _read(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        """All rows of one query on a pooled connection; never waits for a write."""
+        async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+            return list(await conn.fetch(sql, *args))
+
+    async def _read_table(self, table_id: int | None, sql: str, *args: Any) -> list[Any]:
+        """Like ``_read``, after the writes of ``table_id`` (``None``: of any table) that are
+        running now, so a caller reads its own writes, even one whose caller was cancelled."""
+        running = [t for t, of in self._running.items() if table_id is None or of == table_id]
+        if running:
+            await asyncio.wait(running)
+        return await self._read(sql, *args)
+
+    async def _owned(self) -> None:
+        """Every write first checks that this process still owns its shards (``FenceLost``)."""
+        if self.fence is not None:
+            await self.fence.ensure_held()
+
+    async def _shielded(self, table_id: int | None, work: Awaitable[_T]) -> _T:
+        """Run ``work`` to its end even if the caller is cancelled, and let reads of
+        ``table_id`` wait for it meanwhile."""
+        task = asyncio.ensure_future(work)
+        self._running[task] = table_id
+        task.add_done_callback(self._running.pop)
+        return await asyncio.shield(task)
+
+    async def _write(
+        self, table_id: int | None, body: Callable[[_Connection], Awaitable[_T]]
+    ) -> _T:
+        """Run ``body`` as one transaction, all-or-nothing and immune to cancelling."""
+        await self._owned()
+        return await self._shielded(table_id, self._transaction(body))
+
+    async def _transaction(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
+        try:
+            async with (
+                self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn,
+                conn.transaction(),
+            ):
+                return await body(conn)
+        except (TimeoutError, asyncpg.LockNotAvailableError):
+            raise StoreBusy() from None
+
+    async def _one_statement(
+        self, table_id: int | None, sql: str, *args: Any
+    ) -> list[asyncpg.Record]:
+        """One statement as its own transaction (the server commits it whole): one round trip."""
+        await self._owned()
+
+        async def run() -> list[asyncpg.Record]:
+            try:
+                async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                    return list(await conn.fetch(sql, *args))
+            except (TimeoutError, asyncpg.LockNotAvailableError):
+                raise StoreBusy() from None
+
+        return await self._shielded(table_id, run())
+
+    async def _stale(
+        self, table_id: int, wanted_status: TableStatus, expected_version: int | None = None
+    ) -> Exception:
+        """Explain why a guarded write matched no row: unknown table, or it moved on."""
+        rows = await self._read("SELECT version, status FROM tables WHERE id = $1", table_id)
+        if not rows:
+            return TableNotFound(table_id)
+        return StaleVersion(
+            table_id,
+            expected_version=expected_version,
+            actual_version=rows[0]["version"],
+            status=rows[0]["status"],
+            wanted_status=wanted_status,
+        )
+
+    # -- tables -----------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game_kind: GameKind,
+        host_id: int,
+        seats: Sequence[Seat],
+        options: Mapping[str, Any],
+    ) -> TableRecord:
+        """Open a lobby in a channel and return it; ``TableExists`` if the channel has one."""
+        now = self._clock()
+        seats_json = [seat.to_json() for seat in seats]
+        while True:
+            rows = await self._one_statement(
+                None, _INSERT_TABLE, guild_id, channel_id, game_kind, host_id, seats_json,
+                dict(options), now,
+            )  # fmt: skip
+            if rows:
+                return _table_record(rows[0])
+            existing = await self.get_open_table(channel_id)
+            if existing is not None:
+                raise TableExists(existing)
+            # The open table closed between the two statements: the channel is free, try again.
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """The table with this id, in any status, or ``None``."""
+        rows = await self._read_table(table_id, _SELECT_TABLE, table_id)
+        return _table_record(rows[0]) if rows else None
+
+    async def get_open_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's lobby or game in progress, or ``None`` if it is free."""
+        rows = await self._read_table(None, _SELECT_OPEN_IN_CHANNEL, channel_id)
+        return _table_record(rows[0]) if rows else None
+
+    async def open_tables(self) -> list[TableRecord]:
+        """Every lobby and game in progress of the owned shards, oldest first (for restore)."""
+        if self._shards.is_everything:
+            rows = await self._read_table(None, _SELECT_OPEN_TABLES)
+        else:
+            rows = await self._read_table(
+                None,
+                _SELECT_OPEN_TABLES_OF_SHARDS, self._shards.count, list(self._shards.ids)
+            )
+        return [_table_record(row) for row in rows]
+
+    async def update_lobby(
+        self,
+        table_id: int,
+        seats: Sequence[Seat],
+        options: Mapping[str, Any],
+        message_id: int | Literal[_Keep.KEEP] | None = KEEP,
+    ) -> None:
+        """Replace a lobby's seats and options (and its message id, when given)."""
+        now = self._clock()
+        seats_json = [seat.to_json() for seat in seats]
+        if message_id is KEEP:
+            status = await self._execute(
+                table_id, _UPDATE_LOBBY, seats_json, dict(options), now, table_id
+            )
+        else:
+            status = await self._execute(
+                table_id,
+                _UPDATE_LOBBY_AND_MESSAGE, seats_json, dict(options), now, table_id, message_id
+            )
+        if status != "UPDATE 1":
+            raise await self._stale(table_id, "lobby")
+
+    async def _execute(self, table_id: int | None, sql: str, *args: Any) -> str:
+        """One statement as its own transaction; its status tag (e.g. ``"UPDATE 1"``)."""
+        await self._owned()
+
+        async def run() -> str:
+            try:
+                async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                    return str(await conn.execute(sql, *args))
+            except (TimeoutError, asyncpg.LockNotAvailableError):
+                raise StoreBusy() from None
+
+        return await self._shielded(table_id, run())
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember which Discord message shows the table; ``TableNotFound`` if unknown."""
+        status = await self._execute(table_id, _SET_MESSAGE, message_id, self._clock(), table_id)
+        if status != "UPDATE 1":
+            raise TableNotFound(table_id)
+
+    # -- the game ---------------------------------------------------------------------------
+
+    async def start_game(
+        self,
+        table_id: int,
+        seats: Sequence[Seat],
+        state_json: str,
+        buy_deadline: float | None,
+        turn_deadline: float | None,
+    ) -> None:
+        """Turn a lobby into a game: final seats, the engine's first state, version 0."""
+        status = await self._execute(
+            table_id,
+            _START_GAME,
+            [seat.to_json() for seat in seats],
+            state_json,
+            buy_deadline,
+            turn_deadline,
+            [AwayState().to_json() for _ in seats],
+            self._clock(),
+            table_id,
+        )
+        if status != "UPDATE 1":
+            raise await self._stale(table_id, "lobby")
+
+    async def save_action(
+        self,
+        table_id: int,
+        expected_version: int,
+        user_id: int,
+        action_text: str,
+        state_json: str,
+        buy_deadline: float | None,
+        turn_deadline: float | None,
+        away: Sequence[AwayState],
+    ) -> int:
+        """Record one accepted action and the state after it; return the new version."""
+        new_version = expected_version + 1
+        rows = await self._one_statement(
+            table_id,
+            _SAVE_ACTION,
+            state_json,
+            new_version,
+            buy_deadline,
+            turn_deadline,
+            [entry.to_json() for entry in away],
+            self._clock(),
+            table_id,
+            expected_version,
+            user_id,
+            action_text,
+        )
+        if not rows:
+            raise await self._stale(table_id, "playing", expected_version)
+        return new_version
+
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
+        """Replace a game's away flags without logging an action (the host removed a player)."""
+        away_json = [entry.to_json() for entry in away]
+        status = await self._execute(table_id, _SET_AWAY, away_json, self._clock(), table_id)
+        if status != "UPDATE 1":
+            raise await self._stale(table_id, "playing")
+
+    async def finish_game(
+        self,
+        table_id: int,
+        expected_version: int,
+        state_json: str,
+        results: Sequence[ResultRow],
+        status: Literal["finished", "ended"] = "finished",
+        *,
+        user_id: int | None = None,
+        action_text: str | None = None,
+    ) -> int:
+        """Close a game with its result rows (and its last action, if given); the version."""
+        if (user_id is None) != (action_text is None):
+            raise ValueError("pass both user_id and action_text, or neither")
+        now = self._clock()
+        new_version = expected_version if user_id is None else expected_version + 1
+        result_rows = [
+            (
+                r.user_id, r.name, r.seat, r.total, r.is_winner, r.deals_out, r.blind_outs,
+                r.buys_used, now, table_id,
+            )
+            for r in results
+        ]  # fmt: skip
+
+        async def body(conn: _Connection) -> bool:
+            done = await conn.execute(
+                _FINISH_GAME, state_json, status, new_version, now, table_id, expected_version
+            )
+            if done != "UPDATE 1":
+                return False
+            if user_id is not None:
+                await conn.execute(_INSERT_ACTION, table_id, new_version, user_id, action_text, now)
+            if result_rows:
+                await conn.executemany(_INSERT_RESULT, result_rows)
+            return True
+
+        if not await self._write(table_id, body):
+            raise await self._stale(table_id, "playing", expected_version)
+        return new_version
+
+    async def end_table(self, table_id: int) -> bool:
+        """Close a lobby or game without results; ``False`` if it was already closed."""
+        if await self._execute(table_id, _END_TABLE, self._clock(), table_id) == "UPDATE 1":
+            return True
+        if not await self._read("SELECT 1 FROM tables WHERE id = $1", table_id):
+            raise TableNotFound(table_id)
+        return False
+
+    # -- history ----------------------------------------------------------------------------
+
+    async def actions(self, table_id: int) -> list[ActionRecord]:
+        """A table's action log in order."""
+        rows = await self._read_table(table_id, _SELECT_ACTIONS, table_id)
+        return [ActionRecord(*row) for row in rows]
+
+    async def table_results(self, table_id: int) -> list[ResultRow]:
+        """The result rows ``finish_game`` stored for a table, by seat."""
+        rows = await self._read(_SELECT_RESULTS, table_id)
+        return [
+            ResultRow(
+                user_id=row["user_id"],
+                name=row["name"],
+                seat=row["seat"],
+                total=row["total"],
+                is_winner=row["is_winner"],
+                deals_out=row["deals_out"],
+                blind_outs=row["blind_outs"],
+                buys_used=row["buys_used"],
+            )
+            for row in rows
+        ]
+
+    async def leaderboard(
+        self, guild_id: int, game_kind: GameKind = "shanghai", limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """A guild's best players at one game, as ``data.store.Store.leaderboard`` orders them."""
+        rows = await self._read(
+            _LEADERBOARD_SQL[lower_is_better(game_kind)], guild_id, game_kind, limit
+        )
+        return [
+            LeaderboardRow(
+                user_id=row["user_id"],
+                name=row["name"],
+                games=row["games"],
+                wins=row["wins"],
+                average_total=float(row["average_total"]),
+                best_total=row["best_total"],
+            )
+            for row in rows
+        ]
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"
+    ) -> PlayerStats | None:
+        """One player's record at one game in a guild, or ``None`` if they have no results."""
+        rows = await self._read(
+            _PLAYER_STATS_SQL[lower_is_better(game_kind)], guild_id, game_kind, user_id
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return PlayerStats(
+            user_id=user_id,
+            name=row["name"],
+            game_kind=game_kind,
+            games=row["games"],
+            wins=row["wins"],
+            average_total=float(row["average_total"]),
+            best_total=row["best_total"],
+            deals_out=row["deals_out"],
+            blind_outs=row["blind_outs"],
+            buys_used=row["buys_used"],
+        )
+
+    # -- settings of the deployment ---------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        """A value the bot keeps about itself (e.g. the hash of the synced commands)."""
+        rows = await self._read(_GET_META, key)
+        return str(rows[0]["value"]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Remember ``value`` under ``key``, replacing any earlier one."""
+        await self._execute(None, _SET_META, key, value)

@@ -1,0 +1,788 @@
+"""The SQLite implementation of ``data.store.Store``: one file, no server (the default).
+
+A ``SqliteStore`` owns two long-lived aiosqlite connections (aiosqlite gives each connection
+its own thread, so a connection is one queue of work): a writer, and a reader with
+``query_only`` on. It is configured once when opened: WAL, so the reader never waits for the
+writer; ``synchronous=NORMAL``, which in WAL mode can lose the last commits on power loss but
+never corrupts, at about a third of the cost of ``FULL``; and foreign keys. The file is created
+readable by its owner only (0600): it holds every hand.
+
+Writes are serialised by one ``asyncio.Lock``. Each is one ``BEGIN IMMEDIATE ... COMMIT`` run
+under ``asyncio.shield``: cancelling the caller (a timed-out interaction, shutdown) cannot leave
+a transaction half-open; the write finishes or rolls back all the same. When another program
+(a backup, the sqlite3 shell) holds the write lock, a write keeps trying for at most
+``PLAYER_WAIT_SECONDS`` in all, counting its wait behind this process's other writes, and then
+raises ``StoreBusy``: a player is answered in time, and nothing was written.
+
+Reads never queue behind writes: history and statistics (the leaderboard) go straight to the
+reader; reads of a table wait only for a write that is actually running (milliseconds), so a
+caller reads its own writes, but never for a write that is waiting for the lock.
+
+Opened for a ``ShardSet``, ``open_tables`` lists only the tables of the owned guilds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Literal, TypeVar
+
+import aiosqlite
+
+from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
+from .migrations import apply_migrations
+from .records import (
+    ActionRecord,
+    AwayState,
+    GameKind,
+    LeaderboardRow,
+    PlayerStats,
+    ResultRow,
+    Seat,
+    TableRecord,
+    TableStatus,
+    lower_is_better,
+)
+from .shards import ShardSet
+from .store import KEEP, PLAYER_WAIT_SECONDS, _Keep
+
+_T = TypeVar("_T")
+
+#: How long one statement waits inside SQLite for another program's lock, in milliseconds.
+#: Short, because a write retries ``BEGIN IMMEDIATE`` itself until ``PLAYER_WAIT_SECONDS``.
+BUSY_TIMEOUT_MS: Final = 100
+
+#: Deadlines use ``time.perf_counter``: a real clock even where a test harness (simcord)
+#: replaces ``time.monotonic`` with virtual time, because a lock is held in real time.
+
+#: Pause between two attempts to take the write lock from another program, in seconds.
+_RETRY_PAUSE: Final = 0.02
+
+#: Owner read/write only: the file holds every player's hand.
+FILE_MODE: Final = 0o600
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON for the small columns; non-ASCII names stay readable in the sqlite3 shell."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _seats_json(seats: Sequence[Seat]) -> str:
+    return _dumps([seat.to_json() for seat in seats])
+
+
+def _away_json(away: Sequence[AwayState]) -> str:
+    return _dumps([entry.to_json() for entry in away])
+
+
+def _table_record(row: aiosqlite.Row) -> TableRecord:
+    return TableRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game_kind=row["game_kind"],
+        status=row["status"],
+        host_id=row["host_id"],
+        message_id=row["message_id"],
+        seats=tuple(Seat.from_json(obj) for obj in json.loads(row["seats"])),
+        options=json.loads(row["options"]),
+        state=row["state"],
+        version=row["version"],
+        buy_deadline=row["buy_deadline"],
+        turn_deadline=row["turn_deadline"],
+        away=tuple(AwayState.from_json(obj) for obj in json.loads(row["away"])),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+_SELECT_TABLE = "SELECT * FROM tables WHERE id = ?"
+_SELECT_OPEN_IN_CHANNEL = (
+    "SELECT * FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')"
+)
+_SELECT_OPEN_TABLES = "SELECT * FROM tables WHERE status IN ('lobby', 'playing')"
+_GET_META = "SELECT value FROM meta WHERE key = ?"
+_SET_META = """
+INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+"""
+
+
+def _open_tables_sql(shards: ShardSet) -> str:
+    """The restore query, limited to the owned shards' guilds.
+
+    Only validated integers of ``ShardSet`` are spliced in; nothing from a user.
+    """
+    if shards.is_everything:
+        return _SELECT_OPEN_TABLES + " ORDER BY id"
+    owned = ", ".join(str(int(i)) for i in shards.ids)
+    return (
+        f"{_SELECT_OPEN_TABLES} AND ((guild_id >> 22) % {int(shards.count)}) IN ({owned})"
+        " ORDER BY id"
+    )
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    return getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file readable by its owner only, before SQLite creates it 0644.
+
+    SQLite gives the ``-wal`` and ``-shm`` files the mode of the database file, so they are
+    private too. An existing file keeps the mode its owner gave it.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+_INSERT_TABLE = """
+INSERT INTO tables (guild_id, channel_id, game_kind, status, host_id, seats, options,
+                    created_at, updated_at)
+VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)
+"""
+
+_UPDATE_LOBBY = """
+UPDATE tables SET seats = ?, options = ?, updated_at = ?
+WHERE id = ? AND status = 'lobby'
+"""
+_UPDATE_LOBBY_AND_MESSAGE = """
+UPDATE tables SET seats = ?, options = ?, updated_at = ?, message_id = ?
+WHERE id = ? AND status = 'lobby'
+"""
+_SET_MESSAGE = "UPDATE tables SET message_id = ?, updated_at = ? WHERE id = ?"
+
+_START_GAME = """
+UPDATE tables
+SET status = 'playing', seats = ?, state = ?, version = 0, buy_deadline = ?, turn_deadline = ?,
+    away = ?, updated_at = ?
+WHERE id = ? AND status = 'lobby'
+"""
+
+# The version check and the write are one statement: no window between reading and writing.
+_SAVE_STATE = """
+UPDATE tables
+SET state = ?, version = ?, buy_deadline = ?, turn_deadline = ?, away = ?, updated_at = ?
+WHERE id = ? AND version = ? AND status = 'playing'
+"""
+# A kick: the away flags alone, no action and no new version (the lock is the service's).
+_SET_AWAY = "UPDATE tables SET away = ?, updated_at = ? WHERE id = ? AND status = 'playing'"
+_INSERT_ACTION = (
+    "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+
+_FINISH_GAME = """
+UPDATE tables
+SET state = ?, status = ?, version = ?, buy_deadline = NULL, turn_deadline = NULL,
+    updated_at = ?
+WHERE id = ? AND version = ? AND status = 'playing'
+"""
+# guild_id and game_kind come from the table row, so the caller cannot file them wrongly.
+_INSERT_RESULT = """
+INSERT INTO results (table_id, guild_id, game_kind, user_id, name, seat, total, is_winner,
+                     deals_out, blind_outs, buys_used, finished_at)
+SELECT id, guild_id, game_kind, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?
+"""
+
+_END_TABLE = """
+UPDATE tables SET status = 'ended', buy_deadline = NULL, turn_deadline = NULL, updated_at = ?
+WHERE id = ? AND status IN ('lobby', 'playing')
+"""
+
+_SELECT_ACTIONS = """
+SELECT table_id, seq, user_id, action, created_at FROM actions WHERE table_id = ? ORDER BY seq
+"""
+_SELECT_RESULTS = """
+SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used
+FROM results WHERE table_id = ? ORDER BY seat
+"""
+
+# A player's display name is the one from their latest game (they may have renamed since).
+_LATEST_NAME = """
+(SELECT latest.name FROM results AS latest
+ WHERE latest.guild_id = :guild_id AND latest.game_kind = :game_kind
+   AND latest.user_id = r.user_id
+ ORDER BY latest.finished_at DESC, latest.table_id DESC LIMIT 1)
+"""
+
+
+def _leaderboard_sql(lower_better: bool) -> str:
+    # Only two constant texts can come out of here; nothing from the caller is spliced in.
+    best, order = ("MIN", "ASC") if lower_better else ("MAX", "DESC")
+    return f"""
+SELECT r.user_id, {_LATEST_NAME} AS name, COUNT(*) AS games, SUM(r.is_winner) AS wins,
+       AVG(r.total) AS average_total, {best}(r.total) AS best_total
+FROM results AS r
+WHERE r.guild_id = :guild_id AND r.game_kind = :game_kind
+GROUP BY r.user_id
+ORDER BY wins DESC, average_total {order}, games DESC, r.user_id
+LIMIT :limit
+"""
+
+
+def _player_stats_sql(lower_better: bool) -> str:
+    best = "MIN" if lower_better else "MAX"
+    return f"""
+SELECT COUNT(*) AS games, SUM(r.is_winner) AS wins, AVG(r.total) AS average_total,
+       {best}(r.total) AS best_total, SUM(r.deals_out) AS deals_out,
+       SUM(r.blind_outs) AS blind_outs, SUM(r.buys_used) AS buys_used, {_LATEST_NAME} AS name
+FROM results AS r
+WHERE r.guild_id = :guild_id AND r.game_kind = :game_kind AND r.user_id = :user_id
+"""
+
+
+_LEADERBOARD_SQL: Final = {flag: _leaderboard_sql(flag) for flag in (True, False)}
+_PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, False)}
+
+
+async def _connect(path: str | Path) -> aiosqlite.Connection:
+    # Autocommit mode: every transaction below is an explicit BEGIN ... COMMIT, so none is
+    # opened behind our back by the sqlite3 module.
+    pending = aiosqlite.connect(path, isolation_level=None)
+    # aiosqlite's worker thread is not a daemon: a store that is never closed (a crashed
+    # bot, a test's discarded bot) would keep the process alive after everything else ended.
+    pending._thread.daemon = True
+    db = await pending
+    db.row_factory = aiosqlite.Row
+    return db
+
+
+class SqliteStore:
+    """Tables, game state, deadlines and results in one SQLite file.
+
+    Make one with ``await SqliteStore.open(path)`` at start-up (it migrates the schema) and
+    ``await store.close()`` at shutdown, or use it as ``async with await SqliteStore.open(...)``.
+    """
+
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        clock: Callable[[], float],
+        shards: ShardSet,
+    ) -> None:
+        """Wrap open, migrated connections; use ``SqliteStore.open`` rather than this."""
+        self._db = db
+        self._reader = reader
+        self._clock = clock
+        self._open_tables_sql = _open_tables_sql(shards)
+        self._lock = asyncio.Lock()
+        #: Clear while a write is running on the writer; table reads wait for it (see module).
+        self._settled = asyncio.Event()
+        self._settled.set()
+        self._closed = False
+
+    # -- lifetime ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        database: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        shards: ShardSet | None = None,
+        fence_wait: float = 0.0,
+    ) -> SqliteStore:
+        """Open (creating if needed) the database at ``path`` and migrate it to the latest schema.
+
+        The parent directory is created, and a new file is created 0600. ``clock`` gives the unix
+        time stamped on rows; tests pass a fake one. ``shards`` limits ``open_tables`` to the
+        owned guilds (default: all). ``":memory:"`` works for throwaway stores (without WAL; its
+        reads then share the writer). Raises ``MigrationError`` if the schema cannot be brought
+        up to date. ``fence_wait`` is PostgreSQL's; a SQLite file has no shard fence.
+        """
+        path = database
+        in_memory = str(path) == ":memory:"
+        if not in_memory:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            _create_private(Path(path))
+        db = await _connect(path)
+        reader = db
+        try:
+            # execute_fetchall reads each PRAGMA's row to the end: a cursor left half-read
+            # stays "in progress" while anything holds it, and every later COMMIT then fails.
+            await db.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            await db.execute_fetchall("PRAGMA synchronous = NORMAL")
+            await db.execute_fetchall("PRAGMA foreign_keys = OFF")  # see data/migrations.py
+            await apply_migrations(db)
+            await db.execute_fetchall("PRAGMA foreign_keys = ON")
+            if not in_memory:
+                reader = await _connect(path)
+                # A WAL reader waits only while another connection recovers the WAL index.
+                wait_ms = int(PLAYER_WAIT_SECONDS * 1000)
+                await reader.execute_fetchall(f"PRAGMA busy_timeout = {wait_ms:d}")
+                await reader.execute_fetchall("PRAGMA query_only = ON")
+        except BaseException:
+            if reader is not db:
+                await reader.close()
+            await db.close()
+            raise
+        return cls(db, reader, clock, shards or ShardSet.everything())
+
+    async def close(self) -> None:
+        """Wait for running writes, let SQLite refresh its query statistics, and close.
+
+        Closing twice is harmless, so shutdown paths need not track whether it already ran.
+        """
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                await self._db.execute("PRAGMA optimize")
+            finally:
+                if self._reader is not self._db:
+                    await self._reader.close()
+                await self._db.close()
+
+    async def __aenter__(self) -> SqliteStore:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    async def _read(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
+        """All rows of one query, on the reader: never queued behind a write."""
+        return list(await self._reader.execute_fetchall(sql, parameters))
+
+    async def _read_table(
+        self, sql: str, parameters: Sequence[Any] | Mapping[str, Any]
+    ) -> list[Any]:
+        """Like ``_read``, after the write running now (if any), so a caller reads its writes.
+
+        A write that is waiting for another program's lock has written nothing yet and is not
+        waited for.
+        """
+        await self._settled.wait()
+        return await self._read(sql, parameters)
+
+    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[_T]]) -> _T:
+        """Run ``body`` as one transaction: serialised, all-or-nothing, and immune to cancelling.
+
+        ``BEGIN IMMEDIATE`` takes SQLite's write lock up front, so a check made inside ``body``
+        still holds when it writes, even against another process. Raises ``StoreBusy`` if the
+        lock cannot be had within ``PLAYER_WAIT_SECONDS`` (nothing is written then).
+        """
+        deadline = time.perf_counter() + PLAYER_WAIT_SECONDS
+        return await asyncio.shield(self._transaction(body, deadline))
+
+    async def _transaction(
+        self, body: Callable[[aiosqlite.Connection], Awaitable[_T]], deadline: float
+    ) -> _T:
+        # No timer bounds this wait: every write ahead in the queue gives up by its own
+        # deadline, which comes no later than ours, and then so do we (below, in _begin).
+        await self._lock.acquire()  # when free, taken without yielding to the loop
+        # Reads of a table wait from here until the commit; the first attempt at the lock
+        # usually succeeds at once, and only a busy lock lets them through early.
+        self._settled.clear()
+        try:
+            await self._begin(deadline)
+            try:
+                result = await body(self._db)
+                await self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+            return result
+        finally:
+            self._settled.set()
+            self._lock.release()
+
+    async def _begin(self, deadline: float) -> None:
+        """``BEGIN IMMEDIATE``, retried while another program holds the lock, until ``deadline``.
+
+        While it retries, ``_settled`` is set: nothing is written yet, so reads need not wait.
+        """
+        while True:
+            if time.perf_counter() >= deadline:
+                raise StoreBusy()  # waited out behind this process's other writes
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                self._settled.clear()
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+            self._settled.set()
+            if time.perf_counter() + _RETRY_PAUSE >= deadline:
+                raise StoreBusy()
+            await asyncio.sleep(_RETRY_PAUSE)
+
+    @staticmethod
+    async def _stale(
+        db: aiosqlite.Connection,
+        table_id: int,
+        wanted_status: TableStatus,
+        expected_version: int | None = None,
+    ) -> Exception:
+        """Explain why a guarded UPDATE matched no row: unknown table, or it moved on."""
+        rows = list(await db.execute_fetchall(_SELECT_TABLE, (table_id,)))
+        if not rows:
+            return TableNotFound(table_id)
+        row = rows[0]
+        return StaleVersion(
+            table_id,
+            expected_version=expected_version,
+            actual_version=row["version"],
+            status=row["status"],
+            wanted_status=wanted_status,
+        )
+
+    # -- tables -----------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game_kind: GameKind,
+        host_id: int,
+        seats: Sequence[Seat],
+        options: Mapping[str, Any],
+    ) -> TableRecord:
+        """Open a lobby in a channel and return it (status ``lobby``, version 0, no state).
+
+        Raises ``TableExists``, carrying the open table, if the channel already has one; the
+        partial unique index on ``channel_id`` backs this up for any other writer.
+        """
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> TableRecord:
+            existing = list(await db.execute_fetchall(_SELECT_OPEN_IN_CHANNEL, (channel_id,)))
+            if existing:
+                raise TableExists(_table_record(existing[0]))
+            cursor = await db.execute(
+                _INSERT_TABLE,
+                (
+                    guild_id,
+                    channel_id,
+                    game_kind,
+                    host_id,
+                    _seats_json(seats),
+                    _dumps(dict(options)),
+                    now,
+                    now,
+                ),
+            )
+            rows = list(await db.execute_fetchall(_SELECT_TABLE, (cursor.lastrowid,)))
+            return _table_record(rows[0])
+
+        return await self._write(body)
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """The table with this id, in any status, or ``None``."""
+        rows = await self._read_table(_SELECT_TABLE, (table_id,))
+        return _table_record(rows[0]) if rows else None
+
+    async def get_open_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's lobby or game in progress, or ``None`` if it is free."""
+        rows = await self._read_table(_SELECT_OPEN_IN_CHANNEL, (channel_id,))
+        return _table_record(rows[0]) if rows else None
+
+    async def open_tables(self) -> list[TableRecord]:
+        """Every lobby and game in progress of the owned shards, oldest first (for restore)."""
+        return [_table_record(row) for row in await self._read_table(self._open_tables_sql, ())]
+
+    async def update_lobby(
+        self,
+        table_id: int,
+        seats: Sequence[Seat],
+        options: Mapping[str, Any],
+        message_id: int | Literal[_Keep.KEEP] | None = KEEP,
+    ) -> None:
+        """Replace a lobby's seats and options (and its message id, when given).
+
+        Raises ``StaleVersion`` if the table is no longer a lobby, ``TableNotFound`` if unknown.
+        """
+        now = self._clock()
+        seats_json, options_json = _seats_json(seats), _dumps(dict(options))
+
+        async def body(db: aiosqlite.Connection) -> None:
+            if message_id is KEEP:
+                cursor = await db.execute(_UPDATE_LOBBY, (seats_json, options_json, now, table_id))
+            else:
+                cursor = await db.execute(
+                    _UPDATE_LOBBY_AND_MESSAGE, (seats_json, options_json, now, message_id, table_id)
+                )
+            if cursor.rowcount != 1:
+                raise await self._stale(db, table_id, "lobby")
+
+        await self._write(body)
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember which Discord message shows the table, in any status (it may be re-posted).
+
+        Raises ``TableNotFound`` if the id is unknown.
+        """
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> None:
+            cursor = await db.execute(_SET_MESSAGE, (message_id, now, table_id))
+            if cursor.rowcount != 1:
+                raise TableNotFound(table_id)
+
+        await self._write(body)
+
+    # -- the game ---------------------------------------------------------------------------
+
+    async def start_game(
+        self,
+        table_id: int,
+        seats: Sequence[Seat],
+        state_json: str,
+        buy_deadline: float | None,
+        turn_deadline: float | None,
+    ) -> None:
+        """Turn a lobby into a game: final seats, the engine's first state, version 0.
+
+        Every seat starts with a clean ``AwayState``. Raises ``StaleVersion`` if the table is not
+        a lobby any more (started twice, or ended), ``TableNotFound`` if unknown.
+        """
+        now = self._clock()
+        parameters = (
+            _seats_json(seats),
+            state_json,
+            buy_deadline,
+            turn_deadline,
+            _away_json([AwayState()] * len(seats)),
+            now,
+            table_id,
+        )
+
+        async def body(db: aiosqlite.Connection) -> None:
+            cursor = await db.execute(_START_GAME, parameters)
+            if cursor.rowcount != 1:
+                raise await self._stale(db, table_id, "lobby")
+
+        await self._write(body)
+
+    async def save_action(
+        self,
+        table_id: int,
+        expected_version: int,
+        user_id: int,
+        action_text: str,
+        state_json: str,
+        buy_deadline: float | None,
+        turn_deadline: float | None,
+        away: Sequence[AwayState],
+    ) -> int:
+        """Record one accepted action and the state after it; return the new version.
+
+        One transaction: the table's state, deadlines and away flags are replaced and the action
+        is appended to the log as number ``expected_version + 1``, or nothing happens at all.
+        Raises ``StaleVersion`` if the table is not at ``expected_version`` or not playing (the
+        caller acted on an old state), ``TableNotFound`` if unknown.
+        """
+        now = self._clock()
+        new_version = expected_version + 1
+        update = (
+            state_json,
+            new_version,
+            buy_deadline,
+            turn_deadline,
+            _away_json(away),
+            now,
+            table_id,
+            expected_version,
+        )
+        insert = (table_id, new_version, user_id, action_text, now)
+
+        async def body(db: aiosqlite.Connection) -> int:
+            cursor = await db.execute(_SAVE_STATE, update)
+            if cursor.rowcount != 1:
+                raise await self._stale(db, table_id, "playing", expected_version)
+            await db.execute(_INSERT_ACTION, insert)
+            return new_version
+
+        return await self._write(body)
+
+    async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
+        """Replace a game's away flags without logging an action (the host removed a player).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
+        """
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> None:
+            cursor = await db.execute(_SET_AWAY, (_away_json(away), now, table_id))
+            if cursor.rowcount != 1:
+                raise await self._stale(db, table_id, "playing")
+
+        await self._write(body)
+
+    async def finish_game(
+        self,
+        table_id: int,
+        expected_version: int,
+        state_json: str,
+        results: Sequence[ResultRow],
+        status: Literal["finished", "ended"] = "finished",
+        *,
+        user_id: int | None = None,
+        action_text: str | None = None,
+    ) -> int:
+        """Close a game: final state, ``status``, deadlines cleared, and its result rows.
+
+        One transaction, with the same version check as ``save_action``. Pass ``user_id`` and
+        ``action_text`` to log the game-ending action in the same transaction (the version then
+        advances by one); otherwise save that action first and pass the version it returned.
+        Which seats get a result row (normally humans only) is the caller's choice. Returns the
+        final version. Raises ``StaleVersion`` or ``TableNotFound`` as ``save_action`` does.
+        """
+        if (user_id is None) != (action_text is None):
+            raise ValueError("pass both user_id and action_text, or neither")
+        now = self._clock()
+        new_version = expected_version if user_id is None else expected_version + 1
+        result_rows = [
+            (
+                r.user_id,
+                r.name,
+                r.seat,
+                r.total,
+                int(r.is_winner),
+                r.deals_out,
+                r.blind_outs,
+                r.buys_used,
+                now,
+                table_id,
+            )
+            for r in results
+        ]
+
+        async def body(db: aiosqlite.Connection) -> int:
+            cursor = await db.execute(
+                _FINISH_GAME, (state_json, status, new_version, now, table_id, expected_version)
+            )
+            if cursor.rowcount != 1:
+                raise await self._stale(db, table_id, "playing", expected_version)
+            if user_id is not None:
+                await db.execute(_INSERT_ACTION, (table_id, new_version, user_id, action_text, now))
+            await db.executemany(_INSERT_RESULT, result_rows)
+            return new_version
+
+        return await self._write(body)
+
+    async def end_table(self, table_id: int) -> bool:
+        """Close a lobby or game without results (the host ended it); frees the channel.
+
+        Returns ``False`` if the table was already closed, so calling twice is harmless. Raises
+        ``TableNotFound`` if the id is unknown.
+        """
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> bool:
+            cursor = await db.execute(_END_TABLE, (now, table_id))
+            if cursor.rowcount == 1:
+                return True
+            if not list(await db.execute_fetchall(_SELECT_TABLE, (table_id,))):
+                raise TableNotFound(table_id)
+            return False
+
+        return await self._write(body)
+
+    # -- history ----------------------------------------------------------------------------
+
+    async def actions(self, table_id: int) -> list[ActionRecord]:
+        """A table's action log in order: enough, with the engine's seed, to replay its game."""
+        rows = await self._read_table(_SELECT_ACTIONS, (table_id,))
+        return [ActionRecord(*row) for row in rows]
+
+    async def table_results(self, table_id: int) -> list[ResultRow]:
+        """The result rows ``finish_game`` stored for a table, by seat."""
+        rows = await self._read(_SELECT_RESULTS, (table_id,))
+        return [
+            ResultRow(
+                user_id=row["user_id"],
+                name=row["name"],
+                seat=row["seat"],
+                total=row["total"],
+                is_winner=bool(row["is_winner"]),
+                deals_out=row["deals_out"],
+                blind_outs=row["blind_outs"],
+                buys_used=row["buys_used"],
+            )
+            for row in rows
+        ]
+
+    async def leaderboard(
+        self, guild_id: int, game_kind: GameKind = "shanghai", limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """A guild's best players at one game: most wins first, then the better average total.
+
+        "Better" is lower in Shanghai (penalty points) and higher in Rummy, and ``best_total`` is
+        the lowest or highest total accordingly. Further ties go to more games, then user id, so
+        the order is stable.
+        """
+        lower_better = lower_is_better(game_kind)
+        rows = await self._read(
+            _LEADERBOARD_SQL[lower_better],
+            {"guild_id": guild_id, "game_kind": game_kind, "limit": limit},
+        )
+        return [
+            LeaderboardRow(
+                user_id=row["user_id"],
+                name=row["name"],
+                games=row["games"],
+                wins=row["wins"],
+                average_total=float(row["average_total"]),
+                best_total=row["best_total"],
+            )
+            for row in rows
+        ]
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"
+    ) -> PlayerStats | None:
+        """One player's record at one game in a guild, or ``None`` if they have no results."""
+        lower_better = lower_is_better(game_kind)
+        rows = await self._read(
+            _PLAYER_STATS_SQL[lower_better],
+            {"guild_id": guild_id, "game_kind": game_kind, "user_id": user_id},
+        )
+        row = rows[0]
+        if row["games"] == 0:
+            return None
+        return PlayerStats(
+            user_id=user_id,
+            name=row["name"],
+            game_kind=game_kind,
+            games=row["games"],
+            wins=row["wins"],
+            average_total=float(row["average_total"]),
+            best_total=row["best_total"],
+            deals_out=row["deals_out"],
+            blind_outs=row["blind_outs"],
+            buys_used=row["buys_used"],
+        )
+
+    # -- settings of the deployment ---------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        """A value the bot keeps about itself (e.g. the hash of the synced commands)."""
+        rows = await self._read(_GET_META, (key,))
+        return str(rows[0]["value"]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Remember ``value`` under ``key``, replacing any earlier one."""
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(_SET_META, (key, value))
+
+        await self._write(body)

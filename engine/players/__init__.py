@@ -1,0 +1,11 @@
+"""The computer players, the hints and the simulator: clients of the rules, never part of them.
+
+Everything here sees a game only through ``Game.view`` and ``Game.legal_actions`` (or, for the
+simulator and random play, drives a ``Game`` as a table would), so the rules in ``engine/``
+stand alone and import nothing from this package. Modules:
+
+- ``hints``: hand analysis (deficiency, the plan towards a contract, discard advice, ``hint``);
+- ``strategy``: the random, easy and normal computer players;
+- ``random_play``: random legal play for property tests and benchmarks;
+- ``simulate``: ``python -m engine.players.simulate``, strategies against each other.
+"""

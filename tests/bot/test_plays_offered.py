@@ -1,0 +1,50 @@
+"""Plays the engine offers since issue 11 reach the player's hand controls."""
+
+from __future__ import annotations
+
+import simcord
+
+from bot.rendering import table_text
+from engine import Card, Game, Meld, Rules, TableMeld, parse_action
+from engine.cards import parse_cards
+
+from .helpers import open_hand, open_table, start
+
+
+async def test_spanish_rules_go_down_and_lay_off_the_last_card_in_one_click(
+    env: simcord.Env,
+) -> None:
+    """preset_004, deal 6 (D3): the 12th card only fits a meld on the table; the hand offers
+    the go-down with that lay-off as one play (S37, E13)."""
+    world = await open_table(env, 3, preset="preset_004")
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    other = (seat + 1) % 3
+    game.deal = 6
+    game.hands[seat] = parse_cards("8H 8S 8C 3H 4H 5H 6H 9D 10D JD QD")
+    game.stock[-1] = Card.parse("KS")
+    game.down[other] = True
+    game.melds = [TableMeld(other, Meld.parse("set: KH KD KC"))]
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    assert "then lay off K♠ on #1" in hand.response.content  # on the hand screen itself
+    confirmed = await p.click(hand.response, label="Lay down these melds")
+    assert confirmed.acknowledged
+    assert game.deal == 7  # p went out, so deal 6 ended
+    assert game.score_sheet[-1][seat] == 0
+
+
+def test_rummy_table_text_says_who_laid_off_each_card() -> None:
+    """R7: the engine keeps who laid off what; the table shows it next to the meld."""
+    game = Game.new(["1", "2", "3"], Rules.preset("rummy"), seed=4)
+    game.step, game.current = "play", 1
+    game.hands[1] = parse_cards("9H 5H KD QC")
+    game.melds = [TableMeld(2, Meld.parse("run: 6H 7H 8H"))]
+    game.apply("2", parse_action("layoff 9H>0:high"))
+    text = table_text(
+        game.view(None), ["alice", "bob", "carol"], buy_deadline=None, turn_deadline=None
+    )
+    assert "#1 carol:" in text and "9♥ by bob" in text

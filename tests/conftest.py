@@ -1,0 +1,37 @@
+"""Fixtures shared by every test folder: a throwaway PostgreSQL server, one per test session.
+
+Without the server binaries the PostgreSQL tests are skipped, unless ``SHANGHAI_REQUIRE_POSTGRES``
+is set (CI sets it): then they fail, so a CI machine without PostgreSQL cannot pass quietly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from data.throwaway_postgres import REQUIRE_ENV, NoPostgres, ThrowawayCluster
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[ThrowawayCluster]:
+    try:
+        cluster = ThrowawayCluster.start()
+    except NoPostgres as missing:
+        if os.environ.get(REQUIRE_ENV):
+            pytest.fail(f"{REQUIRE_ENV} is set but {missing}")
+        pytest.skip(str(missing))
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: ThrowawayCluster) -> Iterator[str]:
+    """A fresh, empty database on the session's server; dropped afterwards."""
+    name = f"test_{os.getpid()}_{next(_names)}"
+    yield postgres_cluster.create_database(name)
+    postgres_cluster.sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

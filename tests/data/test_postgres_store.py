@@ -1,0 +1,46 @@
+"""What only the PostgreSQL store does: a player's write gives up in time on another session's
+lock (issue 16.5), and reads never wait for it."""
+
+from __future__ import annotations
+
+import time
+
+import asyncpg
+import pytest
+
+from data import StoreBusy
+from data.postgres_store import PostgresStore
+
+from .conftest import HUMANS
+
+PLAYER_BOUND = 2.5
+READ_BOUND = 0.5
+
+
+async def test_a_write_gives_up_in_time_on_another_sessions_row_lock(postgres_url: str) -> None:
+    store = await PostgresStore.open(postgres_url)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        table = await store.create_table(1, 500, "shanghai", 101, HUMANS, {})
+        await store.start_game(table.id, table.seats, "{}", None, None)
+        before = await store.get_table(table.id)
+        # A maintenance session holds the row (psql: BEGIN; SELECT ... FOR UPDATE; and waits).
+        locker = other.transaction()
+        await locker.start()
+        await other.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table.id)
+
+        started = time.perf_counter()
+        with pytest.raises(StoreBusy):
+            await store.save_action(table.id, 0, 101, "draw", '{"s": 1}', None, None, ())
+        assert time.perf_counter() - started < PLAYER_BOUND
+
+        started = time.perf_counter()
+        assert await store.get_table(table.id) == before  # reads never wait (MVCC)
+        assert await store.leaderboard(1) == []
+        assert time.perf_counter() - started < READ_BOUND
+
+        await locker.rollback()
+        assert await store.save_action(table.id, 0, 101, "draw", '{"s": 1}', None, None, ()) == 1
+    finally:
+        await other.close()
+        await store.close()

@@ -1,0 +1,130 @@
+"""The expert computer player: legal, deterministic, reads only its view, keeps its budget."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine import Discard, Game, PublicMove, Rules, parse_cards
+from engine.players.expert import ExpertStrategy, SearchBudget
+from engine.players.hints import card_index
+from engine.players.reading import read_table
+from engine.players.simulate import play_game
+from engine.players.strategy import NormalStrategy, make_strategy
+from tests.engine.positions import position
+
+STANDARD = Rules.preset("standard")
+
+
+def _mid_deal(seed: int, turns: int = 14) -> Game:
+    """A 4-player game a few turns into its first deal, played by normal computers."""
+    game = Game.new(["a", "b", "c", "d"], STANDARD, seed)
+    normal = NormalStrategy()
+    rng = random.Random(seed)
+    for _ in range(turns):
+        player = game.current_player
+        game.apply(player, normal.choose(game.view(player), game.legal_actions(player), rng))
+    return game
+
+
+def _discard_position(seed: int) -> tuple[Game, str]:
+    """A mid-deal game at the play step of a player who is not down and must discard."""
+    for offset in range(40):
+        game = _mid_deal(seed + offset)
+        player = game.current_player
+        if game.step == "draw":
+            game.apply(player, game.legal_actions(player)[0])
+        if game.step == "play" and not game.down[game.current]:
+            return game, game.current_player
+    raise AssertionError("no discard position found")
+
+
+def test_a_whole_game_with_an_expert_seat_plays_only_legal_moves() -> None:
+    """``play_game`` applies every choice through the rules, which refuse anything illegal."""
+    rules = STANDARD.with_options(num_deals=2)
+    seats = [make_strategy("expert"), NormalStrategy(), NormalStrategy(), NormalStrategy()]
+    record = play_game(rules, seats, seed=5)
+    assert record.deals == 2 and record.strategies[0] == "expert"
+
+
+def test_the_same_view_and_seed_give_the_same_choice() -> None:
+    for seed in (1, 2, 3):
+        game, player = _discard_position(seed)
+        view, legal = game.view(player), game.legal_actions(player)
+        first = ExpertStrategy().choose(view, legal, random.Random(9))
+        again = ExpertStrategy().choose(game.view(player), legal, random.Random(9))
+        assert first == again and first in legal
+
+
+def test_the_choice_depends_on_the_view_only() -> None:
+    """Reshuffling every card the player cannot see changes neither its view nor its move."""
+    game, player = _discard_position(4)
+    seat = game.seat_of(player)
+    expert = ExpertStrategy()
+    before = expert.choose(game.view(player), game.legal_actions(player), random.Random(1))
+    others = [s for s in range(4) if s != seat]
+    hidden = game.stock + [c for s in others for c in game.hands[s]]
+    random.Random(2).shuffle(hidden)
+    for s in others:
+        size = len(game.hands[s])
+        game.hands[s], hidden = hidden[:size], hidden[size:]
+    game.stock = hidden
+    after = expert.choose(game.view(player), game.legal_actions(player), random.Random(1))
+    assert after == before
+
+
+def test_the_search_keeps_to_its_budget_and_a_bigger_budget_searches_more() -> None:
+    game, player = _discard_position(5)
+    view, legal = game.view(player), game.legal_actions(player)
+    small = ExpertStrategy(SearchBudget(evaluations=30))
+    large = ExpertStrategy(SearchBudget(evaluations=5000))
+    assert small.choose(view, legal, random.Random(1)) in legal
+    assert large.choose(view, legal, random.Random(1)) in legal
+    assert 0 < small.last_evaluations <= 30 or small.last_evaluations == 0
+    assert large.last_evaluations > 30
+
+
+def test_a_clock_past_the_deadline_stops_the_search_with_a_legal_move() -> None:
+    ticks = iter(range(0, 10_000, 10))  # every reading of the clock is 10 s later
+
+    game, player = _discard_position(6)
+    view, legal = game.view(player), game.legal_actions(player)
+    hurried = ExpertStrategy(SearchBudget(evaluations=5000, seconds=0.4), clock=lambda: next(ticks))
+    assert hurried.choose(view, legal, random.Random(1)) in legal
+    assert hurried.last_evaluations == 0
+
+
+def test_the_expert_does_not_feed_the_next_player_what_it_collects() -> None:
+    """Deal 1 (two sets): p2 took a king, so p1 keeps its spare king, which the normal
+    player throws first as the costliest spare, and throws a five-point card instead."""
+    game = position(
+        hands={1: "4C 4D 7H 7D 9S KH 5S 3C", 2: "KD 9D 3H 5D 6S JC QS KC"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile="2C",
+        current=1,
+        step="play",
+        discarder=0,
+    )
+    game.history = [PublicMove(2, "took", parse_cards("KC")[0])]
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    king = Discard(parse_cards("KH")[0])
+    assert NormalStrategy().choose(view, legal, random.Random(1)) == king
+    for expert in (ExpertStrategy(search=False), ExpertStrategy()):
+        choice = expert.choose(view, legal, random.Random(1))
+        assert choice != king and choice in legal
+
+
+def test_the_reading_never_counts_a_card_that_may_still_come_as_seen() -> None:
+    """Every card in the stock or in another hand stays in ``unseen`` (for any history of a
+    real game), and the unseen total never exceeds those hidden cards."""
+    for seed in range(3):
+        game = _mid_deal(seed, turns=25)
+        for seat, player in enumerate(game.players):
+            reading = read_table(game.view(player))
+            hidden = Counter(card_index(c) for c in game.stock)
+            for other in range(4):
+                if other != seat:
+                    hidden.update(card_index(c) for c in game.hands[other])
+            assert reading.unseen_total <= sum(hidden.values())
+            for index, copies in Counter(card_index(c) for c in game.stock).items():
+                assert reading.unseen.get(index, 0) >= copies
