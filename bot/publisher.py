@@ -284,7 +284,7 @@ class Publisher:
         embed, view = render_table(self.service, table)
         game = table.game
         assert game is not None
-        png = await table_png(game.view(None), table.names)
+        png = await table_png(game.view(None), table.names, compact=True)
         digest = hashlib.sha1(png).hexdigest()
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
