@@ -12,12 +12,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # relative to this folder, so both land on the volume below.
 WORKDIR /app
 
-# Dependencies first (the tested versions), so a code change does not reinstall them.
+# The tested versions, with the PostgreSQL driver so that a postgresql:// SHANGHAI_DATABASE
+# (or DATABASE_URL) works as well as the SQLite file on the volume.
 COPY pyproject.toml constraints.txt README.md ./
 COPY engine engine
 COPY data data
 COPY bot bot
-RUN pip install --constraint constraints.txt . \
+RUN pip install --constraint constraints.txt '.[postgres]' \
     && useradd --system --uid 10001 --user-group --home-dir /app --no-create-home shanghai \
     && mkdir -p /app/var \
     && chown shanghai:shanghai /app/var

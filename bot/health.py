@@ -17,7 +17,7 @@ import contextlib
 import sys
 import time
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import SecretStr, ValidationError
 
@@ -33,16 +33,32 @@ class _Connected(Protocol):
     def is_closed(self) -> bool: ...
 
 
+def connected(bot: _Connected) -> bool:
+    """Ready, not closed, and every gateway connection (each shard's) open right now.
+
+    ``is_ready`` alone stays true while discord.py reconnects after a network loss, so the
+    shards' own connections decide.
+    """
+    if not bot.is_ready() or bot.is_closed():
+        return False
+    shards: dict[int, Any] = getattr(bot, "shards", None) or {}
+    if shards:
+        return all(not shard.is_closed() for shard in shards.values())
+    ws = getattr(bot, "ws", None)
+    return ws is not None and bool(getattr(ws, "open", False))
+
+
 def touch(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.touch()
 
 
 async def keep_beating(bot: _Connected, path: Path, every: float = BEAT_SECONDS) -> None:
-    """Touch ``path`` every ``every`` seconds while ``bot`` is ready; remove it when cancelled."""
+    """Touch ``path`` every ``every`` seconds while ``bot`` is connected; remove it when
+    cancelled."""
     try:
         while True:
-            if bot.is_ready() and not bot.is_closed():
+            if connected(bot):
                 touch(path)
             await asyncio.sleep(every)
     finally:

@@ -692,7 +692,6 @@ def report(soak: Soak, checked: dict[str, Any], memory: dict[str, Any], env: Any
     fates = Counter(t.fate for t in soak.tables)
     confirmed = sum(len(t.confirmed) for t in soak.tables)
     samples = soak.latency.samples
-    print_sources(soak.log)
     dms = 0
     for t in soak.tables:
         if t.revoked:
@@ -717,6 +716,7 @@ def report(soak: Soak, checked: dict[str, Any], memory: dict[str, Any], env: Any
             f"    {phase:<22} {soak.log.tracebacks[phase]:>5} / {soak.log.errors[phase]:>5} / "
             f"{soak.log.warnings[phase]:>5}"
         )
+    print_sources(soak.log)
     if samples:
         print(
             f"  click latency, bot side (ms): p50 {statistics.median(samples) * 1000:.1f}, "

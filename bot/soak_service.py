@@ -57,8 +57,7 @@ from bot.soak import (
     rss_mb,
     small_filesystem,
 )
-from data import Store
-from data.sqlite_store import SqliteStore
+from data import SqliteStore
 from engine.actions import Action, Discard, DrawStock, RequestBuy
 
 BUY_SECONDS = 8.0
@@ -194,7 +193,7 @@ class ServiceSoak:
         self.started = time.perf_counter()
         self.gate = asyncio.Semaphore(args.concurrent)
         self.revoked: list[Table] = []
-        self.store: Store
+        self.store: SqliteStore
         self.service: TableService
         self.publisher: Publisher
 
@@ -202,7 +201,7 @@ class ServiceSoak:
 
     async def boot(self) -> None:
         """Open the store and build the service and publisher, as ``setup_hook`` does."""
-        self.store = await Store.open(self.database)
+        self.store = await SqliteStore.open(self.database)
         self.publisher = Publisher(self.discord, interval=0.0)
         self.service = TableService(
             self.store,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import errno
 import sqlite3
 
+from data.errors import StoreBusy
+
 REPLY = (
     "I can't save anything right now (the server's storage is refusing writes), so nothing "
     "was changed. Please try again in a minute."
@@ -34,3 +36,9 @@ def is_storage_fault(error: BaseException) -> bool:
     if isinstance(error, OSError) and error.errno in _ERRNOS:
         return True
     return type(error).__name__ in _POSTGRES_NAMES
+
+
+def is_write_refused(error: BaseException) -> bool:
+    """A storage fault, or the store gave up waiting for its write lock (``StoreBusy``): for a
+    table timer, which retries with back-off, both mean "not now", never a bug."""
+    return isinstance(error, StoreBusy) or is_storage_fault(error)

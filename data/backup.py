@@ -28,7 +28,10 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .opening import is_postgres_url
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +110,11 @@ class _Where(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="SHANGHAI_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
     )
-    database: Path = DEFAULT_DATABASE
+    # Text, so that a postgresql:// URL stays whole; the same names as bot.settings reads.
+    database: str = Field(
+        default=str(DEFAULT_DATABASE),
+        validation_alias=AliasChoices("SHANGHAI_DATABASE", "DATABASE_URL"),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,9 +127,12 @@ def main(argv: list[str] | None = None) -> int:
         "--database", type=Path, default=None, help="the database (default: SHANGHAI_DATABASE)"
     )
     args = parser.parse_args(argv)
-    source = args.database or _Where().database
+    where = str(args.database) if args.database else _Where().database
+    if is_postgres_url(where):
+        print("backup: the database is on PostgreSQL; back it up with pg_dump", file=sys.stderr)
+        return 1
     try:
-        made = backup_file(source, args.destination)
+        made = backup_file(Path(where), args.destination)
     except (BackupError, OSError) as error:
         print(f"backup: {error}", file=sys.stderr)
         return 1

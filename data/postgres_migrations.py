@@ -19,6 +19,8 @@ from .migrations import Migration, MigrationError, SchemaTooNew, load_migrations
 
 #: The advisory lock key of the migration run (any constant no other lock of ours uses).
 MIGRATION_LOCK: Final = 0x5348_4D49  # "SHMI"
+#: How long start-up waits for the migration lock and for the locks a migration needs.
+MIGRATION_LOCK_WAIT: Final = "60s"
 
 _CREATE_LEDGER = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -48,6 +50,9 @@ async def apply_migrations(
     if migrations is None:
         migrations = load_migrations(dialect="postgres")
     latest = migrations[-1].version if migrations else 0
+    # The store's sessions give up on a lock after 2 s (a player is waiting); starting up may
+    # wait longer, for another process's migrations or for a table a running bot writes.
+    await conn.execute(f"SET lock_timeout = '{MIGRATION_LOCK_WAIT}'")
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
         await conn.execute(_CREATE_LEDGER)

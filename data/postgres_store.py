@@ -49,6 +49,7 @@ from .records import (
 )
 from .shards import ShardSet
 from .store import KEEP, PLAYER_WAIT_SECONDS, _Keep
+from .unreadable import decode_open
 
 _T = TypeVar("_T")
 
@@ -309,8 +310,11 @@ class PostgresStore:
 
     async def _read(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         """All rows of one query on a pooled connection; never waits for a write."""
-        async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
-            return list(await conn.fetch(sql, *args))
+        try:
+            async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                return list(await conn.fetch(sql, *args))
+        except TimeoutError:
+            raise StoreBusy() from None  # every pooled connection stayed busy
 
     async def _read_table(self, table_id: int | None, sql: str, *args: Any) -> list[Any]:
         """Like ``_read``, after the writes of ``table_id`` (``None``: of any table) that are
@@ -425,7 +429,10 @@ class PostgresStore:
                 None,
                 _SELECT_OPEN_TABLES_OF_SHARDS, self._shards.count, list(self._shards.ids)
             )
-        return [_table_record(row) for row in rows]
+        records, broken = decode_open(rows, _table_record)  # see data.unreadable
+        for table_id in broken:
+            await self.end_table(table_id)
+        return records
 
     async def update_lobby(
         self,

@@ -51,6 +51,7 @@ from .records import (
 )
 from .shards import ShardSet
 from .store import KEEP, PLAYER_WAIT_SECONDS, _Keep
+from .unreadable import decode_open
 
 _T = TypeVar("_T")
 
@@ -496,8 +497,14 @@ class SqliteStore:
         return _table_record(rows[0]) if rows else None
 
     async def open_tables(self) -> list[TableRecord]:
-        """Every lobby and game in progress of the owned shards, oldest first (for restore)."""
-        return [_table_record(row) for row in await self._read_table(self._open_tables_sql, ())]
+        """Every lobby and game in progress of the owned shards, oldest first (for restore).
+
+        A row that does not decode is ended and logged instead (``data.unreadable``)."""
+        rows = await self._read_table(self._open_tables_sql, ())
+        records, broken = decode_open(rows, _table_record)
+        for table_id in broken:
+            await self.end_table(table_id)
+        return records
 
     async def update_lobby(
         self,

@@ -1,8 +1,8 @@
 """Shanghai Rummy (and classic Rummy) as a pure, typed rules library.
 
 No clock, no I/O, no discord: the bot, the computer players and the tests ask it what a
-player may do (``Game.legal_actions``), apply one action at a time (``Game.apply``), and read
-a per-player view (``Game.view``).
+player may do (``Game.legal_actions``; any other go-down is built with ``GoDownBuilder``),
+apply one action at a time (``Game.apply``), and read a per-player view (``Game.view``).
 """
 
 from .actions import (

@@ -51,13 +51,19 @@ class GoDownBuilder:
         ``player`` cannot go down now at all."""
         seat = game.seat_of(player)
         if seat != game.current:
-            raise NotYourTurn(f"It is {game.current_player}'s turn, not yours")
+            raise NotYourTurn(
+                f"It is {game.current_player}'s turn, not yours", code="turn.not_yours"
+            )
         if game.step != "play":
-            raise WrongStep("Draw first: take the upcard or draw from the stock")
+            raise WrongStep(
+                "Draw first: take the upcard or draw from the stock", code="step.draw_first"
+            )
         if not game.is_shanghai:
-            raise IllegalAction("Rummy has no contract: lay melds instead")
+            raise IllegalAction("Rummy has no contract: lay melds instead", code="go_down.rummy")
         if game.down[seat]:
-            raise IllegalAction("You are already down this deal; lay off instead")
+            raise IllegalAction(
+                "You are already down this deal; lay off instead", code="go_down.already_down"
+            )
         return GoDownBuilder(game, player)
 
     # -- what is left ---------------------------------------------------------------------
@@ -123,7 +129,9 @@ class GoDownBuilder:
     def with_swap(self, swap: Swap) -> GoDownBuilder:
         """Add a swap; raises ``IllegalAction`` naming why it cannot be made (S42, E18)."""
         if self.rules.joker_swap != "anyone_then_go_down":
-            raise IllegalAction("At this table only a player who is down may swap jokers")
+            raise IllegalAction(
+                "At this table only a player who is down may swap jokers", code="swap.only_down"
+            )
         if self.melds:
             raise WrongStep("Make your swaps before you lay your melds")
         table = [m.meld for m in self.game.melds]
@@ -146,20 +154,33 @@ class GoDownBuilder:
         wanted = describe_contract(self.game.contract)
         sizes = [size for kind, size in self.open_slots() if kind == meld.kind]
         if not sizes:
-            raise ContractNotMet(f"This deal's contract is {wanted}: no {meld.kind} is left")
+            asked = sum(1 for kind, _ in self.game.contract if kind == meld.kind)
+            raise ContractNotMet(
+                f"This deal's contract is {wanted}: no {meld.kind} is left",
+                code="contract.set_count" if meld.kind == "set" else "contract.run_count",
+                count=asked,
+                laid=asked + 1,
+            )
         size = min(sizes)
         exact = self.rules.contract_meld_size == "exact"
         if len(meld) < size or (exact and len(meld) != size):
             word = "exactly" if exact else "at least"
             raise ContractNotMet(
                 f"Each {meld.kind} of this contract ({wanted}) needs {word} {size} cards; "
-                f"{meld} has {len(meld)}"
+                f"{meld} has {len(meld)}",
+                code="contract.meld_size_exact" if exact else "contract.meld_size_minimum",
+                kind=meld.kind,
+                size=size,
             )
         need = Counter(c.card for c in meld.cards)
         hand = self.hand()
         for card, count in need.items():
             if hand[card] < count:
-                raise CardNotInHand(f"You don't hold enough {card.pretty()} for those melds")
+                raise CardNotInHand(
+                    f"You don't hold enough {card.pretty()} for those melds",
+                    code="card.not_enough",
+                    card=card.pretty(),
+                )
         melds = (*self.melds, meld)
         check_runs_separated(melds, self.rules)
         check_set_ranks_distinct(melds, self.rules)
@@ -175,7 +196,9 @@ class GoDownBuilder:
     def with_layoff(self, item: LayOffItem) -> GoDownBuilder:
         """Add a lay-off after the melds (S37); meld numbers count the new melds too."""
         if not self.rules.layoff_on_going_down_turn:
-            raise IllegalAction("You can't lay off on the turn you go down")
+            raise IllegalAction(
+                "You can't lay off on the turn you go down", code="layoff.going_down_turn"
+            )
         if not self.complete:
             raise WrongStep("Lay the whole contract before laying off")
         self.game._lay_off_onto(self.table(), self.hand(), (item,))

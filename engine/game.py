@@ -591,7 +591,9 @@ class Game:
         new_melds = list(action.melds)
         if action.layoffs:
             if not rules.layoff_on_going_down_turn:
-                raise IllegalAction("You can't lay off on the turn you go down")
+                raise IllegalAction(
+                    "You can't lay off on the turn you go down", code="layoff.going_down_turn"
+                )
             after = table + new_melds
             wild_used = self._lay_off_onto(after, hand, action.layoffs) or wild_used
             table, new_melds = after[: len(table)], after[len(table) :]

@@ -11,7 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from bot.storage_faults import is_storage_fault
+from bot.storage_faults import is_write_refused
 from data.records import AwayState
 from engine.actions import Action
 
@@ -84,8 +84,12 @@ class Timers:
             except Exception as error:
                 if not table.backoff.failed(self.service.clock()):
                     pass  # logged when this run of failures began
-                elif is_storage_fault(error):  # a full disk is not a bug: no traceback
-                    log.warning("table %s: the database refused a write; retrying", table.id)
+                elif is_write_refused(error):  # a full disk, a busy store: not a bug
+                    log.warning(
+                        "table %s: the database refused a write (%s); retrying",
+                        table.id,
+                        type(error).__name__,
+                    )
                 else:
                     log.exception("timer failed for table %s; retrying with back-off", table.id)
             finally:

@@ -223,24 +223,6 @@ def layoff_options(places: dict[Card, list[LayOffItem]]) -> list[discord.SelectO
     return options
 
 
-def proposal_lines(proposal: GoDown, view: PlayerView) -> list[str]:
-    """The proposed lay-down, step by step, and what it leaves in the hand."""
-    lines = []
-    left = Counter(view.hand or ())
-    for swap in proposal.swaps:  # preset_004: swaps made as part of going down
-        lines.append(f"• first {action_text(SwapJoker(swap)).lower()}")
-        left[swap.card] -= 1
-        left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
-    lines.extend(f"• {meld_text(m)}" for m in proposal.melds)
-    for meld in proposal.melds:
-        left.subtract(meld.plain_cards)
-    for item in proposal.layoffs:  # S37: the last card laid off in the same play
-        lines.append(f"• then lay off {layoff_item_text(item)}")
-        left[item.card] -= 1
-    lines.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
-    return lines
-
-
 def render_hand(
     snap: SeatSnapshot,
     sort: SortMode,
@@ -297,7 +279,9 @@ def render_hand(
             mode, notes = "main", [*notes, "Your hand can't meet this deal's contract yet."]
         else:
             extra.append("**Lay down these melds?**")
-            extra.extend(proposal_lines(proposal, view))
+            lines, left = go_down_lines(proposal, view)
+            extra.extend(lines)
+            extra.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
             button("downok", "Confirm lay down", discord.ButtonStyle.success, 0)
             button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 0)
             button("back", "Back", discord.ButtonStyle.secondary, 0)
@@ -344,7 +328,7 @@ def render_hand(
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is not None:
             extra.append("**You can lay down these melds:**")
-            extra.extend(proposal_lines(proposal, view))
+            extra.extend(go_down_lines(proposal, view)[0])
             button("downok", "Lay down these melds", discord.ButtonStyle.success, 1)
             button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 1)
         places = layoff_cards(legal)
@@ -434,6 +418,24 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
 
     async def on_timeout(self) -> None:  # pragma: no cover - Discord closes the modal itself
         log.info("a melds modal expired (table %s)", self.table_id)
+
+
+def go_down_lines(proposal: GoDown, view: PlayerView) -> tuple[list[str], Counter[Card]]:
+    """The lines of a proposed go-down, with the swaps made first and the lay-offs that
+    follow in the same play (issue 11), and the cards it leaves in hand."""
+    lines: list[str] = []
+    left = Counter(view.hand or ())
+    for swap in proposal.swaps:  # preset_004: swaps made as part of going down
+        lines.append(f"• first {action_text(SwapJoker(swap)).lower()}")
+        left[swap.card] -= 1
+        left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
+    lines.extend(f"• {meld_text(m)}" for m in proposal.melds)
+    for meld in proposal.melds:
+        left.subtract(meld.plain_cards)
+    for item in proposal.layoffs:  # S37: the last cards laid off in the same play
+        lines.append(f"• then lay off {layoff_item_text(item)}")
+        left[item.card] -= 1
+    return lines, +left
 
 
 async def hand_files(snap: SeatSnapshot, sort: SortMode, mode: Mode = "main") -> list[discord.File]:

@@ -6,6 +6,8 @@ stand alone and import nothing from this package. Modules:
 
 - ``hints``: hand analysis (deficiency, the plan towards a contract, discard advice, ``hint``);
 - ``strategy``: the random, easy and normal computer players;
+- ``expert`` and ``reading``: the expert player and what a seat infers from the history;
 - ``random_play``: random legal play for property tests and benchmarks;
-- ``simulate``: ``python -m engine.players.simulate``, strategies against each other.
+- ``simulate``: ``python -m engine.players.simulate``, strategies against each other;
+- ``bench``: ``python -m engine.players.bench``, time per decision.
 """

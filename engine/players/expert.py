@@ -1,22 +1,24 @@
-"""The expert computer player: the normal player's plan, sharpened by reading the table and by
-a search over the cards it cannot see, within a budget per decision.
+"""The expert computer player: the normal player's plan, sharpened by a search over the cards
+it cannot see (within a budget per decision) and by salvage when a deal is lost.
 
-Where it differs from ``NormalStrategy`` (each part can be switched off for an ablation):
+Where it differs from ``NormalStrategy`` (each part is a switch, for ablations):
 
-- **reading** (``read``): from the deal's public history it knows which cards lie dead in the
-  pile and which cards each opponent took or bought and still holds (``reading``). A discard
-  that matches what an opponent collects (its rank for a set, a close card of its suit for a
-  run) is avoided, the next player's wants most of all, since it takes the card for free.
-- **search** (``search``): a candidate discard is judged by the hand it leaves *after the next
-  draw*: for every card that may still come from the stock (the pack minus everything the
-  player has seen, weighted by the copies left), the deficiency of the hand with that card.
-  The expectation over those determinizations is exact, not sampled, so the result does not
-  depend on luck; the best few candidates of the normal player's ranking are searched, as
-  many as the budget allows.
-- **buys** (``buys``): a buy is weighed by the cards that are still live: a card whose copies
-  are all seen (in the pile, on the table, in another hand) is bought more readily, one with
-  many live copies less, and no buy is made when the buy would only add points against an
-  opponent about to go out.
+- **search** (``search``, on): when the best few discards of the normal player's ranking are
+  within ``margin`` points of each other, each is judged by the hand it leaves *after the next
+  draw*: for the cards that may still come from the stock (the pack minus everything this seat
+  has seen: its hand, the table, and the pile and the opponents' pick-ups as the public
+  history shows them, see ``reading``), weighted by their live copies, the deficiency of the
+  hand with that card. The expectation is exact when the budget covers every card that could
+  help, and otherwise taken over a sample drawn from a generator seeded by the hand.
+- **salvage** (``salvage``, on): when an opponent is down with one or two cards and this hand
+  is still two or more cards from its contract, the deal is as good as lost: only the points
+  held count, so it throws its dearest card (a joker, 50 points, included) and buys nothing.
+- **reading** (``read``, off): a discard matching what an opponent took or bought (its rank for
+  a set, a close card of its suit for a run) is avoided, the next player's wants most.
+- **buys** (``buys``, off): a buy is weighed by the live copies of the card.
+
+The last two did not pay in 100-game runs against three normal players (README, Computer
+players), so they are off; the switches stay for the ablation.
 
 The budget counts hand evaluations (``SearchBudget.evaluations``), so a decision is the same
 for the same view whatever the machine's load: the strategy is deterministic for a seed. A
@@ -72,7 +74,7 @@ class _Meter:
 
 
 class ExpertStrategy(NormalStrategy):
-    """The normal player plus table reading, a search over the unseen cards, careful buys."""
+    """The normal player plus a search over the unseen cards at close discards, and salvage."""
 
     name = "expert"
 
@@ -80,9 +82,10 @@ class ExpertStrategy(NormalStrategy):
         self,
         budget: SearchBudget | None = None,
         *,
-        read: bool = True,
+        read: bool = False,
         search: bool = True,
-        buys: bool = True,
+        buys: bool = False,
+        salvage: bool = True,
         clock: Callable[[], float] | None = None,
     ) -> None:
         super().__init__()
@@ -90,11 +93,15 @@ class ExpertStrategy(NormalStrategy):
         self.read = read
         self.search = search
         self.buys = buys
+        self.salvage = salvage
         self.clock = clock
         #: Discard candidates searched, best first by the normal ranking, when their costs
         #: are within ``margin`` points of the best (a clear choice needs no search).
         self.width = 4
         self.margin = 20.0
+        #: From this threat on (an opponent down with two cards or fewer), a hand two or more
+        #: cards from going down only sheds points.
+        self.salvage_threat = 0.8
         #: Points against throwing a card the next player collects / another collects.
         self.feed_next = 14.0
         self.feed_other = 5.0
@@ -113,7 +120,17 @@ class ExpertStrategy(NormalStrategy):
         self.last_evaluations = 0
         return super().wants_buy(view, rng)
 
+    def _hopeless(self, view: PlayerView, cards: Sequence[Card]) -> bool:
+        """Whether the deal will almost surely end before this hand can go down: an opponent
+        is down with a card or two and the hand still lacks two or more cards. Then only the
+        points held count (salvage)."""
+        if not self.salvage or self.threat(view) < self.salvage_threat:
+            return False
+        return self._deficiency(cards, view)[0] >= 2
+
     def _buy_pays(self, view: PlayerView, gain: int) -> bool:
+        if view.upcard is not None and self._hopeless(view, [*_hand(view), view.upcard]):
+            return False  # a buy would only add points to a hand that will be caught
         if not self.buys or gain <= 0 or view.upcard is None:
             return super()._buy_pays(view, gain)
         if cards_short(view) > 0:
@@ -131,6 +148,10 @@ class ExpertStrategy(NormalStrategy):
         return after <= close
 
     def _discard(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
+        if not _is_down(view) and self._hopeless(view, _hand(view)):
+            # Salvage: throw the dearest card, wilds included (a joker caught costs 50).
+            value = view.rules.card_value
+            return max(dict.fromkeys(allowed), key=lambda c: (value(c), -card_index(c)))
         if _is_down(view) or not (self.read or self.search):
             return super()._discard(view, allowed)
         candidates, cost = self._discard_costs(view, allowed)

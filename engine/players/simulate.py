@@ -22,12 +22,13 @@ own ``random.Random``, so a run is reproducible, whatever ``--jobs`` is.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from engine.actions import RequestBuy
 from engine.events import DealEnded
@@ -123,19 +124,56 @@ def simulate(
     seed: int = 1,
     jobs: int = 1,
     deals: int | None = None,
+    first: int = 0,
+    records_path: str | None = None,
 ) -> list[GameRecord]:
-    """``games`` seat-rotated games; ``jobs`` worker processes share them out."""
-    chunks = max(1, min(games, jobs * 8))
-    bounds = [games * i // chunks for i in range(chunks + 1)]
+    """``games`` seat-rotated games from index ``first``; ``jobs`` worker processes share
+    them out. With ``records_path`` each chunk's records are appended there as JSON lines
+    as soon as it is done, so a long run can be summarised while it runs (``--summarise``)."""
+    chunks = max(1, min(games, jobs * 8 if records_path is None else (games + 9) // 10))
+    bounds = [first + games * i // chunks for i in range(chunks + 1)]
     work = [
         (preset, tuple(names), seed, bounds[i], bounds[i + 1], deals)
         for i in range(chunks)
         if bounds[i] < bounds[i + 1]
     ]
+    results: list[GameRecord] = []
     if jobs <= 1:
-        return [record for chunk in work for record in _run_chunk(chunk)]
+        for chunk in work:
+            results += _saved(_run_chunk(chunk), records_path)
+        return results
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return [record for chunk in pool.map(_run_chunk, work) for record in chunk]
+        for records in pool.map(_run_chunk, work):
+            results += _saved(records, records_path)
+    return results
+
+
+def _saved(records: list[GameRecord], path: str | None) -> list[GameRecord]:
+    if path is not None:
+        with open(path, "a", encoding="utf-8") as out:
+            out.writelines(json.dumps(asdict(record)) + "\n" for record in records)
+    return records
+
+
+def load_records(paths: Sequence[str]) -> list[GameRecord]:
+    """The records appended by ``simulate(records_path=...)`` to each of ``paths``."""
+    records: list[GameRecord] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                data = json.loads(line)
+                records.append(
+                    GameRecord(
+                        strategies=tuple(data["strategies"]),
+                        totals=tuple(data["totals"]),
+                        winners=tuple(data["winners"]),
+                        deals_out=tuple(data["deals_out"]),
+                        deals=data["deals"],
+                        exhausted=data["exhausted"],
+                        actions=data["actions"],
+                    )
+                )
+    return records
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +187,8 @@ class StrategyStats:
     ci_low: float
     ci_high: float
     out_rate: float
+    win_low: float = 0.0
+    win_high: float = 0.0
 
 
 def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
@@ -161,12 +201,15 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
         outs = 0
         deals = 0
         per_game: list[float] = []
+        win_share: list[float] = []
         for record in records:
             seats = [s for s, n in enumerate(record.strategies) if n == name]
             if not seats:
                 continue
             seat_games += len(seats)
-            wins += sum(1 for s in seats if s in record.winners) / len(record.winners)
+            won = sum(1 for s in seats if s in record.winners) / len(record.winners)
+            wins += won
+            win_share.append(won / len(seats))
             per_game.append(sum(record.totals[s] for s in seats) / len(seats))
             outs += sum(record.deals_out[s] for s in seats)
             deals += record.deals * len(seats)
@@ -174,6 +217,9 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
         mean = sum(per_game) / count
         variance = sum((x - mean) ** 2 for x in per_game) / (count - 1) if count > 1 else 0.0
         half = 1.96 * math.sqrt(variance / count)
+        win_mean = sum(win_share) / count
+        win_var = sum((x - win_mean) ** 2 for x in win_share) / (count - 1) if count > 1 else 0.0
+        win_half = 1.96 * math.sqrt(win_var / count)
         stats.append(
             StrategyStats(
                 name=name,
@@ -183,6 +229,8 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
                 ci_low=mean - half,
                 ci_high=mean + half,
                 out_rate=outs / deals if deals else 0.0,
+                win_low=win_mean - win_half,
+                win_high=win_mean + win_half,
             )
         )
     return stats
@@ -203,7 +251,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--deals", type=int, default=None, help="deals per game (default 10)")
+    parser.add_argument("--first", type=int, default=0, help="index of the first game (split runs)")
+    parser.add_argument("--records", default=None, help="append each game's record to this file")
+    parser.add_argument(
+        "--summarise", nargs="+", default=None, metavar="FILE", help="only summarise record files"
+    )
     args = parser.parse_args(argv)
+    if args.summarise:
+        records = load_records(args.summarise)
+        print(f"{len(records)} games from {', '.join(args.summarise)}")
+        _print_summary(records)
+        return
 
     names = [name.strip().lower() for name in args.seats.split(",") if name.strip()]
     players = args.players or len(names)
@@ -221,34 +279,42 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(str(error))
 
     start = time.perf_counter()
-    records = simulate(args.games, names, args.preset, args.seed, args.jobs, args.deals)
+    records = simulate(
+        args.games, names, args.preset, args.seed, args.jobs, args.deals, args.first, args.records
+    )
     elapsed = time.perf_counter() - start
 
     print(
         f"{players} players, preset {args.preset}, {len(records)} games, seed {args.seed}, "
         f"seats rotated from {','.join(names)}"
     )
-    print(
-        f"{'strategy':<9} {'seats':>5} {'win rate':>9} {'mean total':>11} "
-        f"{'95% CI':>19} {'out/deal':>9}"
-    )
     if Rules.preset(args.preset).game == "rummy":
         print("(classic Rummy scores points won: the highest total wins)")
-    for row in summarise(records):
-        interval = f"[{row.ci_low:.1f}, {row.ci_high:.1f}]"
-        print(
-            f"{row.name:<9} {row.seats:>5} {row.win_rate:>8.1%} {row.mean_total:>11.1f} "
-            f"{interval:>19} {row.out_rate:>8.1%}"
-        )
-    deals = sum(r.deals for r in records)
-    exhausted = sum(r.exhausted for r in records)
-    share = exhausted / deals if deals else 0.0
-    print(f"deals ended by exhaustion: {exhausted} of {deals} ({share:.1%})")
+    _print_summary(records)
     actions = sum(r.actions for r in records)
     print(
         f"{len(records)} games in {elapsed:.1f} s with {args.jobs} job(s): "
         f"{len(records) / elapsed:.2f} games/s, {actions / elapsed:,.0f} actions/s"
     )
+
+
+def _print_summary(records: Sequence[GameRecord]) -> None:
+    """The per-strategy table and the exhaustion count."""
+    print(
+        f"{'strategy':<9} {'seats':>5} {'win rate':>9} {'win 95% CI':>15} {'mean total':>11} "
+        f"{'95% CI':>19} {'out/deal':>9}"
+    )
+    for row in summarise(records):
+        interval = f"[{row.ci_low:.1f}, {row.ci_high:.1f}]"
+        wins = f"[{row.win_low:.1%}, {row.win_high:.1%}]"
+        print(
+            f"{row.name:<9} {row.seats:>5} {row.win_rate:>8.1%} {wins:>15} "
+            f"{row.mean_total:>11.1f} {interval:>19} {row.out_rate:>8.1%}"
+        )
+    deals = sum(r.deals for r in records)
+    exhausted = sum(r.exhausted for r in records)
+    share = exhausted / deals if deals else 0.0
+    print(f"deals ended by exhaustion: {exhausted} of {deals} ({share:.1%})")
 
 
 if __name__ == "__main__":

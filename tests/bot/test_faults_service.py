@@ -13,6 +13,7 @@ import pytest
 
 from bot.service import REMOVED, LiveTable, TableService
 from data import Store
+from data.errors import StoreBusy
 
 
 class Clock:
@@ -72,6 +73,27 @@ async def test_restore_ends_an_unreadable_table_and_restores_the_rest(
         assert any(f"table {table_id}" in r.getMessage() for r in caplog.records)
     # The channels of the broken tables are free again.
     await second.open_table(1, 3, 100, "p100", {"preset": "standard"})
+    await second.close()
+
+
+async def test_restore_ends_a_row_the_store_cannot_decode(
+    tmp_path: Path, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = TableService(store, seed=3, clock=Clock())
+    good = await started(first, 2, channel=2)
+    bad = await started(first, 2, channel=3)
+    await first.close()
+    corrupt(tmp_path / "db.sqlite3", bad.id, "seats", '[{"not": "a seat"}]')
+
+    second = TableService(store, seed=3, clock=Clock())
+    with caplog.at_level(logging.ERROR):
+        restored = await second.restore()
+    assert [t.id for t in restored] == [good.id]
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:  # the row itself cannot be decoded
+        [(status,)] = db.execute("SELECT status FROM tables WHERE id = ?", (bad.id,))
+    assert status == "ended"
+    assert [t.id for t in await store.open_tables()] == [good.id]
+    assert any(f"table {bad.id}" in r.getMessage() for r in caplog.records)
     await second.close()
 
 
@@ -144,4 +166,24 @@ async def test_a_failing_timer_backs_off_and_logs_once(
     assert table.game is not None and table.game.current != seat  # the turn was played
     assert table.away[seat].timeouts == 1
     assert any("saves again" in r.getMessage() for r in caplog.records)
+    await service.close()
+
+
+async def test_a_timer_whose_store_is_busy_logs_a_warning_not_a_traceback(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    service = TableService(store, seed=3, clock=clock, turn_seconds=90)
+    table = await started(service, 2)
+
+    async def busy(*args: object, **kwargs: object) -> int:
+        raise StoreBusy()  # the store gave up waiting behind the other writes
+
+    store.save_action = busy  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot"):
+        clock.now += 91
+        service.timers.arm(table)
+        await asyncio.sleep(0.2)
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == 1 and logged[0].exc_info is None
     await service.close()

@@ -9,9 +9,18 @@ from pathlib import Path
 from bot.health import keep_beating, problem
 
 
+class _Shard:
+    def __init__(self) -> None:
+        self.closed = False
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+
 class _Bot:
     def __init__(self) -> None:
         self.ready = False
+        self.shards = {0: _Shard(), 1: _Shard()}
 
     def is_ready(self) -> bool:
         return self.ready
@@ -37,6 +46,13 @@ async def test_beats_only_while_ready_and_removes_the_file_when_stopped(tmp_path
     bot.ready = True
     await asyncio.sleep(0.05)
     assert beat.exists() and problem(beat) is None
+    bot.shards[1].closed = True  # one shard lost its connection: ready, but not connected
+    os.utime(beat, (0, 0))
+    await asyncio.sleep(0.05)
+    assert beat.stat().st_mtime == 0
+    bot.shards[1].closed = False
+    await asyncio.sleep(0.05)
+    assert problem(beat) is None
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     assert not beat.exists()

@@ -137,3 +137,23 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     assert channel.edits == 1 and len(channel.sent) == 1  # held for an hour
     await asyncio.wait_for(publisher.flush(), 2)
     assert channel.edits == 2 and channel.sent[1].count("line") == 3
+
+
+async def test_wind_down_gives_up_on_a_hanging_channel_within_the_grace(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord not answering must not keep the process from stopping: the store still closes."""
+    await open_table(env, 2)
+    bot = env.bot
+
+    async def hangs() -> None:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(bot.publisher, "flush", hangs)
+    monkeypatch.setattr("bot.app.SHUTDOWN_GRACE", 0.5)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await asyncio.wait_for(bot._wind_down(), 5)
+    assert loop.time() - started < 2
+    with pytest.raises(Exception, match="closed"):
+        await bot.store.open_tables()

@@ -29,9 +29,9 @@ WHERE t.version != (SELECT COUNT(*) FROM actions AS a WHERE a.table_id = t.id)
 """
 
 
-async def _write_games(store: Store, stop: asyncio.Event) -> int:
-    """Open, start and play tables as fast as the store allows until ``stop``; count actions."""
-    written = 0
+async def _write_games(store: Store, stop: asyncio.Event, written: list[int]) -> None:
+    """Open, start and play tables as fast as the store allows until ``stop``; ``written[0]``
+    counts the actions committed so far."""
     channel = 0
     while not stop.is_set():
         channel += 1
@@ -39,8 +39,16 @@ async def _write_games(store: Store, stop: asyncio.Event) -> int:
         await store.start_game(table.id, SEATS, "{}", None, None)
         for version in range(20):
             await store.save_action(table.id, version, 101, "draw", "{}", None, None, ())
-            written += 1
-    return written
+            written[0] += 1
+
+
+async def _more_written(written: list[int], than: int) -> None:
+    """Wait until the writer has committed at least 20 more actions (60 s at most)."""
+    for _ in range(6000):
+        if written[0] >= than + 20:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the writer stalled")
 
 
 def _restore(backup: Path, target: Path) -> None:
@@ -51,19 +59,20 @@ def _restore(backup: Path, target: Path) -> None:
 
 async def test_backups_taken_during_writes_restore_consistently(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "live.sqlite3")
-    stop = asyncio.Event()
-    writer = asyncio.create_task(_write_games(store, stop))
-    await asyncio.sleep(0.2)
+    stop, written = asyncio.Event(), [0]
+    writer = asyncio.create_task(_write_games(store, stop, written))
     backups = []
     for number in range(4):
+        await _more_written(written, than=written[0])  # writes before, between and after
         backups.append(
             await asyncio.to_thread(
                 backup_file, tmp_path / "live.sqlite3", tmp_path / f"b{number}.sqlite3"
             )
         )
-        await asyncio.sleep(0.1)
+    await _more_written(written, than=written[0])
     stop.set()
-    total = await writer
+    await writer
+    total = written[0]
     await store.close()
     counts = []
     for number, backup in enumerate(backups):
@@ -167,6 +176,11 @@ def test_command_line(tmp_path: Path) -> None:
     )
     assert failed.returncode == 1
     assert failed.stderr.strip() == "backup: no database at nowhere.sqlite3"
+    url = env | {"DATABASE_URL": "postgresql://bot@db/shanghai"}
+    server = subprocess.run(
+        [*command, "x.sqlite3"], cwd=tmp_path, env=url, capture_output=True, text=True, timeout=60
+    )
+    assert server.returncode == 1 and "pg_dump" in server.stderr
 
 
 def test_default_database_agrees_with_the_bot() -> None:

@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from data import StoreBusy
-from data.postgres_store import PostgresStore
+from data.postgres_store import POOL_SIZE, PostgresStore
 
 from .conftest import HUMANS
 
@@ -44,3 +44,20 @@ async def test_a_write_gives_up_in_time_on_another_sessions_row_lock(postgres_ur
     finally:
         await other.close()
         await store.close()
+
+
+async def test_an_exhausted_pool_is_a_polite_refusal_in_time(postgres_url: str) -> None:
+    store = await PostgresStore.open(postgres_url)
+    held = [await store._pool.acquire() for _ in range(POOL_SIZE)]
+    try:
+        started = time.perf_counter()
+        with pytest.raises(StoreBusy):
+            await store.leaderboard(1)
+        with pytest.raises(StoreBusy):
+            await store.create_table(1, 500, "shanghai", 101, HUMANS, {})
+        assert time.perf_counter() - started < 2 * PLAYER_BOUND
+    finally:
+        for conn in held:
+            await store._pool.release(conn)
+    assert await store.get_open_table(500) is None  # nothing was written
+    await store.close()

@@ -12,7 +12,7 @@ import pytest
 from data import ShardSet, ShardTaken, StaleVersion, shard_of
 from data.errors import FenceLost
 from data.fence import ShardCountMismatch
-from data.migrations import SchemaTooNew, load_migrations
+from data.migrations import Migration, SchemaTooNew, load_migrations
 from data.postgres_migrations import apply_migrations, schema_version
 from data.postgres_store import PostgresStore
 
@@ -235,3 +235,22 @@ async def test_a_process_whose_shard_was_taken_over_writes_nothing(postgres_url:
             await successor.close()
     finally:
         await store.close()
+
+
+async def test_a_slow_migration_does_not_time_out_a_process_starting_beside_it(
+    postgres_url: str,
+) -> None:
+    # The store's sessions give up on locks after 2 s; waiting for another process's
+    # migrations at start-up must not.
+    script = "SELECT pg_sleep(2.5); CREATE TABLE t (n int);"
+    slow = [Migration.from_sql(1, "slow", script, "postgres")]
+    settings = {"lock_timeout": "2000"}
+    first = await asyncpg.connect(postgres_url, server_settings=settings)
+    second = await asyncpg.connect(postgres_url, server_settings=settings)
+    try:
+        assert await asyncio.gather(
+            apply_migrations(first, slow), apply_migrations(second, slow)
+        ) == [1, 1]
+    finally:
+        await first.close()
+        await second.close()

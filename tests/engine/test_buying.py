@@ -11,6 +11,7 @@ from engine import (
     Card,
     Discard,
     DrawStock,
+    Game,
     IllegalAction,
     NotYourTurn,
     RequestBuy,
@@ -339,6 +340,16 @@ def test_e33_two_players_buy_in_turn() -> None:
         2, STANDARD.with_options(two_player_buy="none"), pile="7H", current=1, discarder=0
     )
     assert BuyInTurn() not in none.legal_actions("p1")
+
+
+def test_s21_two_player_first_upcard_is_not_bought_out_of_turn() -> None:
+    game = Game.new(["a", "b"], STANDARD, seed=3)
+    other = game.players[1 - game.current]
+    assert game.discarder is None and game.buy_window_open
+    assert game.legal_actions(other) == []
+    with pytest.raises(BuyRefused, match="two players"):
+        game.apply(other, RequestBuy())
+    assert BuyInTurn() in game.legal_actions(game.current_player)
 
 
 def test_e34_going_out_discard_opens_no_window() -> None:

@@ -315,7 +315,7 @@ def test_typed_and_offered_actions_agree(position: tuple[str, int, int, int]) ->
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=positions)
 def test_typed_and_offered_actions_agree_long(position: tuple[str, int, int, int]) -> None:
     run_position(*position)
@@ -365,5 +365,5 @@ def test_go_down_and_last_card_positions_under_every_config(config: str) -> None
 @pytest.mark.slow
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 def test_go_down_and_last_card_positions_long(config: str) -> None:
-    checked = walk_to_interesting_positions(config, seeds=60, deals=10)
+    checked = walk_to_interesting_positions(config, seeds=30, deals=6)
     assert checked["down"] >= 1 and checked["last cards"] >= 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -123,16 +124,18 @@ def play_checked(game: Game, rng: random.Random) -> None:
 
 
 GAMES_PER_TABLE_SIZE = 50  # 20 table sizes over three presets: 1,000 complete 10-deal games
+#: The quick pass in the README's test command: every table size still plays whole games.
+QUICK_GAMES_PER_TABLE_SIZE = 2
 
 
-def playout_test(preset: str, players: int):  # type: ignore[no-untyped-def]
+def playout_test(preset: str, players: int, games: int):  # type: ignore[no-untyped-def]
     # Random play never meets preset_000's later contracts (exact sizes, a discard to go out),
     # so with its unlimited reshuffles a deal would never end: cap them as the other presets
     # do. test_buying checks the unlimited restocks themselves.
     rules = Rules.preset(preset).with_options(max_restocks=3)
 
     @settings(
-        max_examples=GAMES_PER_TABLE_SIZE,
+        max_examples=games,
         deadline=None,
         derandomize=True,
         suppress_health_check=[HealthCheck.too_slow],
@@ -148,7 +151,12 @@ def playout_test(preset: str, players: int):  # type: ignore[no-untyped-def]
 for _preset in ("standard", "preset_000", "preset_004"):
     _low, _high = Rules.preset(_preset).players
     for _players in range(_low, _high + 1):
-        globals()[f"test_playouts_{_preset}_{_players}_players"] = playout_test(_preset, _players)
+        _name = f"test_playouts_{_preset}_{_players}_players"
+        globals()[_name] = playout_test(_preset, _players, QUICK_GAMES_PER_TABLE_SIZE)
+        # The full run, 50 games per table size (1,000 in all): slow, run by .ci/run.
+        globals()[f"{_name}_full_run"] = pytest.mark.slow(
+            playout_test(_preset, _players, GAMES_PER_TABLE_SIZE)
+        )
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)

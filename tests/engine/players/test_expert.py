@@ -95,8 +95,9 @@ def test_a_clock_past_the_deadline_stops_the_search_with_a_legal_move() -> None:
 
 
 def test_the_expert_does_not_feed_the_next_player_what_it_collects() -> None:
-    """Deal 1 (two sets): p2 took a king, so p1 keeps its spare king, which the normal
-    player throws first as the costliest spare, and throws a five-point card instead."""
+    """Deal 1 (two sets): p2 took a king, so p1 (reading the table) keeps its spare king,
+    which the normal player throws first as the costliest spare, and throws a five-point
+    card instead."""
     game = position(
         hands={1: "4C 4D 7H 7D 9S KH 5S 3C", 2: "KD 9D 3H 5D 6S JC QS KC"},
         stock="2D 3D 4H 5H 6H 8H 10C",
@@ -109,7 +110,7 @@ def test_the_expert_does_not_feed_the_next_player_what_it_collects() -> None:
     view, legal = game.view("p1"), game.legal_actions("p1")
     king = Discard(parse_cards("KH")[0])
     assert NormalStrategy().choose(view, legal, random.Random(1)) == king
-    for expert in (ExpertStrategy(search=False), ExpertStrategy()):
+    for expert in (ExpertStrategy(read=True, search=False), ExpertStrategy(read=True)):
         choice = expert.choose(view, legal, random.Random(1))
         assert choice != king and choice in legal
 
@@ -128,3 +129,23 @@ def test_the_reading_never_counts_a_card_that_may_still_come_as_seen() -> None:
             assert reading.unseen_total <= sum(hidden.values())
             for index, copies in Counter(card_index(c) for c in game.stock).items():
                 assert reading.unseen.get(index, 0) >= copies
+
+
+def test_salvage_throws_the_joker_when_an_opponent_is_about_to_go_out() -> None:
+    """p2 is down with one card; p1, three cards from its contract, sheds its joker (50
+    points if caught) where the normal player keeps it, and it buys nothing."""
+    game = position(
+        hands={1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile="2C",
+        current=1,
+        step="play",
+        discarder=0,
+        down=(2,),
+        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+    )
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    joker = Discard(parse_cards("JK")[0])
+    assert NormalStrategy().choose(view, legal, random.Random(1)) != joker
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) == joker
+    assert ExpertStrategy(salvage=False).choose(view, legal, random.Random(1)) != joker

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,14 @@ from engine import (
 )
 from engine.actions import Action
 from engine.cards import make_pack
-from engine.players.simulate import main, play_game, seating, simulate, summarise
+from engine.players.simulate import (
+    load_records,
+    main,
+    play_game,
+    seating,
+    simulate,
+    summarise,
+)
 from engine.players.strategy import (
     EasyStrategy,
     NormalStrategy,
@@ -342,3 +350,19 @@ def test_simulate_command_prints_the_figures(capsys: pytest.CaptureFixture[str])
 
 def test_pack_sanity_for_the_hand_made_positions() -> None:
     assert len(make_pack(2, 4)) == 108
+
+
+def test_simulate_appends_records_that_summarise_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A split run (``--first``, ``--records``) is summarised from its files as it ran."""
+    path = tmp_path / "run.jsonl"
+    played = simulate(3, ["normal", "easy"], deals=1, seed=4, records_path=str(path))
+    played += simulate(2, ["normal", "easy"], deals=1, seed=4, first=3, records_path=str(path))
+    assert load_records([str(path)]) == played
+    assert [r.strategies for r in played] == [
+        tuple(seating(["normal", "easy"], i)) for i in range(5)
+    ]
+    main(["--summarise", str(path)])
+    out = capsys.readouterr().out
+    assert "5 games from" in out and "win 95% CI" in out
