@@ -150,6 +150,9 @@ class ShanghaiBot(commands.AutoShardedBot):
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.channel_watch")
+        from .views.hand import orphan_melds_form
+
+        self.add_listener(orphan_melds_form, "on_interaction")
         self.add_dynamic_items(TableButton, HandButton, HandSelect, HouseRulesSelect)
         from .cogs.shanghai import EndButton
 

@@ -404,17 +404,14 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
     )
 
     def __init__(self, table_id: int, sort: SortMode, proposal: str) -> None:
-        super().__init__(timeout=600)
+        # A stable id, so a form opened before a restart is still understood after it.
+        super().__init__(timeout=600, custom_id=f"{MELDS_MODAL_PREFIX}{table_id}:{sort}")
         self.table_id, self.sort = table_id, sort
         self.melds.default = proposal
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            try:
-                action = parse_action("down " + self.melds.value.strip())
-            except ValueError as error:
-                raise UserError(f"I couldn't read those melds: {error}") from None
-            await play_and_show(interaction, self.table_id, action, self.sort)
+            await submit_melds(interaction, self.table_id, self.sort, self.melds.value)
 
     async def on_timeout(self) -> None:  # pragma: no cover - Discord closes the modal itself
         log.info("a melds modal expired (table %s)", self.table_id)
@@ -436,6 +433,48 @@ def go_down_lines(proposal: GoDown, view: PlayerView) -> tuple[list[str], Counte
         lines.append(f"• then lay off {layoff_item_text(item)}")
         left[item.card] -= 1
     return lines, +left
+
+
+MELDS_MODAL_PREFIX = "sh:melds:"
+
+
+async def submit_melds(
+    interaction: discord.Interaction[Any], table_id: int, sort: SortMode, text: str
+) -> None:
+    """The melds the player wrote, laid down like the proposal's button would."""
+    try:
+        action = parse_action("down " + text.strip())
+    except ValueError as error:
+        raise UserError(f"I couldn't read those melds: {error}") from None
+    await play_and_show(interaction, table_id, action, sort)
+
+
+async def orphan_melds_form(interaction: discord.Interaction[Any]) -> None:
+    """A melds form opened before the bot restarted has no ``MeldsModal`` behind it any more:
+    read its text from the submission itself, so the player's lay-down still works."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    if interaction.type != discord.InteractionType.modal_submit:
+        return
+    if not custom_id.startswith(MELDS_MODAL_PREFIX):
+        return
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    if custom_id in getattr(store, "_modals", {}):
+        return  # the live form answers itself
+    table, _, sort = custom_id.removeprefix(MELDS_MODAL_PREFIX).partition(":")
+    text = next(
+        (
+            str(item.get("value", ""))
+            for row in data.get("components", [])
+            for item in row.get("components", [])
+            if item.get("custom_id") == "melds"
+        ),
+        "",
+    )
+    async with guard(interaction):
+        if not table.isdigit():
+            raise UserError("That form is not valid any more; open your hand again.")
+        await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
 
 
 async def hand_files(snap: SeatSnapshot, sort: SortMode, mode: Mode = "main") -> list[discord.File]:

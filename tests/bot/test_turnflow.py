@@ -154,3 +154,22 @@ async def test_timeout_notice_names_what_the_bot_did(env: simcord.Env) -> None:
     assert game.down[seat]
     assert f"**{p.name}** ran out of time: for them I " in notices
     assert "went down" in notices and "discarded" in notices
+
+
+async def test_the_melds_form_still_works_after_a_restart(env: simcord.Env, make_bot) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("8H 8S 8C 8D KD KC KS 3D 5C 7S 9H")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    shown = await p.click(hand.response, label="Choose my own melds")
+    assert shown.modal is not None
+    await env.restart_bot(make_bot())
+    good = await p.submit_modal(shown, {"melds": "set: 8H 8S 8C 8D | set: KD KC KS"})
+    assert good.acknowledged
+    game = world.table.game
+    assert game.down[seat] and len(game.melds[0].meld) == 4
