@@ -70,6 +70,11 @@ class HandFollower:
             followed.task, followed.dirty = old.task, old.dirty
         self.followed[key] = followed
 
+    def follows(self, table_id: int, user_id: int) -> bool:
+        """Whether this player's open hand can still be updated for them (a live token)."""
+        followed = self.followed.get((table_id, user_id))
+        return followed is not None and self._now() - followed.since <= TOKEN_SECONDS
+
     def table_changed(self, change: Change) -> None:
         table = change.table
         for (table_id, user_id), followed in list(self.followed.items()):

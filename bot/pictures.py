@@ -28,11 +28,20 @@ def _file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
 
-async def table_picture(view: PlayerView, names: Sequence[str]) -> discord.File:
-    """The public table, drawn from the spectators' view with display names on the seats."""
+async def table_png(view: PlayerView, names: Sequence[str], *, compact: bool = False) -> bytes:
+    """The public table's PNG, drawn from the spectators' view with display names on the seats;
+    ``compact``: the seats and numbered melds only, for the table message (issue 10)."""
     seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
-    png = await render_in_thread(render_table, replace(view, seats=seats))
+    return await render_in_thread(render_table, replace(view, seats=seats), compact=compact)
+
+
+def table_file(png: bytes) -> discord.File:
     return _file(png, TABLE_FILE, "The table: melds, upcard, stock and every seat")
+
+
+async def table_picture(view: PlayerView, names: Sequence[str]) -> discord.File:
+    """The public table as an attachment."""
+    return table_file(await table_png(view, names))
 
 
 async def hand_picture(

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from bot.app import ShanghaiBot
 
 
+# Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
+# synced payload must say so for Discord to hide the commands in DMs (issue 10).
+@app_commands.guild_only()
 class Rummy(commands.GroupCog, group_name="rummy"):
     """Classic Rummy tables in this server."""
 
@@ -34,7 +37,6 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         super().__init__()
 
     @app_commands.command(name="new")
-    @app_commands.guild_only()
     @app_commands.describe(
         target="Points that win the game (default 150)",
         ace_mode="Aces low only, or high or low (then an ace scores 15)",
@@ -84,7 +86,6 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             await open_table_here(self.bot, interaction, options, "Rummy")
 
     @app_commands.command(name="leaderboard")
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """This server's best Rummy players (wins, then the highest average)."""
         async with guard(interaction):
@@ -98,7 +99,6 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             await interaction.response.send_message(embed=leaderboard_embed("Rummy", rows))
 
     @app_commands.command(name="stats")
-    @app_commands.guild_only()
     @app_commands.describe(member="Whose record to show (default: yours)")
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None

@@ -78,6 +78,9 @@ class EndButton(
             await interaction.response.edit_message(content="The table was ended.", view=None)
 
 
+# Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
+# synced payload must say so for Discord to hide the commands in DMs (issue 10).
+@app_commands.guild_only()
 class Shanghai(commands.GroupCog, group_name="shanghai"):
     """Shanghai Rummy tables in this server."""
 
@@ -94,7 +97,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         return table
 
     @app_commands.command(name="new")
-    @app_commands.guild_only()
     @app_commands.describe(
         preset="The rule set to start from",
         buy_seconds="Seconds the Buy button stays live after each discard (default 8)",
@@ -164,7 +166,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
-    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """End this channel's table (host, or members who can manage the channel)."""
         async with guard(interaction):
@@ -214,7 +215,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             )
 
     @app_commands.command(name="table")
-    @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         """Post the table message again at the bottom of the channel."""
         async with guard(interaction):
@@ -235,7 +235,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     pass
 
     @app_commands.command(name="kick")
-    @app_commands.guild_only()
     @app_commands.describe(member="The player to remove (in a game, the bot plays their seat)")
     async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         """Host only: remove a player from the lobby, or hand their seat to the bot."""
@@ -251,7 +250,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             )
 
     @app_commands.command(name="leaderboard")
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """This server's best Shanghai players."""
         async with guard(interaction):
@@ -265,7 +263,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             await interaction.response.send_message(embed=leaderboard_embed("Shanghai", rows))
 
     @app_commands.command(name="stats")
-    @app_commands.guild_only()
     @app_commands.describe(member="Whose record to show (default: yours)")
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None

@@ -160,11 +160,18 @@ def _empty_slot(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
 
 
 def _seat_panel(
-    draw: ImageDraw.ImageDraw, view: PlayerView, seat: int, top: int, height: int
+    draw: ImageDraw.ImageDraw,
+    view: PlayerView,
+    seat: int,
+    top: int,
+    height: int,
+    *,
+    panel: int = PANEL_WIDTH,
+    turn_marker: bool = True,
 ) -> None:
     info = view.seats[seat]
     x = MARGIN
-    if seat == view.current and view.step != "over":
+    if turn_marker and seat == view.current and view.step != "over":
         draw.rectangle((0, top, 6, top + height), fill=GOLD)
     name_x = x + 4
     badges: list[tuple[str, tuple[int, int, int]]] = []
@@ -173,7 +180,7 @@ def _seat_panel(
     if view.seat is not None and seat == view.seat:
         badges.append(("you", GOLD))
     badge_space = sum(badge_width(text, 13) + 6 for text, _ in badges)
-    name = fit(seat_label(view.seats, seat), 20, PANEL_WIDTH - 20 - badge_space)
+    name = fit(seat_label(view.seats, seat), 20, panel - 20 - badge_space)
     draw.text(
         (name_x, top + 12),
         name,
@@ -210,7 +217,7 @@ def _seat_panel(
         ink=INK_LIGHT if info.is_down else INK_MUTED,
     )
     draw.text(
-        (name_x + PANEL_WIDTH - 28, top + 72),
+        (name_x + panel - 28, top + 72),
         f"{info.total} pts",
         fill=INK_LIGHT,
         font=font(18),
@@ -218,9 +225,20 @@ def _seat_panel(
     )
 
 
-def render_table(view: PlayerView) -> bytes:
-    """The table as PNG bytes: header, piles, and every seat with its melds."""
-    area = WIDTH - PANEL_WIDTH - 2 * MARGIN
+#: The compact picture for the table message's embed: narrow enough to read at Discord's
+#: embed width (about 400 px), without what changes every turn (whose turn, the piles: the
+#: embed's text says those), so it is uploaded again only when seats or melds change.
+COMPACT_WIDTH = 560
+COMPACT_PANEL = 190
+
+
+def render_table(view: PlayerView, *, compact: bool = False) -> bytes:
+    """The table as PNG bytes: header, piles, and every seat with its melds; ``compact``: only
+    the seats and their melds, each meld numbered as in the text (#1, #2, ...)."""
+    width = COMPACT_WIDTH if compact else WIDTH
+    panel = COMPACT_PANEL if compact else PANEL_WIDTH
+    area = width - panel - 2 * MARGIN
+    numbers = {id(table_meld.meld): i + 1 for i, table_meld in enumerate(view.melds)}
     by_owner: dict[int, list[Meld]] = {seat: [] for seat in range(len(view.seats))}
     for table_meld in view.melds:
         by_owner.setdefault(table_meld.owner, []).append(table_meld.meld)
@@ -229,21 +247,23 @@ def render_table(view: PlayerView) -> bytes:
         lines = _flow(melds, area) if melds else []
         meld_height = len(lines) * TABLE.height + max(0, len(lines) - 1) * LINE_GAP
         rows.append((seat, lines, max(ROW_MIN_HEIGHT, meld_height + 2 * ROW_PADDING)))
-    height = HEADER_HEIGHT + PILES_HEIGHT + sum(h for _, _, h in rows) + MARGIN
-    image = Image.new("RGB", (WIDTH, height), FELT)
+    head = 0 if compact else HEADER_HEIGHT + PILES_HEIGHT
+    height = head + sum(h for _, _, h in rows) + MARGIN
+    image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
-    _header(draw, view)
-    _piles(image, draw, view)
+    if not compact:
+        _header(draw, view)
+        _piles(image, draw, view)
 
-    top = HEADER_HEIGHT + PILES_HEIGHT
+    top = head
     for number, (seat, lines, row_height) in enumerate(rows):
         if number % 2 == 0:
-            draw.rectangle((0, top, WIDTH, top + row_height - 1), fill=FELT_LIGHT)
+            draw.rectangle((0, top, width, top + row_height - 1), fill=FELT_LIGHT)
         if 0 <= seat < len(view.seats):
-            _seat_panel(draw, view, seat, top, row_height)
+            _seat_panel(draw, view, seat, top, row_height, panel=panel, turn_marker=not compact)
         else:
             draw.text((MARGIN + 4, top + 12), f"Seat {seat + 1}", fill=INK_LIGHT, font=font(20))
-        left = MARGIN + PANEL_WIDTH
+        left = MARGIN + panel
         if not lines:
             draw.text(
                 (left, top + row_height / 2), "no melds", fill=INK_MUTED, font=font(16), anchor="lm"
@@ -253,6 +273,10 @@ def render_table(view: PlayerView) -> bytes:
             x = left
             for meld in line:
                 _paste_meld(image, meld, x, y, view)
+                if compact and id(meld) in numbers:
+                    label = f"#{numbers[id(meld)]}"
+                    w = badge_width(label, 14)
+                    pill(draw, (x - 4, y - 8, x - 4 + w, y + 12), GOLD, label, 14, ink=FELT_DARK)
                 x += meld_width(meld) + MELD_GAP
             y += TABLE.height + LINE_GAP
         top += row_height

@@ -29,7 +29,7 @@ from engine import Game
 from engine.actions import Action, CancelBuy, RequestBuy
 from engine.events import DealStarted, Discarded, Event
 
-from .buy_window import BuyWindows
+from .buy_window import BuyWindows, clear_held
 from .computers import ComputerSeats
 from .live import (
     REMOVED,
@@ -63,6 +63,8 @@ class TableService:
         clock: Clock = time.time,
         listener: Listener | None = None,
         computer_delay: float = 2.0,
+        lobby_seconds: float = 30 * 60,
+        idle_seconds: float = 24 * 3600,
     ) -> None:
         self.store = store
         self.buy_seconds = buy_seconds
@@ -72,6 +74,8 @@ class TableService:
         self.clock = clock
         self.listener = listener
         self.computer_delay = computer_delay
+        self.lobby_seconds = lobby_seconds
+        self.idle_seconds = idle_seconds
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self.windows = BuyWindows(self)
@@ -143,6 +147,7 @@ class TableService:
             guild_id, channel_id, rules.game, host_id, [Seat(host_id, host_name)], options
         )
         table = self._remember(LiveTable(record, None, record.version))
+        self.timers.arm(table)  # a lobby nobody starts closes itself
         self._notify(Change(table, "lobby", actor=host_id))
         return table
 
@@ -284,7 +289,9 @@ class TableService:
             table.record = replace(table.record, status="playing")
             table.game = game
             table.version = 0
+            table.last_person = now
             table.buy_deadline, table.turn_deadline, table.away = buy_deadline, turn_deadline, away
+            table.window_ends = buy_deadline
             self.timers.arm(table)
         self._notify(Change(table, "start", actor=user_id, new_turn=True))
         return table
@@ -398,6 +405,8 @@ class TableService:
         seat = self._seat(table, user_id)
         player = str(user_id)
         present_changed = self._mark_present(table, seat)
+        if not table.is_computer(seat):
+            table.last_person = self.clock()
         self.windows.check_request(table, seat, action)
         if self.windows.must_hold(table, seat, action):
             if present_changed:
@@ -407,6 +416,7 @@ class TableService:
         events = game.apply(player, action)
         if superseded is not None:
             table.pending = None
+            clear_held(table, superseded.seat)
         if isinstance(action, (RequestBuy, CancelBuy)):
             table.decided.add(seat)
         result = await self._commit(table, user_id, action, events)
@@ -507,6 +517,29 @@ class TableService:
             await self.timers.on_timer(table)
             self.timers.arm(table)
 
+    async def expire(self, table: LiveTable, why: str) -> None:
+        """End a table the bot closes itself (lock held): a lobby nobody started, a game nobody
+        played. Recorded as ended, with no results, so nothing reaches the leaderboard."""
+        await self.store.end_table(table.id)
+        self._forget(table)
+        self._notify(Change(table, "end", note=why))
+
+    async def leave_game(self, table_id: int, user_id: int) -> LiveTable:
+        """A player leaves a running game: the computer plays their seat from now on."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._playing(table)
+            seat = self._seat(table, user_id)
+            if table.away[seat].timeouts >= REMOVED:
+                raise UserError("You already left this game; the computer plays your seat.")
+            away = list(table.away)
+            away[seat] = AwayState(REMOVED, True)
+            await self.store.set_away(table.id, away)
+            table.away = away
+            self.timers.arm(table)
+        self._notify(Change(table, "left", seat=seat))
+        return table
+
     # -- absent players ------------------------------------------------------------------------
 
     async def kick(self, table_id: int, user_id: int) -> LiveTable:
@@ -531,9 +564,12 @@ class TableService:
     def _mark_present(self, table: LiveTable, seat: int) -> bool:
         """A player who acts is no longer away (the change is saved with the next action)."""
         if seat < len(table.away) and table.away[seat].timeouts >= REMOVED:
-            raise UserError("The host removed you from this game; the bot plays your seat.")
-        if seat < len(table.away) and table.away[seat] != AwayState():
-            table.away[seat] = AwayState()
+            raise UserError(
+                "You left this game or the host removed you; the computer plays your seat."
+            )
+        state = table.away[seat] if seat < len(table.away) else AwayState()
+        if state.timeouts or state.away:
+            table.away[seat] = replace(state, timeouts=0, away=False)
             return True
         return False
 
@@ -545,7 +581,9 @@ class TableService:
         seat = table.seat_of(user_id)
         if seat is not None and seat < len(table.away) and table.away[seat].away:
             if table.away[seat].timeouts >= REMOVED:
-                raise UserError("The host removed you from this game; the bot plays your seat.")
+                raise UserError(
+                    "You left this game or the host removed you; the computer plays your seat."
+                )
             async with table.lock:
                 if self._mark_present(table, seat):
                     self.timers.arm(table)
@@ -562,6 +600,9 @@ class TableService:
             table = await quarantine.revive(self, record)
             if table is None:
                 continue
+            self.windows.revive_held(table)
+            table.last_person = record.updated_at
+            table.window_ends = record.buy_deadline
             self._remember(table)
             self.timers.arm(table)
             restored.append(table)

@@ -74,6 +74,8 @@ BUTTON_VERBS = (
     "back",
     "hint",
     "layall",
+    "leave",
+    "leaveok",
 )
 SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
 MAX_OPTIONS = 25
@@ -382,6 +384,7 @@ def render_hand(
         button("refresh", "Refresh", discord.ButtonStyle.secondary, 4)
         if not view.is_over:
             button("hint", "Hint", discord.ButtonStyle.secondary, 4)
+            button("leave", "Leave game", discord.ButtonStyle.danger, 4)
     note_text = "\n".join(notes) if notes else None
     content = hand_text(view, list(snap.names), sort, note=note_text, pending=pending_text)
     if extra:
@@ -401,17 +404,14 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
     )
 
     def __init__(self, table_id: int, sort: SortMode, proposal: str) -> None:
-        super().__init__(timeout=600)
+        # A stable id, so a form opened before a restart is still understood after it.
+        super().__init__(timeout=600, custom_id=f"{MELDS_MODAL_PREFIX}{table_id}:{sort}")
         self.table_id, self.sort = table_id, sort
         self.melds.default = proposal
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            try:
-                action = parse_action("down " + self.melds.value.strip())
-            except ValueError as error:
-                raise UserError(f"I couldn't read those melds: {error}") from None
-            await play_and_show(interaction, self.table_id, action, self.sort)
+            await submit_melds(interaction, self.table_id, self.sort, self.melds.value)
 
     async def on_timeout(self) -> None:  # pragma: no cover - Discord closes the modal itself
         log.info("a melds modal expired (table %s)", self.table_id)
@@ -433,6 +433,48 @@ def go_down_lines(proposal: GoDown, view: PlayerView) -> tuple[list[str], Counte
         lines.append(f"• then lay off {layoff_item_text(item)}")
         left[item.card] -= 1
     return lines, +left
+
+
+MELDS_MODAL_PREFIX = "sh:melds:"
+
+
+async def submit_melds(
+    interaction: discord.Interaction[Any], table_id: int, sort: SortMode, text: str
+) -> None:
+    """The melds the player wrote, laid down like the proposal's button would."""
+    try:
+        action = parse_action("down " + text.strip())
+    except ValueError as error:
+        raise UserError(f"I couldn't read those melds: {error}") from None
+    await play_and_show(interaction, table_id, action, sort)
+
+
+async def orphan_melds_form(interaction: discord.Interaction[Any]) -> None:
+    """A melds form opened before the bot restarted has no ``MeldsModal`` behind it any more:
+    read its text from the submission itself, so the player's lay-down still works."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    if interaction.type != discord.InteractionType.modal_submit:
+        return
+    if not custom_id.startswith(MELDS_MODAL_PREFIX):
+        return
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    if custom_id in getattr(store, "_modals", {}):
+        return  # the live form answers itself
+    table, _, sort = custom_id.removeprefix(MELDS_MODAL_PREFIX).partition(":")
+    text = next(
+        (
+            str(item.get("value", ""))
+            for row in data.get("components", [])
+            for item in row.get("components", [])
+            if item.get("custom_id") == "melds"
+        ),
+        "",
+    )
+    async with guard(interaction):
+        if not table.isdigit():
+            raise UserError("That form is not valid any more; open your hand again.")
+        await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
 
 
 async def hand_files(snap: SeatSnapshot, sort: SortMode, mode: Mode = "main") -> list[discord.File]:
@@ -576,6 +618,32 @@ async def hand_click(
         return
     if verb == "hint":
         await show_snapshot(interaction, snap, sort, note=hint_note(snap.view))
+        return
+    if verb == "leave":
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(
+            HandButton(
+                table_id,
+                snap.tag,
+                sort,
+                "leaveok",
+                label="Yes, leave",
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        ui.add_item(HandButton(table_id, snap.tag, sort, "back", label="No, keep playing"))
+        await interaction.response.edit_message(
+            content="Leave this game? The computer plays your seat from now on, and you can't "
+            "come back to it.",
+            view=ui,
+            attachments=[],
+        )
+        return
+    if verb == "leaveok":
+        await service.leave_game(table_id, user_id)
+        await interaction.response.edit_message(
+            content="You left the game; the computer plays your seat.", view=None, attachments=[]
+        )
         return
     if verb in ("down", "swap") and values is None:
         await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]

@@ -257,7 +257,9 @@ def render_table(
     description = table_text(
         view,
         names,
-        buy_deadline=table.buy_deadline if service.buy_window_running(table) else None,
+        # The window's end stays in the text after it passed ("closed 3 seconds ago", drawn
+        # by Discord), so closing it needs no edit (issue 10).
+        buy_deadline=table.window_ends if view.upcard_live else None,
         turn_deadline=table.turn_deadline,
         away=table.away_seats,
     )
