@@ -617,7 +617,7 @@ class Soak:
             results = await store.table_results(t.table_id)
             if t.fate in ("abandoned", "ended"):
                 phantom += len(results)
-                if record.status != "ended":
+                if record.status != t.fate:  # "abandoned" or "ended" (by its host)
                     phantom += 1
             elif t.fate == "finished":
                 humans = sum(1 for seat in record.seats if not seat.is_computer)

@@ -498,7 +498,7 @@ class ServiceSoak:
             lost += missing(t.confirmed, log)
             results = await self.store.table_results(t.table_id)
             if t.fate in ("abandoned", "ended"):
-                phantom += len(results) + (record.status != "ended")
+                phantom += len(results) + (record.status != t.fate)
             elif t.fate == "finished":
                 winners = sum(1 for r in results if r.is_winner)
                 if record.status != "finished" or len(results) != 3 or winners < 1:

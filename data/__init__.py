@@ -12,9 +12,11 @@ from .errors import ShardTaken, StaleVersion, StoreBusy, TableExists, TableNotFo
 from .migrations import MigrationError, SchemaTooNew
 from .opening import describe, is_postgres_url, open_store
 from .records import (
+    END_STATUSES,
     OPEN_STATUSES,
     ActionRecord,
     AwayState,
+    EndStatus,
     GameKind,
     LeaderboardRow,
     PlayerStats,
@@ -29,9 +31,11 @@ from .sqlite_store import SqliteStore
 from .store import Store
 
 __all__ = [
+    "END_STATUSES",
     "OPEN_STATUSES",
     "ActionRecord",
     "AwayState",
+    "EndStatus",
     "GameKind",
     "LeaderboardRow",
     "MigrationError",

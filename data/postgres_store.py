@@ -36,8 +36,10 @@ from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
 from .fence import ShardFence
 from .postgres_migrations import apply_migrations
 from .records import (
+    END_STATUSES,
     ActionRecord,
     AwayState,
+    EndStatus,
     GameKind,
     LeaderboardRow,
     PlayerStats,
@@ -156,8 +158,8 @@ SELECT id, guild_id, game_kind, $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM tables W
 """
 
 _END_TABLE = f"""
-UPDATE tables SET status = 'ended', buy_deadline = NULL, turn_deadline = NULL, updated_at = $1
-WHERE id = $2 AND {_OPEN}
+UPDATE tables SET status = $1, buy_deadline = NULL, turn_deadline = NULL, updated_at = $2
+WHERE id = $3 AND {_OPEN}
 """
 
 _SELECT_ACTIONS = """
@@ -578,9 +580,13 @@ class PostgresStore:
             raise await self._stale(table_id, "playing", expected_version)
         return new_version
 
-    async def end_table(self, table_id: int) -> bool:
-        """Close a lobby or game without results; ``False`` if it was already closed."""
-        if await self._execute(table_id, _END_TABLE, self._clock(), table_id) == "UPDATE 1":
+    async def end_table(self, table_id: int, status: EndStatus = "ended") -> bool:
+        """Close a lobby or game without results, as ``ended`` or ``abandoned``; ``False`` if
+        it was already closed (its status then stays)."""
+        if status not in END_STATUSES:
+            raise ValueError(f"a table ends with status 'ended' or 'abandoned', not {status!r}")
+        done = await self._execute(table_id, _END_TABLE, status, self._clock(), table_id)
+        if done == "UPDATE 1":
             return True
         if not await self._read("SELECT 1 FROM tables WHERE id = $1", table_id):
             raise TableNotFound(table_id)

@@ -24,9 +24,15 @@ from typing import Any, Final, Literal
 #: repeated here so the storage layer does not import the engine.
 GameKind = Literal["shanghai", "rummy"]
 
-#: Where a table is in its life: ``lobby`` -> ``playing`` -> ``finished``; ``ended`` when it was
-#: closed without a normal finish (the host ended it, or it was abandoned).
-TableStatus = Literal["lobby", "playing", "finished", "ended"]
+#: Where a table is in its life: ``lobby`` -> ``playing`` -> ``finished``; ``ended`` when its
+#: host (or a moderator) closed it without a normal finish; ``abandoned`` when the bot closed it
+#: because nobody can or does play it any more (its channel or server is gone, or no person
+#: acted for a day). Neither of the last two has results.
+TableStatus = Literal["lobby", "playing", "finished", "ended", "abandoned"]
+
+#: How ``end_table`` may close a table: by a person's decision, or because it was abandoned.
+EndStatus = Literal["ended", "abandoned"]
+END_STATUSES: Final[tuple[EndStatus, ...]] = ("ended", "abandoned")
 
 #: Statuses that occupy the channel and must be restored after a restart.
 OPEN_STATUSES: Final[tuple[TableStatus, ...]] = ("lobby", "playing")

@@ -38,8 +38,10 @@ import aiosqlite
 from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
 from .migrations import apply_migrations
 from .records import (
+    END_STATUSES,
     ActionRecord,
     AwayState,
+    EndStatus,
     GameKind,
     LeaderboardRow,
     PlayerStats,
@@ -194,7 +196,7 @@ SELECT id, guild_id, game_kind, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM tables WHERE id =
 """
 
 _END_TABLE = """
-UPDATE tables SET status = 'ended', buy_deadline = NULL, turn_deadline = NULL, updated_at = ?
+UPDATE tables SET status = ?, buy_deadline = NULL, turn_deadline = NULL, updated_at = ?
 WHERE id = ? AND status IN ('lobby', 'playing')
 """
 
@@ -686,16 +688,19 @@ class SqliteStore:
 
         return await self._write(body)
 
-    async def end_table(self, table_id: int) -> bool:
-        """Close a lobby or game without results (the host ended it); frees the channel.
+    async def end_table(self, table_id: int, status: EndStatus = "ended") -> bool:
+        """Close a lobby or game without results; frees the channel. ``status`` tells how:
+        ``ended`` (the host ended it) or ``abandoned`` (its channel went, nobody played).
 
-        Returns ``False`` if the table was already closed, so calling twice is harmless. Raises
-        ``TableNotFound`` if the id is unknown.
+        Returns ``False`` if the table was already closed (its status then stays), so calling
+        twice is harmless. Raises ``TableNotFound`` if the id is unknown.
         """
+        if status not in END_STATUSES:
+            raise ValueError(f"a table ends with status 'ended' or 'abandoned', not {status!r}")
         now = self._clock()
 
         async def body(db: aiosqlite.Connection) -> bool:
-            cursor = await db.execute(_END_TABLE, (now, table_id))
+            cursor = await db.execute(_END_TABLE, (status, now, table_id))
             if cursor.rowcount == 1:
                 return True
             if not list(await db.execute_fetchall(_SELECT_TABLE, (table_id,))):

@@ -14,7 +14,7 @@ The life of a table, and the call that moves it::
 
     create_table -> lobby --start_game--> playing --save_action...--> finish_game -> finished
                       \\                     \\
-                       +------ end_table ----+--> ended
+                       +------ end_table ----+--> ended, or abandoned (status="abandoned")
 
 Writes that depend on where the table is (``update_lobby``, ``start_game``, ``save_action``,
 ``finish_game``) check it in the same statement that writes, and raise ``StaleVersion`` when
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 from .records import (
     ActionRecord,
     AwayState,
+    EndStatus,
     GameKind,
     LeaderboardRow,
     PlayerStats,
@@ -192,8 +193,10 @@ class Store(Protocol):
         """
         ...
 
-    async def end_table(self, table_id: int) -> bool:
-        """Close a lobby or game without results; ``False`` if it was already closed."""
+    async def end_table(self, table_id: int, status: EndStatus = "ended") -> bool:
+        """Close a lobby or game without results, as ``ended`` (a person closed it) or
+        ``abandoned`` (nobody can or does play it); ``False`` if it was already closed, and
+        then its status stays as it was. ``ValueError`` for any other status."""
         ...
 
     # -- history ----------------------------------------------------------------------------

@@ -310,9 +310,10 @@ class TableService:
         return table
 
     async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
-        """End a table whose channel or server is gone: recorded as ended, no results, so
-        nothing reaches the leaderboard and no seat is played on to a phantom winner. Returns
-        the table, or ``None`` if it was not open. Harmless to call twice."""
+        """End a table whose channel or server is gone: recorded as ``abandoned`` (not
+        ``ended``, which is a host's decision), no results, so nothing reaches the leaderboard
+        and no seat is played on to a phantom winner. Returns the table, or ``None`` if it was
+        not open. Harmless to call twice."""
         table = self.tables.get(table_id)
         if table is None or table.closed:
             return None
@@ -320,7 +321,7 @@ class TableService:
             if table.closed:
                 return None
             try:
-                await self.store.end_table(table.id)
+                await self.store.end_table(table.id, status="abandoned")
             except Exception as error:  # a restart ends it again: its channel is still gone
                 log.warning("table %s: could not record its end (%s)", table.id, error)
             self._forget(table)

@@ -19,7 +19,7 @@ async def assert_abandoned(world: World, table_id: int) -> None:
     assert table_id not in service.tables
     assert service.for_channel(world.channel.id) is None
     record = await service.store.get_table(table_id)
-    assert record is not None and record.status == "ended"
+    assert record is not None and record.status == "abandoned"
     assert await service.store.table_results(table_id) == []
     assert await service.store.leaderboard(world.guild.id, "shanghai", 10) == []
 
@@ -53,7 +53,7 @@ async def test_a_server_that_removed_the_bot_abandons_its_tables(
         await env.advance_time(10 * 91)
     assert table_id not in env.bot.service.tables
     record = await store.get_table(table_id)
-    assert record is not None and record.status == "ended"
+    assert record is not None and record.status == "abandoned"
     assert await store.table_results(table_id) == []
     assert tracebacks(caplog) == []
 
