@@ -520,8 +520,8 @@ class TableService:
 
     async def expire(self, table: LiveTable, why: str) -> None:
         """End a table the bot closes itself (lock held): a lobby nobody started, a game nobody
-        played. Recorded as ended, with no results, so nothing reaches the leaderboard."""
-        await self.store.end_table(table.id)
+        played. Recorded as ``abandoned``, with no results, so nothing reaches the leaderboard."""
+        await self.store.end_table(table.id, status="abandoned")
         self._forget(table)
         self._notify(Change(table, "end", note=why))
 

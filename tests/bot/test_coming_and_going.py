@@ -78,6 +78,7 @@ async def test_a_lobby_nobody_starts_closes_itself(env: simcord.Env) -> None:
     await env.advance_time(2 * 60)
     assert world.table is None  # the channel is free again
     assert "Nobody started this table within 30 minutes" in channel_text(world)
+    assert (await env.bot.store.get_table(1)).status == "abandoned"
     again = await world.players[1].slash(world.channel, "shanghai new")
     assert again.acknowledged and not again.ephemeral
 
@@ -94,4 +95,5 @@ async def test_a_game_nobody_plays_ends_as_abandoned(env: simcord.Env) -> None:
     assert world.table is None
     assert "the game ends as abandoned" in channel_text(world)
     assert await env.bot.store.table_results(table.id) == []
+    assert (await env.bot.store.get_table(table.id)).status == "abandoned"
     assert "Start" not in button_labels(world.channel.history()[-1])
