@@ -52,6 +52,7 @@ from engine.events import (
 
 from .backoff import Backoff
 from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
+from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
 from .pictures import TABLE_FILE, score_sheet_picture, table_file, table_picture, table_png
 from .rendering import (
     card_text,
@@ -79,7 +80,7 @@ class Outbox:
     table: LiveTable | None = None
     lines: list[str] = field(default_factory=list)
     #: Score sheets to post as pictures: (names, sheet) after each deal.
-    sheets: list[tuple[list[str], list[list[int]]]] = field(default_factory=list)
+    sheets: list[tuple[list[str], list[list[int]], Language]] = field(default_factory=list)
     last_sent: float = float("-inf")
     task: asyncio.Task[None] | None = None
     #: True while the drain waits out the pacing interval (and holds nothing in hand).
@@ -140,12 +141,14 @@ class Publisher:
         box.lines.extend(lines)
         ping = self._ping_for(change)
         if ping is not None and table.game is not None:
-            box.pings.append(f"▶️ <@{ping}>, your turn (deal {table.game.deal}).")
+            language = table_language(table.record.options)
+            box.pings.append(t("notice.your_turn", language, user=ping, deal=table.game.deal))
         game = table.game
         if game is not None and any(
             isinstance(e, DealEnded) and e.reason != "void" for e in change.events
         ):
-            box.sheets.append((list(table.names), [list(r) for r in game.view(None).score_sheet]))
+            sheet = [list(r) for r in game.view(None).score_sheet]
+            box.sheets.append((list(table.names), sheet, table_language(table.record.options)))
         if box.table is not None or box.sheets:
             self._kick(box)
 
@@ -233,10 +236,10 @@ class Publisher:
                         table = None
                     await self._send(box, lines)
                 while sheets:
-                    names, sheet = sheets[0]
+                    names, sheet, language = sheets[0]
                     channel = await self._channel(box.channel_id)
                     await self._spend(box)
-                    await channel.send(file=await score_sheet_picture(names, sheet))
+                    await channel.send(file=await score_sheet_picture(names, sheet, language))
                     box.after += 1
                     self.notices += 1
                     del sheets[0]
@@ -284,7 +287,8 @@ class Publisher:
         embed, view = render_table(self.service, table)
         game = table.game
         assert game is not None
-        png = await table_png(game.view(None), table.names, compact=True)
+        language = table_language(table.record.options)
+        png = await table_png(game.view(None), table.names, compact=True, language=language)
         digest = hashlib.sha1(png).hexdigest()
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
@@ -299,7 +303,7 @@ class Publisher:
         if shown == box.shown and digest == box.picture:
             box.recent = recent
             return  # nothing visible would change
-        files = [table_file(png)] if digest != box.picture else None
+        files = [table_file(png, language)] if digest != box.picture else None
         if await self._edit_message(box, table, text, embed, view, files):
             box.shown, box.picture = shown, digest
         box.recent = recent
@@ -318,7 +322,8 @@ class Publisher:
         channel = await self._channel(table.channel_id)
         old = table.record.message_id
         await self._spend(box)
-        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png)}
+        language = table_language(table.record.options)
+        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
         if view is not None:
             kwargs["view"] = view
         message = await channel.send(text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs)
@@ -370,7 +375,9 @@ class Publisher:
             box.shown = shown
         attachments: list[discord.File] = []
         if table.game is not None and not table.closed and embed is not None:
-            attachments.append(await table_picture(table.game.view(None), table.names))
+            language = table_language(table.record.options)
+            picture = await table_picture(table.game.view(None), table.names, language)
+            attachments.append(picture)
             embed.set_image(url=f"attachment://{TABLE_FILE}")
         content = "\n".join(box.recent) if table.game is not None and box.recent else None
         await self._edit_message(box, table, content, embed, view, attachments)
@@ -404,66 +411,70 @@ class Publisher:
     def _lines(self, change: Change) -> list[str]:
         table = change.table
         names = table.names
+        language = table_language(table.record.options)
         lines: list[str] = []
         if change.kind in ("lobby", "window", "restore"):
             return lines
         if change.kind == "end":
-            why = change.note or "The table was ended."
-            return [f"{why} Start a new one with `/shanghai new`."]
+            why = change.note or t("notice.ended", language)
+            return [t("notice.start_new", language, why=why)]
         if change.kind in ("left", "kick") and change.seat is not None:
             name = names[change.seat]
-            if change.kind == "left":
-                return [f"🚪 **{name}** left the game; the computer plays their seat from now on."]
-            return [f"👢 The host removed **{name}**; the computer plays their seat from now on."]
+            key = "notice.left" if change.kind == "left" else "notice.kicked"
+            return [t(key, language, name=name)]
         if change.auto_seat is not None:
             name = names[change.auto_seat]
             if change.auto_actions and isinstance(change.auto_actions[-1], Discard):
-                why = "ran out of time" if change.kind == "timeout" else "is away"
-                did = did_text(change.auto_actions)
-                lines.append(f"⏰ **{name}** {why}: for them I {did}.")
+                key = "notice.timeout_did" if change.kind == "timeout" else "notice.away_did"
+                did = did_text(change.auto_actions, language)
+                lines.append(t(key, language, name=name, did=did))
                 state = table.away[change.auto_seat] if change.auto_seat < len(table.away) else None
                 if change.kind == "timeout" and state is not None and state.away:
-                    lines.append(
-                        f"💤 {name} is now marked away and will be played at once until "
-                        "they click anything."
-                    )
-        lines.extend(event_lines(change.events, names))
+                    lines.append(t("notice.now_away", language, name=name))
+        lines.extend(event_lines(change.events, names, language))
         for event in change.events:
             if isinstance(event, DealEnded) and event.reason != "void" and table.game is not None:
                 sheet = table.game.view(None).score_sheet
-                round_name = "deal" if table.game.is_shanghai else "hand"
-                lines.append(f"**Score sheet after {round_name} {event.deal}**")
-                lines.append(score_sheet_text(names, sheet))
+                key = (
+                    "notice.sheet_after_deal"
+                    if table.game.is_shanghai
+                    else "notice.sheet_after_hand"
+                )
+                lines.append(t(key, language, deal=event.deal))
+                lines.append(score_sheet_text(names, sheet, language))
             if isinstance(event, GameEnded):
-                lines.append("🏁 **Game over!** Final standings:")
+                lines.append(t("notice.game_over", language))
                 lines.append(standings_text(names, list(event.totals), event.winners))
         return lines
 
 
-def did_text(actions: list[Action]) -> str:
+def did_text(actions: list[Action], language: Language = DEFAULT_LANGUAGE) -> str:
     """What the bot did for a seat, in order: ``drew from the stock, went down, laid off 7♥
     on #2 and discarded K♠`` (the timeout notice names every step, not a fixed phrase)."""
     parts: list[str] = []
+    and_ = t("did.and", language)
     for action in actions:
         if isinstance(action, DrawStock):
-            parts.append("drew from the stock")
+            parts.append(t("did.drew", language))
         elif isinstance(action, TakeUpcard):
-            parts.append("took the upcard")
+            parts.append(t("did.took", language))
         elif isinstance(action, BuyInTurn):
-            parts.append("bought in turn")
+            parts.append(t("did.bought", language))
         elif isinstance(action, GoDown):
-            parts.append("went down")
+            parts.append(t("did.went_down", language))
         elif isinstance(action, LayMelds):
-            parts.append("laid " + " and ".join(meld_text(m) for m in action.melds))
+            melds = and_.join(meld_text(m, language) for m in action.melds)
+            parts.append(t("did.laid", language, melds=melds))
         elif isinstance(action, LayOff):
-            parts.append("laid off " + ", ".join(layoff_item_text(i) for i in action.items))
+            items = ", ".join(layoff_item_text(i, language) for i in action.items)
+            parts.append(t("did.laid_off", language, items=items))
         elif isinstance(action, SwapJoker):
-            parts.append(f"swapped {card_text(action.swap.card)} for a joker")
+            parts.append(t("did.swapped", language, card=card_text(action.swap.card)))
         elif isinstance(action, Discard):
-            parts.append(f"discarded {card_text(action.card)}")
+            parts.append(t("did.discarded", language, card=card_text(action.card)))
     if len(parts) > 1:
-        return ", ".join(parts[:-1]) + " and " + parts[-1]
-    return parts[0] if parts else "played"
+        return ", ".join(parts[:-1]) + and_ + parts[-1]
+    return parts[0] if parts else t("did.played", language)
 
 
 def _fingerprint(text: str, embed: discord.Embed | None, view: discord.ui.View | None) -> str:

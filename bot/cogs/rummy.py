@@ -18,7 +18,9 @@ from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     TABLE_LANGUAGE_OPTION,
+    interaction_language,
     server_language,
+    t,
 )
 from bot.interactions import guard
 
@@ -91,12 +93,12 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         async with guard(interaction):
             assert interaction.guild_id is not None
             rows = await self.bot.store.leaderboard(interaction.guild_id, "rummy", 10)
+            language = server_language(interaction)
             if not rows:
-                await interaction.response.send_message(
-                    "No finished Rummy games yet. Open a table with `/rummy new`!"
-                )
+                await interaction.response.send_message(t("leaderboard.empty_rummy", language))
                 return
-            await interaction.response.send_message(embed=leaderboard_embed("Rummy", rows))
+            embed = leaderboard_embed("Rummy", rows, language)
+            await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record to show (default: yours)")
@@ -110,15 +112,27 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             stats = await self.bot.store.player_stats(interaction.guild_id, who.id, "rummy")
             if stats is None:
                 await interaction.response.send_message(
-                    f"{_clean(who.display_name)} has no finished Rummy games here yet.",
+                    t(
+                        "stats.none",
+                        interaction_language(interaction),
+                        name=_clean(who.display_name),
+                        game="Rummy",
+                    ),
                     ephemeral=True,
                 )
                 return
-            await interaction.response.send_message(
-                f"**{_clean(stats.name)}**: {stats.games} Rummy game(s), {stats.wins} win(s) "
-                f"({stats.win_rate:.0%}) · average points {stats.average_total:.1f} · best "
-                f"{stats.best_total} · hands gone out: {stats.deals_out}"
+            text = t(
+                "stats.line_rummy",
+                server_language(interaction),
+                name=_clean(stats.name),
+                games=stats.games,
+                wins=stats.wins,
+                rate=stats.win_rate,
+                average=stats.average_total,
+                best=stats.best_total,
+                out=stats.deals_out,
             )
+            await interaction.response.send_message(text)
 
 
 async def setup(bot: ShanghaiBot) -> None:

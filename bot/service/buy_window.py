@@ -85,7 +85,10 @@ class BuyWindows:
             and game.buy_window_open
             and seat != game.current
         ):
-            raise IllegalAction("The buy window has closed: the upcard can't be bought now")
+            raise IllegalAction(
+                "The buy window has closed: the upcard can't be bought now",
+                code="buy.window_closed",
+            )
 
     async def settle(self, table: LiveTable) -> None:
         """After anything that may have been the last decision: close the window early and

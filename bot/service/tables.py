@@ -87,7 +87,7 @@ class TableService:
     def get(self, table_id: int) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None or table.closed:
-            raise NoTable("That table is closed.")
+            raise NoTable("That table is closed.", code="closed")
         return table
 
     def for_channel(self, channel_id: int) -> LiveTable | None:
@@ -156,10 +156,14 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
-                raise UserError("You already have a seat at this table.")
+                raise UserError("You already have a seat at this table.", code="already_seated")
             rules = rules_for(dict(table.record.options))
             if len(table.record.seats) >= rules.players[1]:
-                raise UserError(f"The table is full ({rules.players[1]} players).")
+                raise UserError(
+                    f"The table is full ({rules.players[1]} players).",
+                    code="table_full",
+                    count=rules.players[1],
+                )
             seats = (*table.record.seats, Seat(user_id, name))
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
             table.record = replace(table.record, seats=seats)
@@ -171,9 +175,12 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
-                raise UserError("You don't have a seat at this table.")
+                raise UserError("You don't have a seat at this table.", code="no_seat")
             if user_id == table.record.host_id:
-                raise UserError("The host can't leave; use `/shanghai end` to close the table.")
+                raise UserError(
+                    "The host can't leave; use `/shanghai end` to close the table.",
+                    code="host_cannot_leave",
+                )
             seats = tuple(s for s in table.record.seats if s.user_id != user_id)
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
             table.record = replace(table.record, seats=seats)
@@ -183,15 +190,21 @@ class TableService:
     async def add_computer(self, table_id: int, user_id: int, level: str) -> LiveTable:
         """The host seats a computer player of ``level`` ('easy', 'normal' or 'expert')."""
         if level not in ("easy", "normal", "expert"):
-            raise UserError("Computer players are 'easy', 'normal' or 'expert'.")
+            raise UserError(
+                "Computer players are 'easy', 'normal' or 'expert'.", code="computer_level"
+            )
         table = self.get(table_id)
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("add a computer player")
+                raise NotHost("add a computer player", code="not_host.add_computer")
             rules = rules_for(dict(table.record.options))
             if len(table.record.seats) >= rules.players[1]:
-                raise UserError(f"The table is full ({rules.players[1]} players).")
+                raise UserError(
+                    f"The table is full ({rules.players[1]} players).",
+                    code="table_full",
+                    count=rules.players[1],
+                )
             taken = {s.user_id for s in table.record.seats}
             # Negative ids: Discord snowflakes are positive, so a computer never collides.
             number = next(n for n in range(1, 100) if -n not in taken)
@@ -208,10 +221,10 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("remove a computer player")
+                raise NotHost("remove a computer player", code="not_host.remove_computer")
             computers = [s for s in table.record.seats if s.is_computer]
             if not computers:
-                raise UserError("There is no computer player at this table.")
+                raise UserError("There is no computer player at this table.", code="no_computer")
             gone = computers[-1]
             seats = tuple(s for s in table.record.seats if s is not gone)
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
@@ -234,7 +247,7 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("change the house rules")
+                raise NotHost("change the house rules", code="not_host.house_rules")
             options = dict(table.record.options)
             overrides = dict(options.get("rules") or {})
             if preset is not None:
@@ -245,11 +258,19 @@ class TableService:
             try:
                 rules = rules_for(options)
             except ValueError as error:
-                raise UserError(f"That house rule can't be used here: {error}") from None
+                raise UserError(
+                    f"That house rule can't be used here: {error}",
+                    code="house_rule_invalid",
+                    reason=str(error),
+                ) from None
             if rules.game != table.record.game_kind:
-                raise UserError("That rule set is for another game.")
+                raise UserError("That rule set is for another game.", code="other_game_rules")
             if len(table.record.seats) > rules.players[1]:
-                raise UserError(f"Too many players are seated for {rules.players[1]} players.")
+                raise UserError(
+                    f"Too many players are seated for {rules.players[1]} players.",
+                    code="too_many_seated",
+                    count=rules.players[1],
+                )
             await self.store.update_lobby(table.id, table.record.seats, options)
             table.record = replace(table.record, options=options)
         self._notify(Change(table, "lobby", actor=user_id))
@@ -257,7 +278,7 @@ class TableService:
 
     def _require_lobby(self, table: LiveTable) -> None:
         if table.game is not None:
-            raise WrongPhase("The game has already started.")
+            raise WrongPhase("The game has already started.", code="started")
 
     def _table_seed(self, table: LiveTable) -> int:
         if self.seed is None:
@@ -270,12 +291,17 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("start the game")
+                raise NotHost("start the game", code="not_host.start")
             rules = rules_for(dict(table.record.options))
             low = rules.players[0]
             count = len(table.record.seats)
             if count < low:
-                raise UserError(f"This game needs at least {low} players; {count} seated.")
+                raise UserError(
+                    f"This game needs at least {low} players; {count} seated.",
+                    code="too_few_players",
+                    low=low,
+                    count=count,
+                )
             players = [str(seat.user_id) for seat in table.record.seats]
             game = Game.new(players, rules, self._table_seed(table))
             now = self.clock()
@@ -333,9 +359,9 @@ class TableService:
 
     def _playing(self, table: LiveTable) -> Game:
         if table.closed:
-            raise NoTable("That table is closed.")
+            raise NoTable("That table is closed.", code="closed")
         if table.game is None:
-            raise WrongPhase("The game hasn't started yet.")
+            raise WrongPhase("The game hasn't started yet.", code="not_started")
         return table.game
 
     def _seat(self, table: LiveTable, user_id: int) -> int:
@@ -387,9 +413,11 @@ class TableService:
             game = self._playing(table)
             seat = self._seat(table, user_id)
             if not self.windows.running(table):
-                raise UserError("That buy window has closed already.")
+                raise UserError("That buy window has closed already.", code="buy_window_over")
             if seat == game.current:
-                raise UserError("It's your turn: draw or take the upcard instead.")
+                raise UserError(
+                    "It's your turn: draw or take the upcard instead.", code="own_turn_take"
+                )
             self._mark_present(table, seat)
             table.decided.add(seat)
             await self.windows.settle(table)
@@ -532,7 +560,10 @@ class TableService:
             self._playing(table)
             seat = self._seat(table, user_id)
             if table.away[seat].timeouts >= REMOVED:
-                raise UserError("You already left this game; the computer plays your seat.")
+                raise UserError(
+                    "You already left this game; the computer plays your seat.",
+                    code="already_left",
+                )
             away = list(table.away)
             away[seat] = AwayState(REMOVED, True)
             await self.store.set_away(table.id, away)
@@ -553,7 +584,10 @@ class TableService:
             if seat is None:
                 raise NotSeated()
             if user_id == table.record.host_id:
-                raise UserError("The host can't remove themself; use `/shanghai end`.")
+                raise UserError(
+                    "The host can't remove themself; use `/shanghai end`.",
+                    code="host_cannot_kick_self",
+                )
             away = list(table.away)
             away[seat] = AwayState(REMOVED, True)
             await self.store.set_away(table.id, away)  # saved before the host is answered
@@ -566,7 +600,8 @@ class TableService:
         """A player who acts is no longer away (the change is saved with the next action)."""
         if seat < len(table.away) and table.away[seat].timeouts >= REMOVED:
             raise UserError(
-                "You left this game or the host removed you; the computer plays your seat."
+                "You left this game or the host removed you; the computer plays your seat.",
+                code="kicked",
             )
         state = table.away[seat] if seat < len(table.away) else AwayState()
         if state.timeouts or state.away:
@@ -583,7 +618,8 @@ class TableService:
         if seat is not None and seat < len(table.away) and table.away[seat].away:
             if table.away[seat].timeouts >= REMOVED:
                 raise UserError(
-                    "You left this game or the host removed you; the computer plays your seat."
+                    "You left this game or the host removed you; the computer plays your seat.",
+                    code="kicked",
                 )
             async with table.lock:
                 if self._mark_present(table, seat):

@@ -11,6 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from bot.i18n import t, table_language
 from bot.storage_faults import is_write_refused
 from data.records import AwayState
 from engine.actions import Action
@@ -107,19 +108,15 @@ class Timers:
         if game is None:
             if now >= table.record.created_at + service.lobby_seconds:
                 minutes = round(service.lobby_seconds / 60)
-                await service.expire(
-                    table, f"Nobody started this table within {minutes} minutes, so I closed it."
-                )
+                language = table_language(table.record.options)
+                await service.expire(table, t("notice.lobby_expired", language, minutes=minutes))
             return
         if game.is_over:
             return
         if now >= max(table.last_person, table.record.created_at) + service.idle_seconds:
             hours = round(service.idle_seconds / 3600)
-            await service.expire(
-                table,
-                f"Nobody played for {hours} hours: the game ends as abandoned, and nothing "
-                "goes on the leaderboard.",
-            )
+            language = table_language(table.record.options)
+            await service.expire(table, t("notice.idle_expired", language, hours=hours))
             return
         if table.buy_deadline is not None and now >= table.buy_deadline:
             table.buy_deadline = None
