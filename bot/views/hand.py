@@ -46,6 +46,7 @@ from engine.actions import (
     LayMelds,
     LayOff,
     LayOffItem,
+    RequestBuy,
     SwapJoker,
     TakeUpcard,
     parse_action,
@@ -76,6 +77,8 @@ BUTTON_VERBS = (
     "layall",
     "leave",
     "leaveok",
+    "buy",
+    "pass",
 )
 SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
 MAX_OPTIONS = 25
@@ -325,6 +328,10 @@ def render_hand(
                 button("take", label, discord.ButtonStyle.primary, 0)
             if any(isinstance(a, BuyInTurn) for a in legal):
                 button("buyin", "Buy in turn", discord.ButtonStyle.success, 0)
+        if snap.buy_offer is not None and view.upcard is not None:
+            # Off turn, the upcard's window is decided here: the table message needn't change.
+            button("buy", f"Buy {card_text(view.upcard)}", discord.ButtonStyle.success, 0)
+            button("pass", "Pass", discord.ButtonStyle.secondary, 0)
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is not None:
             extra.append("**You can lay down these melds:**")
@@ -660,6 +667,9 @@ async def hand_click(
     if verb == "layoff":
         await layoff_click(interaction, snap, sort, values)
         return
+    if verb in ("buy", "pass"):
+        await buy_from_hand(interaction, snap, sort, verb, stale)
+        return
     try:
         action = action_for(verb, values, snap)
         if action is None:  # pragma: no cover - the template admits only the verbs above
@@ -670,6 +680,33 @@ async def hand_click(
             raise
         note = f"⚠️ {StaleControl()} {error}".rstrip(".") + ". Here is your hand now."
         await show_snapshot(interaction, service.snapshot(table_id, user_id), sort, note=note)
+
+
+async def buy_from_hand(
+    interaction: discord.Interaction[Any],
+    snap: SeatSnapshot,
+    sort: SortMode,
+    verb: str,
+    stale: bool,
+) -> None:
+    """Buy or Pass from the hand, for the window the hand showed (its tag names it): a click
+    on the buttons of a window that has closed is refused with the hand as it is now."""
+    service: TableService = interaction.client.service
+    if stale or snap.buy_offer is None:
+        note = "⚠️ That buy window has closed: the card can no longer be bought."
+        await show_snapshot(interaction, snap, sort, note=note)
+        return
+    card = card_text(snap.view.upcard) if snap.view.upcard else "the upcard"
+    if verb == "pass":
+        await service.pass_buy(snap.table_id, snap.user_id)
+        note = f"You pass on {card}."
+    else:
+        await service.act(snap.table_id, snap.user_id, RequestBuy())
+        note = (
+            f"Buy request for {card} recorded. The card goes to the first requester in seat "
+            "order when the window closes."
+        )
+    await show_snapshot(interaction, service.snapshot(snap.table_id, snap.user_id), sort, note=note)
 
 
 async def layoff_click(

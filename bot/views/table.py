@@ -20,6 +20,7 @@ from bot import guards
 from bot.errors import UserError
 from bot.interactions import guard
 from bot.rendering import card_text, countdown, score_sheet_text, standings_text, table_text
+from bot.service.snapshot import window_tag
 from bot.views.hand import open_hand
 from engine.actions import CancelBuy, RequestBuy
 from engine.rules import describe_contract
@@ -35,13 +36,6 @@ TABLE_BUTTON_TEMPLATE = (
 
 COLOUR = discord.Colour.dark_green()
 WINDOW_VERBS = ("buy", "pass", "unbuy")
-
-
-def window_tag(table: LiveTable) -> str:
-    game = table.game
-    assert game is not None
-    view = game.view(None)
-    return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
