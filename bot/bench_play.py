@@ -281,22 +281,26 @@ class Game:
         if table is None or not self.service.buy_window_running(table):
             return
         game = table.game
-        message = self.table_message()
-        labels = _labels(message)
-        buy = next((label for label in labels if label.startswith("Buy ")), None)
-        if buy is None:
-            return
         for member in self.members:
             if member.id == skip or not self.service.buy_window_running(table):
                 continue
             player = str(member.id)
             if player not in game.players or not game.is_legal(player, RequestBuy()):
                 continue
+            # Their open hand offers Buy / Pass when it follows them; else the table message.
+            hand = self.hands.get(member.id)
+            message = hand.response if hand is not None else None
+            if message is None or "Pass" not in _labels(message):
+                message = self.table_message()
+            labels = _labels(message)
+            buy = next((label for label in labels if label.startswith("Buy ")), None)
+            if buy is None:
+                continue
             wants = self.strategy.wants_buy(game.view(player), self.rng)
             if wants:
-                await self.settled(member.click(self.table_message(), label=buy))
-            elif "Pass" in _labels(self.table_message()):
-                await self.settled(member.click(self.table_message(), label="Pass"))
+                await self.settled(member.click(message, label=buy))
+            elif "Pass" in labels:
+                await self.settled(member.click(message, label="Pass"))
 
     async def person_turn(self, user_id: int) -> None:
         member = self.member(user_id)
