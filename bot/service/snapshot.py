@@ -52,6 +52,8 @@ class SeatSnapshot:
     #: The upcard on offer to this seat, still undecided (Buy / Pass in the hand): the
     #: window's tag, so the tag and the buttons change with each window.
     buy_offer: str | None = None
+    #: This seat asked for the upcard of the running window (it may take that back).
+    buy_requested: bool = False
 
     @property
     def over(self) -> bool:
@@ -117,6 +119,7 @@ def seat_snapshot(
     legal = tuple(game.legal_actions(player)) if view.current == seat and not over else ()
     pending = table.pending is not None and table.pending.seat == seat
     offer = buy_offer(service, table, seat)
+    requested = service.windows.running(table) and seat in game.buy_requests
     changed = notes if isinstance(notes, Changed) else Changed()
     return SeatSnapshot(
         table.id,
@@ -125,7 +128,7 @@ def seat_snapshot(
         tuple(table.names),
         view,
         legal,
-        seat_tag(view, pending=pending, offer=offer),
+        seat_tag(view, pending=pending, offer=offer or ("asked" if requested else None)),
         pending=pending,
         buy_deadline=table.buy_deadline if service.windows.running(table) else None,
         action=changed.action,
@@ -133,6 +136,7 @@ def seat_snapshot(
         notes=() if isinstance(notes, Changed) else tuple(notes),
         closed=table.closed,
         buy_offer=offer,
+        buy_requested=requested,
     )
 
 

@@ -40,6 +40,7 @@ from bot.rendering import (
 from engine.actions import (
     Action,
     BuyInTurn,
+    CancelBuy,
     Discard,
     DrawStock,
     GoDown,
@@ -79,6 +80,7 @@ BUTTON_VERBS = (
     "leaveok",
     "buy",
     "pass",
+    "unbuy",
 )
 SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
 MAX_OPTIONS = 25
@@ -332,6 +334,8 @@ def render_hand(
             # Off turn, the upcard's window is decided here: the table message needn't change.
             button("buy", f"Buy {card_text(view.upcard)}", discord.ButtonStyle.success, 0)
             button("pass", "Pass", discord.ButtonStyle.secondary, 0)
+        if snap.buy_requested:
+            button("unbuy", "Take my request back", discord.ButtonStyle.secondary, 0)
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is not None:
             extra.append("**You can lay down these melds:**")
@@ -667,7 +671,7 @@ async def hand_click(
     if verb == "layoff":
         await layoff_click(interaction, snap, sort, values)
         return
-    if verb in ("buy", "pass"):
+    if verb in ("buy", "pass", "unbuy"):
         await buy_from_hand(interaction, snap, sort, verb, stale)
         return
     try:
@@ -692,12 +696,16 @@ async def buy_from_hand(
     """Buy or Pass from the hand, for the window the hand showed (its tag names it): a click
     on the buttons of a window that has closed is refused with the hand as it is now."""
     service: TableService = interaction.client.service
-    if stale or snap.buy_offer is None:
+    open_now = snap.buy_requested if verb == "unbuy" else snap.buy_offer is not None
+    if stale or not open_now:
         note = "⚠️ That buy window has closed: the card can no longer be bought."
         await show_snapshot(interaction, snap, sort, note=note)
         return
     card = card_text(snap.view.upcard) if snap.view.upcard else "the upcard"
-    if verb == "pass":
+    if verb == "unbuy":
+        await service.act(snap.table_id, snap.user_id, CancelBuy())
+        note = f"You took back your request for {card}."
+    elif verb == "pass":
         await service.pass_buy(snap.table_id, snap.user_id)
         note = f"You pass on {card}."
     else:
