@@ -651,6 +651,9 @@ async def hand_click(
         )
         return
     if verb == "leaveok":
+        follower = getattr(interaction.client, "hands", None)
+        if follower is not None:  # no push may redraw the hand over the goodbye
+            follower.forget(table_id, user_id)
         await service.leave_game(table_id, user_id)
         await interaction.response.edit_message(
             content="You left the game; the computer plays your seat.", view=None, attachments=[]
