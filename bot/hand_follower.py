@@ -71,6 +71,10 @@ class HandFollower:
             followed.task, followed.dirty = old.task, old.dirty
         self.followed[key] = followed
 
+    def forget(self, table_id: int, user_id: int) -> None:
+        """Stop following this player's hand (they left the game: their message says so)."""
+        self.followed.pop((table_id, user_id), None)
+
     def follows(self, table_id: int, user_id: int) -> bool:
         """Whether this player's open hand can still be updated for them (a live token)."""
         followed = self.followed.get((table_id, user_id))

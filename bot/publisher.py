@@ -6,6 +6,9 @@ so the channel gets as few calls as the players need (issue 10):
 - What happened (a discard, a buy, a lay-down) is written into the table message's own text,
   the last few lines of it, instead of a new message per event; a burst of changes becomes a
   single edit drawn from the latest state (one per ``interval``, 1.5 s by default).
+- When every present person follows their open hand (their turn, and the buy window's Buy
+  and Pass, reach them there), the table message is only read: edits wait ``quiet_interval``
+  (5 intervals, 7.5 s), so a turn's draw, discard and window, or two quick turns, are one edit.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
   when it changed (the message keeps its attachment otherwise).
 - The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
@@ -107,14 +110,22 @@ class Outbox:
 RATE = (5, 5.0)
 #: Lines of what happened kept in the table message's text.
 RECENT_LINES = 6
+#: When every person follows their open hand (their turn, Buy and Pass reach them there),
+#: the table message is only read: it is redrawn at most once per this many ``interval``s,
+#: so a turn's draw, discard and window become one edit and quick turns share one.
+QUIET_TURNS = 5
 
 
 class Publisher:
     """The service's listener on the Discord side."""
 
-    def __init__(self, bot: Any, interval: float = 1.5) -> None:
+    def __init__(
+        self, bot: Any, interval: float = 1.5, quiet_interval: float | None = None
+    ) -> None:
         self.bot = bot
         self.interval = interval
+        #: The pace of a table whose players all follow their hands: a few turns per edit.
+        self.quiet_interval = QUIET_TURNS * interval if quiet_interval is None else quiet_interval
         self.boxes: dict[int, Outbox] = {}
         self.edits = 0
         self.notices = 0
@@ -198,6 +209,22 @@ class Publisher:
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
 
+    def _quiet(self, box: Outbox) -> bool:
+        """Whether the table message may wait ``quiet_interval``: a game in play whose every
+        present person follows their open hand, where the turn's controls and the buy
+        window's Buy / Pass reach them anyway; no ping, score sheet or notice waits."""
+        table = box.table
+        hands = getattr(self.bot, "hands", None)
+        if table is None or hands is None or box.sheets or box.pings or box.after >= 2:
+            return False
+        if table.closed or table.game is None or table.game.is_over:
+            return False
+        return all(
+            hands.follows(table.id, seat.user_id)
+            for number, seat in enumerate(table.record.seats)
+            if not table.is_computer(number) and not table.is_away(number)
+        )
+
     def refresh(self, table: LiveTable) -> None:
         """Redraw the table message (no notice)."""
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
@@ -213,11 +240,14 @@ class Publisher:
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
         while box.table is not None or box.sheets:
-            wait = (box.backoff.hold(box.last_sent + self.interval) or 0.0) - loop.time()
-            if wait > 0 and not self._hurry:
+            while not self._hurry:
+                after = self.quiet_interval if self._quiet(box) else self.interval
+                wait = (box.backoff.hold(box.last_sent + after) or 0.0) - loop.time()
+                if wait <= 0:
+                    break
                 box.pacing = True  # nothing taken from the box yet: ``flush`` may cancel this
-                try:
-                    await asyncio.sleep(wait)
+                try:  # in steps, so a change that can't wait ends a quiet wait early
+                    await asyncio.sleep(min(wait, self.interval) if self.interval > 0 else wait)
                 finally:
                     box.pacing = False
             if self.boxes.get(box.channel_id) is not box:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from data.errors import StoreBusy
 from engine import Game
 from engine.actions import Action, RequestBuy
 from engine.players.expert import ExpertStrategy
@@ -109,6 +110,9 @@ class ComputerSeats:
             if wants:
                 try:
                     await self.service._act_locked(table, int(player), RequestBuy())
+                except StoreBusy:
+                    table.decided.discard(seat)  # asked again when the timer retries
+                    raise
                 except ValueError as error:
                     log.info("computer buy refused at table %s: %s", table.id, error)
 
@@ -127,8 +131,13 @@ class ComputerSeats:
             return
         try:
             await self.service._act_locked(table, int(player), action)
+        except StoreBusy:
+            raise  # the move is fine, the store is busy: the timer backs off and tries again
         except ValueError as error:
             log.warning("computer move %s refused at table %s: %s", action, table.id, error)
+            game = table.game  # a failed commit reloads the table: decide from what it holds
+            if game is None or table.closed:
+                return
             fallback = choose_auto_action(game, player)
             if fallback is not None and fallback != action:
                 await self.service._act_locked(table, int(player), fallback)

@@ -49,6 +49,11 @@ class SeatSnapshot:
     #: Anything else to tell the player above their hand.
     notes: tuple[str, ...] = field(default_factory=tuple)
     closed: bool = False
+    #: The upcard on offer to this seat, still undecided (Buy / Pass in the hand): the
+    #: window's tag, so the tag and the buttons change with each window.
+    buy_offer: str | None = None
+    #: This seat asked for the upcard of the running window (it may take that back).
+    buy_requested: bool = False
 
     @property
     def over(self) -> bool:
@@ -85,14 +90,15 @@ class Changed:
     gained: tuple[Card, ...] = ()
 
 
-def seat_tag(view: PlayerView, *, pending: bool) -> str:
-    """A short fingerprint of what this seat's controls depend on (stable off turn)."""
+def seat_tag(view: PlayerView, *, pending: bool, offer: str | None = None) -> str:
+    """A short fingerprint of what this seat's controls depend on (stable off turn, but
+    for a buy window this seat has still to decide on)."""
     mine = view.current == view.seat and not view.is_over
     hand = sorted(str(c) for c in view.hand or ())
     down = view.seats[view.seat].is_down if view.seat is not None else "-"
     turn = f"{view.step}|{len(view.melds)}|{view.upcard_live}|{view.went_down_this_turn}"
     key = f"{view.deal}|{mine}|{turn if mine else ''}|{' '.join(hand)}|{down}|{view.is_over}"
-    key += f"|{pending}"
+    key += f"|{pending}" + (f"|{offer}" if offer else "")
     return f"{zlib.crc32(key.encode()):08x}"
 
 
@@ -112,6 +118,8 @@ def seat_snapshot(
     over = view.is_over or table.closed
     legal = tuple(game.legal_actions(player)) if view.current == seat and not over else ()
     pending = table.pending is not None and table.pending.seat == seat
+    offer = buy_offer(service, table, seat)
+    requested = service.windows.running(table) and seat in game.buy_requests
     changed = notes if isinstance(notes, Changed) else Changed()
     return SeatSnapshot(
         table.id,
@@ -120,14 +128,35 @@ def seat_snapshot(
         tuple(table.names),
         view,
         legal,
-        seat_tag(view, pending=pending),
+        seat_tag(view, pending=pending, offer=offer or ("asked" if requested else None)),
         pending=pending,
         buy_deadline=table.buy_deadline if service.windows.running(table) else None,
         action=changed.action,
         gained=changed.gained,
         notes=() if isinstance(notes, Changed) else tuple(notes),
         closed=table.closed,
+        buy_offer=offer,
+        buy_requested=requested,
     )
+
+
+def buy_offer(service: TableService, table: LiveTable, seat: int) -> str | None:
+    """The running window's tag when ``seat`` may still say Buy or Pass to its upcard (the
+    hand then offers both, so the table message need not change for a window)."""
+    game = table.game
+    if game is None or table.closed or seat == game.current or seat in table.decided:
+        return None
+    if not service.windows.running(table) or seat not in service.windows.undecided(table):
+        return None
+    return window_tag(table)
+
+
+def window_tag(table: LiveTable) -> str:
+    """Which upcard a Buy or Pass is for: its deal, the discarder's turn and the pile."""
+    game = table.game
+    assert game is not None
+    view = game.view(None)
+    return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"
 
 
 def what_changed(

@@ -42,12 +42,14 @@ from bot.rendering import (
 from engine.actions import (
     Action,
     BuyInTurn,
+    CancelBuy,
     Discard,
     DrawStock,
     GoDown,
     LayMelds,
     LayOff,
     LayOffItem,
+    RequestBuy,
     SwapJoker,
     TakeUpcard,
     parse_action,
@@ -78,6 +80,9 @@ BUTTON_VERBS = (
     "layall",
     "leave",
     "leaveok",
+    "buy",
+    "pass",
+    "unbuy",
 )
 SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
 MAX_OPTIONS = 25
@@ -334,6 +339,13 @@ def render_hand(
                     button("take", "button.take_upcard", discord.ButtonStyle.primary, 0)
             if any(isinstance(a, BuyInTurn) for a in legal):
                 button("buyin", "button.buy_in_turn", discord.ButtonStyle.success, 0)
+        if snap.buy_offer is not None and view.upcard is not None:
+            # Off turn, the upcard's window is decided here: the table message needn't change.
+            upcard = card_text(view.upcard)
+            button("buy", "button.buy", discord.ButtonStyle.success, 0, card=upcard)
+            button("pass", "button.pass", discord.ButtonStyle.secondary, 0)
+        if snap.buy_requested:
+            button("unbuy", "buy.take_back", discord.ButtonStyle.secondary, 0)
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is not None:
             extra.append(t("hand.can_lay_down", language))
@@ -687,6 +699,9 @@ async def hand_click(
         )
         return
     if verb == "leaveok":
+        follower = getattr(interaction.client, "hands", None)
+        if follower is not None:  # no push may redraw the hand over the goodbye
+            follower.forget(table_id, user_id)
         await service.leave_game(table_id, user_id)
         await interaction.response.edit_message(
             content=t("hand.left_game", interaction_language(interaction)),
@@ -712,6 +727,9 @@ async def hand_click(
     if verb == "layoff":
         await layoff_click(interaction, snap, sort, values)
         return
+    if verb in ("buy", "pass", "unbuy"):
+        await buy_from_hand(interaction, snap, sort, verb, stale)
+        return
     try:
         action = action_for(verb, values, snap)
         if action is None:  # pragma: no cover - the template admits only the verbs above
@@ -728,6 +746,48 @@ async def hand_click(
             reason=refusal_text(error, language).rstrip(".") + ".",
         )
         await show_snapshot(interaction, service.snapshot(table_id, user_id), sort, note=note)
+
+
+def buy_recorded_text(view: PlayerView, card: str, language: Language) -> str:
+    """The reply to a buy request: the seat-order rule and what the buy leaves of the limit, so
+    a player knows before the window closes what winning the card would cost them."""
+    limit = view.buy_limit
+    used = view.seats[view.seat or 0].buys_used
+    left = (
+        t("buy.unlimited", language)
+        if limit is None
+        else t("buy.left", language, count=limit - used - 1, limit=limit)
+    )
+    return t("buy.recorded", language, card=card, left=left)
+
+
+async def buy_from_hand(
+    interaction: discord.Interaction[Any],
+    snap: SeatSnapshot,
+    sort: SortMode,
+    verb: str,
+    stale: bool,
+) -> None:
+    """Buy or Pass from the hand, for the window the hand showed (its tag names it): a click
+    on the buttons of a window that has closed is refused with the hand as it is now."""
+    service: TableService = interaction.client.service
+    open_now = snap.buy_requested if verb == "unbuy" else snap.buy_offer is not None
+    language = interaction_language(interaction)
+    if stale or not open_now:
+        note = "⚠️ " + t("error.buy_window_closed", language)
+        await show_snapshot(interaction, snap, sort, note=note)
+        return
+    card = card_text(snap.view.upcard) if snap.view.upcard else t("buy.the_upcard", language)
+    if verb == "unbuy":
+        await service.act(snap.table_id, snap.user_id, CancelBuy())
+        note = t("buy.withdrawn", language, card=card)
+    elif verb == "pass":
+        await service.pass_buy(snap.table_id, snap.user_id)
+        note = t("buy.passed", language, card=card)
+    else:
+        await service.act(snap.table_id, snap.user_id, RequestBuy())
+        note = buy_recorded_text(snap.view, card, language)
+    await show_snapshot(interaction, service.snapshot(snap.table_id, snap.user_id), sort, note=note)
 
 
 async def layoff_click(

@@ -23,7 +23,8 @@ from bot.i18n.catalogue import has_key
 from bot.i18n.terms import contract_text
 from bot.interactions import guard
 from bot.rendering import card_text, countdown, score_sheet_text, standings_text, table_text
-from bot.views.hand import open_hand
+from bot.service.snapshot import window_tag
+from bot.views.hand import buy_recorded_text, open_hand
 from engine.actions import CancelBuy, RequestBuy
 
 if TYPE_CHECKING:
@@ -37,13 +38,6 @@ TABLE_BUTTON_TEMPLATE = (
 
 COLOUR = discord.Colour.dark_green()
 WINDOW_VERBS = ("buy", "pass", "unbuy")
-
-
-def window_tag(table: LiveTable) -> str:
-    game = table.game
-    assert game is not None
-    view = game.view(None)
-    return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
@@ -174,20 +168,11 @@ async def buy_click(
         )
         return
     await service.act(table.id, user_id, RequestBuy())
-    view = game.view(str(user_id))
-    limit = view.buy_limit
-    used = view.seats[view.seat or 0].buys_used
-    left = (
-        t("buy.unlimited", language)
-        if limit is None
-        else t("buy.left", language, count=limit - used - 1, limit=limit)
-    )
+    recorded = buy_recorded_text(game.view(str(user_id)), card, language)
     ui = discord.ui.View(timeout=None)
     take_back = t("buy.take_back", language)
     ui.add_item(TableButton("unbuy", table.id, window, label=take_back))
-    await interaction.response.send_message(
-        t("buy.recorded", language, card=card, left=left), ephemeral=True, view=ui
-    )
+    await interaction.response.send_message(recorded, ephemeral=True, view=ui)
 
 
 # -- drawing the message ----------------------------------------------------------------------

@@ -110,3 +110,51 @@ async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyP
     await asyncio.sleep(1.2)
     assert channel.edits == 2  # nine changes, one edit
     assert len(channel.sent) == 2 and channel.sent[1].count("line") == 9
+
+
+async def test_a_table_whose_people_all_follow_their_hands_is_redrawn_less_often() -> None:
+    """Issue 10: when every person gets their turn and the buy window's Buy / Pass in their
+    open hand, the table message is only read, so changes wait ``quiet_interval``; as soon as
+    one person does not follow, the usual pace returns."""
+    following = {1: True, 2: True}
+    bot = SimpleNamespace(
+        get_channel=lambda _id: None,
+        hands=SimpleNamespace(follows=lambda _table, user: following[user]),
+    )
+    publisher = Publisher(bot, interval=0.1, quiet_interval=0.5)
+    shows: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def show(box: Any, table: Any, lines: list[str]) -> None:
+        shows.append(loop.time())
+
+    publisher._show_game = show  # type: ignore[method-assign]
+    publisher._lines = lambda change: []  # type: ignore[method-assign]
+    seats = (SimpleNamespace(user_id=1), SimpleNamespace(user_id=2), SimpleNamespace(user_id=-1))
+    record = SimpleNamespace(message_id=5, seats=seats, host_id=1)
+    game = SimpleNamespace(is_over=False)
+    table = SimpleNamespace(
+        id=3,
+        channel_id=9,
+        record=record,
+        names=[],
+        game=game,
+        away=[],
+        closed=False,
+        is_computer=lambda seat: seat == 2,
+        is_away=lambda seat: False,
+    )
+    bot.service = SimpleNamespace(for_channel=lambda _id: table)
+
+    async def changes(count: int) -> None:
+        for _ in range(count):
+            publisher.table_changed(Change(table, "start"))  # type: ignore[arg-type]
+            await asyncio.sleep(0.15)  # more than ``interval`` apart
+
+    await changes(4)  # 0.6 s: at once, then once more after the quiet 0.5 s
+    assert len(shows) == 2
+    await asyncio.sleep(0.5)
+    following[2] = False  # one person's hand no longer follows them
+    shows.clear()
+    await changes(4)
+    assert len(shows) == 4  # every change at the usual pace

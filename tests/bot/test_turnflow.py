@@ -173,3 +173,38 @@ async def test_the_melds_form_still_works_after_a_restart(env: simcord.Env, make
     assert good.acknowledged
     game = world.table.game
     assert game.down[seat] and len(game.melds[0].meld) == 4
+
+
+async def test_buy_and_pass_are_in_the_open_hands_of_those_who_may_buy(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p, first, second = world.current(), seat_after(world, 1), seat_after(world, 2)
+    upcard = world.table.game.view(None).upcard
+    first_hand = await open_hand(world, first)
+    second_hand = await open_hand(world, second)
+    buy = next(b for b in button_labels(second_hand.response) if b.startswith("Buy "))
+    await second.click(second_hand.response, label=buy)
+    assert "Buy request for" in second_hand.response.content
+    seat = world.table.game.players.index(str(second.id))
+    await second.click(second_hand.response, label="Take my request back")
+    assert seat not in world.table.game.buy_requests
+    assert "took back" in second_hand.response.content
+    assert "Pass" not in button_labels(second_hand.response)  # took back: decided
+    assert "Pass" in button_labels(first_hand.response)
+    buy = next(b for b in button_labels(first_hand.response) if b.startswith("Buy "))
+    await first.click(first_hand.response, label=buy)
+    assert "Pass" not in button_labels(first_hand.response)  # decided: the buttons go
+    game = world.table.game
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    # Everyone had decided: the draw ran at once and the card went to the buyer.
+    assert upcard in game.hand_of(str(first.id))
+    # The next window reaches the open hands by itself (pushed, no click).
+    card = game.hand_of(str(p.id))[-1]
+    await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    assert world.table.game.current_player == str(first.id)
+    assert "Pass" in button_labels(second_hand.response)  # the next seat takes it instead
+    await first.click((await open_hand(world, first)).response, label="Draw from stock")
+    assert world.table.game.step == "draw"  # held: the second seat still decides
+    await second.click(second_hand.response, label="Pass")
+    assert world.table.game.step == "play"  # that was the last decision
