@@ -66,6 +66,8 @@ class ShanghaiBot(commands.AutoShardedBot):
         # No privileged intent: slash commands and components need none.
         intents = discord.Intents.none()
         intents.guilds = True
+        # Not privileged (no content): only to know when chat pushes the table message up.
+        intents.guild_messages = True
         self.shard_set = settings.shards()
         super().__init__(
             shard_count=self.shard_set.count,
@@ -139,6 +141,8 @@ class ShanghaiBot(commands.AutoShardedBot):
             seed=settings.seed,
             away_after=settings.away_after,
             computer_delay=settings.computer_delay,
+            lobby_seconds=settings.lobby_minutes * 60,
+            idle_seconds=settings.idle_hours * 3600,
             clock=discord_clock,
             listener=Listeners(self.publisher, self.hands),
         )
@@ -146,6 +150,9 @@ class ShanghaiBot(commands.AutoShardedBot):
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.channel_watch")
+        from .views.hand import orphan_melds_form
+
+        self.add_listener(orphan_melds_form, "on_interaction")
         self.add_dynamic_items(TableButton, HandButton, HandSelect, HouseRulesSelect)
         from .cogs.shanghai import EndButton
 

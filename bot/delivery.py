@@ -29,6 +29,7 @@ import aiohttp
 import discord
 
 from .backoff import Backoff
+from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
 
 if TYPE_CHECKING:
     from .publisher import Outbox, Publisher
@@ -127,21 +128,30 @@ class Delivery:
                 box.channel_id,
                 _summary(error),
             )
-        _trim(box)
+        _trim(box, table_language(table.record.options) if table is not None else DEFAULT_LANGUAGE)
         if table is None and box.backoff.failures >= GIVE_UP_AFTER:
             log.warning("giving up on channel %s: its table has closed", box.channel_id)
             self.publisher.forget(box.channel_id)
             return
         if fault is Fault.PERMISSION and table is not None and not box.host_told:
             box.host_told = True
-            await self._tell_host(table.record.host_id, table.id, box.channel_id)
+            language = table_language(table.record.options)
+            await self._tell_host(table.record.host_id, table.id, box.channel_id, language)
 
-    async def _tell_host(self, host_id: int, table_id: int, channel_id: int) -> None:
+    async def _tell_host(
+        self,
+        host_id: int,
+        table_id: int,
+        channel_id: int,
+        language: Language = DEFAULT_LANGUAGE,
+    ) -> None:
         missing = missing_permissions(self.bot, channel_id) or list(NEEDED.values())
-        text = (
-            f"I can't update table #{table_id} in <#{channel_id}>: I'm missing "
-            f"{', '.join(f'**{name}**' for name in missing)} there. The game goes on, and "
-            "everything it missed will be posted as soon as I have them back."
+        text = t(
+            "notice.missing_permissions",
+            language,
+            table=table_id,
+            channel=channel_id,
+            missing=", ".join(f"**{name}**" for name in missing),  # Discord's own names
         )
         try:
             user = self.bot.get_user(host_id) or await self.bot.fetch_user(host_id)
@@ -150,11 +160,11 @@ class Delivery:
             log.info("could not tell the host of table %s about missing permissions", table_id)
 
 
-def _trim(box: Outbox) -> None:
+def _trim(box: Outbox, language: Language = DEFAULT_LANGUAGE) -> None:
     """Keep a refused channel's queue bounded: the newest lines, and how many were left out."""
     extra = len(box.lines) - MAX_QUEUED_LINES
     if extra > 0:
-        box.lines[: extra + 1] = [f"… ({extra + 1} earlier updates could not be posted)"]
+        box.lines[: extra + 1] = [t("notice.left_out", language, count=extra + 1)]
 
 
 def _summary(error: BaseException) -> str:

@@ -31,7 +31,7 @@ def table_here(interaction: discord.Interaction[Any], table_id: int) -> LiveTabl
     """The open table ``table_id`` if the interaction came from its channel and server."""
     table: LiveTable = interaction.client.service.get(table_id)
     if table.channel_id != interaction.channel_id or table.record.guild_id != interaction.guild_id:
-        raise UserError(ELSEWHERE)
+        raise UserError(ELSEWHERE, code="elsewhere")
     return table
 
 
@@ -40,7 +40,7 @@ def require_may_end(interaction: discord.Interaction[Any], table: LiveTable) -> 
     if interaction.user.id == table.record.host_id:
         return
     if not interaction.permissions.manage_channels:
-        raise NotHost("end the table (or someone with Manage Channels)")
+        raise NotHost("end the table (or someone with Manage Channels)", code="not_host.end")
 
 
 def is_public(interaction: discord.Interaction[Any]) -> bool:

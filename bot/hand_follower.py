@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import interaction_language, t
 from bot.rendering import SortMode, cards_text
 
 if TYPE_CHECKING:
@@ -70,6 +71,11 @@ class HandFollower:
             followed.task, followed.dirty = old.task, old.dirty
         self.followed[key] = followed
 
+    def follows(self, table_id: int, user_id: int) -> bool:
+        """Whether this player's open hand can still be updated for them (a live token)."""
+        followed = self.followed.get((table_id, user_id))
+        return followed is not None and self._now() - followed.since <= TOKEN_SECONDS
+
     def table_changed(self, change: Change) -> None:
         table = change.table
         for (table_id, user_id), followed in list(self.followed.items()):
@@ -105,13 +111,14 @@ class HandFollower:
             if not followed.interaction.response.is_done():
                 return  # its own answer is on the way; ``answered`` looks again after it
             followed.dirty = False
+            language = interaction_language(followed.interaction)  # the player's own language
             table = self.service.tables.get(table_id)
             try:
                 if table is None or table.game is None:
                     self.followed.pop(key, None)
                     if table is None:
                         await followed.interaction.edit_original_response(
-                            content="The game is over.", view=None, attachments=[]
+                            content=t("hand.game_over", language), view=None, attachments=[]
                         )
                     return
                 snap = self.service.snapshot(table_id, user_id)
@@ -124,16 +131,16 @@ class HandFollower:
                     from engine.cards import Card
 
                     cards = sorted((Card.parse(c) for c in gained.elements()), key=Card.sort_key)
-                    note = f"You got {cards_text(cards)}."
+                    note = t("hand.you_got", language, cards=cards_text(cards))
                 if snap.over:
                     self.followed.pop(key, None)
                     await followed.interaction.edit_original_response(
-                        content="The game is over.", view=None, attachments=[]
+                        content=t("hand.game_over", language), view=None, attachments=[]
                     )
                     return
-                content, ui = render_hand(snap, followed.sort, note=note)
+                content, ui = render_hand(snap, followed.sort, note=note, language=language)
                 if hand != followed.hand:
-                    files = await hand_files(snap, followed.sort)
+                    files = await hand_files(snap, followed.sort, language=language)
                     await followed.interaction.edit_original_response(
                         content=content, view=ui, attachments=files
                     )

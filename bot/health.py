@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sys
 import time
 from pathlib import Path
@@ -22,6 +23,8 @@ from typing import Any, Protocol
 from pydantic import SecretStr, ValidationError
 
 from .settings import Settings
+
+log = logging.getLogger(__name__)
 
 BEAT_SECONDS = 15.0
 STALE_AFTER = 90.0
@@ -55,11 +58,18 @@ def touch(path: Path) -> None:
 
 async def keep_beating(bot: _Connected, path: Path, every: float = BEAT_SECONDS) -> None:
     """Touch ``path`` every ``every`` seconds while ``bot`` is connected; remove it when
-    cancelled."""
+    cancelled. A heartbeat that cannot be written is logged once (the bot itself goes on)."""
+    failing = False
     try:
         while True:
             if connected(bot):
-                touch(path)
+                try:
+                    touch(path)
+                    failing = False
+                except OSError as error:
+                    if not failing:
+                        log.warning("cannot write the heartbeat %s: %s", path, error)
+                    failing = True
             await asyncio.sleep(every)
     finally:
         with contextlib.suppress(OSError):

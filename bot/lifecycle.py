@@ -40,8 +40,7 @@ async def serve(bot: ShanghaiBot, connect: Callable[[], Awaitable[None]]) -> Non
     """
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for signum in STOP_SIGNALS:
-        loop.add_signal_handler(signum, stop.set)
+    _on_stop_signals(loop, stop.set)
     chores = _start_chores(bot)
     connection = asyncio.ensure_future(connect())
     stopping = asyncio.ensure_future(stop.wait())
@@ -57,8 +56,29 @@ async def serve(bot: ShanghaiBot, connect: Callable[[], Awaitable[None]]) -> Non
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for signum in STOP_SIGNALS:
-            loop.remove_signal_handler(signum)
+        _on_stop_signals(loop, None)
+
+
+def _on_stop_signals(loop: asyncio.AbstractEventLoop, handler: Callable[[], None] | None) -> None:
+    """Route SIGTERM and SIGINT to ``handler`` (``None``: back to the defaults).
+
+    The event loop's own handlers where it has them (Unix); plain ``signal.signal`` elsewhere
+    (Windows), where the handler is handed to the loop from the signal's context.
+    """
+    for signum in STOP_SIGNALS:
+        try:
+            if handler is None:
+                loop.remove_signal_handler(signum)
+            else:
+                loop.add_signal_handler(signum, handler)
+        except NotImplementedError:
+            if handler is None:
+                signal.signal(
+                    signum,
+                    signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL,
+                )
+            else:
+                signal.signal(signum, lambda *_: loop.call_soon_threadsafe(handler))
 
 
 def _start_chores(bot: ShanghaiBot) -> list[asyncio.Task[Any]]:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import discord
 
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from engine.cards import Card
 from engine.view import PlayerView
 
@@ -28,31 +29,65 @@ def _file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
 
-async def table_picture(view: PlayerView, names: Sequence[str]) -> discord.File:
-    """The public table, drawn from the spectators' view with display names on the seats."""
+async def table_png(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    compact: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
+) -> bytes:
+    """The public table's PNG in the table's ``language``, drawn from the spectators' view with
+    display names on the seats; ``compact``: the seats and numbered melds only, for the table
+    message (issue 10)."""
     seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
-    png = await render_in_thread(render_table, replace(view, seats=seats))
-    return _file(png, TABLE_FILE, "The table: melds, upcard, stock and every seat")
+    return await render_in_thread(
+        render_table, replace(view, seats=seats), compact=compact, language=language
+    )
+
+
+def table_file(png: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.File:
+    return _file(png, TABLE_FILE, t("picture.alt_table", language))
+
+
+async def table_picture(
+    view: PlayerView, names: Sequence[str], language: Language = DEFAULT_LANGUAGE
+) -> discord.File:
+    """The public table as an attachment."""
+    return table_file(await table_png(view, names, language=language), language)
 
 
 async def hand_picture(
-    cards: Sequence[Card], highlight: Collection[int] = (), *, by_rank: bool = False
+    cards: Sequence[Card],
+    highlight: Collection[int] = (),
+    *,
+    by_rank: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> discord.File:
     """One player's hand; ``highlight`` marks the cards a proposed lay-down uses."""
     png = await render_in_thread(
-        render_hand, cards, highlight=highlight, group_by="rank" if by_rank else "suit"
+        render_hand,
+        cards,
+        highlight=highlight,
+        group_by="rank" if by_rank else "suit",
+        language=language,
     )
-    return _file(png, HAND_FILE, "Your hand")
+    return _file(png, HAND_FILE, t("picture.alt_hand", language))
 
 
-async def score_sheet_picture(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> discord.File:
+async def score_sheet_picture(
+    names: Sequence[str], sheet: Sequence[Sequence[int]], language: Language = DEFAULT_LANGUAGE
+) -> discord.File:
     """Deal scores and the running totals as a chart."""
-    png = await render_in_thread(render_score_sheet, names, sheet)
-    return _file(png, SHEET_FILE, "Score sheet and running totals")
+    png = await render_in_thread(render_score_sheet, names, sheet, language)
+    return _file(png, SHEET_FILE, t("picture.alt_sheet", language))
 
 
 async def hand_picture_for(
-    hand: Sequence[Card], proposal: Sequence[Card] = (), *, by_rank: bool = False
+    hand: Sequence[Card],
+    proposal: Sequence[Card] = (),
+    *,
+    by_rank: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> discord.File:
     """``hand`` with the cards of a proposed lay-down (``proposal``) highlighted."""
     wanted = list(proposal)
@@ -61,4 +96,4 @@ async def hand_picture_for(
         if card in wanted:
             wanted.remove(card)
             highlight.append(index)
-    return await hand_picture(hand, highlight, by_rank=by_rank)
+    return await hand_picture(hand, highlight, by_rank=by_rank, language=language)

@@ -1,31 +1,67 @@
-"""What the channel sees of a change: the table message edited in place, and short notices.
+"""What the channel sees of a change: one table message, kept at hand and rarely touched.
 
-Discord allows about 5 messages per 5 seconds per channel, so each channel has one outbox that
-sends at most one table edit and one new message per ``interval`` (1.5 s by default). A burst
-of changes (eight buy requests, an away player's whole turn) becomes a single edit drawn from
-the latest state and a single notice holding every line. The first change after a quiet spell
-goes out at once.
+Discord allows about 5 messages per 5 seconds per channel and 50 requests per second per bot,
+so the channel gets as few calls as the players need (issue 10):
 
-A new message (not an edit) mentions the player whose turn begins, because edits do not ping.
+- What happened (a discard, a buy, a lay-down) is written into the table message's own text,
+  the last few lines of it, instead of a new message per event; a burst of changes becomes a
+  single edit drawn from the latest state (one per ``interval``, 1.5 s by default).
+- An edit that would show nothing new is not sent, and the table picture is uploaded only
+  when it changed (the message keeps its attachment otherwise).
+- The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
+  must be: a person's turn begins and their open hand can't be updated for them (no live
+  interaction), so the new message pings them and offers **My hand**; or other messages have
+  pushed it out of the last three. Computers and players who follow their hand get no ping.
+- Each channel spends at most 5 calls in any 5 s (``RATE``), waiting otherwise.
+- Score sheets after each deal and the final standings are messages of their own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine.actions import Discard
-from engine.events import DealEnded, GameEnded
+from engine.actions import (
+    Action,
+    BuyInTurn,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+    TakeUpcard,
+)
+from engine.events import (
+    BuyAwarded,
+    DealEnded,
+    DealStarted,
+    GameEnded,
+    TurnStarted,
+    WentDown,
+    WentOut,
+)
 
 from .backoff import Backoff
 from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
-from .pictures import TABLE_FILE, score_sheet_picture, table_picture
-from .rendering import card_text, event_lines, score_sheet_text, standings_text
+from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from .pictures import TABLE_FILE, score_sheet_picture, table_file, table_picture, table_png
+from .rendering import (
+    card_text,
+    event_lines,
+    layoff_item_text,
+    meld_text,
+    score_sheet_text,
+    standings_text,
+)
 from .views.table import render_table
 
 if TYPE_CHECKING:
@@ -44,15 +80,33 @@ class Outbox:
     table: LiveTable | None = None
     lines: list[str] = field(default_factory=list)
     #: Score sheets to post as pictures: (names, sheet) after each deal.
-    sheets: list[tuple[list[str], list[list[int]]]] = field(default_factory=list)
+    sheets: list[tuple[list[str], list[list[int]], Language]] = field(default_factory=list)
     last_sent: float = float("-inf")
     task: asyncio.Task[None] | None = None
     #: True while the drain waits out the pacing interval (and holds nothing in hand).
     pacing: bool = False
+    #: The "your turn" lines for the next move of the table message, in order (one normally;
+    #: more when Discord refused a move for a while: none is lost).
+    pings: list[str] = field(default_factory=list)
+    #: The last lines of what happened, shown in the table message's text.
+    recent: list[str] = field(default_factory=list)
+    #: What the table message shows now (text, embed, buttons) and its picture's digest.
+    shown: str | None = None
+    picture: str | None = None
+    #: Messages posted in the channel since the table message (by anyone).
+    after: int = 0
+    #: When this channel's recent calls were made, for the 5-per-5-s limit.
+    calls: deque[float] = field(default_factory=deque)
     #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
     backoff: Backoff = field(default_factory=new_backoff)
     #: Whether the host has been told that the bot lacks a permission here.
     host_told: bool = False
+
+
+#: At most this many channel calls in any window of this many seconds (Discord's limit).
+RATE = (5, 5.0)
+#: Lines of what happened kept in the table message's text.
+RECENT_LINES = 6
 
 
 class Publisher:
@@ -67,6 +121,9 @@ class Publisher:
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
         self._hurry = False
         self.delivery = Delivery(self)
+        add_listener = getattr(bot, "add_listener", None)
+        if add_listener is not None:
+            add_listener(self.on_message, "on_message")
 
     @property
     def service(self) -> TableService:
@@ -78,14 +135,61 @@ class Publisher:
             self.forget(table.channel_id)
             return
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
-        box.table = table
-        box.lines.extend(self._lines(change))
+        lines = self._lines(change)
+        if worth_showing(change):
+            box.table = table  # else its lines wait for the next change worth an edit
+        box.lines.extend(lines)
+        ping = self._ping_for(change)
+        if ping is not None and table.game is not None:
+            language = table_language(table.record.options)
+            box.pings.append(t("notice.your_turn", language, user=ping, deal=table.game.deal))
         game = table.game
         if game is not None and any(
             isinstance(e, DealEnded) and e.reason != "void" for e in change.events
         ):
-            box.sheets.append((list(table.names), [list(r) for r in game.view(None).score_sheet]))
-        self._kick(box)
+            sheet = [list(r) for r in game.view(None).score_sheet]
+            box.sheets.append((list(table.names), sheet, table_language(table.record.options)))
+        if box.table is not None or box.sheets:
+            self._kick(box)
+
+    def _ping_for(self, change: Change) -> int | None:
+        """The person whose turn began and who can't be reached through their open hand."""
+        table, game = change.table, change.table.game
+        if not change.new_turn or game is None or game.is_over or table.closed:
+            return None
+        seat = game.current
+        if table.is_computer(seat) or (seat < len(table.away) and table.away[seat].away):
+            return None
+        user_id = table.record.seats[seat].user_id
+        hands = getattr(self.bot, "hands", None)
+        if hands is not None and hands.follows(table.id, user_id):
+            return None
+        return int(user_id)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Someone wrote in a table's channel: the table message slides up. (The bot's own
+        posts are counted where they are sent.)"""
+        me = getattr(self.bot, "user", None)
+        if me is not None and message.author.id == me.id:
+            return
+        box = self.boxes.get(message.channel.id)
+        if box is not None:
+            box.after += 1
+
+    async def _spend(self, box: Outbox) -> None:
+        """Wait until this channel may make another call (``RATE``); unpaced bots don't."""
+        if self.interval <= 0 or self._hurry:
+            return
+        loop = asyncio.get_running_loop()
+        most, window = RATE
+        while True:
+            now = loop.time()
+            while box.calls and now - box.calls[0] >= window:
+                box.calls.popleft()
+            if len(box.calls) < most:
+                box.calls.append(now)
+                return
+            await asyncio.sleep(box.calls[0] + window - now)
 
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""
@@ -108,7 +212,7 @@ class Publisher:
 
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
-        while box.table is not None or box.lines or box.sheets:
+        while box.table is not None or box.sheets:
             wait = (box.backoff.hold(box.last_sent + self.interval) or 0.0) - loop.time()
             if wait > 0 and not self._hurry:
                 box.pacing = True  # nothing taken from the box yet: ``flush`` may cancel this
@@ -122,14 +226,21 @@ class Publisher:
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
-                if table is not None:
-                    await self._edit(table)
-                    table = None
-                await self._send(box.channel_id, lines)
+                game = table.game if table is not None else None
+                if table is not None and game is not None and not game.is_over and not table.closed:
+                    await self._show_game(box, table, lines)
+                    table, lines = None, []
+                else:
+                    if table is not None:
+                        await self._edit(box, table)
+                        table = None
+                    await self._send(box, lines)
                 while sheets:
-                    names, sheet = sheets[0]
+                    names, sheet, language = sheets[0]
                     channel = await self._channel(box.channel_id)
-                    await channel.send(file=await score_sheet_picture(names, sheet))
+                    await self._spend(box)
+                    await channel.send(file=await score_sheet_picture(names, sheet, language))
+                    box.after += 1
                     self.notices += 1
                     del sheets[0]
             except Exception as error:
@@ -169,27 +280,109 @@ class Publisher:
             channel = await self.bot.fetch_channel(channel_id)
         return channel
 
-    async def _edit(self, table: LiveTable) -> None:
+    async def _show_game(self, box: Outbox, table: LiveTable, lines: list[str]) -> None:
+        """The table message of a game in play: edited in place, or moved when it must be."""
+        recent = (box.recent + [line for line in lines if line])[-RECENT_LINES:]
+        pings = list(box.pings)
+        embed, view = render_table(self.service, table)
+        game = table.game
+        assert game is not None
+        language = table_language(table.record.options)
+        png = await table_png(game.view(None), table.names, compact=True, language=language)
+        digest = hashlib.sha1(png).hexdigest()
+        embed.set_image(url=f"attachment://{TABLE_FILE}")
+        text = "\n".join(recent)
+        if pings or box.after >= 2 or table.record.message_id is None:
+            await self._move(
+                box, table, "\n".join(x for x in (text, *pings) if x), embed, view, png
+            )
+            box.picture, box.recent = digest, recent
+            del box.pings[: len(pings)]
+            return
+        shown = _fingerprint(text, embed, view)
+        if shown == box.shown and digest == box.picture:
+            box.recent = recent
+            return  # nothing visible would change
+        files = [table_file(png, language)] if digest != box.picture else None
+        if await self._edit_message(box, table, text, embed, view, files):
+            box.shown, box.picture = shown, digest
+        box.recent = recent
+
+    async def _move(
+        self,
+        box: Outbox,
+        table: LiveTable,
+        text: str,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        png: bytes,
+    ) -> None:
+        """Post the table message anew at the bottom; the old one keeps only its text (what
+        happened, the ping), so the channel reads as a short log with one table at the end."""
+        channel = await self._channel(table.channel_id)
+        old = table.record.message_id
+        await self._spend(box)
+        language = table_language(table.record.options)
+        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
+        if view is not None:
+            kwargs["view"] = view
+        message = await channel.send(text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs)
+        self.notices += 1
+        await self.service.set_message(table, message.id)
+        box.after = 0
+        box.shown = _fingerprint(text, embed, view)
+        if old is not None:
+            await self._spend(box)
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(old).edit(embed=None, view=None, attachments=[])
+
+    async def _edit_message(
+        self,
+        box: Outbox,
+        table: LiveTable,
+        text: str | None,
+        embed: discord.Embed | None,
+        view: discord.ui.View | None,
+        files: list[discord.File] | None,
+    ) -> bool:
         message_id = table.record.message_id
         if message_id is None:
-            return
-        embed, view = render_table(self.service, table)
-        attachments: list[discord.File] = []
-        if table.game is not None and not table.closed:
-            attachments.append(await table_picture(table.game.view(None), table.names))
-            embed.set_image(url=f"attachment://{TABLE_FILE}")
+            return False
         channel = await self._channel(table.channel_id)
+        kwargs: dict[str, Any] = {"embed": embed, "view": view}
+        if text is not None:
+            kwargs["content"] = text[:2000]
+        if files is not None:
+            kwargs["attachments"] = files
+        await self._spend(box)
         try:
-            await channel.get_partial_message(message_id).edit(
-                embed=embed, view=view, attachments=attachments
-            )
+            await channel.get_partial_message(message_id).edit(**kwargs)
             self.edits += 1
+            return True
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
             log.info("table %s message is gone; /shanghai table re-posts it", table.id)
+            return False
 
-    async def _send(self, channel_id: int, lines: list[str]) -> None:
+    async def _edit(self, box: Outbox, table: LiveTable) -> None:
+        """The lobby, or a table that ended: its message as it stands, without a picture."""
+        embed, view = render_table(self.service, table)
+        if embed is not None:
+            shown = _fingerprint("", embed, view)
+            if shown == box.shown:
+                return
+            box.shown = shown
+        attachments: list[discord.File] = []
+        if table.game is not None and not table.closed and embed is not None:
+            language = table_language(table.record.options)
+            picture = await table_picture(table.game.view(None), table.names, language)
+            attachments.append(picture)
+            embed.set_image(url=f"attachment://{TABLE_FILE}")
+        content = "\n".join(box.recent) if table.game is not None and box.recent else None
+        await self._edit_message(box, table, content, embed, view, attachments)
+
+    async def _send(self, box: Outbox, lines: list[str]) -> None:
         """Post ``lines`` in messages of at most 2,000 characters, whole lines where they fit.
 
         Lines are removed from ``lines`` as their message goes out, so after a failure the list
@@ -197,18 +390,20 @@ class Publisher:
         """
         if not lines:
             return
-        channel = await self._channel(channel_id)
+        channel = await self._channel(box.channel_id)
         while lines:
             count, size = 0, 0
             while count < len(lines) and size + len(lines[count]) + (count > 0) <= 2000:
                 size += len(lines[count]) + (count > 0)
                 count += 1
+            await self._spend(box)
             if count == 0:  # one line longer than a message: send its first part
                 head, lines[0] = lines[0][:2000], lines[0][2000:]
                 await channel.send(head, allowed_mentions=MENTION_USERS)
             else:
                 await channel.send("\n".join(lines[:count]), allowed_mentions=MENTION_USERS)
                 del lines[:count]
+            box.after += 1
             self.notices += 1
 
     # -- what to say ---------------------------------------------------------------------------
@@ -216,43 +411,93 @@ class Publisher:
     def _lines(self, change: Change) -> list[str]:
         table = change.table
         names = table.names
+        language = table_language(table.record.options)
         lines: list[str] = []
         if change.kind in ("lobby", "window", "restore"):
             return lines
         if change.kind == "end":
-            return ["The table was ended. Start a new one with `/shanghai new`."]
+            why = change.note or t("notice.ended", language)
+            return [t("notice.start_new", language, why=why)]
+        if change.kind in ("left", "kick") and change.seat is not None:
+            name = names[change.seat]
+            key = "notice.left" if change.kind == "left" else "notice.kicked"
+            return [t(key, language, name=name)]
         if change.auto_seat is not None:
             name = names[change.auto_seat]
-            for action in change.auto_actions:
-                if isinstance(action, Discard):
-                    why = "ran out of time" if change.kind == "timeout" else "is away"
-                    lines.append(
-                        f"⏰ **{name}** {why}: I drew from the stock and discarded "
-                        f"{card_text(action.card)} for them."
-                    )
-                    state = (
-                        table.away[change.auto_seat] if change.auto_seat < len(table.away) else None
-                    )
-                    if change.kind == "timeout" and state is not None and state.away:
-                        lines.append(
-                            f"💤 {name} is now marked away and will be played at once until "
-                            "they click anything."
-                        )
-        lines.extend(event_lines(change.events, names))
+            if change.auto_actions and isinstance(change.auto_actions[-1], Discard):
+                key = "notice.timeout_did" if change.kind == "timeout" else "notice.away_did"
+                did = did_text(change.auto_actions, language)
+                lines.append(t(key, language, name=name, did=did))
+                state = table.away[change.auto_seat] if change.auto_seat < len(table.away) else None
+                if change.kind == "timeout" and state is not None and state.away:
+                    lines.append(t("notice.now_away", language, name=name))
+        lines.extend(event_lines(change.events, names, language))
         for event in change.events:
             if isinstance(event, DealEnded) and event.reason != "void" and table.game is not None:
                 sheet = table.game.view(None).score_sheet
-                round_name = "deal" if table.game.is_shanghai else "hand"
-                lines.append(f"**Score sheet after {round_name} {event.deal}**")
-                lines.append(score_sheet_text(names, sheet))
+                key = (
+                    "notice.sheet_after_deal"
+                    if table.game.is_shanghai
+                    else "notice.sheet_after_hand"
+                )
+                lines.append(t(key, language, deal=event.deal))
+                lines.append(score_sheet_text(names, sheet, language))
             if isinstance(event, GameEnded):
-                lines.append("🏁 **Game over!** Final standings:")
+                lines.append(t("notice.game_over", language))
                 lines.append(standings_text(names, list(event.totals), event.winners))
-        game = table.game
-        if change.new_turn and game is not None and not game.is_over and not table.closed:
-            seat = game.current
-            away = seat < len(table.away) and table.away[seat].away
-            if not away and not table.is_computer(seat):  # computers get no ping
-                user_id = table.record.seats[seat].user_id
-                lines.append(f"▶️ <@{user_id}>, your turn (deal {game.deal}).")
         return lines
+
+
+def did_text(actions: list[Action], language: Language = DEFAULT_LANGUAGE) -> str:
+    """What the bot did for a seat, in order: ``drew from the stock, went down, laid off 7♥
+    on #2 and discarded K♠`` (the timeout notice names every step, not a fixed phrase)."""
+    parts: list[str] = []
+    and_ = t("did.and", language)
+    for action in actions:
+        if isinstance(action, DrawStock):
+            parts.append(t("did.drew", language))
+        elif isinstance(action, TakeUpcard):
+            parts.append(t("did.took", language))
+        elif isinstance(action, BuyInTurn):
+            parts.append(t("did.bought", language))
+        elif isinstance(action, GoDown):
+            parts.append(t("did.went_down", language))
+        elif isinstance(action, LayMelds):
+            melds = and_.join(meld_text(m, language) for m in action.melds)
+            parts.append(t("did.laid", language, melds=melds))
+        elif isinstance(action, LayOff):
+            items = ", ".join(layoff_item_text(i, language) for i in action.items)
+            parts.append(t("did.laid_off", language, items=items))
+        elif isinstance(action, SwapJoker):
+            parts.append(t("did.swapped", language, card=card_text(action.swap.card)))
+        elif isinstance(action, Discard):
+            parts.append(t("did.discarded", language, card=card_text(action.card)))
+    if len(parts) > 1:
+        return ", ".join(parts[:-1]) + and_ + parts[-1]
+    return parts[0] if parts else t("did.played", language)
+
+
+def _fingerprint(text: str, embed: discord.Embed | None, view: discord.ui.View | None) -> str:
+    """What a table message shows, to skip edits that would change nothing."""
+    parts = {
+        "text": text,
+        "embed": embed.to_dict() if embed is not None else None,
+        "view": view.to_components() if view is not None else None,
+    }
+    return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+#: Events that change what the table message must show at once: a new upcard on offer (the
+#: turn passed), a new deal, the end, and the news players wait for (a buy awarded, a player
+#: down). Everything else in a turn (a draw, a lay-off, a window that closes) is shown with
+#: the turn's end, a few seconds later, in the same edit; meanwhile the window's countdown
+#: says it closed and a stale Buy button answers so.
+VISIBLE = (TurnStarted, DealStarted, DealEnded, GameEnded, WentOut, BuyAwarded, WentDown)
+
+
+def worth_showing(change: Change) -> bool:
+    """Whether ``change`` needs the table message redrawn now (issue 10: a third of the calls)."""
+    game = change.table.game
+    if change.kind not in ("act", "timeout", "window") or game is None or game.is_over:
+        return True  # lobby, start, end, away, kicks, departures and the end: always shown
+    return any(isinstance(event, VISIBLE) for event in change.events)

@@ -4,6 +4,10 @@ Pure functions of an engine ``PlayerView`` (and the seat names), so they are tes
 Discord. Cards are shown with suit symbols (``10♥``, ``🃏``); a wild on the table shows the
 card it plays as (``🃏=5♥``). Countdowns use Discord's relative timestamps (``<t:…:R>``),
 which every client counts down by itself, so no edit is needed to keep them moving.
+
+Every function takes the ``language`` to write in (``bot.i18n``): the table's language for
+public text, the reader's for an ephemeral reply. Words come from the catalogues; cards, names
+and numbers are the same in every language.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.i18n.terms import contract_text
 from engine.actions import (
     Action,
     Discard,
@@ -38,12 +44,15 @@ from engine.events import (
     WentOut,
 )
 from engine.melds import Meld, MeldCard
-from engine.rules import Rules, describe_contract
+from engine.rules import Rules
 from engine.view import PlayerView
 
 SortMode = Literal["s", "r"]
 
-STEP_WORDS = {"draw": "drawing", "play": "playing", "over": "done"}
+
+def step_word(step: str, language: Language) -> str:
+    """What the player in turn is doing: ``drawing``, ``playing``, ``done``."""
+    return t(f"step.{step}", language)
 
 
 def card_text(card: Card) -> str:
@@ -69,8 +78,8 @@ def meld_card_text(placed: MeldCard) -> str:
     return text
 
 
-def meld_text(meld: Meld) -> str:
-    return f"{meld.kind} " + " ".join(meld_card_text(c) for c in meld.cards)
+def meld_text(meld: Meld, language: Language = DEFAULT_LANGUAGE) -> str:
+    return f"{t(f'term.{meld.kind}', language)} " + " ".join(meld_card_text(c) for c in meld.cards)
 
 
 def sort_cards(cards: Iterable[Card], mode: SortMode) -> list[Card]:
@@ -119,64 +128,86 @@ def table_text(
     buy_deadline: float | None = None,
     turn_deadline: float | None = None,
     away: Iterable[int] = (),
+    language: Language = DEFAULT_LANGUAGE,
 ) -> str:
     """The public table (spectator view): everything the table may know, nothing private."""
     away_seats = set(away)
     rules = view.rules
     lines: list[str] = []
-    if view.is_over and rules.game == "rummy":
+    if view.is_over:
+        key = "table.game_over_rummy" if rules.game == "rummy" else "table.game_over"
         winners = ", ".join(names[s] for s in view.winners)
-        lines.append(f"**Game over** after {len(view.score_sheet)} hand(s). Winner: **{winners}**")
-    elif view.is_over:
-        winners = ", ".join(names[s] for s in view.winners)
-        lines.append(f"**Game over** after {len(view.score_sheet)} deal(s). Winner: **{winners}**")
+        lines.append(t(key, language, count=len(view.score_sheet), winners=winners))
     elif rules.game == "rummy":
-        lines.append(f"**Rummy, hand {view.deal}** · game to {rules.target_points} points")
+        lines.append(t("table.rummy_heading", language, deal=view.deal, target=rules.target_points))
     else:
         lines.append(
-            f"**Deal {view.deal} of {rules.num_deals}** · contract: "
-            f"**{describe_contract(view.contract)}**"
+            t(
+                "table.heading",
+                language,
+                deal=view.deal,
+                deals=rules.num_deals,
+                contract=contract_text(view.contract, language),
+            )
         )
-        turn = f"Turn: **{names[view.current]}** ({STEP_WORDS[view.step]})"
+        turn = t(
+            "table.turn", language, name=names[view.current], step=step_word(view.step, language)
+        )
         if turn_deadline is not None:
-            turn += f", time runs out {countdown(turn_deadline)}"
-        lines.append(f"Dealer: {names[view.dealer]} · {turn}")
+            turn += t("table.turn_deadline", language, countdown=countdown(turn_deadline))
+        lines.append(t("table.dealer_and_turn", language, dealer=names[view.dealer], turn=turn))
         if view.upcard is None:
-            upcard = "Upcard: none"
+            upcard = t("table.upcard_none", language)
+        elif view.upcard_live and buy_deadline is not None:
+            upcard = t(
+                "table.upcard_live_until",
+                language,
+                card=card_text(view.upcard),
+                countdown=countdown(buy_deadline),
+            )
         elif view.upcard_live:
-            upcard = f"Upcard: **{card_text(view.upcard)}** (live"
-            if buy_deadline is not None:
-                upcard += f", buying closes {countdown(buy_deadline)}"
-            upcard += ")"
+            upcard = t("table.upcard_live", language, card=card_text(view.upcard))
         else:
-            upcard = f"Upcard: {card_text(view.upcard)} (dead)"
-        restocks = "" if rules.max_restocks is None else f"/{rules.max_restocks}"
-        lines.append(f"{upcard} · Stock: {view.stock_size} · Restocks: {view.restocks}{restocks}")
+            upcard = t("table.upcard_dead", language, card=card_text(view.upcard))
+        restocks = str(view.restocks)
+        if rules.max_restocks is not None:
+            restocks += f"/{rules.max_restocks}"
+        lines.append(
+            t("table.piles", language, upcard=upcard, stock=view.stock_size, restocks=restocks)
+        )
     lines.append("")
-    lines.append("**Seats**")
+    lines.append(t("table.seats", language))
     limit = buy_limit_text(view)
     for index, seat in enumerate(view.seats):
         marker = "▶ " if index == view.current and not view.is_over else ""
-        status = "**down**" if seat.is_down else "not down"
-        extra = " · away — played by the computer" if index in away_seats else ""
+        extra = t("table.away", language) if index in away_seats else ""
+        common = {
+            "number": index + 1,
+            "marker": marker,
+            "name": names[index],
+            "count": seat.hand_size,
+            "total": seat.total,
+            "extra": extra,
+        }
         if rules.game == "rummy":
-            lines.append(
-                f"{index + 1}. {marker}{names[index]} — {seat.hand_size} cards · "
-                f"points {seat.total}{extra}"
-            )
+            lines.append(t("table.seat_rummy", language, **common))
             continue
+        status = t("table.status_down" if seat.is_down else "table.status_not_down", language)
         lines.append(
-            f"{index + 1}. {marker}{names[index]} — {seat.hand_size} cards · {status} · "
-            f"buys {seat.buys_used}/{limit} · total {seat.total}{extra}"
+            t("table.seat", language, status=status, used=seat.buys_used, limit=limit, **common)
         )
     if view.melds:
         lines.append("")
-        lines.append("**Melds**")
+        lines.append(t("table.melds", language))
         for index, placed in enumerate(view.melds):
-            line = f"#{index + 1} {names[placed.owner]}: {meld_text(placed.meld)}"
+            line = f"#{index + 1} {names[placed.owner]}: {meld_text(placed.meld, language)}"
             others = [(s, c) for s, c in placed.laid_off if s != placed.owner]
             if others:  # R7: who laid off what, shown with the meld
-                line += " (" + ", ".join(f"{card_text(c)} by {names[s]}" for s, c in others) + ")"
+                by = ", ".join(
+                    t("table.laid_off_by", language, card=card_text(c), name=names[s])
+                    for s, c in others
+                )
+                line += f" ({by})"
             lines.append(line)
     return "\n".join(lines)
 
@@ -188,6 +219,7 @@ def hand_text(
     *,
     note: str | None = None,
     pending: str | None = None,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> str:
     """A player's private message: the hand, the contract, and what they may do now."""
     assert view.hand is not None and view.seat is not None
@@ -195,56 +227,77 @@ def hand_text(
     if note:
         lines.append(note)
         lines.append("")
-    sort_word = "by suit" if mode == "s" else "by rank"
-    lines.append(f"**Your hand** ({len(view.hand)} cards, {sort_word})")
-    lines.append(hand_lines(view.hand, mode) or "(empty)")
+    sort_word = t("hand.by_suit" if mode == "s" else "hand.by_rank", language)
+    lines.append(t("hand.heading", language, count=len(view.hand), sort=sort_word))
+    lines.append(hand_lines(view.hand, mode) or t("hand.empty", language))
     lines.append("")
     me = view.seats[view.seat]
-    down = "you are **down**" if me.is_down else "you are not down yet"
+    down = t("hand.down" if me.is_down else "hand.not_down", language)
     if view.rules.game == "rummy":
         lines.append(
-            f"Rummy, hand {view.deal} · your points {me.total} · game to {view.rules.target_points}"
+            t(
+                "hand.rummy_status",
+                language,
+                deal=view.deal,
+                total=me.total,
+                target=view.rules.target_points,
+            )
         )
         if view.taken_upcard is not None:
-            lines.append(
-                f"You took {card_text(view.taken_upcard)} from the pile: you can't discard "
-                "it this turn."
-            )
+            lines.append(t("hand.taken_upcard", language, card=card_text(view.taken_upcard)))
     else:
         lines.append(
-            f"Deal {view.deal}: contract **{describe_contract(view.contract)}** · {down} · "
-            f"buys {me.buys_used}/{buy_limit_text(view)}"
+            t(
+                "hand.status",
+                language,
+                deal=view.deal,
+                contract=contract_text(view.contract, language),
+                down=down,
+                used=me.buys_used,
+                limit=buy_limit_text(view),
+            )
         )
     if view.is_over or view.step == "over":
-        lines.append("The game is over.")
+        lines.append(t("hand.game_over", language))
     elif pending:
         lines.append(pending)
     elif view.current == view.seat:
         if view.step == "draw":
             if view.upcard is not None and view.upcard_live:
                 lines.append(
-                    f"**Your turn.** Take the upcard {card_text(view.upcard)} "
-                    "or draw from the stock."
+                    t("hand.your_turn_take_or_draw", language, card=card_text(view.upcard))
                 )
             else:
-                lines.append("**Your turn.** Draw from the stock.")
+                lines.append(t("hand.your_turn_draw", language))
         else:
-            lines.append("**Your turn.** Lay down, lay off or swap if you can, then discard.")
+            lines.append(t("hand.your_turn_play", language))
     else:
-        lines.append(f"Waiting for **{names[view.current]}** ({STEP_WORDS[view.step]}).")
+        lines.append(
+            t(
+                "hand.waiting",
+                language,
+                name=names[view.current],
+                step=step_word(view.step, language),
+            )
+        )
     return "\n".join(lines)
 
 
-def score_sheet_text(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> str:
+def score_sheet_text(
+    names: Sequence[str],
+    sheet: Sequence[Sequence[int]],
+    language: Language = DEFAULT_LANGUAGE,
+) -> str:
     """Deal by deal, with totals, as a monospace block."""
     width = max(6, *(len(n[:12]) for n in names))
-    header = "Deal " + " ".join(f"{n[:12]:>{width}}" for n in names)
+    header = f"{t('sheet.deal', language)[:5]:<5}" + " ".join(f"{n[:12]:>{width}}" for n in names)
     rows = [header]
     totals = [0] * len(names)
     for number, scores in enumerate(sheet, start=1):
         rows.append(f"{number:>4} " + " ".join(f"{s:>{width}}" for s in scores))
-        totals = [t + s for t, s in zip(totals, scores, strict=False)]
-    rows.append("Tot. " + " ".join(f"{t:>{width}}" for t in totals))
+        totals = [total + s for total, s in zip(totals, scores, strict=False)]
+    total = t("sheet.total_short", language)[:4]
+    rows.append(f"{total:<5}" + " ".join(f"{value:>{width}}" for value in totals))
     return "```\n" + "\n".join(rows) + "\n```"
 
 
@@ -258,78 +311,118 @@ def standings_text(names: Sequence[str], totals: Sequence[int], winners: Iterabl
     return "\n".join(lines)
 
 
-def action_text(action: Action) -> str:
+def action_text(action: Action, language: Language = DEFAULT_LANGUAGE) -> str:
     """A button-sized description of an action: ``Discard 7♥``, ``Lay off 7♥ on #3 (high)``."""
     if isinstance(action, Discard):
-        return f"Discard {card_text(action.card)}"
+        return t("action.discard", language, card=card_text(action.card))
     if isinstance(action, DrawStock):
-        return "Draw from the stock"
+        return t("action.draw_stock", language)
     if isinstance(action, TakeUpcard):
-        return "Take the upcard"
+        return t("action.take_upcard", language)
     if isinstance(action, LayOff):
-        return "Lay off " + ", ".join(layoff_item_text(i) for i in action.items)
+        items = ", ".join(layoff_item_text(i, language) for i in action.items)
+        return t("action.lay_off", language, items=items)
     if isinstance(action, SwapJoker):
         swap = action.swap
-        return (
-            f"Swap {card_text(swap.card)} for the wild at #{swap.meld + 1}, "
-            f"position {swap.position + 1}"
+        return t(
+            "action.swap",
+            language,
+            card=card_text(swap.card),
+            number=swap.meld + 1,
+            position=swap.position + 1,
         )
     if isinstance(action, GoDown):
-        text = "Lay down " + " | ".join(meld_text(m) for m in action.melds)
+        melds = " | ".join(meld_text(m, language) for m in action.melds)
+        text = t("action.lay_down", language, melds=melds)
         if action.layoffs:
-            text += ", then lay off " + ", ".join(layoff_item_text(i) for i in action.layoffs)
+            items = ", ".join(layoff_item_text(i, language) for i in action.layoffs)
+            text += t("action.then_lay_off", language, items=items)
         return text
     return str(action)
 
 
-def layoff_item_text(item: LayOffItem) -> str:
-    where = (
-        f" ({item.end} end)" if item.end else f" as {SUIT_SYMBOLS[item.suit]}" if item.suit else ""
-    )
-    return f"{card_text(item.card)} on #{item.meld + 1}{where}"
+def layoff_item_text(item: LayOffItem, language: Language = DEFAULT_LANGUAGE) -> str:
+    card, number = card_text(item.card), item.meld + 1
+    if item.end:
+        end = t(f"term.{item.end}", language)
+        return t("action.layoff_item_end", language, card=card, number=number, end=end)
+    if item.suit:
+        suit = SUIT_SYMBOLS[item.suit]
+        return t("action.layoff_item_suit", language, card=card, number=number, suit=suit)
+    return t("action.layoff_item", language, card=card, number=number)
 
 
-def event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+def event_lines(
+    events: Sequence[Event], names: Sequence[str], language: Language = DEFAULT_LANGUAGE
+) -> list[str]:
     """Public announcements worth a line in the channel (draws and plain discards are not)."""
     lines: list[str] = []
     for event in events:
         if isinstance(event, BuyAwarded):
-            penalty = event.penalty_cards
-            extra = f" and {penalty} penalty card{'s' if penalty != 1 else ''}"
-            how = " in turn" if event.in_turn else ""
+            key = "event.bought_in_turn" if event.in_turn else "event.bought"
             lines.append(
-                f"🛒 **{names[event.player]}** bought {card_text(event.card)}{how}{extra}."
+                t(
+                    key,
+                    language,
+                    name=names[event.player],
+                    card=card_text(event.card),
+                    count=event.penalty_cards,
+                )
             )
         elif isinstance(event, TookUpcard):
-            lines.append(f"✋ {names[event.player]} took the upcard {card_text(event.card)}.")
+            lines.append(
+                t(
+                    "event.took_upcard",
+                    language,
+                    name=names[event.player],
+                    card=card_text(event.card),
+                )
+            )
         elif isinstance(event, UpcardDead):
             pass
         elif isinstance(event, WentDown):
-            melds = " | ".join(meld_text(m) for m in event.melds)
-            lines.append(f"⬇️ **{names[event.player]}** went down: {melds}")
+            melds = " | ".join(meld_text(m, language) for m in event.melds)
+            lines.append(t("event.went_down", language, name=names[event.player], melds=melds))
         elif isinstance(event, LaidOff):
             lines.append(
-                f"➕ {names[event.player]} laid off {card_text(event.card)} on #{event.meld + 1}."
+                t(
+                    "event.laid_off",
+                    language,
+                    name=names[event.player],
+                    card=card_text(event.card),
+                    number=event.meld + 1,
+                )
             )
         elif isinstance(event, JokerSwapped):
             lines.append(
-                f"🔁 {names[event.player]} swapped {card_text(event.card)} for "
-                f"{card_text(event.wild)} on #{event.meld + 1}."
+                t(
+                    "event.swapped",
+                    language,
+                    name=names[event.player],
+                    card=card_text(event.card),
+                    wild=card_text(event.wild),
+                    number=event.meld + 1,
+                )
             )
         elif isinstance(event, Restocked):
-            lines.append(f"♻️ The discard pile was shuffled into a new stock ({event.cards} cards).")
+            lines.append(t("event.restocked", language, count=event.cards))
         elif isinstance(event, WentOut):
-            how = " **blind** (Shanghai!)" if event.blind else ""
-            lines.append(f"🎉 **{names[event.player]}** went out{how}!")
+            key = "event.went_out_blind" if event.blind else "event.went_out"
+            lines.append(t(key, language, name=names[event.player]))
         elif isinstance(event, DealEnded):
             if event.reason == "exhausted":
-                lines.append(f"Deal {event.deal} ended: the stock ran out.")
+                lines.append(t("event.deal_exhausted", language, deal=event.deal))
             elif event.reason == "void":
-                lines.append(f"Deal {event.deal} was void: it will be dealt again.")
+                lines.append(t("event.deal_void", language, deal=event.deal))
         elif isinstance(event, DealStarted):
             lines.append(
-                f"🃏 Deal {event.deal} dealt by {names[event.dealer]}; "
-                f"upcard {card_text(event.upcard)}."
+                t(
+                    "event.deal_started",
+                    language,
+                    deal=event.deal,
+                    dealer=names[event.dealer],
+                    card=card_text(event.upcard),
+                )
             )
         elif isinstance(event, GameEnded):
             pass
@@ -343,82 +436,65 @@ def discarded_card(events: Sequence[Event]) -> Card | None:
     return None
 
 
-WILD_LIMITS = {
-    "majority": "fewer wilds than naturals",
-    "parity": "at most as many wilds as naturals",
-    "none": "any number of wilds (with one natural)",
-}
-
-
-def rules_text(rules: Rules, *, buy_seconds: float, turn_seconds: float) -> str:
+def rules_text(
+    rules: Rules,
+    *,
+    buy_seconds: float,
+    turn_seconds: float,
+    language: Language = DEFAULT_LANGUAGE,
+) -> str:
     """The house rules of a table in plain words."""
     if rules.game == "rummy":
-        return rummy_rules_text(rules, turn_seconds=turn_seconds)
+        return rummy_rules_text(rules, turn_seconds=turn_seconds, language=language)
     contracts = [
-        f"{deal}. {describe_contract(rules.contract_for(deal))}"
+        f"{deal}. {contract_text(rules.contract_for(deal), language)}"
         for deal in range(1, rules.num_deals + 1)
     ]
-    limit = "3 per deal (4 in deals 9-10)" if rules.buy_limit == "3_then_4" else "unlimited"
-    priority = (
-        "the next player in turn order first"
-        if rules.buy_priority == "next_in_turn"
-        else "the player nearest the dealer's left first"
-    )
-    final = {
-        "optional": "you may go out by discarding, melding or laying off",
-        "required": "you must go out with a discard",
-        "forbidden": "you must go out by melding or laying off, never by a discard",
-    }[rules.final_discard]
     decks, jokers = rules.pack_for(rules.players[1])
+    limit = t(f"rules.wild_limit.{rules.joker_limit}", language)
+    buying = t(
+        "rules.buying",
+        language,
+        seconds=buy_seconds,
+        limit=t(f"rules.buy_limit.{rules.buy_limit}", language),
+        count=rules.buy_penalty_cards,
+        priority=t(f"rules.priority.{rules.buy_priority}", language),
+    )
+    if not rules.down_player_may_buy:
+        buying += t("rules.down_cannot_buy", language)
+    layoff = t(
+        "rules.layoff_same_turn"
+        if rules.layoff_on_going_down_turn
+        else "rules.no_layoff_same_turn",
+        language,
+    )
     lines = [
-        f"**Players** {rules.players[0]}-{rules.players[1]}; each gets 11 cards.",
-        f"**Deals** {rules.num_deals}; the contracts:",
+        t("rules.players", language, low=rules.players[0], high=rules.players[1]),
+        t("rules.deals", language, count=rules.num_deals),
         *contracts,
-        f"**Wild cards** jokers{' and 2s' if rules.deuces_wild else ''}; a meld may hold "
-        f"{WILD_LIMITS[rules.joker_limit]}.",
-        f"**Buying** within {buy_seconds:g} s of a discard; {limit}; each buy costs "
-        f"{rules.buy_penalty_cards} extra card(s) from the stock; {priority}."
-        + ("" if rules.down_player_may_buy else " Players who are down can't buy."),
-        f"**Contract melds** {'exactly' if rules.contract_meld_size == 'exact' else 'at least'} "
-        "the listed sizes; "
-        + (
-            "you may lay off on the turn you go down."
-            if rules.layoff_on_going_down_turn
-            else "no lay-offs on the turn you go down."
-        ),
-        f"**Joker swaps** {rules.joker_swap.replace('_', ' ')}.",
-        f"**Going out** {final}.",
-        "**Scoring** penalty points for cards left in hand, lowest total wins"
-        + ("; going out in one turn scores -25 (-50 without wilds)." if rules.blind_bonus else "."),
-        f"**Turn timer** {turn_seconds:g} s; the bot plays a timed-out turn (draw, discard).",
-        f"(Largest pack: {decks} decks and {jokers} jokers.)",
+        t("rules.wilds_deuces" if rules.deuces_wild else "rules.wilds", language, limit=limit),
+        buying,
+        t(f"rules.{rules.contract_meld_size}", language, layoff=layoff),
+        t(f"rules.joker_swap.{rules.joker_swap}", language),
+        t(f"rules.final.{rules.final_discard}", language),
+        t("rules.scoring_blind" if rules.blind_bonus else "rules.scoring", language),
+        t("rules.timer", language, seconds=turn_seconds),
+        t("rules.pack", language, decks=decks, jokers=jokers),
     ]
     return "\n".join(lines)
 
 
-def rummy_rules_text(rules: Rules, *, turn_seconds: float) -> str:
+def rummy_rules_text(
+    rules: Rules, *, turn_seconds: float, language: Language = DEFAULT_LANGUAGE
+) -> str:
     """The house rules of a Rummy table in plain words."""
-    ace = (
-        "aces are high or low (Q-K-A and A-2-3) and score 15"
-        if rules.ace_mode == "high_or_low"
-        else "aces are low (A-2-3) and score 1"
-    )
-    final = {
-        "optional": "you may go out with or without a final discard",
-        "required": "you must go out with a discard",
-        "forbidden": "you must go out by melding or laying off, never by a discard",
-    }[rules.final_discard]
+    aces = "rummy.aces_high_or_low" if rules.ace_mode == "high_or_low" else "rummy.aces_low"
     lines = [
-        f"**Players** {rules.players[0]}-{rules.players[1]}; 10 cards each for two, 7 for "
-        "three or four, 6 for five or six; one 52-card deck, no wild cards.",
-        "**Turn** draw from the stock or take the top discard, lay any number of melds (sets "
-        "of 3-4 of a rank, runs of 3+ in one suit) and lay-offs, then discard. A card taken "
-        "from the discard pile can't be thrown back the same turn.",
-        f"**Aces** {ace}.",
-        f"**Going out** {final}.",
-        f"**Scoring** the winner of a hand scores the cards left in the others' hands (double "
-        f"for going rummy: all at once); the game ends at {rules.target_points} points, "
-        "highest total wins.",
-        f"**Turn timer** {turn_seconds:g} s; the bot plays a timed-out turn.",
+        t("rummy.players", language, low=rules.players[0], high=rules.players[1]),
+        t("rummy.turn", language),
+        t(aces, language),
+        t(f"rummy.final.{rules.final_discard}", language),
+        t("rummy.scoring", language, target=rules.target_points),
+        t("rummy.timer", language, seconds=turn_seconds),
     ]
     return "\n".join(lines)

@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     away_after: int = Field(default=3, ge=1, le=20)
     #: Seconds a computer player waits before each move, so people can follow its play.
     computer_delay: float = Field(default=2.0, ge=0, le=60)
+    #: Minutes a lobby may wait for Start before it closes itself.
+    lobby_minutes: float = Field(default=30.0, gt=0, le=24 * 60)
+    #: Hours without any person's action after which a game ends as abandoned.
+    idle_hours: float = Field(default=24.0, gt=0, le=24 * 30)
     #: A file the running bot touches while connected; ``python -m bot.health`` reads its age.
     heartbeat: Path = Field(default=Path("var/heartbeat"))
     #: A folder for automatic backups of the database (none are made when unset).

@@ -25,6 +25,7 @@ import logging
 import os
 import sqlite3
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -89,10 +90,23 @@ def prune(folder: Path, keep: int) -> list[Path]:
     return doomed
 
 
+def _newest_age(folder: Path) -> float | None:
+    """Seconds since the newest dated backup in ``folder`` was written, or ``None``."""
+    stamps = [p.stat().st_mtime for p in folder.glob(_NAME.format(stamp="*"))]
+    return time.time() - max(stamps) if stamps else None
+
+
 async def backup_every(source: Path, folder: Path, *, hours: float, keep: int) -> None:
-    """Back ``source`` up into ``folder`` every ``hours`` (the first one at once), keeping
-    the newest ``keep``. Runs until cancelled; a failed backup is logged and retried next time.
+    """Back ``source`` up into ``folder`` every ``hours``, keeping the newest ``keep``.
+
+    The first backup is made at once unless the folder already holds one younger than
+    ``hours``: a bot restarted ten times a day still makes one a day, and its restarts do not
+    push the older days out of the ``keep`` kept. Runs until cancelled; a failed backup is
+    logged and retried at the next interval.
     """
+    age = _newest_age(folder) if folder.is_dir() else None
+    if age is not None and age < hours * 3600:
+        await asyncio.sleep(hours * 3600 - age)
     while True:
         try:
             folder.mkdir(parents=True, exist_ok=True)

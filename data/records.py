@@ -85,15 +85,25 @@ class AwayState:
 
     timeouts: int = 0
     away: bool = False
+    #: The seat's draw held for the buy window (the action's text, e.g. ``draw``), so that a
+    #: restart keeps it; empty when none.
+    held: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object stored, one per seat, in ``tables.away``."""
-        return {"timeouts": self.timeouts, "away": self.away}
+        data: dict[str, Any] = {"timeouts": self.timeouts, "away": self.away}
+        if self.held:
+            data["held"] = self.held
+        return data
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> AwayState:
         """Read back what ``to_json`` wrote."""
-        return cls(timeouts=int(obj.get("timeouts", 0)), away=bool(obj.get("away", False)))
+        return cls(
+            timeouts=int(obj.get("timeouts", 0)),
+            away=bool(obj.get("away", False)),
+            held=str(obj.get("held", "")),
+        )
 
 
 @dataclass(frozen=True, slots=True)

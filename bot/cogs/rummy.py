@@ -18,7 +18,9 @@ from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     TABLE_LANGUAGE_OPTION,
+    interaction_language,
     server_language,
+    t,
 )
 from bot.interactions import guard
 
@@ -26,6 +28,9 @@ if TYPE_CHECKING:
     from bot.app import ShanghaiBot
 
 
+# Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
+# synced payload must say so for Discord to hide the commands in DMs (issue 10).
+@app_commands.guild_only()
 class Rummy(commands.GroupCog, group_name="rummy"):
     """Classic Rummy tables in this server."""
 
@@ -34,7 +39,6 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         super().__init__()
 
     @app_commands.command(name="new")
-    @app_commands.guild_only()
     @app_commands.describe(
         target="Points that win the game (default 150)",
         ace_mode="Aces low only, or high or low (then an ace scores 15)",
@@ -84,21 +88,19 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             await open_table_here(self.bot, interaction, options, "Rummy")
 
     @app_commands.command(name="leaderboard")
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """This server's best Rummy players (wins, then the highest average)."""
         async with guard(interaction):
             assert interaction.guild_id is not None
             rows = await self.bot.store.leaderboard(interaction.guild_id, "rummy", 10)
+            language = server_language(interaction)
             if not rows:
-                await interaction.response.send_message(
-                    "No finished Rummy games yet. Open a table with `/rummy new`!"
-                )
+                await interaction.response.send_message(t("leaderboard.empty_rummy", language))
                 return
-            await interaction.response.send_message(embed=leaderboard_embed("Rummy", rows))
+            embed = leaderboard_embed("Rummy", rows, language)
+            await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="stats")
-    @app_commands.guild_only()
     @app_commands.describe(member="Whose record to show (default: yours)")
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
@@ -110,15 +112,27 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             stats = await self.bot.store.player_stats(interaction.guild_id, who.id, "rummy")
             if stats is None:
                 await interaction.response.send_message(
-                    f"{_clean(who.display_name)} has no finished Rummy games here yet.",
+                    t(
+                        "stats.none",
+                        interaction_language(interaction),
+                        name=_clean(who.display_name),
+                        game="Rummy",
+                    ),
                     ephemeral=True,
                 )
                 return
-            await interaction.response.send_message(
-                f"**{_clean(stats.name)}**: {stats.games} Rummy game(s), {stats.wins} win(s) "
-                f"({stats.win_rate:.0%}) · average points {stats.average_total:.1f} · best "
-                f"{stats.best_total} · hands gone out: {stats.deals_out}"
+            text = t(
+                "stats.line_rummy",
+                server_language(interaction),
+                name=_clean(stats.name),
+                games=stats.games,
+                wins=stats.wins,
+                rate=stats.win_rate,
+                average=stats.average_total,
+                best=stats.best_total,
+                out=stats.deals_out,
             )
+            await interaction.response.send_message(text)
 
 
 async def setup(bot: ShanghaiBot) -> None:

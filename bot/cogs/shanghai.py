@@ -13,16 +13,21 @@ from discord.ext import commands
 from bot import guards
 from bot.errors import NoTable, NotHost, UserError
 from bot.i18n import (
+    DEFAULT_LANGUAGE,
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     TABLE_LANGUAGE_OPTION,
+    Language,
+    interaction_language,
     server_language,
+    t,
+    table_language,
 )
 from bot.interactions import guard
 from bot.rendering import rules_text
 from bot.service import rules_for
-from bot.views.house_rules import PRESET_NAMES, house_rules_text, preset_label
-from bot.views.table import render_table
+from bot.views.house_rules import PRESET_NAMES, house_rules_text
+from bot.views.table import preset_name, render_table
 from data.errors import TableExists
 from data.records import LeaderboardRow
 
@@ -67,17 +72,23 @@ class EndButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
             if interaction.user.id != self.user_id or guards.is_public(interaction):
-                raise UserError("This confirmation belongs to someone else.")
+                raise UserError(
+                    "This confirmation belongs to someone else.", code="not_your_confirmation"
+                )
             table = guards.table_here(interaction, self.table_id)
+            language = interaction_language(interaction)
             if self.answer == "no":
-                await interaction.response.edit_message(content="The table stays open.", view=None)
+                await interaction.response.edit_message(content=t("end.kept", language), view=None)
                 return
             bot: ShanghaiBot = interaction.client
             guards.require_may_end(interaction, table)
             await bot.service.end(self.table_id, interaction.user.id)
-            await interaction.response.edit_message(content="The table was ended.", view=None)
+            await interaction.response.edit_message(content=t("end.done", language), view=None)
 
 
+# Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
+# synced payload must say so for Discord to hide the commands in DMs (issue 10).
+@app_commands.guild_only()
 class Shanghai(commands.GroupCog, group_name="shanghai"):
     """Shanghai Rummy tables in this server."""
 
@@ -89,12 +100,12 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         table = self.bot.service.for_channel(interaction.channel_id or 0)
         if table is None:
             raise NoTable(
-                "There is no open Shanghai table in this channel. Open one with `/shanghai new`."
+                "There is no open Shanghai table in this channel. Open one with `/shanghai new`.",
+                code="no_table_in_channel",
             )
         return table
 
     @app_commands.command(name="new")
-    @app_commands.guild_only()
     @app_commands.describe(
         preset="The rule set to start from",
         buy_seconds="Seconds the Buy button stays live after each discard (default 8)",
@@ -164,27 +175,30 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
-    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """End this channel's table (host, or members who can manage the channel)."""
         async with guard(interaction):
             table = self._table_here(interaction)
             perms = interaction.permissions
             if interaction.user.id != table.record.host_id and not perms.manage_channels:
-                raise NotHost("end the table (or someone with Manage Channels)")
+                raise NotHost(
+                    "end the table (or someone with Manage Channels)", code="not_host.end"
+                )
+            language = interaction_language(interaction)
             view = discord.ui.View(timeout=None)
             view.add_item(
                 EndButton(
                     table.id,
                     interaction.user.id,
                     "yes",
-                    label="End the table",
+                    label=t("end.yes", language),
                     style=discord.ButtonStyle.danger,
                 )
             )
-            view.add_item(EndButton(table.id, interaction.user.id, "no", label="Keep playing"))
+            no = t("end.no", language)
+            view.add_item(EndButton(table.id, interaction.user.id, "no", label=no))
             await interaction.response.send_message(
-                "End this table for everyone? The game will not count.", view=view, ephemeral=True
+                t("end.confirm", language), view=view, ephemeral=True
             )
 
     @app_commands.command(name="rules")
@@ -193,28 +207,27 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         async with guard(interaction):
             table = self.bot.service.for_channel(interaction.channel_id or 0)
             settings = self.bot.settings
+            language = interaction_language(interaction)
             if table is None:
                 options: dict[str, Any] = {"preset": "standard"}
-                heading = "**Standard rules** (no table in this channel)"
+                heading = t("rules.heading_standard", language)
             else:
                 options = dict(table.record.options)
-                heading = (
-                    f"**Rules of table #{table.id}** "
-                    f"({preset_label(str(options.get('preset', 'standard')))})"
-                )
+                preset = preset_name(str(options.get("preset", "standard")), language)
+                heading = t("rules.heading_table", language, table=table.id, preset=preset)
             rules = rules_for(options)
             text = rules_text(
                 rules,
                 buy_seconds=float(options.get("buy_seconds", settings.buy_seconds)),
                 turn_seconds=float(options.get("turn_seconds", settings.turn_seconds)),
+                language=language,
             )
-            extra = "" if rules.game == "rummy" else house_rules_text(rules)
+            extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
             await interaction.response.send_message(
                 f"{heading}\n{text}"[: 1990 - len(extra)] + "\n" + extra, ephemeral=True
             )
 
     @app_commands.command(name="table")
-    @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         """Post the table message again at the bottom of the channel."""
         async with guard(interaction):
@@ -228,44 +241,40 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             if old is not None and interaction.channel is not None:
                 try:
                     partial = interaction.channel.get_partial_message(old)  # type: ignore[union-attr]
-                    await partial.edit(
-                        content="The table moved to a newer message below.", embed=None, view=None
-                    )
+                    moved = t("table.moved", table_language(table.record.options))
+                    await partial.edit(content=moved, embed=None, view=None)
                 except discord.HTTPException:
                     pass
 
     @app_commands.command(name="kick")
-    @app_commands.guild_only()
     @app_commands.describe(member="The player to remove (in a game, the bot plays their seat)")
     async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         """Host only: remove a player from the lobby, or hand their seat to the bot."""
         async with guard(interaction):
             table = self._table_here(interaction)
             if interaction.user.id != table.record.host_id:
-                raise NotHost("remove a player")
+                raise NotHost("remove a player", code="not_host.kick")
             await self.bot.service.kick(table.id, member.id)
+            key = "kick.removed_in_game" if table.game is not None else "kick.removed"
             await interaction.response.send_message(
-                f"{member.display_name} was removed"
-                + (" (the bot now plays their seat)." if table.game is not None else "."),
+                t(key, interaction_language(interaction), name=member.display_name),
                 ephemeral=True,
             )
 
     @app_commands.command(name="leaderboard")
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """This server's best Shanghai players."""
         async with guard(interaction):
             assert interaction.guild_id is not None
             rows = await self.bot.store.leaderboard(interaction.guild_id, "shanghai", 10)
+            language = server_language(interaction)
             if not rows:
-                await interaction.response.send_message(
-                    "No finished games yet. Open a table with `/shanghai new`!"
-                )
+                await interaction.response.send_message(t("leaderboard.empty", language))
                 return
-            await interaction.response.send_message(embed=leaderboard_embed("Shanghai", rows))
+            embed = leaderboard_embed("Shanghai", rows, language)
+            await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="stats")
-    @app_commands.guild_only()
     @app_commands.describe(member="Whose record to show (default: yours)")
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
@@ -277,15 +286,27 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             stats = await self.bot.store.player_stats(interaction.guild_id, who.id, "shanghai")
             if stats is None:
                 await interaction.response.send_message(
-                    f"{_clean(who.display_name)} has no finished Shanghai games here yet.",
+                    t(
+                        "stats.none",
+                        interaction_language(interaction),
+                        name=_clean(who.display_name),
+                        game="Shanghai",
+                    ),
                     ephemeral=True,
                 )
                 return
-            text = (
-                f"**{_clean(stats.name)}**: {stats.games} game(s), {stats.wins} win(s) "
-                f"({stats.win_rate:.0%}) · average total {stats.average_total:.1f} · best "
-                f"{stats.best_total}\nDeals gone out: {stats.deals_out} · blind outs: "
-                f"{stats.blind_outs} · buys used: {stats.buys_used}"
+            text = t(
+                "stats.line",
+                server_language(interaction),
+                name=_clean(stats.name),
+                games=stats.games,
+                wins=stats.wins,
+                rate=stats.win_rate,
+                average=stats.average_total,
+                best=stats.best_total,
+                out=stats.deals_out,
+                blind=stats.blind_outs,
+                buys=stats.buys_used,
             )
             await interaction.response.send_message(text)
 
@@ -317,11 +338,19 @@ async def open_table_here(
             else ""
         )
         kind = "Rummy" if record.game_kind == "rummy" else "Shanghai"
-        state = "waiting for players" if record.status == "lobby" else "in play"
+        state = "lobby" if record.status == "lobby" else "playing"
+        english = "waiting for players" if state == "lobby" else "in play"
         raise UserError(
             f"This channel already has an open {kind} table: table #{record.id}, hosted "
-            f"by <@{record.host_id}>, {state}{where}. Finish it or ask the host to "
-            f"`/shanghai end` it before opening a {game} table."
+            f"by <@{record.host_id}>, {english}{where}. Finish it or ask the host to "
+            f"`/shanghai end` it before opening a {game} table.",
+            code="table_exists",
+            existing=kind,
+            table=record.id,
+            host=record.host_id,
+            state=state,
+            where=where,
+            game=game,
         ) from None
     embed, view = render_table(bot.service, table)
     await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
@@ -329,15 +358,25 @@ async def open_table_here(
     await bot.service.set_message(table, message.id)
 
 
-def leaderboard_embed(game_name: str, rows: Sequence[LeaderboardRow]) -> discord.Embed:
+def leaderboard_embed(
+    game_name: str, rows: Sequence[LeaderboardRow], language: Language = DEFAULT_LANGUAGE
+) -> discord.Embed:
     """A server's leaderboard rows as one embed; shared by /shanghai and /rummy."""
     lines = [
-        f"{i}. **{_clean(r.name)}** — {r.wins} win(s) in {r.games} game(s) · "
-        f"average {r.average_total:.1f} · best {r.best_total}"
+        t(
+            "leaderboard.line",
+            language,
+            place=i,
+            name=_clean(r.name),
+            wins=r.wins,
+            games=r.games,
+            average=r.average_total,
+            best=r.best_total,
+        )
         for i, r in enumerate(rows, start=1)
     ]
     return discord.Embed(
-        title=f"{game_name} leaderboard",
+        title=t("leaderboard.title", language, game=game_name),
         description="\n".join(lines),
         colour=discord.Colour.gold(),
     )

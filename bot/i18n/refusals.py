@@ -5,7 +5,9 @@ beside their English message. The catalogue key is ``refusal.<code>`` for the en
 ``error.<code>`` for the bot's. A code without its own wording yet falls back, in English, to
 the exception's English message (it is exact) and in other languages to the wording of the
 code's family (``type(error).code``), which is vaguer but never English at a Dutch table.
-So a family's wording takes no parameters; the specific codes carry them.
+So a family's wording takes no parameters; the specific codes carry them. A refusal raised
+``from`` another (``UserError(..., code="cards_refused") from error``) gets the other's wording
+as its ``reason``.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from engine.errors import IllegalAction, Param
 
 from .catalogue import DEFAULT_LANGUAGE, Language, has_key, t
 
-#: Parameters whose values are English words of the engine's vocabulary, worded by ``term.*``.
-TERM_PARAMS = frozenset({"kind", "end"})
+#: Parameters whose values are words of the engine's or the bot's vocabulary, by the catalogue
+#: prefix that words them (``kind="run"`` → ``term.run``, ``state="lobby"`` → ``state.lobby``).
+TERM_PARAMS = {"kind": "term", "end": "term", "state": "state"}
 
 APOLOGY_KEY = "error.apology"
 
@@ -53,7 +56,11 @@ def _worded(
     specific, general = f"{prefix}.{code}", f"{prefix}.{family}"
     english = str(error)
     if code != family and has_key(specific):
-        return t(specific, language, **worded_params(params, language))
+        worded = worded_params(params, language)
+        cause = error.__cause__
+        if "reason" not in worded and cause is not None:  # ``raise ... from`` a refusal
+            worded["reason"] = refusal_text(cause, language).rstrip(".")
+        return t(specific, language, **worded)
     if language == DEFAULT_LANGUAGE and english:
         return english
     if has_key(general):
@@ -64,6 +71,6 @@ def _worded(
 def worded_params(params: Mapping[str, Param], language: Language) -> dict[str, Param]:
     """``params`` with the engine's English words (``kind="run"``) in ``language``."""
     return {
-        name: t(f"term.{value}", language) if name in TERM_PARAMS else value
+        name: t(f"{TERM_PARAMS[name]}.{value}", language) if name in TERM_PARAMS else value
         for name, value in params.items()
     }

@@ -14,6 +14,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from engine.cards import SUITS, Card
 
 from ._draw import FELT, INK_MUTED, encode_png, font
@@ -100,7 +101,11 @@ def layout_hand(
 
 
 def render_hand(
-    cards: Sequence[Card], *, highlight: Collection[int] = (), group_by: GroupBy = "suit"
+    cards: Sequence[Card],
+    *,
+    highlight: Collection[int] = (),
+    group_by: GroupBy = "suit",
+    language: Language = DEFAULT_LANGUAGE,
 ) -> bytes:
     """The hand as PNG bytes; ``highlight`` holds positions in ``cards`` to raise and outline.
 
@@ -111,7 +116,7 @@ def render_hand(
     if not layout.slots:
         ImageDraw.Draw(image).text(
             (layout.width / 2, layout.height / 2),
-            "No cards in hand",
+            t("picture.no_cards", language),
             fill=INK_MUTED,
             font=font(20),
             anchor="mm",

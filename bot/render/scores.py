@@ -12,6 +12,8 @@ from itertools import accumulate
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
+
 from ._draw import (
     CARD_BG,
     FELT_DARK,
@@ -93,12 +95,18 @@ def _nice_step(span: float, ticks: int = 5) -> int:
     return int(10 * power)  # pragma: no cover - the loop always returns
 
 
-def _labels(names: Sequence[str]) -> list[str]:
-    return [drawable(name) or f"Player {i + 1}" for i, name in enumerate(names)]
+def _labels(names: Sequence[str], language: Language) -> list[str]:
+    return [
+        drawable(name) or t("picture.player", language, number=i + 1)
+        for i, name in enumerate(names)
+    ]
 
 
-def render_score_sheet(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> bytes:
-    """PNG bytes: deal scores (a row per deal, a column per player, a totals row) and a chart.
+def render_score_sheet(
+    names: Sequence[str], sheet: Sequence[Sequence[int]], language: Language = DEFAULT_LANGUAGE
+) -> bytes:
+    """PNG bytes in ``language``: deal scores (a row per deal, a column per player, a totals
+    row) and a chart.
 
     Raises ``ValueError`` when a row of ``sheet`` does not have one score per name.
     """
@@ -109,7 +117,7 @@ def render_score_sheet(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> 
             raise ValueError(f"Deal {number} has {len(row)} scores for {len(names)} players")
     players = len(names)
     deals = len(sheet)
-    labels = _labels(names)
+    labels = _labels(names, language)
     totals = [sum(row[p] for row in sheet) for p in range(players)]
 
     table_height = (deals + 2) * ROW_HEIGHT
@@ -129,9 +137,10 @@ def render_score_sheet(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> 
 
     # Header.
     draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT), fill=FELT_DARK)
+    title = t("picture.score_sheet", language)
     draw.text(
         (MARGIN, HEADER_HEIGHT / 2),
-        "Score sheet",
+        title,
         fill=INK_LIGHT,
         font=font(26),
         anchor="lm",
@@ -139,12 +148,12 @@ def render_score_sheet(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> 
         stroke_fill=INK_LIGHT,
     )
     played = (
-        "no deals played yet"
+        t("picture.no_deals_short", language)
         if deals == 0
-        else (f"after {deals} deal" + ("" if deals == 1 else "s"))
+        else t("picture.after_deals", language, count=deals)
     )
     draw.text(
-        (MARGIN + text_width("Score sheet", 26) + 18, HEADER_HEIGHT / 2),
+        (MARGIN + text_width(title, 26) + 18, HEADER_HEIGHT / 2),
         played,
         fill=GOLD,
         font=font(20),
@@ -152,9 +161,9 @@ def render_score_sheet(names: Sequence[str], sheet: Sequence[Sequence[int]]) -> 
     )
 
     top = HEADER_HEIGHT + 16
-    _draw_table(draw, labels, sheet, totals, top)
+    _draw_table(draw, labels, sheet, totals, top, language)
     chart_top = top + table_height + 24
-    _draw_chart(image, players, sheet, chart_top)
+    _draw_chart(image, players, sheet, chart_top, language)
     _draw_legend(draw, labels, totals, chart_top + CHART_HEIGHT + 16)
     return encode_png(image)
 
@@ -165,6 +174,7 @@ def _draw_table(
     sheet: Sequence[Sequence[int]],
     totals: Sequence[int],
     top: int,
+    language: Language,
 ) -> None:
     players = len(labels)
     column = min(150.0, (WIDTH - 2 * MARGIN - DEAL_COLUMN) / players)
@@ -174,7 +184,8 @@ def _draw_table(
     def centre(player: int) -> float:
         return left + DEAL_COLUMN + column * (player + 0.5)
 
-    draw.text((left + 8, top + ROW_HEIGHT / 2), "Deal", fill=FAINT, font=font(16), anchor="lm")
+    deal = t("picture.deal", language)
+    draw.text((left + 8, top + ROW_HEIGHT / 2), deal, fill=FAINT, font=font(16), anchor="lm")
     for player, label in enumerate(labels):
         name = fit(label, 16, column - 30)
         width = text_width(name, 16) + 20
@@ -202,7 +213,7 @@ def _draw_table(
     draw.line((left, y, right, y), fill=INK, width=2)
     draw.text(
         (left + 8, y + ROW_HEIGHT / 2),
-        "Total",
+        t("picture.total", language),
         fill=INK,
         font=font(16),
         anchor="lm",
@@ -225,7 +236,13 @@ def _draw_table(
     draw.line((left + DEAL_COLUMN, top + 4, left + DEAL_COLUMN, y + ROW_HEIGHT), fill=RULE)
 
 
-def _draw_chart(image: Image.Image, players: int, sheet: Sequence[Sequence[int]], top: int) -> None:
+def _draw_chart(
+    image: Image.Image,
+    players: int,
+    sheet: Sequence[Sequence[int]],
+    top: int,
+    language: Language,
+) -> None:
     """Running totals per player: x is deals played (0 = the start), y is points.
 
     Grid, lines and markers are drawn at twice the size and scaled down (smooth lines); the
@@ -280,18 +297,19 @@ def _draw_chart(image: Image.Image, players: int, sheet: Sequence[Sequence[int]]
         layer.resize((layer.width // ss, layer.height // ss), Image.Resampling.BOX), (ox, oy)
     )
 
-    draw.text((MARGIN, top + 8), "Running totals", fill=INK, font=font(18), anchor="lm")
+    heading = t("picture.running_totals", language)
+    draw.text((MARGIN, top + 8), heading, fill=INK, font=font(18), anchor="lm")
     for value in ticks:
         draw.text((plot_left - 10, py(value)), str(value), fill=FAINT, font=font(14), anchor="rm")
     for deal in range(deals + 1):
         x = px(deal)
         draw.line((x, plot_bottom + pad, x, plot_bottom + pad + 4), fill=INK, width=1)
-        label = "start" if deal == 0 else str(deal)
+        label = t("picture.start", language) if deal == 0 else str(deal)
         draw.text((x, plot_bottom + pad + 6), label, fill=FAINT, font=font(14), anchor="mt")
     if deals == 0:
         draw.text(
             ((plot_left + plot_right) / 2, (plot_top + plot_bottom) / 2),
-            "No deals played yet",
+            t("picture.no_deals", language),
             fill=FAINT,
             font=font(20),
             anchor="mm",

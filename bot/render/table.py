@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.i18n.terms import contract_text
 from engine.melds import Meld
-from engine.rules import describe_contract
 from engine.view import PlayerView, SeatView
 
 from ._draw import (
@@ -46,13 +47,13 @@ MELD_GAP = 16
 LINE_GAP = 8
 
 
-def seat_label(seats: Sequence[SeatView], seat: int) -> str:
+def seat_label(seats: Sequence[SeatView], seat: int, language: Language = DEFAULT_LANGUAGE) -> str:
     """The drawable name of a seat, or ``Seat n`` when nothing of the name can be drawn."""
     if 0 <= seat < len(seats):
         name = drawable(seats[seat].player)
         if name:
             return name
-    return f"Seat {seat + 1}"
+    return t("picture.seat", language, number=seat + 1)
 
 
 def meld_width(meld: Meld) -> int:
@@ -81,10 +82,9 @@ def _paste_meld(image: Image.Image, meld: Meld, x: int, y: int, view: PlayerView
         x += TABLE.step
 
 
-def _header(draw: ImageDraw.ImageDraw, view: PlayerView) -> None:
+def _header(draw: ImageDraw.ImageDraw, view: PlayerView, language: Language) -> None:
     draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT), fill=FELT_DARK)
-    deals = view.rules.num_deals
-    title = f"Deal {view.deal} of {deals}"
+    title = t("picture.deal_of", language, deal=view.deal, deals=view.rules.num_deals)
     draw.text(
         (MARGIN, HEADER_HEIGHT / 2),
         title,
@@ -95,21 +95,24 @@ def _header(draw: ImageDraw.ImageDraw, view: PlayerView) -> None:
         stroke_fill=INK_LIGHT,
     )
     x = MARGIN + text_width(title, 26) + 22
-    contract = describe_contract(view.contract)
+    contract = contract_text(view.contract, language)
     draw.text((x, HEADER_HEIGHT / 2), contract, fill=GOLD, font=font(21), anchor="lm")
     if view.is_over:
-        status = "Game over"
+        status = t("picture.game_over", language)
     elif view.step == "over":
-        status = "Deal over"
+        status = t("picture.deal_over", language)
     else:
-        status = f"{seat_label(view.seats, view.current)} to {view.step}"
+        name = seat_label(view.seats, view.current, language)
+        status = t(f"picture.to_{view.step}", language, name=name)
     status = fit(status, 18, WIDTH - x - text_width(contract, 21) - 40 - MARGIN)
     draw.text(
         (WIDTH - MARGIN, HEADER_HEIGHT / 2), status, fill=INK_MUTED, font=font(18), anchor="rm"
     )
 
 
-def _piles(image: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView) -> None:
+def _piles(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView, language: Language
+) -> None:
     top = HEADER_HEIGHT + 18
     x = MARGIN + 4
     back = card_back(TABLE)
@@ -119,9 +122,11 @@ def _piles(image: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView) -> N
     if not layers:
         _empty_slot(draw, x, top)
     label_x = x + TABLE.width + 14
-    draw.text((label_x, top + 8), "Stock", fill=INK_MUTED, font=font(17), anchor="lt")
+    stock = t("picture.stock", language)
+    draw.text((label_x, top + 8), stock, fill=INK_MUTED, font=font(17), anchor="lt")
     draw.text((label_x, top + 32), f"{view.stock_size}", fill=INK_LIGHT, font=font(30), anchor="lt")
-    draw.text((label_x, top + 64), "cards", fill=INK_MUTED, font=font(15), anchor="lt")
+    cards = t("picture.cards", language, count=view.stock_size)
+    draw.text((label_x, top + 64), cards, fill=INK_MUTED, font=font(15), anchor="lt")
 
     x = label_x + 110
     if view.upcard is None:
@@ -130,10 +135,11 @@ def _piles(image: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView) -> N
         face = card_face(view.upcard, TABLE)
         image.paste(face, (x, top), face)
     label_x = x + TABLE.width + 14
-    draw.text((label_x, top + 8), "Upcard", fill=INK_MUTED, font=font(17), anchor="lt")
+    upcard = t("picture.upcard", language)
+    draw.text((label_x, top + 8), upcard, fill=INK_MUTED, font=font(17), anchor="lt")
     if view.upcard is not None:
         live = view.upcard_live
-        text = "LIVE" if live else "DEAD"
+        text = t("picture.live" if live else "picture.dead", language)
         pill(
             draw,
             (label_x, top + 32, label_x + badge_width(text, 17) + 6, top + 58),
@@ -142,11 +148,12 @@ def _piles(image: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView) -> N
             17,
         )
     else:
-        draw.text((label_x, top + 34), "none", fill=INK_LIGHT, font=font(19), anchor="lt")
+        none = t("picture.none", language)
+        draw.text((label_x, top + 34), none, fill=INK_LIGHT, font=font(19), anchor="lt")
     if view.discarder is not None and view.upcard is not None:
         draw.text(
             (label_x, top + 66),
-            f"from {seat_label(view.seats, view.discarder)}",
+            t("picture.from", language, name=seat_label(view.seats, view.discarder, language)),
             fill=INK_MUTED,
             font=font(15),
             anchor="lt",
@@ -160,20 +167,28 @@ def _empty_slot(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
 
 
 def _seat_panel(
-    draw: ImageDraw.ImageDraw, view: PlayerView, seat: int, top: int, height: int
+    draw: ImageDraw.ImageDraw,
+    view: PlayerView,
+    seat: int,
+    top: int,
+    height: int,
+    *,
+    panel: int = PANEL_WIDTH,
+    turn_marker: bool = True,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> None:
     info = view.seats[seat]
     x = MARGIN
-    if seat == view.current and view.step != "over":
+    if turn_marker and seat == view.current and view.step != "over":
         draw.rectangle((0, top, 6, top + height), fill=GOLD)
     name_x = x + 4
     badges: list[tuple[str, tuple[int, int, int]]] = []
     if seat == view.dealer:
-        badges.append(("dealer", DEAD_GREY))
+        badges.append((t("picture.dealer", language), DEAD_GREY))
     if view.seat is not None and seat == view.seat:
-        badges.append(("you", GOLD))
+        badges.append((t("picture.you", language), GOLD))
     badge_space = sum(badge_width(text, 13) + 6 for text, _ in badges)
-    name = fit(seat_label(view.seats, seat), 20, PANEL_WIDTH - 20 - badge_space)
+    name = fit(seat_label(view.seats, seat, language), 20, panel - 20 - badge_space)
     draw.text(
         (name_x, top + 12),
         name,
@@ -195,11 +210,12 @@ def _seat_panel(
             ink=FELT_DARK if colour == GOLD else INK_LIGHT,
         )
         bx += w + 6
-    cards = "card" if info.hand_size == 1 else "cards"
-    limit = "no limit" if view.buy_limit is None else f"{view.buy_limit}"
-    stats = f"{info.hand_size} {cards}  ·  buys {info.buys_used}/{limit}"
+    limit = t("picture.no_limit", language) if view.buy_limit is None else f"{view.buy_limit}"
+    stats = t(
+        "picture.seat_stats", language, count=info.hand_size, used=info.buys_used, limit=limit
+    )
     draw.text((name_x, top + 40), stats, fill=INK_MUTED, font=font(16), anchor="lt")
-    down = "DOWN" if info.is_down else "not down"
+    down = t("picture.down" if info.is_down else "picture.not_down", language)
     w = badge_width(down, 14)
     pill(
         draw,
@@ -210,17 +226,30 @@ def _seat_panel(
         ink=INK_LIGHT if info.is_down else INK_MUTED,
     )
     draw.text(
-        (name_x + PANEL_WIDTH - 28, top + 72),
-        f"{info.total} pts",
+        (name_x + panel - 28, top + 72),
+        t("picture.points", language, total=info.total),
         fill=INK_LIGHT,
         font=font(18),
         anchor="rm",
     )
 
 
-def render_table(view: PlayerView) -> bytes:
-    """The table as PNG bytes: header, piles, and every seat with its melds."""
-    area = WIDTH - PANEL_WIDTH - 2 * MARGIN
+#: The compact picture for the table message's embed: narrow enough to read at Discord's
+#: embed width (about 400 px), without what changes every turn (whose turn, the piles: the
+#: embed's text says those), so it is uploaded again only when seats or melds change.
+COMPACT_WIDTH = 560
+COMPACT_PANEL = 190
+
+
+def render_table(
+    view: PlayerView, *, compact: bool = False, language: Language = DEFAULT_LANGUAGE
+) -> bytes:
+    """The table as PNG bytes in ``language``: header, piles, and every seat with its melds;
+    ``compact``: only the seats and their melds, each meld numbered as in the text."""
+    width = COMPACT_WIDTH if compact else WIDTH
+    panel = COMPACT_PANEL if compact else PANEL_WIDTH
+    area = width - panel - 2 * MARGIN
+    numbers = {id(table_meld.meld): i + 1 for i, table_meld in enumerate(view.melds)}
     by_owner: dict[int, list[Meld]] = {seat: [] for seat in range(len(view.seats))}
     for table_meld in view.melds:
         by_owner.setdefault(table_meld.owner, []).append(table_meld.meld)
@@ -229,30 +258,47 @@ def render_table(view: PlayerView) -> bytes:
         lines = _flow(melds, area) if melds else []
         meld_height = len(lines) * TABLE.height + max(0, len(lines) - 1) * LINE_GAP
         rows.append((seat, lines, max(ROW_MIN_HEIGHT, meld_height + 2 * ROW_PADDING)))
-    height = HEADER_HEIGHT + PILES_HEIGHT + sum(h for _, _, h in rows) + MARGIN
-    image = Image.new("RGB", (WIDTH, height), FELT)
+    head = 0 if compact else HEADER_HEIGHT + PILES_HEIGHT
+    height = head + sum(h for _, _, h in rows) + MARGIN
+    image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
-    _header(draw, view)
-    _piles(image, draw, view)
+    if not compact:
+        _header(draw, view, language)
+        _piles(image, draw, view, language)
 
-    top = HEADER_HEIGHT + PILES_HEIGHT
+    top = head
     for number, (seat, lines, row_height) in enumerate(rows):
         if number % 2 == 0:
-            draw.rectangle((0, top, WIDTH, top + row_height - 1), fill=FELT_LIGHT)
+            draw.rectangle((0, top, width, top + row_height - 1), fill=FELT_LIGHT)
         if 0 <= seat < len(view.seats):
-            _seat_panel(draw, view, seat, top, row_height)
+            _seat_panel(
+                draw,
+                view,
+                seat,
+                top,
+                row_height,
+                panel=panel,
+                turn_marker=not compact,
+                language=language,
+            )
         else:
-            draw.text((MARGIN + 4, top + 12), f"Seat {seat + 1}", fill=INK_LIGHT, font=font(20))
-        left = MARGIN + PANEL_WIDTH
+            label = t("picture.seat", language, number=seat + 1)
+            draw.text((MARGIN + 4, top + 12), label, fill=INK_LIGHT, font=font(20))
+        left = MARGIN + panel
         if not lines:
+            no_melds = t("picture.no_melds", language)
             draw.text(
-                (left, top + row_height / 2), "no melds", fill=INK_MUTED, font=font(16), anchor="lm"
+                (left, top + row_height / 2), no_melds, fill=INK_MUTED, font=font(16), anchor="lm"
             )
         y = top + (row_height - len(lines) * TABLE.height - (len(lines) - 1) * LINE_GAP) // 2
         for line in lines:
             x = left
             for meld in line:
                 _paste_meld(image, meld, x, y, view)
+                if compact and id(meld) in numbers:
+                    label = f"#{numbers[id(meld)]}"
+                    w = badge_width(label, 14)
+                    pill(draw, (x - 4, y - 8, x - 4 + w, y + 12), GOLD, label, 14, ink=FELT_DARK)
                 x += meld_width(meld) + MELD_GAP
             y += TABLE.height + LINE_GAP
         top += row_height

@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
+from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard, parse_action
 from engine.errors import IllegalAction
 
 from .live import ActResult, Change, LiveTable, Pending
@@ -40,7 +40,7 @@ class BuyWindows:
 
     def opened(self, table: LiveTable, seconds: float) -> None:
         """A new upcard is on offer: start its window with nobody decided."""
-        table.buy_deadline = self.service.clock() + seconds
+        table.buy_deadline = table.window_ends = self.service.clock() + seconds
         table.decided = set()
 
     def undecided(self, table: LiveTable) -> list[int]:
@@ -85,7 +85,10 @@ class BuyWindows:
             and game.buy_window_open
             and seat != game.current
         ):
-            raise IllegalAction("The buy window has closed: the upcard can't be bought now")
+            raise IllegalAction(
+                "The buy window has closed: the upcard can't be bought now",
+                code="buy.window_closed",
+            )
 
     async def settle(self, table: LiveTable) -> None:
         """After anything that may have been the last decision: close the window early and
@@ -99,6 +102,7 @@ class BuyWindows:
             await self.run_pending(table)
         else:
             table.buy_deadline = None
+            table.window_ends = self.service.clock()
             self.service.timers.arm(table)
             self.service._notify(Change(table, "window"))
 
@@ -116,9 +120,27 @@ class BuyWindows:
         if not self.undecided(table):
             result = await self.run_pending(table)
             return replace(result, pending=None)
+        # Saved with the seat's away flags, so a restart keeps the held draw.
+        away = list(table.away)
+        away[seat] = replace(away[seat], held=str(action))
+        await self.service.store.set_away(table.id, away)
+        table.away = away
         self.service.timers.arm(table)
         self.service._notify(Change(table, "window", actor=int(player)))
         return ActResult([], table.version, pending=future)
+
+    def revive_held(self, table: LiveTable) -> None:
+        """After a restart: hold again the draw a seat had asked for (``AwayState.held``)."""
+        game = table.game
+        if game is None or game.is_over:
+            return
+        for seat, state in enumerate(table.away):
+            if not state.held:
+                continue
+            table.away[seat] = replace(state, held="")
+            if seat == game.current and game.step == "draw":
+                future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
+                table.pending = Pending(seat, parse_action(state.held), future)
 
     async def run_pending(self, table: LiveTable) -> ActResult:
         """Submit the held draw now (the window ended or nobody else can buy)."""
@@ -127,6 +149,7 @@ class BuyWindows:
         table.pending = None
         game = table.game
         player = game.players[pending.seat]
+        clear_held(table, pending.seat)
         try:
             events = game.apply(player, pending.action)
         except IllegalAction as error:
@@ -138,3 +161,9 @@ class BuyWindows:
         if not pending.future.done():
             pending.future.set_result(result)
         return result
+
+
+def clear_held(table: LiveTable, seat: int) -> None:
+    """The held draw of ``seat`` ran or was replaced: the next commit saves it gone."""
+    if seat < len(table.away) and table.away[seat].held:
+        table.away[seat] = replace(table.away[seat], held="")

@@ -79,6 +79,13 @@ class LiveTable:
     #: Seats that decided about the upcard now on offer: asked to buy, passed, or computers
     #: that were asked. The window closes early once every other eligible seat is in here.
     decided: set[int] = field(default_factory=set)
+    #: When the window of the upcard on offer ends or ended (kept after it closed, for the
+    #: table's text).
+    window_ends: float | None = None
+    #: When a person last acted (a computer's or the bot's move doesn't count): a game idle
+    #: for ``idle_seconds`` ends as abandoned. Memory only; ``restore`` takes the row's
+    #: last update.
+    last_person: float = 0.0
     #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
     backoff: Backoff = field(default_factory=Backoff)
 
@@ -140,6 +147,9 @@ class Change:
     new_turn: bool = False
     #: The seat a ``left``/``kick`` change is about.
     seat: int | None = None
+    #: Why the table ended, for an ``end`` the bot decided itself (a lobby nobody started, a
+    #: game nobody played).
+    note: str | None = None
 
 
 class Listener(Protocol):

@@ -29,7 +29,7 @@ from engine import Game
 from engine.actions import Action, CancelBuy, RequestBuy
 from engine.events import DealStarted, Discarded, Event
 
-from .buy_window import BuyWindows
+from .buy_window import BuyWindows, clear_held
 from .computers import ComputerSeats
 from .live import (
     REMOVED,
@@ -63,6 +63,8 @@ class TableService:
         clock: Clock = time.time,
         listener: Listener | None = None,
         computer_delay: float = 2.0,
+        lobby_seconds: float = 30 * 60,
+        idle_seconds: float = 24 * 3600,
     ) -> None:
         self.store = store
         self.buy_seconds = buy_seconds
@@ -72,6 +74,8 @@ class TableService:
         self.clock = clock
         self.listener = listener
         self.computer_delay = computer_delay
+        self.lobby_seconds = lobby_seconds
+        self.idle_seconds = idle_seconds
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self.windows = BuyWindows(self)
@@ -83,7 +87,7 @@ class TableService:
     def get(self, table_id: int) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None or table.closed:
-            raise NoTable("That table is closed.")
+            raise NoTable("That table is closed.", code="closed")
         return table
 
     def for_channel(self, channel_id: int) -> LiveTable | None:
@@ -143,6 +147,7 @@ class TableService:
             guild_id, channel_id, rules.game, host_id, [Seat(host_id, host_name)], options
         )
         table = self._remember(LiveTable(record, None, record.version))
+        self.timers.arm(table)  # a lobby nobody starts closes itself
         self._notify(Change(table, "lobby", actor=host_id))
         return table
 
@@ -151,10 +156,14 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
-                raise UserError("You already have a seat at this table.")
+                raise UserError("You already have a seat at this table.", code="already_seated")
             rules = rules_for(dict(table.record.options))
             if len(table.record.seats) >= rules.players[1]:
-                raise UserError(f"The table is full ({rules.players[1]} players).")
+                raise UserError(
+                    f"The table is full ({rules.players[1]} players).",
+                    code="table_full",
+                    count=rules.players[1],
+                )
             seats = (*table.record.seats, Seat(user_id, name))
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
             table.record = replace(table.record, seats=seats)
@@ -166,9 +175,12 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
-                raise UserError("You don't have a seat at this table.")
+                raise UserError("You don't have a seat at this table.", code="no_seat")
             if user_id == table.record.host_id:
-                raise UserError("The host can't leave; use `/shanghai end` to close the table.")
+                raise UserError(
+                    "The host can't leave; use `/shanghai end` to close the table.",
+                    code="host_cannot_leave",
+                )
             seats = tuple(s for s in table.record.seats if s.user_id != user_id)
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
             table.record = replace(table.record, seats=seats)
@@ -178,15 +190,21 @@ class TableService:
     async def add_computer(self, table_id: int, user_id: int, level: str) -> LiveTable:
         """The host seats a computer player of ``level`` ('easy', 'normal' or 'expert')."""
         if level not in ("easy", "normal", "expert"):
-            raise UserError("Computer players are 'easy', 'normal' or 'expert'.")
+            raise UserError(
+                "Computer players are 'easy', 'normal' or 'expert'.", code="computer_level"
+            )
         table = self.get(table_id)
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("add a computer player")
+                raise NotHost("add a computer player", code="not_host.add_computer")
             rules = rules_for(dict(table.record.options))
             if len(table.record.seats) >= rules.players[1]:
-                raise UserError(f"The table is full ({rules.players[1]} players).")
+                raise UserError(
+                    f"The table is full ({rules.players[1]} players).",
+                    code="table_full",
+                    count=rules.players[1],
+                )
             taken = {s.user_id for s in table.record.seats}
             # Negative ids: Discord snowflakes are positive, so a computer never collides.
             number = next(n for n in range(1, 100) if -n not in taken)
@@ -203,10 +221,10 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("remove a computer player")
+                raise NotHost("remove a computer player", code="not_host.remove_computer")
             computers = [s for s in table.record.seats if s.is_computer]
             if not computers:
-                raise UserError("There is no computer player at this table.")
+                raise UserError("There is no computer player at this table.", code="no_computer")
             gone = computers[-1]
             seats = tuple(s for s in table.record.seats if s is not gone)
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
@@ -229,7 +247,7 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("change the house rules")
+                raise NotHost("change the house rules", code="not_host.house_rules")
             options = dict(table.record.options)
             overrides = dict(options.get("rules") or {})
             if preset is not None:
@@ -240,11 +258,19 @@ class TableService:
             try:
                 rules = rules_for(options)
             except ValueError as error:
-                raise UserError(f"That house rule can't be used here: {error}") from None
+                raise UserError(
+                    f"That house rule can't be used here: {error}",
+                    code="house_rule_invalid",
+                    reason=str(error),
+                ) from None
             if rules.game != table.record.game_kind:
-                raise UserError("That rule set is for another game.")
+                raise UserError("That rule set is for another game.", code="other_game_rules")
             if len(table.record.seats) > rules.players[1]:
-                raise UserError(f"Too many players are seated for {rules.players[1]} players.")
+                raise UserError(
+                    f"Too many players are seated for {rules.players[1]} players.",
+                    code="too_many_seated",
+                    count=rules.players[1],
+                )
             await self.store.update_lobby(table.id, table.record.seats, options)
             table.record = replace(table.record, options=options)
         self._notify(Change(table, "lobby", actor=user_id))
@@ -252,7 +278,7 @@ class TableService:
 
     def _require_lobby(self, table: LiveTable) -> None:
         if table.game is not None:
-            raise WrongPhase("The game has already started.")
+            raise WrongPhase("The game has already started.", code="started")
 
     def _table_seed(self, table: LiveTable) -> int:
         if self.seed is None:
@@ -265,12 +291,17 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if user_id != table.record.host_id:
-                raise NotHost("start the game")
+                raise NotHost("start the game", code="not_host.start")
             rules = rules_for(dict(table.record.options))
             low = rules.players[0]
             count = len(table.record.seats)
             if count < low:
-                raise UserError(f"This game needs at least {low} players; {count} seated.")
+                raise UserError(
+                    f"This game needs at least {low} players; {count} seated.",
+                    code="too_few_players",
+                    low=low,
+                    count=count,
+                )
             players = [str(seat.user_id) for seat in table.record.seats]
             game = Game.new(players, rules, self._table_seed(table))
             now = self.clock()
@@ -284,7 +315,9 @@ class TableService:
             table.record = replace(table.record, status="playing")
             table.game = game
             table.version = 0
+            table.last_person = now
             table.buy_deadline, table.turn_deadline, table.away = buy_deadline, turn_deadline, away
+            table.window_ends = buy_deadline
             self.timers.arm(table)
         self._notify(Change(table, "start", actor=user_id, new_turn=True))
         return table
@@ -326,9 +359,9 @@ class TableService:
 
     def _playing(self, table: LiveTable) -> Game:
         if table.closed:
-            raise NoTable("That table is closed.")
+            raise NoTable("That table is closed.", code="closed")
         if table.game is None:
-            raise WrongPhase("The game hasn't started yet.")
+            raise WrongPhase("The game hasn't started yet.", code="not_started")
         return table.game
 
     def _seat(self, table: LiveTable, user_id: int) -> int:
@@ -380,9 +413,11 @@ class TableService:
             game = self._playing(table)
             seat = self._seat(table, user_id)
             if not self.windows.running(table):
-                raise UserError("That buy window has closed already.")
+                raise UserError("That buy window has closed already.", code="buy_window_over")
             if seat == game.current:
-                raise UserError("It's your turn: draw or take the upcard instead.")
+                raise UserError(
+                    "It's your turn: draw or take the upcard instead.", code="own_turn_take"
+                )
             self._mark_present(table, seat)
             table.decided.add(seat)
             await self.windows.settle(table)
@@ -399,6 +434,8 @@ class TableService:
         seat = self._seat(table, user_id)
         player = str(user_id)
         present_changed = self._mark_present(table, seat)
+        if not table.is_computer(seat):
+            table.last_person = self.clock()
         self.windows.check_request(table, seat, action)
         if self.windows.must_hold(table, seat, action):
             if present_changed:
@@ -408,6 +445,7 @@ class TableService:
         events = game.apply(player, action)
         if superseded is not None:
             table.pending = None
+            clear_held(table, superseded.seat)
         if isinstance(action, (RequestBuy, CancelBuy)):
             table.decided.add(seat)
         result = await self._commit(table, user_id, action, events)
@@ -508,6 +546,32 @@ class TableService:
             await self.timers.on_timer(table)
             self.timers.arm(table)
 
+    async def expire(self, table: LiveTable, why: str) -> None:
+        """End a table the bot closes itself (lock held): a lobby nobody started, a game nobody
+        played. Recorded as ``abandoned``, with no results, so nothing reaches the leaderboard."""
+        await self.store.end_table(table.id, status="abandoned")
+        self._forget(table)
+        self._notify(Change(table, "end", note=why))
+
+    async def leave_game(self, table_id: int, user_id: int) -> LiveTable:
+        """A player leaves a running game: the computer plays their seat from now on."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._playing(table)
+            seat = self._seat(table, user_id)
+            if table.away[seat].timeouts >= REMOVED:
+                raise UserError(
+                    "You already left this game; the computer plays your seat.",
+                    code="already_left",
+                )
+            away = list(table.away)
+            away[seat] = AwayState(REMOVED, True)
+            await self.store.set_away(table.id, away)
+            table.away = away
+            self.timers.arm(table)
+        self._notify(Change(table, "left", seat=seat))
+        return table
+
     # -- absent players ------------------------------------------------------------------------
 
     async def kick(self, table_id: int, user_id: int) -> LiveTable:
@@ -520,7 +584,10 @@ class TableService:
             if seat is None:
                 raise NotSeated()
             if user_id == table.record.host_id:
-                raise UserError("The host can't remove themself; use `/shanghai end`.")
+                raise UserError(
+                    "The host can't remove themself; use `/shanghai end`.",
+                    code="host_cannot_kick_self",
+                )
             away = list(table.away)
             away[seat] = AwayState(REMOVED, True)
             await self.store.set_away(table.id, away)  # saved before the host is answered
@@ -532,9 +599,13 @@ class TableService:
     def _mark_present(self, table: LiveTable, seat: int) -> bool:
         """A player who acts is no longer away (the change is saved with the next action)."""
         if seat < len(table.away) and table.away[seat].timeouts >= REMOVED:
-            raise UserError("The host removed you from this game; the bot plays your seat.")
-        if seat < len(table.away) and table.away[seat] != AwayState():
-            table.away[seat] = AwayState()
+            raise UserError(
+                "You left this game or the host removed you; the computer plays your seat.",
+                code="kicked",
+            )
+        state = table.away[seat] if seat < len(table.away) else AwayState()
+        if state.timeouts or state.away:
+            table.away[seat] = replace(state, timeouts=0, away=False)
             return True
         return False
 
@@ -546,7 +617,10 @@ class TableService:
         seat = table.seat_of(user_id)
         if seat is not None and seat < len(table.away) and table.away[seat].away:
             if table.away[seat].timeouts >= REMOVED:
-                raise UserError("The host removed you from this game; the bot plays your seat.")
+                raise UserError(
+                    "You left this game or the host removed you; the computer plays your seat.",
+                    code="kicked",
+                )
             async with table.lock:
                 if self._mark_present(table, seat):
                     self.timers.arm(table)
@@ -563,6 +637,9 @@ class TableService:
             table = await quarantine.revive(self, record)
             if table is None:
                 continue
+            self.windows.revive_held(table)
+            table.last_person = record.updated_at
+            table.window_ends = record.buy_deadline
             self._remember(table)
             self.timers.arm(table)
             restored.append(table)

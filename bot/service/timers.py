@@ -12,9 +12,11 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from bot.i18n import t, table_language
 from bot.storage_faults import is_write_refused
 from data.records import AwayState
 from data.store import background_writes
+from engine.actions import Action
 
 from .live import Change, LiveTable
 
@@ -33,9 +35,14 @@ class Timers:
     def next_wake(self, table: LiveTable) -> float | None:
         service = self.service
         game = table.game
-        if game is None or game.is_over or table.closed:
+        if table.closed:
+            return None
+        if game is None:
+            return table.record.created_at + service.lobby_seconds
+        if game.is_over:
             return None
         now = service.clock()
+        idle_at = max(table.last_person, table.record.created_at) + service.idle_seconds
         running = service.windows.running(table)
         times = [t for t in (table.buy_deadline, table.turn_deadline) if t is not None]
         seat = game.current
@@ -50,7 +57,8 @@ class Timers:
             times.append(due)
         if service.computers.undecided_buyers(table):
             times.append(now)
-        return table.backoff.hold(min(times)) if times else None
+        times.append(idle_at)
+        return table.backoff.hold(min(times))
 
     def arm(self, table: LiveTable) -> None:
         """(Re)start the table's one timer task for its next deadline."""
@@ -101,9 +109,20 @@ class Timers:
         """Whatever is due now: close the buy window, run a held draw, play for the absent."""
         service = self.service
         game = table.game
-        if game is None or game.is_over:
-            return
         now = service.clock()
+        if game is None:
+            if now >= table.record.created_at + service.lobby_seconds:
+                minutes = round(service.lobby_seconds / 60)
+                language = table_language(table.record.options)
+                await service.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+            return
+        if game.is_over:
+            return
+        if now >= max(table.last_person, table.record.created_at) + service.idle_seconds:
+            hours = round(service.idle_seconds / 3600)
+            language = table_language(table.record.options)
+            await service.expire(table, t("notice.idle_expired", language, hours=hours))
+            return
         if table.buy_deadline is not None and now >= table.buy_deadline:
             table.buy_deadline = None
             if table.pending is not None:
@@ -141,9 +160,10 @@ class Timers:
         game = table.game
         assert game is not None
         player = game.players[seat]
+        done: list[Action] = []
         if table.pending is not None and table.pending.seat == seat:
+            done.append(table.pending.action)
             await service.windows.run_pending(table)
-        done = []
         for _ in range(40):
             if table.closed or game.is_over or game.current != seat:
                 break

@@ -25,6 +25,8 @@ import discord
 
 from bot import guards
 from bot.errors import StaleControl, UserError
+from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
+from bot.i18n.refusals import refusal_text
 from bot.interactions import guard
 from bot.pictures import hand_picture_for
 from bot.rendering import (
@@ -74,6 +76,8 @@ BUTTON_VERBS = (
     "back",
     "hint",
     "layall",
+    "leave",
+    "leaveok",
 )
 SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
 MAX_OPTIONS = 25
@@ -209,14 +213,16 @@ def everything_that_fits(legal: tuple[Action, ...]) -> LayOff | None:
     return LayOff(tuple(items)) if len(items) >= 2 else None
 
 
-def layoff_options(places: dict[Card, list[LayOffItem]]) -> list[discord.SelectOption]:
+def layoff_options(
+    places: dict[Card, list[LayOffItem]], language: Language = DEFAULT_LANGUAGE
+) -> list[discord.SelectOption]:
     """One option per card: where it goes when that is unambiguous, else how many places."""
     options = []
     for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0])):
         if len(items) == 1:
-            label = f"{card_text(card)} on {layoff_item_text(items[0]).split(' on ', 1)[1]}"
+            label = layoff_item_text(items[0], language)
         else:
-            label = f"{card_text(card)} ({len(items)} places: you choose next)"
+            label = t("hand.places_choose", language, card=card_text(card), count=len(items))
         options.append(discord.SelectOption(label=label[:100], value=str(card)))
     return options
 
@@ -228,8 +234,10 @@ def render_hand(
     mode: Mode = "main",
     note: str | None = None,
     picked: Card | None = None,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> tuple[str, discord.ui.View]:
-    """The content and controls of a seat's private message, from its snapshot alone."""
+    """The content and controls of a seat's private message, from its snapshot alone, in the
+    player's own language."""
     view = snap.view
     tag = snap.tag
     legal = snap.legal
@@ -237,14 +245,12 @@ def render_hand(
     tid = snap.table_id
     pending_text = None
     if snap.pending:
-        pending_text = (
-            "⏳ You will draw from the stock when the buy window closes "
-            f"{countdown(snap.buy_deadline)}: others may still buy the upcard."
-        )
+        pending_text = t("hand.pending", language, countdown=countdown(snap.buy_deadline))
     extra: list[str] = []
     notes = [n for n in (note, *snap.notes) if n]
 
-    def button(verb: str, label: str, style: discord.ButtonStyle, row: int) -> None:
+    def button(verb: str, key: str, style: discord.ButtonStyle, row: int, **params: Any) -> None:
+        label = t(key, language, **params)
         ui.add_item(HandButton(tid, tag, sort, verb, label=label, style=style, row=row))
 
     def selects(
@@ -265,7 +271,9 @@ def render_hand(
                     verb,
                     arg=f"{arg}{page}" if arg or page else "",
                     options=part,
-                    placeholder=placeholder if page == 0 else f"{placeholder} (more)",
+                    placeholder=placeholder
+                    if page == 0
+                    else t("hand.more", language, placeholder=placeholder),
                     row=first_row + page,
                     max_values=len(part) if many else 1,
                 )
@@ -274,75 +282,81 @@ def render_hand(
     if mode == "down":
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is None:
-            mode, notes = "main", [*notes, "Your hand can't meet this deal's contract yet."]
+            mode, notes = "main", [*notes, t("hand.cannot_meet_contract", language)]
         else:
-            extra.append("**Lay down these melds?**")
-            lines, left = go_down_lines(proposal, view)
+            extra.append(t("hand.lay_down_these", language))
+            lines, left = go_down_lines(proposal, view, language)
             extra.extend(lines)
-            extra.append(f"Left in hand: {cards_text(sorted(left.elements(), key=Card.sort_key))}")
-            button("downok", "Confirm lay down", discord.ButtonStyle.success, 0)
-            button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 0)
-            button("back", "Back", discord.ButtonStyle.secondary, 0)
+            left_cards = cards_text(sorted(left.elements(), key=Card.sort_key))
+            extra.append(t("hand.left_in_hand", language, cards=left_cards))
+            button("downok", "button.confirm_down", discord.ButtonStyle.success, 0)
+            button("downedit", "button.own_melds", discord.ButtonStyle.secondary, 0)
+            button("back", "button.back", discord.ButtonStyle.secondary, 0)
     if mode == "layoff":
         places = layoff_cards(legal)
         if not places:
-            mode, notes = "main", [*notes, "Nothing to lay off now."]
+            mode, notes = "main", [*notes, t("hand.nothing_to_lay_off", language)]
         elif picked is not None and picked in places:
-            extra.append(f"**Where does {card_text(picked)} go?**")
+            extra.append(t("hand.where_goes", language, card=card_text(picked)))
             options = [
-                discord.SelectOption(label=layoff_item_text(item)[:100], value=str(item))
+                discord.SelectOption(label=layoff_item_text(item, language)[:100], value=str(item))
                 for item in places[picked]
             ]
-            selects("place", options, f"Lay off {card_text(picked)} on…", 0, arg="p")
-            button("layoff", "Back to the cards", discord.ButtonStyle.secondary, 4)
+            placeholder = t("hand.lay_off_on", language, card=card_text(picked))
+            selects("place", options, placeholder, 0, arg="p")
+            button("layoff", "button.back_to_cards", discord.ButtonStyle.secondary, 4)
         else:
-            extra.append(
-                "**Lay off:** choose one card or several. Cards with one place go there at "
-                "once; for a card with several places you choose where next."
-            )
-            options = layoff_options(places)
-            selects("layoff", options, "Cards to lay off…", 0, many=True)
-            button("back", "Back", discord.ButtonStyle.secondary, 4)
+            extra.append(t("hand.lay_off_help", language))
+            options = layoff_options(places, language)
+            selects("layoff", options, t("hand.cards_to_lay_off", language), 0, many=True)
+            button("back", "button.back", discord.ButtonStyle.secondary, 4)
     if mode == "swap":
         swaps = [a for a in legal if isinstance(a, SwapJoker)]
         if not swaps:
-            mode, notes = "main", [*notes, "Nothing to swap now."]
+            mode, notes = "main", [*notes, t("hand.nothing_to_swap", language)]
         else:
             options = [
-                discord.SelectOption(label=action_text(a)[:100], value=str(a)[:100]) for a in swaps
+                discord.SelectOption(label=action_text(a, language)[:100], value=str(a)[:100])
+                for a in swaps
             ]
-            selects("swap", options, "Choose a swap", 0)
-            button("back", "Back", discord.ButtonStyle.secondary, 4)
+            selects("swap", options, t("hand.choose_swap", language), 0)
+            button("back", "button.back", discord.ButtonStyle.secondary, 4)
     if mode == "main":
         # Everything a turn needs is on this one screen, so most turns take two clicks.
         if not snap.pending:
             if any(isinstance(a, DrawStock) for a in legal):
-                button("draw", "Draw from stock", discord.ButtonStyle.primary, 0)
+                button("draw", "button.draw_stock", discord.ButtonStyle.primary, 0)
             if any(isinstance(a, TakeUpcard) for a in legal):
-                label = f"Take {card_text(view.upcard)}" if view.upcard else "Take upcard"
-                button("take", label, discord.ButtonStyle.primary, 0)
+                if view.upcard:
+                    upcard = card_text(view.upcard)
+                    button("take", "button.take", discord.ButtonStyle.primary, 0, card=upcard)
+                else:
+                    button("take", "button.take_upcard", discord.ButtonStyle.primary, 0)
             if any(isinstance(a, BuyInTurn) for a in legal):
-                button("buyin", "Buy in turn", discord.ButtonStyle.success, 0)
+                button("buyin", "button.buy_in_turn", discord.ButtonStyle.success, 0)
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
         if proposal is not None:
-            extra.append("**You can lay down these melds:**")
-            extra.extend(go_down_lines(proposal, view)[0])
-            button("downok", "Lay down these melds", discord.ButtonStyle.success, 1)
-            button("downedit", "Choose my own melds", discord.ButtonStyle.secondary, 1)
+            extra.append(t("hand.can_lay_down", language))
+            extra.extend(go_down_lines(proposal, view, language)[0])
+            button("downok", "button.lay_down_these", discord.ButtonStyle.success, 1)
+            button("downedit", "button.own_melds", discord.ButtonStyle.secondary, 1)
         places = layoff_cards(legal)
         batch = everything_that_fits(legal)
         if batch is not None:
-            label = f"Lay off all that fits ({len(batch.items)})"
-            button("layall", label, discord.ButtonStyle.success, 1)
+            count = len(batch.items)
+            button("layall", "button.lay_all", discord.ButtonStyle.success, 1, count=count)
         if any(isinstance(a, SwapJoker) for a in legal):
-            button("swap", "Swap joker", discord.ButtonStyle.secondary, 1)
+            button("swap", "button.swap_joker", discord.ButtonStyle.secondary, 1)
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
             cards = sorted({a.card for a in discards}, key=Card.sort_key)
             options = [
-                discord.SelectOption(label=f"Discard {card_text(c)}", value=str(c)) for c in cards
+                discord.SelectOption(
+                    label=t("hand.discard_option", language, card=card_text(c)), value=str(c)
+                )
+                for c in cards
             ]
-            selects("discard", options, "Discard…", 2)
+            selects("discard", options, t("hand.discard", language), 2)
         row3_free = len(discards) <= MAX_OPTIONS
         rummy_turn = view.rules.game == "rummy" and view.current == view.seat
         wants_meld = rummy_turn and view.step == "play" and len(view.hand or ()) >= 3
@@ -353,14 +367,14 @@ def render_hand(
                     tag,
                     sort,
                     "layoff",
-                    options=layoff_options(places),
-                    placeholder="Lay off: choose one card or several…",
+                    options=layoff_options(places, language),
+                    placeholder=t("hand.lay_off_pick", language),
                     row=3,
                     max_values=len(places),
                 )
             )
         elif places:
-            button("layoff", "Lay off", discord.ButtonStyle.secondary, 4)
+            button("layoff", "button.lay_off", discord.ButtonStyle.secondary, 4)
         if wants_meld and row3_free:
             cards = sorted(set(view.hand or ()), key=Card.sort_key)[:MAX_OPTIONS]
             options = [discord.SelectOption(label=card_text(c), value=str(c)) for c in cards]
@@ -371,19 +385,22 @@ def render_hand(
                     sort,
                     "meld",
                     options=options,
-                    placeholder="Lay a new meld: choose its cards…",
+                    placeholder=t("hand.new_meld", language),
                     row=3,
                     min_values=min(3, len(cards)),
                     max_values=len(cards),
                 )
             )
-        other = "by rank" if sort == "s" else "by suit"
-        button("sort", f"Sort {other}", discord.ButtonStyle.secondary, 4)
-        button("refresh", "Refresh", discord.ButtonStyle.secondary, 4)
+        sort_key = "button.sort_by_rank" if sort == "s" else "button.sort_by_suit"
+        button("sort", sort_key, discord.ButtonStyle.secondary, 4)
+        button("refresh", "button.refresh", discord.ButtonStyle.secondary, 4)
         if not view.is_over:
-            button("hint", "Hint", discord.ButtonStyle.secondary, 4)
+            button("hint", "button.hint", discord.ButtonStyle.secondary, 4)
+            button("leave", "button.leave_game", discord.ButtonStyle.danger, 4)
     note_text = "\n".join(notes) if notes else None
-    content = hand_text(view, list(snap.names), sort, note=note_text, pending=pending_text)
+    content = hand_text(
+        view, list(snap.names), sort, note=note_text, pending=pending_text, language=language
+    )
     if extra:
         content += "\n\n" + "\n".join(extra)
     return content[:2000], ui
@@ -400,42 +417,107 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
         placeholder="set: 8H 8S 8C | run: 3H 4H JK=5H 6H",
     )
 
-    def __init__(self, table_id: int, sort: SortMode, proposal: str) -> None:
-        super().__init__(timeout=600)
+    def __init__(
+        self,
+        table_id: int,
+        sort: SortMode,
+        proposal: str,
+        language: Language = DEFAULT_LANGUAGE,
+    ) -> None:
+        # A stable id, so a form opened before a restart is still understood after it.
+        super().__init__(
+            timeout=600,
+            custom_id=f"{MELDS_MODAL_PREFIX}{table_id}:{sort}",
+            title=t("modal.title", language),
+        )
         self.table_id, self.sort = table_id, sort
         self.melds.default = proposal
+        self.melds.label = t("modal.label", language)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            try:
-                action = parse_action("down " + self.melds.value.strip())
-            except ValueError as error:
-                raise UserError(f"I couldn't read those melds: {error}") from None
-            await play_and_show(interaction, self.table_id, action, self.sort)
+            await submit_melds(interaction, self.table_id, self.sort, self.melds.value)
 
     async def on_timeout(self) -> None:  # pragma: no cover - Discord closes the modal itself
         log.info("a melds modal expired (table %s)", self.table_id)
 
 
-def go_down_lines(proposal: GoDown, view: PlayerView) -> tuple[list[str], Counter[Card]]:
+def go_down_lines(
+    proposal: GoDown, view: PlayerView, language: Language = DEFAULT_LANGUAGE
+) -> tuple[list[str], Counter[Card]]:
     """The lines of a proposed go-down, with the swaps made first and the lay-offs that
     follow in the same play (issue 11), and the cards it leaves in hand."""
     lines: list[str] = []
     left = Counter(view.hand or ())
     for swap in proposal.swaps:  # preset_004: swaps made as part of going down
-        lines.append(f"• first {action_text(SwapJoker(swap)).lower()}")
+        swap_text = action_text(SwapJoker(swap), language)
+        swap_text = swap_text[:1].lower() + swap_text[1:]
+        lines.append(t("hand.first_swap", language, action=swap_text))
         left[swap.card] -= 1
         left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
-    lines.extend(f"• {meld_text(m)}" for m in proposal.melds)
+    lines.extend(f"• {meld_text(m, language)}" for m in proposal.melds)
     for meld in proposal.melds:
         left.subtract(meld.plain_cards)
     for item in proposal.layoffs:  # S37: the last cards laid off in the same play
-        lines.append(f"• then lay off {layoff_item_text(item)}")
+        lines.append(t("hand.then_lay_off", language, item=layoff_item_text(item, language)))
         left[item.card] -= 1
     return lines, +left
 
 
-async def hand_files(snap: SeatSnapshot, sort: SortMode, mode: Mode = "main") -> list[discord.File]:
+MELDS_MODAL_PREFIX = "sh:melds:"
+
+
+async def submit_melds(
+    interaction: discord.Interaction[Any], table_id: int, sort: SortMode, text: str
+) -> None:
+    """The melds the player wrote, laid down like the proposal's button would."""
+    try:
+        action = parse_action("down " + text.strip())
+    except ValueError as error:
+        raise UserError(
+            f"I couldn't read those melds: {error}",
+            code="unreadable_melds",
+            error=str(error),
+        ) from None
+    await play_and_show(interaction, table_id, action, sort)
+
+
+async def orphan_melds_form(interaction: discord.Interaction[Any]) -> None:
+    """A melds form opened before the bot restarted has no ``MeldsModal`` behind it any more:
+    read its text from the submission itself, so the player's lay-down still works."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    if interaction.type != discord.InteractionType.modal_submit:
+        return
+    if not custom_id.startswith(MELDS_MODAL_PREFIX):
+        return
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    if custom_id in getattr(store, "_modals", {}):
+        return  # the live form answers itself
+    table, _, sort = custom_id.removeprefix(MELDS_MODAL_PREFIX).partition(":")
+    text = next(
+        (
+            str(item.get("value", ""))
+            for row in data.get("components", [])
+            for item in row.get("components", [])
+            if item.get("custom_id") == "melds"
+        ),
+        "",
+    )
+    async with guard(interaction):
+        if not table.isdigit():
+            raise UserError(
+                "That form is not valid any more; open your hand again.", code="stale_form"
+            )
+        await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
+
+
+async def hand_files(
+    snap: SeatSnapshot,
+    sort: SortMode,
+    mode: Mode = "main",
+    language: Language = DEFAULT_LANGUAGE,
+) -> list[discord.File]:
     """The picture of the hand, the proposed lay-down's cards raised in ``down``; text and
     picture always show the same hand, because both come from the same snapshot."""
     if snap.over:
@@ -446,23 +528,24 @@ async def hand_files(snap: SeatSnapshot, sort: SortMode, mode: Mode = "main") ->
         down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         if down is not None:
             proposal = tuple(c.card for m in down.melds for c in m.cards)
-    return [await hand_picture_for(hand, proposal, by_rank=sort == "r")]
+    return [await hand_picture_for(hand, proposal, by_rank=sort == "r", language=language)]
 
 
-def result_note(snap: SeatSnapshot) -> str | None:
+def result_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str | None:
     """What the player's own click did, in one line above the hand."""
     action = snap.action
     gained = list(snap.gained)
     if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
-        return f"You got {cards_text(gained)}."
+        return t("hand.you_got", language, cards=cards_text(gained))
     if isinstance(action, Discard):
-        return f"You discarded {card_text(action.card)}."
+        return t("hand.you_discarded", language, card=card_text(action.card))
     if isinstance(action, GoDown):
-        return "You went down!"
+        return t("hand.you_went_down", language)
     if isinstance(action, LayMelds):
-        return "You laid " + " and ".join(meld_text(m) for m in action.melds) + "."
+        melds = t("hand.and", language).join(meld_text(m, language) for m in action.melds)
+        return t("hand.you_laid", language, melds=melds)
     if isinstance(action, (LayOff, SwapJoker)):
-        return f"Done: {action_text(action)}."
+        return t("hand.done", language, action=action_text(action, language))
     return None
 
 
@@ -483,15 +566,16 @@ async def show_snapshot(
     follower = getattr(interaction.client, "hands", None)
     if follower is not None and not snap.over:
         follower.shown(interaction, snap, sort)
+    language = interaction_language(interaction)
     if snap.over:
-        text = (note + "\n\n" if note else "") + "The game is over."
+        text = (note + "\n\n" if note else "") + t("hand.game_over", language)
         if fresh:
             await interaction.response.send_message(text, ephemeral=True)
         else:
             await interaction.response.edit_message(content=text, view=None, attachments=[])
         return
-    content, ui = render_hand(snap, sort, mode=mode, note=note, picked=picked)
-    files = await hand_files(snap, sort, mode)
+    content, ui = render_hand(snap, sort, mode=mode, note=note, picked=picked, language=language)
+    files = await hand_files(snap, sort, mode, language)
     if fresh:
         await interaction.response.send_message(content, view=ui, ephemeral=True, files=files)
     else:
@@ -506,7 +590,8 @@ async def play_and_show(
     """One click, one trip: the service applies ``action`` and answers with the screen."""
     service: TableService = interaction.client.service
     snap = await service.play(table_id, interaction.user.id, action)
-    await show_snapshot(interaction, snap, sort, note=result_note(snap))
+    note = result_note(snap, interaction_language(interaction))
+    await show_snapshot(interaction, snap, sort, note=note)
 
 
 # -- handling a click ---------------------------------------------------------------------------
@@ -531,7 +616,9 @@ def action_for(verb: str, values: list[str] | None, snap: SeatSnapshot) -> Actio
     if verb == "downok":
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         if proposal is None:
-            raise UserError("Your hand can't meet this deal's contract now.")
+            raise UserError(
+                "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
+            )
         return proposal
     if verb == "discard":
         return Discard(Card.parse(_one(values)))
@@ -541,14 +628,14 @@ def action_for(verb: str, values: list[str] | None, snap: SeatSnapshot) -> Actio
     if verb == "layall":
         batch = everything_that_fits(snap.legal)
         if batch is None:
-            raise UserError("No cards fit the table unambiguously now.")
+            raise UserError("No cards fit the table unambiguously now.", code="nothing_fits")
         return batch
     if verb == "place":
         return LayOff((LayOffItem.parse(_one(values)),))
     if verb == "swap" and values is not None:
         action = parse_action(_one(values))
         if not isinstance(action, SwapJoker):
-            raise UserError("That choice is not a swap.")
+            raise UserError("That choice is not a swap.", code="not_a_swap")
         return action
     return None
 
@@ -575,19 +662,52 @@ async def hand_click(
         await show_snapshot(interaction, snap, sort)
         return
     if verb == "hint":
-        await show_snapshot(interaction, snap, sort, note=hint_note(snap.view))
+        language = interaction_language(interaction)
+        await show_snapshot(interaction, snap, sort, note=hint_note(snap.view, language))
+        return
+    if verb == "leave":
+        language = interaction_language(interaction)
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(
+            HandButton(
+                table_id,
+                snap.tag,
+                sort,
+                "leaveok",
+                label=t("button.yes_leave", language),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        keep = t("button.keep_playing", language)
+        ui.add_item(HandButton(table_id, snap.tag, sort, "back", label=keep))
+        await interaction.response.edit_message(
+            content=t("hand.leave_confirm", language),
+            view=ui,
+            attachments=[],
+        )
+        return
+    if verb == "leaveok":
+        await service.leave_game(table_id, user_id)
+        await interaction.response.edit_message(
+            content=t("hand.left_game", interaction_language(interaction)),
+            view=None,
+            attachments=[],
+        )
         return
     if verb in ("down", "swap") and values is None:
         await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]
         return
     if verb == "downok" and stale:
-        note = f"⚠️ {StaleControl()} Your hand changed: here is the lay-down for it now."
+        language = interaction_language(interaction)
+        stale_text = refusal_text(StaleControl(), language)
+        note = t("hand.stale_down", language, stale=stale_text)
         await show_snapshot(interaction, snap, sort, mode="down", note=note)
         return
     if verb == "downedit":
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         text = " | ".join(str(m) for m in proposal.melds) if proposal else ""
-        await interaction.response.send_modal(MeldsModal(table_id, sort, text))
+        language = interaction_language(interaction)
+        await interaction.response.send_modal(MeldsModal(table_id, sort, text, language))
         return
     if verb == "layoff":
         await layoff_click(interaction, snap, sort, values)
@@ -595,12 +715,18 @@ async def hand_click(
     try:
         action = action_for(verb, values, snap)
         if action is None:  # pragma: no cover - the template admits only the verbs above
-            raise UserError("Unknown control")
+            raise UserError("Unknown control", code="unknown_control")
         await play_and_show(interaction, table_id, action, sort)
     except ValueError as error:
         if not stale or interaction.response.is_done():
             raise
-        note = f"⚠️ {StaleControl()} {error}".rstrip(".") + ". Here is your hand now."
+        language = interaction_language(interaction)
+        note = t(
+            "hand.stale_refused",
+            language,
+            stale=refusal_text(StaleControl(), language),
+            reason=refusal_text(error, language).rstrip(".") + ".",
+        )
         await show_snapshot(interaction, service.snapshot(table_id, user_id), sort, note=note)
 
 
@@ -619,7 +745,11 @@ async def layoff_click(
     chosen = [Card.parse(value) for value in values]
     unknown = [c for c in chosen if c not in places]
     if unknown:
-        raise UserError(f"{cards_text(unknown)} can't be laid off now.")
+        raise UserError(
+            f"{cards_text(unknown)} can't be laid off now.",
+            code="cannot_lay_off",
+            cards=cards_text(unknown),
+        )
     ambiguous = [c for c in chosen if len(places[c]) > 1]
     if ambiguous:
         if len(chosen) == 1:
@@ -641,10 +771,12 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
     try:
         return Meld.from_naturals(cards, rules)
     except ValueError as error:
-        raise UserError(f"{cards_text(cards)}: {error}.") from None
+        raise UserError(
+            f"{cards_text(cards)}: {error}.", code="cards_refused", cards=cards_text(cards)
+        ) from error
 
 
-def hint_note(view: PlayerView) -> str:
+def hint_note(view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
     """The engine's advice for this player's hand, as a note above the hand."""
     from engine.players.hints import hint
 
@@ -655,11 +787,12 @@ def hint_note(view: PlayerView) -> str:
         players=len(view.seats),
         table=[placed.meld for placed in view.melds],
     )
-    text = str(advice).strip() or "No advice for this hand."
-    return "💡 **Hint**\n" + text
+    # The advice itself is the engine's English (engine.players.hints words it).
+    text = str(advice).strip() or t("hint.none", language)
+    return t("hand.hint", language) + "\n" + text
 
 
 def _one(values: list[str] | None) -> str:
     if not values or len(values) != 1:
-        raise UserError("Choose one option.")
+        raise UserError("Choose one option.", code="choose_one")
     return values[0]

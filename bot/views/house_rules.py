@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import UserError
+from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.interactions import guard
 from engine.rules import Rules
 
@@ -102,14 +103,15 @@ def choices(option: str) -> list[Any]:
     return list(typing.get_args(annotation))
 
 
-def value_text(option: str, value: Any) -> str:
-    """A value as players read it: ``2-8``, ``unlimited``, ``on``/``off``."""
+def value_text(option: str, value: Any, language: Language = DEFAULT_LANGUAGE) -> str:
+    """A value as players read it: ``2-8``, ``unlimited``, ``on``/``off``. Option names and
+    their named values stay the identifiers of RULES.md in every language."""
     if option == "players":
         return f"{value[0]}-{value[1]}"
     if value is None:
-        return "unlimited"
+        return t("house.unlimited", language)
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return t("house.on" if value else "house.off", language)
     return str(value).replace("_", " ")
 
 
@@ -118,15 +120,15 @@ def _current(rules: Rules, option: str) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def house_rules_text(rules: Rules) -> str:
+def house_rules_text(rules: Rules, language: Language = DEFAULT_LANGUAGE) -> str:
     """Every house rule of ``rules``, one line per theme (for ``/shanghai rules``)."""
-    lines = ["**House rules**"]
-    for title, options in GROUPS.values():
+    lines = [t("house.heading", language)]
+    for group, (_, options) in GROUPS.items():
         values = " · ".join(
-            f"{option.replace('_', ' ')} {value_text(option, _current(rules, option))}"
+            f"{option.replace('_', ' ')} {value_text(option, _current(rules, option), language)}"
             for option in options
         )
-        lines.append(f"*{title}:* {values}")
+        lines.append(f"*{t(f'house.group.{group}', language)}:* {values}")
     return "\n".join(lines)
 
 
@@ -134,8 +136,11 @@ def preset_label(preset: str) -> str:
     return PRESET_NAMES.get(preset, (preset, ""))[0]
 
 
-def house_rules_panel(table: LiveTable) -> tuple[str, discord.ui.View]:
-    """The content and selects of the host's private panel for ``table``."""
+def house_rules_panel(
+    table: LiveTable, language: Language = DEFAULT_LANGUAGE
+) -> tuple[str, discord.ui.View]:
+    """The content and selects of the host's private panel for ``table``, in the host's
+    language."""
     from bot.service import rules_for
 
     options = dict(table.record.options)
@@ -148,32 +153,35 @@ def house_rules_panel(table: LiveTable) -> tuple[str, discord.ui.View]:
             "preset",
             options=[
                 discord.SelectOption(
-                    label=name, value=key, description=line[:100], default=key == preset
+                    label=t(f"preset.{key}", language),
+                    value=key,
+                    description=t(f"preset.{key}.line", language)[:100],
+                    default=key == preset,
                 )
-                for key, (name, line) in PRESET_NAMES.items()
+                for key in PRESET_NAMES
             ],
-            placeholder="Rule set",
+            placeholder=t("house.rule_set", language),
         )
     )
-    for group, (title, names) in GROUPS.items():
+    for group, (_, names) in GROUPS.items():
         entries = []
         for option in names:
             current = _current(rules, option)
             for value in choices(option):
                 entries.append(
                     discord.SelectOption(
-                        label=f"{option.replace('_', ' ')}: {value_text(option, value)}"[:100],
+                        label=f"{option.replace('_', ' ')}: {value_text(option, value, language)}"[
+                            :100
+                        ],
                         value=f"{option}={json.dumps(value)}"[:100],
                         default=False,
                         emoji="✅" if value == current else None,
                     )
                 )
+        title = t(f"house.group.{group}", language)
         ui.add_item(HouseRulesSelect(table.id, group, options=entries[:25], placeholder=title))
-    content = (
-        f"**House rules of table #{table.id}**: {preset_label(preset)}. Pick a rule set, then "
-        "change any option (✅ marks the current value). Choosing a rule set resets the "
-        "options to it. The game starts with these rules."
-    )
+    name = t(f"preset.{preset}", language) if preset in PRESET_NAMES else preset_label(preset)
+    content = t("house.panel", language, table=table.id, preset=name)
     return content, ui
 
 
@@ -222,9 +230,11 @@ class HouseRulesSelect(
                 except ValueError:
                     value = None
                 if option not in GROUPS[self.group][1] or value not in choices(option):
-                    raise UserError("That is not a house rule of this panel.")
+                    raise UserError(
+                        "That is not a house rule of this panel.", code="not_a_house_rule"
+                    )
                 table = await service.set_house_rule(
                     self.table_id, interaction.user.id, option=option, value=value
                 )
-            content, ui = house_rules_panel(table)
+            content, ui = house_rules_panel(table, interaction_language(interaction))
             await interaction.response.edit_message(content=content, view=ui)

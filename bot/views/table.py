@@ -18,11 +18,13 @@ import discord
 
 from bot import guards
 from bot.errors import UserError
+from bot.i18n import Language, interaction_language, t, table_language
+from bot.i18n.catalogue import has_key
+from bot.i18n.terms import contract_text
 from bot.interactions import guard
 from bot.rendering import card_text, countdown, score_sheet_text, standings_text, table_text
 from bot.views.hand import open_hand
 from engine.actions import CancelBuy, RequestBuy
-from engine.rules import describe_contract
 
 if TYPE_CHECKING:
     from bot.service import LiveTable, TableService
@@ -85,28 +87,29 @@ async def table_click(
 ) -> None:
     service: TableService = interaction.client.service
     user = interaction.user
+    language = interaction_language(interaction)
     if verb == "join":
         table = await service.join(table_id, user.id, user.display_name)
+        seat = table.seat_of(user.id)
         await interaction.response.send_message(
-            f"You joined the table (seat {table.seat_of(user.id) + 1}).",  # type: ignore[operator]
-            ephemeral=True,
+            t("lobby.joined", language, seat=(seat or 0) + 1), ephemeral=True
         )
     elif verb == "leave":
         await service.leave(table_id, user.id)
-        await interaction.response.send_message("You left the table.", ephemeral=True)
+        await interaction.response.send_message(t("lobby.left", language), ephemeral=True)
     elif verb == "start":
         await service.start(table_id, user.id)
-        await interaction.response.send_message(
-            "The game is dealt! Everyone: click **My hand** to see your cards.", ephemeral=True
-        )
+        await interaction.response.send_message(t("lobby.dealt", language), ephemeral=True)
     elif verb in ("addeasy", "addnormal", "addexpert"):
         level = verb.removeprefix("add")
         table = await service.add_computer(table_id, user.id, level)
         name = table.record.seats[-1].name
-        await interaction.response.send_message(f"{name} takes a seat.", ephemeral=True)
+        await interaction.response.send_message(
+            t("lobby.computer_joined", language, name=name), ephemeral=True
+        )
     elif verb == "rmcpu":
         await service.remove_computer(table_id, user.id)
-        await interaction.response.send_message("The computer player left.", ephemeral=True)
+        await interaction.response.send_message(t("lobby.computer_left", language), ephemeral=True)
     elif verb == "house":
         await open_house_rules(interaction, service, table_id)
     elif verb == "hand":
@@ -114,7 +117,7 @@ async def table_click(
     elif verb in WINDOW_VERBS:
         await buy_click(interaction, service, table_id, window, verb)
     else:
-        raise UserError("That button is not valid.")
+        raise UserError("That button is not valid.", code="bad_button")
 
 
 async def open_house_rules(
@@ -126,10 +129,10 @@ async def open_house_rules(
 
     table = service.get(table_id)
     if interaction.user.id != table.record.host_id:
-        raise NotHost("change the house rules")
+        raise NotHost("change the house rules", code="not_host.house_rules")
     if table.game is not None:
-        raise UserError("The game has already started.")
-    content, ui = house_rules_panel(table)
+        raise UserError("The game has already started.", code="started")
+    content, ui = house_rules_panel(table, interaction_language(interaction))
     await interaction.response.send_message(content, view=ui, ephemeral=True)
 
 
@@ -144,24 +147,30 @@ async def buy_click(
     table = service.get(table_id)
     user_id = interaction.user.id
     if table.game is None:
-        raise UserError("The game hasn't started yet.")
+        raise UserError("The game hasn't started yet.", code="not_started")
     if table.seat_of(user_id) is None:
         from bot.errors import NotSeated
 
         raise NotSeated()
     if window != window_tag(table) or not service.buy_window_running(table):
-        raise UserError("That buy window has closed: the card can no longer be bought.")
+        raise UserError(
+            "That buy window has closed: the card can no longer be bought.",
+            code="buy_window_closed",
+        )
     game = table.game
+    language = interaction_language(interaction)
     upcard = game.view(None).upcard
-    card = card_text(upcard) if upcard else "the upcard"
+    card = card_text(upcard) if upcard else t("buy.the_upcard", language)
     if verb == "pass":
         await service.pass_buy(table.id, user_id)
-        await interaction.response.send_message(f"You pass on {card}.", ephemeral=True)
+        await interaction.response.send_message(
+            t("buy.passed", language, card=card), ephemeral=True
+        )
         return
     if verb == "unbuy":
         await service.act(table.id, user_id, CancelBuy())
         await interaction.response.edit_message(
-            content=f"You took back your request for {card}.", view=None
+            content=t("buy.withdrawn", language, card=card), view=None
         )
         return
     await service.act(table.id, user_id, RequestBuy())
@@ -169,17 +178,15 @@ async def buy_click(
     limit = view.buy_limit
     used = view.seats[view.seat or 0].buys_used
     left = (
-        "unlimited buys"
+        t("buy.unlimited", language)
         if limit is None
-        else f"{limit - used - 1} of {limit} buys left if you get it"
+        else t("buy.left", language, count=limit - used - 1, limit=limit)
     )
     ui = discord.ui.View(timeout=None)
-    ui.add_item(TableButton("unbuy", table.id, window, label="Take my request back"))
+    take_back = t("buy.take_back", language)
+    ui.add_item(TableButton("unbuy", table.id, window, label=take_back))
     await interaction.response.send_message(
-        f"Buy request for {card} recorded ({left}). The card goes to the first requester in "
-        "seat order when the window closes.",
-        ephemeral=True,
-        view=ui,
+        t("buy.recorded", language, card=card, left=left), ephemeral=True, view=ui
     )
 
 
@@ -191,65 +198,91 @@ def game_name(table: LiveTable) -> str:
     return "Rummy" if table.record.game_kind == "rummy" else "Shanghai"
 
 
-def lobby_embed(table: LiveTable) -> discord.Embed:
-    from bot.service import rules_for
+def preset_name(preset: str, language: Language) -> str:
+    """A preset's name in ``language``; an unknown preset keeps its key."""
     from bot.views.house_rules import preset_label
 
+    key = f"preset.{preset}"
+    return t(key, language) if has_key(key) else preset_label(preset)
+
+
+def lobby_embed(table: LiveTable) -> discord.Embed:
+    from bot.service import rules_for
+
     options = table.record.options
+    language = table_language(options)
     rules = rules_for(dict(options))
     low, high = rules.players
+    host = table.record.host_id
+    turn = int(float(options.get("turn_seconds", 90)))
     if rules.game == "rummy":
         head = [
-            f"Host: <@{table.record.host_id}> · **Rummy** to {rules.target_points} points · "
-            f"aces {rules.ace_mode.replace('_', ' ')} · final discard {rules.final_discard}",
-            f"Turn {int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
+            t(
+                "lobby.host_rummy",
+                language,
+                host=host,
+                target=rules.target_points,
+                aces=t(f"lobby.aces.{rules.ace_mode}", language),
+                final=t(f"lobby.final.{rules.final_discard}", language),
+            ),
+            t("lobby.times_rummy", language, turn=turn, low=low, high=high),
         ]
     else:
+        preset = preset_name(str(options.get("preset", "standard")), language)
         head = [
-            f"Host: <@{table.record.host_id}> · "
-            f"**{preset_label(options.get('preset', 'standard'))}** · "
-            f"{rules.num_deals} deal(s)",
-            f"Buy window {int(float(options.get('buy_seconds', 8)))} s · turn "
-            f"{int(float(options.get('turn_seconds', 90)))} s · {low}-{high} players",
+            t("lobby.deals", language, host=host, preset=preset, count=rules.num_deals),
+            t(
+                "lobby.times",
+                language,
+                buy=int(float(options.get("buy_seconds", 8))),
+                turn=turn,
+                low=low,
+                high=high,
+            ),
         ]
-    lines = [*head, "", "**Seats**"]
+    lines = [*head, "", t("lobby.seats", language)]
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")
-    lines.append("Click **Join** to sit down; the host clicks **Start** when everyone is in.")
-    lines.append("The host may fill empty seats with **Add computer** (easy, normal or expert).")
-    title = f"{game_name(table)}: table open"
+    lines.append(t("lobby.join_hint", language))
+    lines.append(t("lobby.computer_hint", language))
+    title = t("lobby.title", language, game=game_name(table))
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
 
 def render_table(
     service: TableService, table: LiveTable
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The public table message for the table's current state."""
+    """The public table message for the table's current state, in the table's language."""
     ui = discord.ui.View(timeout=None)
+    language = table_language(table.record.options)
+
+    def button(verb: str, key: str, **kwargs: Any) -> TableButton:
+        return TableButton(verb, table.id, label=t(key, language), **kwargs)
+
     if table.game is None:
         if table.closed:
             embed = discord.Embed(
-                title=f"{game_name(table)}: table closed",
-                description="This table was ended.",
+                title=t("lobby.title_closed", language, game=game_name(table)),
+                description=t("lobby.ended", language),
                 colour=COLOUR,
             )
             return embed, None
-        ui.add_item(TableButton("join", table.id, label="Join", style=discord.ButtonStyle.success))
-        ui.add_item(TableButton("leave", table.id, label="Leave"))
+        ui.add_item(button("join", "button.join", style=discord.ButtonStyle.success))
+        ui.add_item(button("leave", "button.leave"))
         rules_low = _min_players(table)
         start_style = (
             discord.ButtonStyle.primary
             if len(table.record.seats) >= rules_low
             else discord.ButtonStyle.secondary
         )
-        ui.add_item(TableButton("start", table.id, label="Start", style=start_style))
-        ui.add_item(TableButton("addeasy", table.id, label="Add computer (easy)", row=1))
-        ui.add_item(TableButton("addnormal", table.id, label="Add computer (normal)", row=1))
-        ui.add_item(TableButton("addexpert", table.id, label="Add computer (expert)", row=1))
+        ui.add_item(button("start", "button.start", style=start_style))
+        ui.add_item(button("addeasy", "button.add_easy", row=1))
+        ui.add_item(button("addnormal", "button.add_normal", row=1))
+        ui.add_item(button("addexpert", "button.add_expert", row=1))
         if any(seat.is_computer for seat in table.record.seats):
-            ui.add_item(TableButton("rmcpu", table.id, label="Remove computer", row=1))
+            ui.add_item(button("rmcpu", "button.remove_computer", row=1))
         if table.record.game_kind != "rummy":
-            ui.add_item(TableButton("house", table.id, label="House rules", row=2))
+            ui.add_item(button("house", "button.house_rules", row=2))
         return lobby_embed(table), ui
     game = table.game
     view = game.view(None)
@@ -257,42 +290,49 @@ def render_table(
     description = table_text(
         view,
         names,
-        buy_deadline=table.buy_deadline if service.buy_window_running(table) else None,
+        # The window's end stays in the text after it passed ("closed 3 seconds ago", drawn
+        # by Discord), so closing it needs no edit (issue 10).
+        buy_deadline=table.window_ends if view.upcard_live else None,
         turn_deadline=table.turn_deadline,
         away=table.away_seats,
+        language=language,
     )
     if view.is_over or (table.closed and not view.is_over):
-        title = f"{game_name(table)}: " + ("game over" if view.is_over else "table closed")
+        key = "table.title_over" if view.is_over else "lobby.title_closed"
+        title = t(key, language, game=game_name(table))
         embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
         if view.score_sheet:
             embed.add_field(
-                name="Score sheet",
-                value=score_sheet_text(names, view.score_sheet)[:1024],
+                name=t("table.score_sheet", language),
+                value=score_sheet_text(names, view.score_sheet, language)[:1024],
                 inline=False,
             )
         if view.is_over:
             embed.add_field(
-                name="Final standings",
+                name=t("table.final_standings", language),
                 value=standings_text(names, game.totals, view.winners)[:1024],
                 inline=False,
             )
         return embed, None
-    title = f"Shanghai: deal {view.deal} · {describe_contract(view.contract)}"
+    title = t(
+        "table.title", language, deal=view.deal, contract=contract_text(view.contract, language)
+    )
     if view.rules.game == "rummy":
-        title = f"Rummy: hand {view.deal}"
+        title = t("table.title_rummy", language, deal=view.deal)
     embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
-    ui.add_item(TableButton("hand", table.id, label="My hand", style=discord.ButtonStyle.primary))
+    ui.add_item(button("hand", "button.my_hand", style=discord.ButtonStyle.primary))
     if service.buy_window_running(table) and view.upcard is not None:
         ui.add_item(
             TableButton(
                 "buy",
                 table.id,
                 window_tag(table),
-                label=f"Buy {card_text(view.upcard)}",
+                label=t("button.buy", language, card=card_text(view.upcard)),
                 style=discord.ButtonStyle.success,
             )
         )
-        ui.add_item(TableButton("pass", table.id, window_tag(table), label="Pass"))
+        pass_label = t("button.pass", language)
+        ui.add_item(TableButton("pass", table.id, window_tag(table), label=pass_label))
     return embed, ui
 
 

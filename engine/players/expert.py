@@ -50,7 +50,7 @@ class SearchBudget:
     the deterministic limit. ``seconds``: a wall-clock cap, used only with a clock.
     """
 
-    evaluations: int = 60
+    evaluations: int = 200
     seconds: float = 0.4
 
 
@@ -97,8 +97,8 @@ class ExpertStrategy(NormalStrategy):
         self.clock = clock
         #: Discard candidates searched, best first by the normal ranking, when their costs
         #: are within ``margin`` points of the best (a clear choice needs no search).
-        self.width = 4
-        self.margin = 20.0
+        self.width = 6
+        self.margin = 35.0
         #: From this threat on (an opponent down with two cards or fewer), a hand two or more
         #: cards from going down only sheds points.
         self.salvage_threat = 0.8

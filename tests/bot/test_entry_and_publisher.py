@@ -93,11 +93,12 @@ class FakeChannel:
 
 async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyPatch) -> None:
     channel = FakeChannel()
-    bot = SimpleNamespace(get_channel=lambda _id: channel, service=None)
+    bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=1.0)
     monkeypatch.setattr("bot.publisher.render_table", lambda service, table: (None, None))
     record = SimpleNamespace(message_id=5, seats=(), host_id=1)
     table = SimpleNamespace(channel_id=9, record=record, names=[], game=None, away=[], closed=False)
+    bot.service = SimpleNamespace(for_channel=lambda _id: table)  # the table is still open
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)

@@ -6,6 +6,8 @@ import asyncio
 import os
 from pathlib import Path
 
+import pytest
+
 from bot.health import keep_beating, problem
 
 
@@ -56,3 +58,18 @@ async def test_beats_only_while_ready_and_removes_the_file_when_stopped(tmp_path
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     assert not beat.exists()
+
+
+async def test_an_unwritable_heartbeat_is_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "var").write_text("a file where the folder should be")
+    bot = _Bot()
+    bot.ready = True
+    task = asyncio.create_task(keep_beating(bot, tmp_path / "var" / "heartbeat", every=0.01))
+    await asyncio.sleep(0.1)
+    assert not task.done()  # the heartbeat goes on trying; the bot is not taken down
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    warnings = [r for r in caplog.records if "cannot write the heartbeat" in r.getMessage()]
+    assert len(warnings) == 1

@@ -268,11 +268,9 @@ def _engine_codes() -> set[str]:
     for template in re.findall(r'code=f"([a-z_.{}]+)"', source):
         if "{kind}" in template:
             codes |= {template.replace("{kind}", kind) for kind in ("set", "run")}
-        elif "{rules.contract_meld_size}" in template:
-            codes |= {
-                template.replace("{rules.contract_meld_size}", size)
-                for size in ("minimum", "exact")
-            }
+        elif template.endswith("contract_meld_size}"):
+            stem = template[: template.index("{")]
+            codes |= {stem + size for size in ("minimum", "exact")}
         else:
             raise AssertionError(f"a code template the test cannot expand: {template}")
     return codes
@@ -313,7 +311,29 @@ async def test_a_refusal_is_in_the_clicking_members_own_language(
 
     simcord.assert_responded(dutch, contains="geen open Shanghai-tafel", ephemeral=True)
     simcord.assert_responded(english, contains="There is no open Shanghai table", ephemeral=True)
-    simcord.assert_responded(spanish, contains="no hay ninguna mesa de Shanghai", ephemeral=True)
+    simcord.assert_responded(spanish, contains="ninguna mesa de Shanghai", ephemeral=True)
+
+
+def test_pictures_are_drawn_in_the_tables_language() -> None:
+    from bot.render import render_score_sheet, render_table
+    from bot.render.samples import NAMES, SHEET_8x10, table_view
+
+    tables = {language: render_table(table_view(4), language=language) for language in LANGUAGES}
+    sheets = {language: render_score_sheet(NAMES, SHEET_8x10, language) for language in LANGUAGES}
+    assert tables["en"] == render_table(table_view(4))
+    assert len(set(tables.values())) == 3
+    assert len(set(sheets.values())) == 3
+
+
+def test_the_rules_read_in_each_language() -> None:
+    from bot.rendering import rules_text
+    from engine.rules import Rules
+
+    rules = Rules.preset("standard")
+    dutch = rules_text(rules, buy_seconds=8, turn_seconds=90, language="nl")
+    spanish = rules_text(rules, buy_seconds=8, turn_seconds=90, language="es")
+    assert "1. 2 sets van 3" in dutch and "strafkaart" in dutch
+    assert "5. 1 grupo de 3 + 1 escalera de 7" in spanish and "comodines" in spanish
 
 
 def test_the_storage_fault_reply_is_the_catalogues_english() -> None:
@@ -321,3 +341,19 @@ def test_the_storage_fault_reply_is_the_catalogues_english() -> None:
 
     assert t("error.storage", "en") == storage_faults.REPLY
     assert t("error.storage", "nl").startswith("Ik kan nu niets opslaan")
+
+
+def test_every_code_the_bot_raises_has_a_wording() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(bot.errors.__file__).parent
+    source = "\n".join(
+        p.read_text() for p in root.rglob("*.py") if "i18n" not in p.relative_to(root).parts
+    )
+    codes = set(re.findall(r'code="([a-z_.]+)"', source))
+    assert len(codes) > 10
+    worded = {key for _, key in CATALOGUES["en"]}
+    # UserError codes are worded as error.<code>; an engine refusal raised by the bot as refusal.*
+    missing = sorted(c for c in codes if not {f"error.{c}", f"refusal.{c}"} & worded)
+    assert missing == []

@@ -21,6 +21,7 @@ from bot.render.hand import MARGIN, RAISE, layout_hand
 from bot.render.samples import HAND_15, NAMES, SHEET_8x10, table_view
 from bot.render.scores import PLAYER_COLOURS
 from bot.render.table import HEADER_HEIGHT, PANEL_WIDTH, PILES_HEIGHT, ROW_MIN_HEIGHT, WIDTH
+from engine import Game, Rules, parse_action
 from engine.cards import Card, parse_cards
 from engine.melds import Meld
 from engine.view import TableMeld
@@ -335,3 +336,16 @@ def test_matches_golden_image(name: str, render: object) -> None:
     changed = ImageChops.difference(image, golden).convert("L").point(lambda v: 255 * (v > 48))
     share = (changed.histogram()[255]) / (image.width * image.height)
     assert share <= GOLDEN_CHANGED_SHARE, f"{share:.2%} of the pixels changed"
+
+
+def test_compact_table_is_narrow_numbered_and_the_same_across_a_turn() -> None:
+    """Issue 10.4: the embed's picture reads at 400 px (560 px wide, no piles or turn marker,
+    melds numbered like the text), so a turn that changes neither seats nor melds re-uses it."""
+    game = Game.new(["1", "2", "3"], Rules.preset("standard"), seed=2)
+    before = render_table(game.view(None), compact=True)
+    assert png(before).size[0] == 560
+    player = game.current_player
+    game.apply(player, parse_action("draw"))
+    card = game.hand_of(player)[0]
+    game.apply(player, parse_action(f"discard {card}"))  # the turn passes: same seats, melds
+    assert render_table(game.view(None), compact=True) == before

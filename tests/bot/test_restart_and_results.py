@@ -54,12 +54,13 @@ async def test_window_that_ends_after_restart_is_resolved(
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")  # held for the window
     await env.restart_bot(make_bot())
+    assert world.table.game.step == "draw" and world.table.pending is not None
     await env.advance_time(9)
-    assert not any(label.startswith("Buy") for label in button_labels(world.message()))
-    # The held draw did not survive the restart: P draws again, at once now.
-    hand = await open_hand(world, p)
-    await p.click(hand.response, label="Draw from stock")
-    assert world.table.game.step == "play"
+    late = await seat_after(world, 1).click(world.message(), label=buy_label(world))
+    simcord.assert_responded(late, contains="window has closed", ephemeral=True)
+    # The held draw survived the restart (issue 9): it ran when the window closed.
+    game = world.table.game
+    assert game.step == "play" and len(game.hand_of(str(p.id))) == 12
 
 
 async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]) -> None:
@@ -131,7 +132,7 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     assert (await p.select(hand.response, [str(card)])).acknowledged
     table = world.table
     await flush_outboxes(world, env)
-    live = next(m for m in world.channel.history() if m.id == world.table_message.id)
+    live = world.message()  # the table message (moved to the bottom when a turn pings)
     assert [a.filename for a in live.attachments] == ["table.png"]  # issue 6: the table picture
     assert live.embeds[0].image.url == "attachment://table.png"
     await play_to_the_end(world, env)
@@ -143,7 +144,9 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     assert "Game over!" in notices and "Score sheet after deal 1" in notices
     sheets = [a for m in history for a in m.attachments if a.filename == "scores.png"]
     assert len(sheets) == 1  # issue 6: the score sheet as a picture after the deal
-    final = next(m for m in history if m.id == world.table_message.id)
+    tables = [m for m in history if m.embeds and m.embeds[0].title.startswith("Shanghai")]
+    assert len(tables) == 1  # moved, never duplicated
+    final = tables[0]
     assert final.embeds[0].title == "Shanghai: game over"
     assert button_labels(final) == []
     winners = {int(game.players[s]) for s in game.winner_seats}

@@ -20,6 +20,7 @@ import pytest
 import simcord
 
 from bot.app import RESTARTING
+from bot.lifecycle import serve
 from bot.publisher import Publisher
 from bot.service import Change
 
@@ -123,11 +124,12 @@ class _Channel:
 
 async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.MonkeyPatch) -> None:
     channel = _Channel()
-    bot = SimpleNamespace(get_channel=lambda _id: channel, service=None)
+    bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=3600.0)
     monkeypatch.setattr("bot.publisher.render_table", lambda service, table: (None, None))
     record = SimpleNamespace(message_id=5, seats=(), host_id=1)
     table = SimpleNamespace(channel_id=9, record=record, names=[], game=None, away=[], closed=False)
+    bot.service = SimpleNamespace(for_channel=lambda _id: table)  # the table is still open
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)
@@ -157,3 +159,42 @@ async def test_wind_down_gives_up_on_a_hanging_channel_within_the_grace(
     assert loop.time() - started < 2
     with pytest.raises(Exception, match="closed"):
         await bot.store.open_tables()
+
+
+async def test_signals_without_loop_handlers_still_stop_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the event loop cannot install signal handlers (Windows), plain ones do the job."""
+    loop = asyncio.get_running_loop()
+
+    def unsupported(*args: Any) -> None:
+        raise NotImplementedError
+
+    monkeypatch.setattr(loop, "add_signal_handler", unsupported)
+    monkeypatch.setattr(loop, "remove_signal_handler", unsupported)
+    closed = asyncio.Event()
+
+    class Bot:
+        settings = SimpleNamespace(heartbeat=tmp_path / "beat", backup_dir=None, database="x")
+
+        def is_ready(self) -> bool:
+            return False
+
+        def is_closed(self) -> bool:
+            return closed.is_set()
+
+        async def close(self) -> None:
+            closed.set()
+
+    async def connect() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.Event().wait()
+
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        await asyncio.wait_for(serve(Bot(), connect), 5)  # type: ignore[arg-type]
+        assert closed.is_set()
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # handed back
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

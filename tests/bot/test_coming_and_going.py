@@ -1,0 +1,99 @@
+"""Issue 10.5: leaving a running game, kicks announced, lobbies and idle games that close."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import simcord
+from pydantic import SecretStr
+
+from bot import Settings
+
+from .helpers import button_labels, open_hand, open_table, start
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """As in conftest, but a seat is marked away only after 20 timeouts in a row."""
+    return Settings(
+        discord_token=SecretStr("x" * 24 + ".abcdef." + "y" * 27),
+        database=tmp_path / "db.sqlite3",
+        seed=1,
+        edit_interval=0,
+        away_after=20,
+    )
+
+
+def channel_text(world) -> str:
+    return "\n".join(m.content for m in world.channel.history())
+
+
+async def test_a_player_leaves_a_running_game_and_a_computer_plays_the_seat(
+    env: simcord.Env,
+) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    leaver = world.player(int(game.players[(game.current + 1) % 3]))
+    hand = await open_hand(world, leaver)
+    asked = await leaver.click(hand.response, label="Leave game")
+    assert asked.acknowledged and "Leave this game?" in hand.response.content
+    left = await leaver.click(hand.response, label="Yes, leave")
+    assert left.acknowledged and "You left the game" in hand.response.content
+    seat = world.table.seat_of(leaver.id)
+    assert world.table.away[seat].away
+    assert f"**{leaver.name}** left the game" in channel_text(world)
+    # When the seat's turn comes, the computer plays it at once: no 90 s wait.
+    p = world.current()
+    mine = await open_hand(world, p)
+    await p.click(mine.response, label="Draw from stock")
+    await env.advance_time(8)
+    card = game.hand_of(str(p.id))[0]
+    discard = next(
+        c
+        for c in (i.get("custom_id") for r in mine.response.components for i in r["components"])
+        if c and ":discard" in c
+    )
+    await p.select(mine.response, [str(card)], custom_id=discard)
+    await env.advance_time(9)
+    assert game.current != seat
+    again = await leaver.click(world.message(), label="My hand")
+    simcord.assert_responded(again, contains="computer plays your seat", ephemeral=True)
+
+
+async def test_a_kick_is_announced(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    alice, _bob, carol = world.players
+    await start(world)
+    kicked = await alice.slash(world.channel, "shanghai kick", member=carol)
+    assert kicked.acknowledged
+    assert f"The host removed **{carol.name}**" in channel_text(world)
+
+
+async def test_a_lobby_nobody_starts_closes_itself(env: simcord.Env) -> None:
+    world = await open_table(env, 2)
+    await env.advance_time(29 * 60)
+    assert world.table is not None
+    await env.advance_time(2 * 60)
+    assert world.table is None  # the channel is free again
+    assert "Nobody started this table within 30 minutes" in channel_text(world)
+    assert (await env.bot.store.get_table(1)).status == "abandoned"
+    again = await world.players[1].slash(world.channel, "shanghai new")
+    assert again.acknowledged and not again.ephemeral
+
+
+async def test_a_game_nobody_plays_ends_as_abandoned(env: simcord.Env) -> None:
+    # Hour-long turns: the bot plays each timed-out turn, but no person acts for 24 hours.
+    world = await open_table(env, 2, turn_seconds=3600)
+    await start(world)
+    table = world.table
+    for _ in range(23):
+        await env.advance_time(3600)
+    assert world.table is table and not table.game.is_over
+    await env.advance_time(3600)
+    assert world.table is None
+    assert "the game ends as abandoned" in channel_text(world)
+    assert await env.bot.store.table_results(table.id) == []
+    assert (await env.bot.store.get_table(table.id)).status == "abandoned"
+    assert "Start" not in button_labels(world.channel.history()[-1])

@@ -1,0 +1,175 @@
+"""Issue 9: the hand follows its player, no dead waits, every legal play reachable, notices
+that say what happened. Each test clicks only what a player sees."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import simcord
+
+from bot.views.hand import MAX_OPTIONS, render_hand
+from engine.actions import LayOff, LayOffItem
+from engine.cards import Card, parse_cards
+
+from .helpers import World, button_labels, custom_ids, open_hand, open_table, start
+
+
+def seat_after(world: World, steps: int):
+    game = world.table.game
+    seat = (game.current + steps) % len(game.players)
+    return world.player(int(game.players[seat]))
+
+
+def buy_label(world: World) -> str:
+    return next(label for label in button_labels(world.message()) if label.startswith("Buy"))
+
+
+async def test_the_hand_follows_its_player_when_their_turn_begins(env: simcord.Env) -> None:
+    world = await open_table(env, 2)
+    await start(world)
+    p, nxt = world.current(), seat_after(world, 1)
+    waiting = await open_hand(world, nxt)
+    assert "Draw from stock" not in button_labels(waiting.response)
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    card = world.table.game.hand_of(str(p.id))[-1]
+    await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    # Nobody clicked Refresh: the waiting player's message now offers the turn's controls.
+    assert world.current().id == nxt.id
+    assert "Draw from stock" in button_labels(waiting.response)
+    assert "**Your turn.**" in waiting.response.content
+
+
+def discard_id(message) -> str:
+    return next(cid for cid in custom_ids(message) if ":discard" in cid)
+
+
+async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p, first, second = world.current(), seat_after(world, 1), seat_after(world, 2)
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    assert world.table.game.step == "draw"  # held: the others may still buy
+    assert "when the buy window closes" in hand.response.content
+    passed = await first.click(world.message(), label="Pass")
+    simcord.assert_responded(passed, contains="You pass", ephemeral=True)
+    assert world.table.game.step == "draw"  # one still to decide
+    await second.click(world.message(), label="Pass")
+    game = world.table.game
+    assert game.step == "play"  # no time passed: everyone decided
+    assert len(game.hand_of(str(p.id))) == 12
+    # Text and picture of the held draw's hand follow at once, with what was drawn.
+    assert "12 cards" in hand.response.content and "You got" in hand.response.content
+    assert [a.filename for a in hand.response.attachments] == ["hand.png"]
+
+
+async def test_a_buyer_takes_the_request_back(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    first = seat_after(world, 1)
+    asked = await first.click(world.message(), label=buy_label(world))
+    simcord.assert_responded(asked, contains="Buy request for", ephemeral=True)
+    seat = world.table.game.players.index(str(first.id))
+    assert seat in world.table.game.buy_requests
+    took_back = await first.click(asked.response, label="Take my request back")
+    assert took_back.acknowledged
+    assert "took back" in asked.response.content
+    assert seat not in world.table.game.buy_requests
+
+
+async def test_a_stale_hand_still_does_what_is_legal_now(env: simcord.Env) -> None:
+    world = await open_table(env, 2)
+    await start(world)
+    p = world.current()
+    old = await open_hand(world, p)
+    new = await open_hand(world, p)
+    await p.click(new.response, label="Draw from stock")
+    assert world.table.game.step == "play"
+    # The older message has no discard select yet; its Draw is refused with the reason.
+    refused = await p.click(old.response, label="Draw from stock")
+    assert refused.acknowledged and "earlier moment" in old.response.content
+    # Redrawn, the old message now discards like the new one.
+    card = world.table.game.hand_of(str(p.id))[0]
+    done = await p.select(old.response, [str(card)], custom_id=discard_id(old.response))
+    assert done.acknowledged and f"You discarded {card.pretty()}" in old.response.content
+
+
+async def test_no_select_is_cut_off_and_every_place_is_offered(env: simcord.Env) -> None:
+    """A joker with 40 places (e.g. 10 sets, 4 suits each): the place picker pages them all."""
+    world = await open_table(env, 2)
+    await start(world)
+    p = world.current()
+    snap = world.service.snapshot(world.table.id, p.id)
+    joker = Card.parse("JK")
+    items = [LayOffItem(joker, meld, None, suit) for meld in range(10) for suit in "CDHS"]
+    snap = replace(snap, legal=tuple(LayOff((item,)) for item in items))
+    _, ui = render_hand(snap, "s", mode="layoff", picked=joker)
+    selects = [getattr(child, "item", child) for child in ui.children]
+    selects = [select for select in selects if hasattr(select, "options")]
+    offered = [o.value for select in selects for o in select.options]
+    assert sorted(offered) == sorted(str(item) for item in items)
+    assert len(selects) == 2 and all(len(s.options) <= MAX_OPTIONS for s in selects)
+    # Melds are numbered from 1 in the options, as in the table's text.
+    labels = [o.label for select in selects for o in select.options]
+    assert any("on #1 " in label for label in labels) and any("#10" in label for label in labels)
+
+
+async def test_lay_off_all_that_fits_in_one_click(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("8H 8S 8C KD KC KS 3C 5D 7S 9H JD")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    await p.click(hand.response, label="Lay down these melds")
+    assert game.down[seat]
+    await p.select(hand.response, ["3C"], custom_id=discard_id(hand.response))
+    await env.advance_time(91)  # the others time out; the bot plays for them
+    await env.advance_time(91)
+    assert world.current().id == p.id
+    game.hands[seat].extend(parse_cards("8D KH"))  # two cards that fit, one place each
+    await p.click(hand.response, label="Draw from stock")  # the hand followed its player
+    await env.advance_time(8)
+    label = next(x for x in button_labels(hand.response) if x.startswith("Lay off all"))
+    before = len(game.hand_of(str(p.id)))
+    done = await p.click(hand.response, label=label)
+    assert done.acknowledged
+    assert len(game.hand_of(str(p.id))) <= before - 2
+    assert "Done: Lay off" in hand.response.content
+
+
+async def test_timeout_notice_names_what_the_bot_did(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("8H 8S 8C KD KC KS 3D 5C 7S 9H JD")
+    await env.advance_time(91)
+    notices = "\n".join(m.content for m in world.channel.history())
+    assert game.down[seat]
+    assert f"**{p.name}** ran out of time: for them I " in notices
+    assert "went down" in notices and "discarded" in notices
+
+
+async def test_the_melds_form_still_works_after_a_restart(env: simcord.Env, make_bot) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("8H 8S 8C 8D KD KC KS 3D 5C 7S 9H")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    shown = await p.click(hand.response, label="Choose my own melds")
+    assert shown.modal is not None
+    await env.restart_bot(make_bot())
+    good = await p.submit_modal(shown, {"melds": "set: 8H 8S 8C 8D | set: KD KC KS"})
+    assert good.acknowledged
+    game = world.table.game
+    assert game.down[seat] and len(game.melds[0].meld) == 4
