@@ -67,8 +67,10 @@ PLAYER_WAIT_SECONDS: Final = 2.0
 #: How long a write the bot makes on its own (a table's timer: a turn that ran out, a computer's
 #: move) may wait in all before ``StoreBusy``, in seconds. Nobody is waiting for its answer, and
 #: at a restart every table whose deadline passed while the bot was down writes at once: on one
-#: SQLite writer, 500 of them queue for longer than a player may wait.
-BACKGROUND_WAIT_SECONDS: Final = 60.0
+#: SQLite writer, 500 of them queue for longer than a player may wait (about 5 s on a busy
+#: 2-core machine). Not much longer than that: the timer holds its table while it waits, so a
+#: click on that table waits too (while a backup holds the file, say) instead of hearing "busy".
+BACKGROUND_WAIT_SECONDS: Final = 30.0
 
 _background: ContextVar[bool] = ContextVar("shanghai_background_write", default=False)
 
