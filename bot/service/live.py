@@ -17,17 +17,24 @@ Terminology (shared by every file of ``bot/service/``):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from bot.backoff import Backoff
+from data.errors import StoreBusy
 from data.records import AwayState, EndStatus, TableRecord
+from data.store import PLAYER_WAIT_SECONDS
 from engine import Game, Rules
 from engine.actions import Action
 from engine.events import Event
 
 Clock = Callable[[], float]
+
+#: How long a click waits for its table's lock: the table's timer may hold it while it waits out
+#: a locked database (up to half a minute), but Discord gives a click 3 s for its answer.
+CLICK_WAIT_SECONDS = PLAYER_WAIT_SECONDS
 ChangeKind = Literal[
     "lobby",
     "start",
@@ -92,6 +99,21 @@ class LiveTable:
     @property
     def id(self) -> int:
         return self.record.id
+
+    @contextlib.asynccontextmanager
+    async def held_for_a_click(self) -> AsyncIterator[None]:
+        """The table's lock for a person's click: refused as busy (``StoreBusy``, nothing
+        changed) after ``CLICK_WAIT_SECONDS`` rather than waiting behind a timer that waits out
+        a locked database, so the click is answered before Discord gives up on it."""
+        try:
+            async with asyncio.timeout(CLICK_WAIT_SECONDS):
+                await self.lock.acquire()
+        except TimeoutError:
+            raise StoreBusy() from None
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     @property
     def channel_id(self) -> int:

@@ -153,7 +153,7 @@ class TableService:
 
     async def join(self, table_id: int, user_id: int, name: str) -> LiveTable:
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise UserError("You already have a seat at this table.", code="already_seated")
@@ -172,7 +172,7 @@ class TableService:
 
     async def leave(self, table_id: int, user_id: int) -> LiveTable:
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
                 raise UserError("You don't have a seat at this table.", code="no_seat")
@@ -194,7 +194,7 @@ class TableService:
                 "Computer players are 'easy', 'normal' or 'expert'.", code="computer_level"
             )
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             self._require_lobby(table)
             if user_id != table.record.host_id:
                 raise NotHost("add a computer player", code="not_host.add_computer")
@@ -218,7 +218,7 @@ class TableService:
     async def remove_computer(self, table_id: int, user_id: int) -> LiveTable:
         """The host removes the last computer seated in the lobby."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             self._require_lobby(table)
             if user_id != table.record.host_id:
                 raise NotHost("remove a computer player", code="not_host.remove_computer")
@@ -244,7 +244,7 @@ class TableService:
         """The host changes the lobby's rule set (which resets the options) or one option;
         validated as a whole ``Rules`` and stored with the table's options (issue 11)."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             self._require_lobby(table)
             if user_id != table.record.host_id:
                 raise NotHost("change the house rules", code="not_host.house_rules")
@@ -288,7 +288,7 @@ class TableService:
     async def start(self, table_id: int, user_id: int) -> LiveTable:
         """Deal the first hand; host only, with enough players."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             self._require_lobby(table)
             if user_id != table.record.host_id:
                 raise NotHost("start the game", code="not_host.start")
@@ -329,7 +329,7 @@ class TableService:
     async def end(self, table_id: int, user_id: int | None) -> LiveTable:
         """Close the table without results (the host or a moderator asked)."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             await self.store.end_table(table.id)
             self._forget(table)
         self._notify(Change(table, "end", actor=user_id))
@@ -396,7 +396,7 @@ class TableService:
         """One click's whole trip: apply ``action`` for ``user_id`` and answer with their
         screen, a note of what happened for them included; raises ``ValueError``s."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             game = self._playing(table)
             seat = self._seat(table, user_id)
             before = list(game.hand_of(str(user_id)))
@@ -409,7 +409,7 @@ class TableService:
     async def pass_buy(self, table_id: int, user_id: int) -> None:
         """``user_id`` will not buy the upcard on offer: one fewer to wait for."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             game = self._playing(table)
             seat = self._seat(table, user_id)
             if not self.windows.running(table):
@@ -425,7 +425,7 @@ class TableService:
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
         """Apply one player's action: lock, apply, commit, notify; raises ``ValueError``s."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             return await self._act_locked(table, user_id, action)
 
     async def _act_locked(self, table: LiveTable, user_id: int, action: Action) -> ActResult:
@@ -556,7 +556,7 @@ class TableService:
     async def leave_game(self, table_id: int, user_id: int) -> LiveTable:
         """A player leaves a running game: the computer plays their seat from now on."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             self._playing(table)
             seat = self._seat(table, user_id)
             if table.away[seat].timeouts >= REMOVED:
@@ -579,7 +579,7 @@ class TableService:
         table = self.get(table_id)
         if table.game is None:
             return await self.leave(table_id, user_id)
-        async with table.lock:
+        async with table.held_for_a_click():
             seat = table.seat_of(user_id)
             if seat is None:
                 raise NotSeated()

@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
+import bot.service.live
 import data.sqlite_store
 from bot.service import LiveTable, TableService
 from data import Seat, SqliteStore, Store
+from data.errors import StoreBusy
 from data.store import background_writes
+from engine.actions import DrawStock
 
 TABLES = 60
 SHORT_WAIT = 0.1
@@ -103,3 +106,26 @@ async def test_a_players_write_is_not_queued_behind_the_background_ones(
     for table in tables:
         record = await store.get_table(table.id)
         assert record is not None and record.message_id == (2 if table is tables[0] else 1)
+
+
+async def test_a_click_waits_for_its_table_no_longer_than_a_player_may(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table's timer may wait long for a locked database, holding the table: a click on
+    that table is then refused as busy within the player's limit, not left to time out on
+    Discord, and changes nothing."""
+    monkeypatch.setattr(bot.service.live, "CLICK_WAIT_SECONDS", SHORT_WAIT)
+    service = TableService(store, seed=3, clock=Clock(), turn_seconds=90)
+    table = await started(service, 10)
+    assert table.game is not None
+    player = table.record.seats[table.game.current].user_id
+    version = table.version
+    async with table.lock:  # the timer holds the table, waiting out the database
+        with pytest.raises(StoreBusy):
+            await asyncio.wait_for(service.act(table.id, player, DrawStock()), 5)
+        with pytest.raises(StoreBusy):
+            await asyncio.wait_for(service.play(table.id, player, DrawStock()), 5)
+    assert table.version == version
+    await service.act(table.id, player, DrawStock())  # once the table is free, it plays
+    assert table.version == version + 1
+    await service.close()
