@@ -13,7 +13,9 @@ SQLite store, every write runs under ``asyncio.shield`` so a cancelled caller ca
 
 No call made for a player waits long for the database: taking a pooled connection and waiting
 for another session's row lock are both bounded by ``PLAYER_WAIT_SECONDS`` and end in
-``StoreBusy``. Reads never wait for writes (MVCC).
+``StoreBusy``. Reads never wait for writes (MVCC). The bot's own writes (a table's timer, in
+``data.store.background_writes``) may wait up to ``BACKGROUND_WAIT_SECONDS`` for a connection,
+but hold at most ``POOL_SIZE - 2`` of them, so players' writes always find one soon.
 
 Seats, options and away flags are ``jsonb``, decoded by a codec set on every pooled connection;
 the engine's state is ``text`` (see ``migrations/postgres/0001_initial.sql``).
@@ -24,7 +26,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal, TypeVar
@@ -50,7 +53,13 @@ from .records import (
     lower_is_better,
 )
 from .shards import ShardSet
-from .store import KEEP, PLAYER_WAIT_SECONDS, _Keep
+from .store import (
+    BACKGROUND_WAIT_SECONDS,
+    KEEP,
+    PLAYER_WAIT_SECONDS,
+    _Keep,
+    is_background_write,
+)
 from .unreadable import decode_open
 
 _T = TypeVar("_T")
@@ -236,6 +245,8 @@ class PostgresStore:
         self._closed = False
         #: Writes running now, by table id (``None``: not a table's), for ``_read_table``.
         self._running: dict[asyncio.Future[Any], int | None] = {}
+        #: The bot's own writes hold at most this many connections, leaving the rest to players.
+        self._background_gate = asyncio.Semaphore(POOL_SIZE - 2)
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -339,6 +350,26 @@ class PostgresStore:
         task.add_done_callback(self._running.pop)
         return await asyncio.shield(task)
 
+    @asynccontextmanager
+    async def _write_connection(self) -> AsyncIterator[_Connection]:
+        """A pooled connection for one write, taken within ``PLAYER_WAIT_SECONDS`` (else
+        ``TimeoutError``, which the callers turn into ``StoreBusy``).
+
+        The bot's own writes (``data.store.background_writes``: a table's timer) first take
+        turns at ``_background_gate``, so they never hold every connection a player's write
+        needs, and then wait up to ``BACKGROUND_WAIT_SECONDS`` for a connection: at a restart
+        every overdue timer writes at once, and none of them is refused as busy."""
+        if not is_background_write():
+            async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                yield conn
+            return
+        async with self._background_gate:
+            conn = await self._pool.acquire(timeout=BACKGROUND_WAIT_SECONDS)
+            try:
+                yield conn
+            finally:
+                await self._pool.release(conn)
+
     async def _write(
         self, table_id: int | None, body: Callable[[_Connection], Awaitable[_T]]
     ) -> _T:
@@ -349,7 +380,7 @@ class PostgresStore:
     async def _transaction(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
         try:
             async with (
-                self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn,
+                self._write_connection() as conn,
                 conn.transaction(),
             ):
                 return await body(conn)
@@ -364,7 +395,7 @@ class PostgresStore:
 
         async def run() -> list[asyncpg.Record]:
             try:
-                async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                async with self._write_connection() as conn:
                     return list(await conn.fetch(sql, *args))
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None
@@ -464,7 +495,7 @@ class PostgresStore:
 
         async def run() -> str:
             try:
-                async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                async with self._write_connection() as conn:
                     return str(await conn.execute(sql, *args))
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None

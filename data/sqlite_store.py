@@ -12,7 +12,10 @@ under ``asyncio.shield``: cancelling the caller (a timed-out interaction, shutdo
 a transaction half-open; the write finishes or rolls back all the same. When another program
 (a backup, the sqlite3 shell) holds the write lock, a write keeps trying for at most
 ``PLAYER_WAIT_SECONDS`` in all, counting its wait behind this process's other writes, and then
-raises ``StoreBusy``: a player is answered in time, and nothing was written.
+raises ``StoreBusy``: a player is answered in time, and nothing was written. The bot's own
+writes (a table's timer, marked by ``data.store.background_writes``) may wait far longer, but
+take turns among themselves first, so a burst of them (every overdue timer at a restart) is
+neither refused nor ahead of a player's click.
 
 Reads never queue behind writes: history and statistics (the leaderboard) go straight to the
 reader; reads of a table wait only for a write that is actually running (milliseconds), so a
@@ -52,7 +55,13 @@ from .records import (
     lower_is_better,
 )
 from .shards import ShardSet
-from .store import KEEP, PLAYER_WAIT_SECONDS, _Keep
+from .store import (
+    BACKGROUND_WAIT_SECONDS,
+    KEEP,
+    PLAYER_WAIT_SECONDS,
+    _Keep,
+    is_background_write,
+)
 from .unreadable import decode_open
 
 _T = TypeVar("_T")
@@ -278,6 +287,8 @@ class SqliteStore:
         self._clock = clock
         self._open_tables_sql = _open_tables_sql(shards)
         self._lock = asyncio.Lock()
+        #: The bot's own writes take turns here before joining the writer's queue (``_write``).
+        self._background_gate = asyncio.Lock()
         #: Clear while a write is running on the writer; table reads wait for it (see module).
         self._settled = asyncio.Event()
         self._settled.set()
@@ -380,10 +391,31 @@ class SqliteStore:
 
         ``BEGIN IMMEDIATE`` takes SQLite's write lock up front, so a check made inside ``body``
         still holds when it writes, even against another process. Raises ``StoreBusy`` if the
-        lock cannot be had within ``PLAYER_WAIT_SECONDS`` (nothing is written then).
+        lock cannot be had within ``PLAYER_WAIT_SECONDS`` (nothing is written then). The bot's
+        own writes (``data.store.background_writes``) go through ``_background_write``.
         """
+        if is_background_write():
+            return await asyncio.shield(self._background_write(body))
         deadline = time.perf_counter() + PLAYER_WAIT_SECONDS
         return await asyncio.shield(self._transaction(body, deadline))
+
+    async def _background_write(self, body: Callable[[aiosqlite.Connection], Awaitable[_T]]) -> _T:
+        """A write nobody is waiting for: it queues behind the other background writes, not in
+        the writer's queue, so at most one of them is ever ahead of a player's write; once at
+        the front it tries for the lock ``PLAYER_WAIT_SECONDS`` at a time (which keeps the rule
+        of ``_transaction`` that no write ahead has a later deadline), again and again while
+        another program holds the file (a backup), and raises ``StoreBusy`` only once
+        ``BACKGROUND_WAIT_SECONDS`` have passed in all."""
+        give_up = time.perf_counter() + BACKGROUND_WAIT_SECONDS
+        async with self._background_gate:
+            while True:
+                now = time.perf_counter()
+                if now >= give_up:
+                    raise StoreBusy()
+                try:
+                    return await self._transaction(body, min(give_up, now + PLAYER_WAIT_SECONDS))
+                except StoreBusy:  # raised before ``body`` ran: nothing was written
+                    continue
 
     async def _transaction(
         self, body: Callable[[aiosqlite.Connection], Awaitable[_T]], deadline: float

@@ -29,7 +29,9 @@ guilds this process owns, which is what lets several processes share one databas
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
@@ -61,6 +63,36 @@ KEEP: Final = _Keep.KEEP
 #: How long a call made for a player may wait for the database before ``StoreBusy``, in
 #: seconds. Discord allows 3 s for an answer; the rest is for the engine and the reply.
 PLAYER_WAIT_SECONDS: Final = 2.0
+
+#: How long a write the bot makes on its own (a table's timer: a turn that ran out, a computer's
+#: move) may wait in all before ``StoreBusy``, in seconds. Nobody is waiting for its answer, and
+#: at a restart every table whose deadline passed while the bot was down writes at once: on one
+#: SQLite writer, 500 of them queue for longer than a player may wait (about 5 s on a busy
+#: 2-core machine). Not much longer than that: the timer holds its table while it waits, so a
+#: click on that table waits too (while a backup holds the file, say) instead of hearing "busy".
+BACKGROUND_WAIT_SECONDS: Final = 30.0
+
+_background: ContextVar[bool] = ContextVar("shanghai_background_write", default=False)
+
+
+@contextmanager
+def background_writes() -> Iterator[None]:
+    """Mark the store writes made inside (and in tasks started inside) as the bot's own.
+
+    A store lets such writes wait up to ``BACKGROUND_WAIT_SECONDS``, but only one at a time
+    (a few on PostgreSQL) competes with the writes of players, which each keep their
+    ``PLAYER_WAIT_SECONDS``: a storm of timers neither fails nor makes a click wait behind it.
+    """
+    token = _background.set(True)
+    try:
+        yield
+    finally:
+        _background.reset(token)
+
+
+def is_background_write() -> bool:
+    """Whether the running code is inside ``background_writes``."""
+    return _background.get()
 
 
 class Store(Protocol):

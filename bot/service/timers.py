@@ -2,7 +2,8 @@
 
 One task per table sleeps until the earliest thing due (``next_wake``), then runs ``on_timer``
 under the table's lock and re-arms itself. Deadlines live in the database, so ``restore``
-re-arms every table after a restart and past-due deadlines fire at once.
+re-arms every table after a restart and past-due deadlines fire at once; their writes are the
+bot's own (``data.store.background_writes``), which the store queues apart from players' clicks.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.i18n import t, table_language
 from bot.storage_faults import is_write_refused
 from data.records import AwayState
+from data.store import background_writes
 from engine.actions import Action
 
 from .live import Change, LiveTable
@@ -81,7 +83,10 @@ class Timers:
                 return
             table.timer_busy = True
             try:
-                await self.on_timer(table)
+                # Nobody waits on a timer's writes: they must not be refused by the limit
+                # meant for a player's click (at a restart, every overdue table writes at once).
+                with background_writes():
+                    await self.on_timer(table)
             except Exception as error:
                 if not table.backoff.failed(self.service.clock()):
                     pass  # logged when this run of failures began
