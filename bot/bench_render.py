@@ -12,9 +12,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.render import render_hand, render_score_sheet, render_table
-from bot.render.cards import clear_caches
-from bot.render.samples import HAND_15, NAMES, SHEET_8x10, table_view
+from bot.screens import render_hand, render_score_sheet, render_table
+from bot.screens.cards import clear_caches
+from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 
 TARGETS_MS = {"hand (15 cards)": 30.0, "table (8 players)": 60.0}
 MAX_KB = 300.0

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import interaction_language, t
-from bot.rendering import SortMode, cards_text
+from bot.screens.text import SortMode, cards_text
 
 if TYPE_CHECKING:
     from bot.service import Change, SeatSnapshot, TableService

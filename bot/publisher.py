@@ -56,8 +56,14 @@ from engine.events import (
 from .backoff import Backoff
 from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
 from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
-from .pictures import TABLE_FILE, score_sheet_picture, table_file, table_picture, table_png
-from .rendering import (
+from .screens.attachments import (
+    TABLE_FILE,
+    score_sheet_picture,
+    table_file,
+    table_picture,
+    table_png,
+)
+from .screens.text import (
     card_text,
     event_lines,
     layoff_item_text,

@@ -164,9 +164,9 @@ def no_pictures() -> None:
     burst of renders in worker threads (``asyncio.to_thread``) was seen to stall its settle at
     50 tables (the work finished, its completion was never delivered), which ``--pictures``
     may still show. Every message carries an attachment all the same."""
-    import bot.pictures
+    import bot.screens.attachments
 
-    setattr(bot.pictures, "render_in_thread", _no_render)  # noqa: B010
+    setattr(bot.screens.attachments, "render_in_thread", _no_render)  # noqa: B010
 
 
 def small_filesystem(folder: Path) -> bool:

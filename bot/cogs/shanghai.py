@@ -24,7 +24,7 @@ from bot.i18n import (
     table_language,
 )
 from bot.interactions import guard
-from bot.rendering import rules_text
+from bot.screens.text import rules_text
 from bot.service import rules_for
 from bot.views.house_rules import PRESET_NAMES, house_rules_text
 from bot.views.table import preset_name, render_table

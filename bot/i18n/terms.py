@@ -1,4 +1,4 @@
-"""The game's terms in words, shared by the text (``bot.rendering``) and the pictures."""
+"""The game's terms in words, shared by the text (``bot.screens.text``) and the pictures."""
 
 from __future__ import annotations
 

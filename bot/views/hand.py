@@ -28,8 +28,8 @@ from bot.errors import StaleControl, UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.interactions import guard
-from bot.pictures import hand_picture_for
-from bot.rendering import (
+from bot.screens.attachments import hand_picture_for
+from bot.screens.text import (
     SortMode,
     action_text,
     card_text,

@@ -22,7 +22,7 @@ from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.catalogue import has_key
 from bot.i18n.terms import contract_text
 from bot.interactions import guard
-from bot.rendering import card_text, countdown, score_sheet_text, standings_text, table_text
+from bot.screens.text import card_text, countdown, score_sheet_text, standings_text, table_text
 from bot.service.snapshot import window_tag
 from bot.views.hand import buy_recorded_text, open_hand
 from engine.actions import CancelBuy, RequestBuy

@@ -8,9 +8,9 @@ from dataclasses import replace
 from PIL import Image, ImageChops
 
 from bot.i18n import fonts
-from bot.render import render_score_sheet, render_table
-from bot.render._draw import drawable, has_glyph
-from bot.render.samples import SHEET_8x10, table_view
+from bot.screens import render_score_sheet, render_table
+from bot.screens._draw import drawable, has_glyph
+from bot.screens.samples import SHEET_8x10, table_view
 
 #: Names whose accents a stripping renderer would turn into the plain names below.
 ACCENTED = ["José", "Muñoz", "Renée", "Zoë", "Ñandú", "Şükrü", "Ōtsuka", "Chloé"]

@@ -315,8 +315,8 @@ async def test_a_refusal_is_in_the_clicking_members_own_language(
 
 
 def test_pictures_are_drawn_in_the_tables_language() -> None:
-    from bot.render import render_score_sheet, render_table
-    from bot.render.samples import NAMES, SHEET_8x10, table_view
+    from bot.screens import render_score_sheet, render_table
+    from bot.screens.samples import NAMES, SHEET_8x10, table_view
 
     tables = {language: render_table(table_view(4), language=language) for language in LANGUAGES}
     sheets = {language: render_score_sheet(NAMES, SHEET_8x10, language) for language in LANGUAGES}
@@ -326,7 +326,7 @@ def test_pictures_are_drawn_in_the_tables_language() -> None:
 
 
 def test_the_rules_read_in_each_language() -> None:
-    from bot.rendering import rules_text
+    from bot.screens.text import rules_text
     from engine.rules import Rules
 
     rules = Rules.preset("standard")

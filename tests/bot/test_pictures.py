@@ -1,8 +1,8 @@
-"""bot.pictures: attachments for the hand, with the proposed lay-down highlighted (issue 6)."""
+"""bot.screens.attachments: the hand picture, with the proposed lay-down highlighted (issue 6)."""
 
 from __future__ import annotations
 
-from bot.pictures import hand_picture_for
+from bot.screens.attachments import hand_picture_for
 from engine import parse_cards
 
 

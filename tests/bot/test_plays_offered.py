@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import simcord
 
-from bot.rendering import table_text
+from bot.screens.text import table_text
 from engine import Card, Game, Meld, Rules, TableMeld, parse_action
 from engine.cards import parse_cards
 

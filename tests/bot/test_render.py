@@ -14,13 +14,19 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.render import render_hand, render_in_thread, render_score_sheet, render_table
-from bot.render._draw import CARD_BG, FELT, JOKER_PURPLE, RED, drawable
-from bot.render.cards import HAND, TABLE, card_face, clear_caches
-from bot.render.hand import MARGIN, RAISE, layout_hand
-from bot.render.samples import HAND_15, NAMES, SHEET_8x10, table_view
-from bot.render.scores import PLAYER_COLOURS
-from bot.render.table import HEADER_HEIGHT, PANEL_WIDTH, PILES_HEIGHT, ROW_MIN_HEIGHT, WIDTH
+from bot.screens import render_hand, render_in_thread, render_score_sheet, render_table
+from bot.screens._draw import CARD_BG, FELT, JOKER_PURPLE, RED, drawable
+from bot.screens.cards import HAND, TABLE, card_face, clear_caches
+from bot.screens.hand_picture import MARGIN, RAISE, layout_hand
+from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
+from bot.screens.score_sheet import PLAYER_COLOURS
+from bot.screens.table_picture import (
+    HEADER_HEIGHT,
+    PANEL_WIDTH,
+    PILES_HEIGHT,
+    ROW_MIN_HEIGHT,
+    WIDTH,
+)
 from engine import Game, Rules, parse_action
 from engine.cards import Card, parse_cards
 from engine.melds import Meld

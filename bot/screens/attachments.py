@@ -1,6 +1,6 @@
 """Pictures as Discord attachments: the hand, the table and the score sheet.
 
-Rendering (``bot.render``) takes a few milliseconds of CPU, tens on a cold cache, so it always
+Rendering (``bot.screens``) takes a few milliseconds of CPU, tens on a cold cache, so it always
 runs in a worker thread: no interaction waits on it past its 3-second deadline. The text of
 every message stays complete without the picture, for screen readers and for members who do
 not load attachments.
@@ -18,7 +18,7 @@ from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from engine.cards import Card
 from engine.view import PlayerView
 
-from .render import render_hand, render_in_thread, render_score_sheet, render_table
+from . import render_hand, render_in_thread, render_score_sheet, render_table
 
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
