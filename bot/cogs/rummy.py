@@ -13,14 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.shanghai import _clean, leaderboard_embed, open_table_here
+from bot.cogs.shanghai import open_table_here, send_leaderboard, send_stats
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     TABLE_LANGUAGE_OPTION,
-    interaction_language,
     server_language,
-    t,
 )
 from bot.interactions import guard
 
@@ -91,14 +89,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """This server's best Rummy players (wins, then the highest average)."""
         async with guard(interaction):
-            assert interaction.guild_id is not None
-            rows = await self.bot.store.leaderboard(interaction.guild_id, "rummy", 10)
-            language = server_language(interaction)
-            if not rows:
-                await interaction.response.send_message(t("leaderboard.empty_rummy", language))
-                return
-            embed = leaderboard_embed("Rummy", rows, language)
-            await interaction.response.send_message(embed=embed)
+            await send_leaderboard(self.bot, interaction, "rummy")
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record to show (default: yours)")
@@ -107,32 +98,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
     ) -> None:
         """One player's Rummy record in this server."""
         async with guard(interaction):
-            assert interaction.guild_id is not None
-            who = member or interaction.user
-            stats = await self.bot.store.player_stats(interaction.guild_id, who.id, "rummy")
-            if stats is None:
-                await interaction.response.send_message(
-                    t(
-                        "stats.none",
-                        interaction_language(interaction),
-                        name=_clean(who.display_name),
-                        game="Rummy",
-                    ),
-                    ephemeral=True,
-                )
-                return
-            text = t(
-                "stats.line_rummy",
-                server_language(interaction),
-                name=_clean(stats.name),
-                games=stats.games,
-                wins=stats.wins,
-                rate=stats.win_rate,
-                average=stats.average_total,
-                best=stats.best_total,
-                out=stats.deals_out,
-            )
-            await interaction.response.send_message(text)
+            await send_stats(self.bot, interaction, "rummy", member)
 
 
 async def setup(bot: ShanghaiBot) -> None:

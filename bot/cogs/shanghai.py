@@ -29,7 +29,7 @@ from bot.service import rules_for
 from bot.views.house_rules import PRESET_NAMES, house_rules_text
 from bot.views.table import preset_name, render_table
 from data.errors import TableExists
-from data.records import LeaderboardRow
+from data.records import GameKind, LeaderboardRow
 
 if TYPE_CHECKING:
     from bot.app import ShanghaiBot
@@ -265,14 +265,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """This server's best Shanghai players."""
         async with guard(interaction):
-            assert interaction.guild_id is not None
-            rows = await self.bot.store.leaderboard(interaction.guild_id, "shanghai", 10)
-            language = server_language(interaction)
-            if not rows:
-                await interaction.response.send_message(t("leaderboard.empty", language))
-                return
-            embed = leaderboard_embed("Shanghai", rows, language)
-            await interaction.response.send_message(embed=embed)
+            await send_leaderboard(self.bot, interaction, "shanghai")
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record to show (default: yours)")
@@ -281,34 +274,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     ) -> None:
         """One player's Shanghai record in this server."""
         async with guard(interaction):
-            assert interaction.guild_id is not None
-            who = member or interaction.user
-            stats = await self.bot.store.player_stats(interaction.guild_id, who.id, "shanghai")
-            if stats is None:
-                await interaction.response.send_message(
-                    t(
-                        "stats.none",
-                        interaction_language(interaction),
-                        name=_clean(who.display_name),
-                        game="Shanghai",
-                    ),
-                    ephemeral=True,
-                )
-                return
-            text = t(
-                "stats.line",
-                server_language(interaction),
-                name=_clean(stats.name),
-                games=stats.games,
-                wins=stats.wins,
-                rate=stats.win_rate,
-                average=stats.average_total,
-                best=stats.best_total,
-                out=stats.deals_out,
-                blind=stats.blind_outs,
-                buys=stats.buys_used,
-            )
-            await interaction.response.send_message(text)
+            await send_stats(self.bot, interaction, "shanghai", member)
 
 
 async def open_table_here(
@@ -356,6 +322,66 @@ async def open_table_here(
     await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
     message = await interaction.original_response()
     await bot.service.set_message(table, message.id)
+
+
+#: Per game: its name, the catalogue key of its empty leaderboard and of its stats line.
+_RECORD_KEYS: dict[GameKind, tuple[str, str, str]] = {
+    "shanghai": ("Shanghai", "leaderboard.empty", "stats.line"),
+    "rummy": ("Rummy", "leaderboard.empty_rummy", "stats.line_rummy"),
+}
+
+
+async def send_leaderboard(
+    bot: ShanghaiBot, interaction: discord.Interaction[Any], game: GameKind
+) -> None:
+    """The server's ten best players of ``game``; one answer for /shanghai and /rummy."""
+    assert interaction.guild_id is not None
+    name, empty, _ = _RECORD_KEYS[game]
+    rows = await bot.store.leaderboard(interaction.guild_id, game, 10)
+    language = server_language(interaction)
+    if not rows:
+        await interaction.response.send_message(t(empty, language))
+        return
+    await interaction.response.send_message(embed=leaderboard_embed(name, rows, language))
+
+
+async def send_stats(
+    bot: ShanghaiBot,
+    interaction: discord.Interaction[Any],
+    game: GameKind,
+    member: discord.Member | None,
+) -> None:
+    """One player's record of ``game`` in this server (Rummy's line has no blind outs or buys);
+    one answer for /shanghai and /rummy."""
+    assert interaction.guild_id is not None
+    name, _, line = _RECORD_KEYS[game]
+    who = member or interaction.user
+    stats = await bot.store.player_stats(interaction.guild_id, who.id, game)
+    if stats is None:
+        await interaction.response.send_message(
+            t(
+                "stats.none",
+                interaction_language(interaction),
+                name=_clean(who.display_name),
+                game=name,
+            ),
+            ephemeral=True,
+        )
+        return
+    text = t(
+        line,
+        server_language(interaction),
+        name=_clean(stats.name),
+        games=stats.games,
+        wins=stats.wins,
+        rate=stats.win_rate,
+        average=stats.average_total,
+        best=stats.best_total,
+        out=stats.deals_out,
+        blind=stats.blind_outs,
+        buys=stats.buys_used,
+    )
+    await interaction.response.send_message(text)
 
 
 def leaderboard_embed(
