@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations_with_replacement, permutations
+from itertools import permutations, product
 
 from .actions import GoDown, LayOffItem, Swap
 from .cards import ACE, SUITS, Card
@@ -246,15 +246,29 @@ def _set_readings(cards: Sequence[Card], rules: Rules) -> list[Meld]:
         naturals = [c for c in cards if c.rank == rank]
         wilds = [c for c in cards if c.rank != rank]
         suit_choices: list[tuple[str | None, ...]] = (
-            list(combinations_with_replacement(SUITS, len(wilds)))
-            if rules.joker_identity == "rank_and_suit"
-            else [(None,) * len(wilds)]
+            _suits_for(wilds) if rules.joker_identity == "rank_and_suit" else [(None,) * len(wilds)]
         )
         for suits in suit_choices:
             placed = [MeldCard(c, rank, c.suit) for c in naturals]
             placed += [MeldCard(c, rank, s) for c, s in zip(wilds, suits, strict=True)]
             melds.append(Meld("set", tuple(placed)))
     return melds
+
+
+def _suits_for(wilds: Sequence[Card]) -> list[tuple[str | None, ...]]:
+    """Every way the set's wilds can declare suits. Different wild cards (2♣ and 2♦) may swap
+    the suits they declare, and that is a different play (a later swap takes a different
+    wild), so only copies of the same card keep their suits in order."""
+    choices: list[tuple[str | None, ...]] = []
+    for suits in product(SUITS, repeat=len(wilds)):
+        if all(
+            suits[i] <= suits[j]
+            for i in range(len(wilds))
+            for j in range(i + 1, len(wilds))
+            if wilds[i] == wilds[j]
+        ):
+            choices.append(suits)
+    return choices
 
 
 def _run_readings(cards: Sequence[Card], rules: Rules) -> list[Meld]:

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -310,6 +310,8 @@ def run_position(config: str, players: int, seed: int, steps: int) -> None:
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(position=positions)
+# Two different wild 2s in a set may swap the suits they declare (found by the long run).
+@example(position=("forbidden_suits_both_ends", 4, 1956, 4))
 def test_typed_and_offered_actions_agree(position: tuple[str, int, int, int]) -> None:
     run_position(*position)
 
