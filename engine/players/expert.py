@@ -32,7 +32,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action
+from engine.actions import Action, TakeUpcard
 from engine.cards import Card
 from engine.rules import Contract
 from engine.view import PlayerView
@@ -102,6 +102,10 @@ class ExpertStrategy(NormalStrategy):
         #: From this threat on (an opponent down with two cards or fewer), a hand two or more
         #: cards from going down only sheds points.
         self.salvage_threat = 0.8
+        #: From this threat on (above 1: never), a hand even one card short only sheds points.
+        self.salvage_all = 2.0
+        #: In salvage, draw the upcard when it costs less than a stock card is expected to.
+        self.cheap_take = False
         #: Points against throwing a card the next player collects / another collects.
         self.feed_next = 14.0
         self.feed_other = 5.0
@@ -124,9 +128,35 @@ class ExpertStrategy(NormalStrategy):
         """Whether the deal will almost surely end before this hand can go down: an opponent
         is down with a card or two and the hand still lacks two or more cards. Then only the
         points held count (salvage)."""
-        if not self.salvage or self.threat(view) < self.salvage_threat:
+        if not self.salvage:
             return False
-        return self._deficiency(cards, view)[0] >= 2
+        threat = self.threat(view)
+        if threat < self.salvage_threat:
+            return False
+        return self._deficiency(cards, view)[0] >= (1 if threat >= self.salvage_all else 2)
+
+    def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        upcard = view.upcard
+        if (
+            self.cheap_take
+            and upcard is not None
+            and TakeUpcard() in legal
+            and not _is_down(view)
+            and self._hopeless(view, _hand(view))
+        ):
+            # Salvage: whatever is drawn, the dearest card goes; a cheap upcard is a smaller
+            # risk than the stock's average card.
+            reading = read_table(view)
+            value = view.rules.card_value
+            total = reading.unseen_total
+            if total:
+                expected = (
+                    sum(copies * value(card_of_index(i)) for i, copies in reading.unseen.items())
+                    / total
+                )
+                if value(upcard) < expected:
+                    return TakeUpcard()
+        return super()._draw(view, legal)
 
     def _buy_pays(self, view: PlayerView, gain: int) -> bool:
         if view.upcard is not None and self._hopeless(view, [*_hand(view), view.upcard]):
