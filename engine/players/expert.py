@@ -50,7 +50,7 @@ class SearchBudget:
     the deterministic limit. ``seconds``: a wall-clock cap, used only with a clock.
     """
 
-    evaluations: int = 200
+    evaluations: int = 600
     seconds: float = 0.4
 
 
@@ -97,15 +97,18 @@ class ExpertStrategy(NormalStrategy):
         self.clock = clock
         #: Discard candidates searched, best first by the normal ranking, when their costs
         #: are within ``margin`` points of the best (a clear choice needs no search).
-        self.width = 6
-        self.margin = 35.0
+        self.width = 8
+        self.margin = 50.0
         #: From this threat on (an opponent down with two cards or fewer), a hand two or more
         #: cards from going down only sheds points.
         self.salvage_threat = 0.8
         #: From this threat on (above 1: never), a hand even one card short only sheds points.
-        self.salvage_all = 2.0
+        self.salvage_all = 1.0
+        #: Graded salvage (off when empty): (threat, cards short) pairs, any of which makes a
+        #: deal lost; e.g. an opponent down with three cards against a hand three short.
+        self.salvage_grades: tuple[tuple[float, int], ...] = ((0.55, 3), (0.35, 4))
         #: In salvage, draw the upcard when it costs less than a stock card is expected to.
-        self.cheap_take = False
+        self.cheap_take = True
         #: Points against throwing a card the next player collects / another collects.
         self.feed_next = 14.0
         self.feed_other = 5.0
@@ -131,9 +134,11 @@ class ExpertStrategy(NormalStrategy):
         if not self.salvage:
             return False
         threat = self.threat(view)
-        if threat < self.salvage_threat:
+        short = [(self.salvage_threat, 2), (self.salvage_all, 1), *self.salvage_grades]
+        need = min((cards for level, cards in short if threat >= level), default=None)
+        if need is None:
             return False
-        return self._deficiency(cards, view)[0] >= (1 if threat >= self.salvage_all else 2)
+        return self._deficiency(cards, view)[0] >= need
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         upcard = view.upcard
