@@ -207,3 +207,25 @@ def test_salvage_all_sheds_points_one_card_from_the_contract_against_a_last_card
     shedding = ExpertStrategy()
     shedding.salvage_all = 1.0
     assert shedding.choose(view, legal, random.Random(1)) == joker
+
+
+def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -> None:
+    """p2 is down with three cards (threat 0.55); p1 lacks three cards of deal 1's two sets.
+    The default grades call that deal lost and throw the joker; without grades the expert
+    keeps planning (salvage alone waits for two cards left)."""
+    game = position(
+        hands={1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D 9H 2S"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile="2C",
+        current=1,
+        step="play",
+        discarder=0,
+        down=(2,),
+        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+    )
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    joker = Discard(parse_cards("JK")[0])
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) == joker
+    ungraded = ExpertStrategy()
+    ungraded.salvage_grades = ()
+    assert ungraded.choose(view, legal, random.Random(1)) != joker
