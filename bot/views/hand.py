@@ -837,7 +837,8 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
 
 
 def hint_note(view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
-    """The engine's advice for this player's hand, as a note above the hand."""
+    """The engine's advice for this player's hand, as a note above the hand, in ``language``."""
+    from bot.screens.hint_text import hint_text
     from engine.players.hints import hint
 
     advice = hint(
@@ -847,8 +848,7 @@ def hint_note(view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
         players=len(view.seats),
         table=[placed.meld for placed in view.melds],
     )
-    # The advice itself is the engine's English (engine.players.hints words it).
-    text = str(advice).strip() or t("hint.none", language)
+    text = hint_text(advice, view.rules, language).strip() or t("hint.none", language)
     return t("hand.hint", language) + "\n" + text
 
 
