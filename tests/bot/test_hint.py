@@ -1,7 +1,9 @@
 """The Hint button, clicked like a player: its advice in the clicking player's language.
 
 The engine's hint is language-free (a discard reason is a code with numbers); the bot words
-it, so a Dutch or a Spanish player reads none of the engine's English.
+it, so a Dutch or a Spanish player reads none of the engine's English. At a discard the card
+is the expert computer player's choice (asked directly here with the same budget to compare),
+and the plain hint's when the expert fails.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ import pytest
 import simcord
 
 from bot.i18n import Language, t
+from bot.screens.hint_text import reason_text
+from bot.service.hints import expert_discard, plain_hint
 from engine.cards import parse_cards
+from engine.players.expert import ExpertStrategy
 from engine.players.hints import DiscardReason, ReasonCode
 
 from .discord_locales import speaking
@@ -87,3 +92,58 @@ async def test_spanish_hint_names_the_cards_still_needed_and_why_to_discard(
 async def test_english_hint_reads_as_before(env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     content = await hint_in(env, monkeypatch, "en-US", LAYS_DOWN)
     assert "After laying down, discard K♦: it cannot be laid off and costs 10 points." in content
+
+
+# -- the expert's discard ----------------------------------------------------------------------
+
+#: A hand (12 cards, after the draw) where the expert throws another card than the plain hint.
+EXPERT_DISAGREES = "2D JC 3D KH 2C QD 7C AD 10S 8D 4C 2H"
+
+
+async def hint_after_drawing(env: simcord.Env, hand: str) -> tuple[str, Any, Any]:
+    """The current player draws, holds ``hand``, clicks Hint: (hand text, game, player)."""
+    world = await open_table(env, 2)
+    await start(world)
+    player = world.current()
+    game = world.table.game
+    opened = await open_hand(world, player)
+    assert (await player.click(opened.response, label="Draw from stock")).acknowledged
+    assert game.step == "play"
+    game.hands[game.current] = parse_cards(hand)
+    hinted = await player.click(opened.response, label="Hint")
+    assert hinted.acknowledged
+    return opened.response.content, game, player
+
+
+async def test_hint_at_a_discard_gives_the_experts_card(env: Any) -> None:
+    content, game, player = await hint_after_drawing(env, EXPERT_DISAGREES)
+    view, legal = game.view(str(player.id)), game.legal_actions(str(player.id))
+    expert = expert_discard(view, legal, None)
+    plain = plain_hint(view).discard
+    assert expert is not None and plain is not None and expert != plain  # the test's premise
+    wording = "it is what the expert computer player would discard"
+    assert f"Discard {expert.pretty()}: {wording}." in content
+    assert f"Discard {plain.pretty()}" not in content
+
+
+async def test_hint_falls_back_to_the_plain_discard_when_the_expert_fails(
+    env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("search failed")
+
+    monkeypatch.setattr(ExpertStrategy, "choose", broken)
+    content, game, player = await hint_after_drawing(env, EXPERT_DISAGREES)
+    plain = plain_hint(game.view(str(player.id)))
+    assert plain.discard is not None
+    assert f"Discard {plain.discard.pretty()}: {reason_text(plain.reason, 'en')}." in content
+    assert "expert" not in content
+
+
+async def test_hint_before_the_draw_does_not_ask_the_expert(
+    env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+    monkeypatch.setattr(ExpertStrategy, "choose", lambda *args: asked.append(args))
+    content = await hint_in(env, monkeypatch, "en-US", BUILDING)
+    assert asked == [] and "Discard 2♣: it is no part of any meld" in content
