@@ -57,6 +57,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.melds import Meld
+from engine.players.hints import Hint
 from engine.view import PlayerView
 
 if TYPE_CHECKING:
@@ -673,8 +674,11 @@ async def hand_click(
         await show_snapshot(interaction, snap, sort)
         return
     if verb == "hint":
+        from bot.service.hints import advice_for
+
         language = interaction_language(interaction)
-        await show_snapshot(interaction, snap, sort, note=hint_note(snap.view, language))
+        advice = await advice_for(snap.view, snap.legal, seeded=service.seed is not None)
+        await show_snapshot(interaction, snap, sort, note=hint_note(advice, snap.view, language))
         return
     if verb == "leave":
         language = interaction_language(interaction)
@@ -835,19 +839,12 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
         ) from error
 
 
-def hint_note(view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
-    """The engine's advice for this player's hand, as a note above the hand."""
-    from engine.players.hints import hint
+def hint_note(advice: Hint, view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
+    """The advice for this player's hand (``bot/service/hints.py``), as a note above the
+    hand, in ``language``."""
+    from bot.screens.hint_text import hint_text
 
-    advice = hint(
-        list(view.hand or ()),
-        view.deal,
-        view.rules,
-        players=len(view.seats),
-        table=[placed.meld for placed in view.melds],
-    )
-    # The advice itself is the engine's English (engine.players.hints words it).
-    text = str(advice).strip() or t("hint.none", language)
+    text = hint_text(advice, view.rules, language).strip() or t("hint.none", language)
     return t("hand.hint", language) + "\n" + text
 
 
