@@ -32,13 +32,14 @@ _WORDS = """
     upcard wild pile penalty points rules rule house only game what who there here
     this that these those have will would should must first next last again seat seats
     table tables sheet totals winner wins round choose pick take took from
-    into onto back new opened nothing please try minute restarting preset
+    into onto back new opened nothing please try minute restarting preset easy
 """
 ENGLISH_ONLY = frozenset(_WORDS.split())
 
 _NOT_WORDS = re.compile(
     r"<[@#!&:a-z]*[0-9]+>"  # mentions, channels, timestamps
     r"|https?://\S+"
+    r"|`/[^`]*`"  # a slash command to type (command names stay English)
     r"|\b(?:10|[2-9AJQKT])[HDSC]\b|\bJK\b"  # card codes, as typed and printed
     r"|sh:[\w:=\"-]+"  # custom ids (never shown)
 )
@@ -201,3 +202,32 @@ def test_the_audit_finds_english_where_there_is_some() -> None:
     }
     words = [w for text in shown_texts(payload) for w in english_words(text, {"anna"})]
     assert sorted(words) == ["Draw", "Score", "the"]
+
+
+@pytest.mark.parametrize("game", ["shanghai", "rummy"])
+@pytest.mark.parametrize(("language", "locale"), [("nl", "nl"), ("es", "es-ES")])
+async def test_a_game_played_out_by_computers_shows_no_english(
+    game: str, language: Language, locale: str, env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One person who stops answering (the bot plays their seat) and two computers: every
+    public notice of a whole game (draws, buys, going down, laying off, away), then the
+    leaderboard, the stats and /<game> table and end."""
+    world = await a_table(env, monkeypatch, locale, [locale] * 3, game=game)
+    anna, bram, _ = world.players
+    for key in ("button.add_normal", "button.add_easy"):
+        assert (await anna.click(world.message(), label=label(key, language))).acknowledged
+    assert (await anna.click(world.message(), label=label("button.start", language))).acknowledged
+    played = world.table.game
+    again = await bram.slash(world.channel, "shanghai table")
+    assert again.acknowledged
+    for _ in range(600):
+        if played.is_over:
+            break
+        await env.advance_time(10)
+    assert played.is_over, "the game did not finish"
+    await flush_outboxes(env)
+    for command in ("leaderboard", "stats"):
+        assert (await anna.slash(world.channel, f"{game} {command}")).acknowledged
+    assert (await anna.slash(world.channel, "shanghai end")).acknowledged
+    found = audit(env, language, names={"anna", "bram", "cor"})
+    assert found == [], "\n".join(f"{word!r} in {where!r}" for word, where in found)
