@@ -21,6 +21,7 @@ import simcord
 from bot.i18n import Language, t
 from engine.cards import Card, parse_cards
 
+from .discord_locales import speaking
 from .test_languages import a_table, flush_outboxes
 
 #: Common English words of the game's screens that are no Dutch or Spanish word ("open",
@@ -230,4 +231,56 @@ async def test_a_game_played_out_by_computers_shows_no_english(
         assert (await anna.slash(world.channel, f"{game} {command}")).acknowledged
     assert (await anna.slash(world.channel, "shanghai end")).acknowledged
     found = audit(env, language, names={"anna", "bram", "cor"})
+    assert found == [], "\n".join(f"{word!r} in {where!r}" for word, where in found)
+
+
+@pytest.mark.parametrize(("language", "locale"), [("nl", "nl"), ("es", "es-ES")])
+async def test_the_odd_corners_show_no_english(
+    language: Language,
+    locale: str,
+    env: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    make_bot: Any,
+) -> None:
+    """What players meet less often: a stranger's click, a second table in the channel, the
+    other sort order, a restart mid-game, a kick, leaving the game and ending the table."""
+    world = await a_table(env, monkeypatch, locale, [locale] * 3)
+    anna, bram, cor = world.players
+    stranger = world.guild.add_member(env.create_user("dirk"))
+    speaking(monkeypatch, {p.id: locale for p in (*world.players, stranger)})
+    assert (await bram.click(world.message(), label=label("button.join", language))).acknowledged
+    assert (await cor.click(world.message(), label=label("button.join", language))).acknowledged
+    assert (await bram.click(world.message(), label=label("button.leave", language))).acknowledged
+    assert (await bram.click(world.message(), label=label("button.join", language))).acknowledged
+    second = await bram.slash(world.channel, "shanghai new")
+    simcord.assert_responded(second, ephemeral=True)
+    assert (await anna.click(world.message(), label=label("button.start", language))).acknowledged
+    nosy = await stranger.click(world.message(), label=label("button.my_hand", language))
+    simcord.assert_responded(nosy, ephemeral=True)
+
+    player = world.current()
+    hand = await player.click(world.message(), label=label("button.my_hand", language))
+    by_rank = await player.click(hand.response, label=label("button.sort_by_rank", language))
+    assert by_rank.acknowledged
+    assert (await player.click(hand.response, label=label("button.refresh", language))).acknowledged
+    await env.restart_bot(make_bot())
+    await env.advance_time(9)
+    hand = await player.click(world.message(), label=label("button.my_hand", language))
+    assert hand.acknowledged
+
+    kicked = next(p for p in (bram, cor) if p is not player)
+    simcord.assert_responded(await anna.slash(world.channel, "shanghai kick", member=kicked))
+    leaver = next(p for p in (bram, cor) if p not in (kicked,))
+    hand = await leaver.click(world.message(), label=label("button.my_hand", language))
+    leaving = await leaver.click(hand.response, label=label("button.leave_game", language))
+    assert leaving.acknowledged
+    confirm = leaving.response if leaving.response is not None else hand.response
+    assert (await leaver.click(confirm, label=label("button.yes_leave", language))).acknowledged
+
+    refused = await bram.slash(world.channel, "shanghai end")
+    simcord.assert_responded(refused, ephemeral=True)
+    ending = await anna.slash(world.channel, "shanghai end")
+    assert (await anna.click(ending.response, label=label("end.yes", language))).acknowledged
+    await flush_outboxes(env)
+    found = audit(env, language, names={"anna", "bram", "cor", "dirk"})
     assert found == [], "\n".join(f"{word!r} in {where!r}" for word, where in found)
