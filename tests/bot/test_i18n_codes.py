@@ -134,3 +134,11 @@ def test_a_dutch_summary_of_house_rules_shows_no_identifiers() -> None:
     assert "Tweeën zijn joker: aan" in dutch and "Afleggen bij uitgaan: mag niet" in dutch
     for identifier in ("deuces_wild", "forbidden", "final discard", "dealer_left", "list_004"):
         assert identifier not in dutch
+
+
+def test_a_refusal_without_a_code_is_never_english_at_a_dutch_table() -> None:
+    """A plain ``ValueError`` keeps its exact English for English readers only."""
+    error = ValueError("Deals are numbered 1 to 10, not 11")
+    assert refusal_text(error, "en") == "Deals are numbered 1 to 10, not 11"
+    assert refusal_text(error, "nl") == "Dat kan niet."
+    assert refusal_text(error, "es") == "Eso no se puede hacer."
