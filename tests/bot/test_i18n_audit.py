@@ -217,6 +217,7 @@ async def test_a_game_played_out_by_computers_shows_no_english(
     anna, bram, _ = world.players
     for key in ("button.add_normal", "button.add_easy"):
         assert (await anna.click(world.message(), label=label(key, language))).acknowledged
+    simcord.assert_responded(await bram.slash(world.channel, "shanghai rules"), ephemeral=True)
     assert (await anna.click(world.message(), label=label("button.start", language))).acknowledged
     played = world.table.game
     again = await bram.slash(world.channel, "shanghai table")
