@@ -22,6 +22,7 @@ from bot.i18n import Language, t
 from engine.cards import Card, parse_cards
 
 from .discord_locales import speaking
+from .helpers import custom_ids
 from .test_languages import a_table, flush_outboxes
 
 #: Common English words of the game's screens that are no Dutch or Spanish word ("open",
@@ -123,6 +124,9 @@ async def play_a_deal(
         panel.response, ['tie_break="most_deals_out"'], custom_id=f"sh:hr:{tid}:table"
     )
     assert chosen.acknowledged
+    layoff_rule = "layoff_on_going_down_turn=true"
+    chosen = await anna.select(panel.response, [layoff_rule], custom_id=f"sh:hr:{tid}:out")
+    assert chosen.acknowledged
     added = await anna.click(world.message(), label=label("button.add_normal", language))
     assert added.acknowledged and len(world.table.record.seats) == 2
     removed = await anna.click(world.message(), label=label("button.remove_computer", language))
@@ -139,7 +143,7 @@ async def play_a_deal(
     # The first player draws, types melds (one unreadable card first) and discards.
     game = world.table.game
     first = world.current()
-    game.hands[game.current] = parse_cards("8H 8S 8C 5H 5S 5C KD QS 9D 3C 4C")
+    game.hands[game.current] = parse_cards("8H 8S 8C 5H 5S 5C 8D KD QS 9D 3C")
     hand = await first.click(world.message(), label=label("button.my_hand", language))
     assert (
         await first.click(hand.response, label=label("button.draw_stock", language))
@@ -153,7 +157,11 @@ async def play_a_deal(
     form = await first.click(hand.response, label=label("button.own_melds", language))
     good = await first.submit_modal(form, {"melds": f"{set_}: 8H 8S 8C | {set_}: 5H 5S 5C"})
     assert good.acknowledged and game.down[game.current], run
-    assert (await first.select(hand.response, ["KD"])).acknowledged
+    lay_off = next(cid for cid in custom_ids(hand.response) if ":layoff" in cid)
+    assert (await first.select(hand.response, ["8D"], custom_id=lay_off)).acknowledged
+    assert len(game.melds[0].meld.cards) == 4, "8D was not laid off"
+    discard = next(cid for cid in custom_ids(hand.response) if ":discard" in cid)
+    assert (await first.select(hand.response, ["KD"], custom_id=discard)).acknowledged
 
     # Someone out of turn buys the discard; the next player goes down and goes out.
     await env.advance_time(1)
