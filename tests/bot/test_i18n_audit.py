@@ -154,9 +154,14 @@ async def play_a_deal(
     run, set_ = t("term.run", language), t("term.set", language)
     bad = await first.submit_modal(form, {"melds": f"{set_}: 8H 8S 8X | {set_}: 5H 5S 5C"})
     simcord.assert_responded(bad, contains="8X", ephemeral=True)
+    for wrong in (f"{set_}: 8H 8S 9C | {set_}: 5H 5S 5C", f"{run}: 8H 8S 8C | {set_}: 5H 5S 5C"):
+        form = await first.click(hand.response, label=label("button.own_melds", language))
+        refused = await first.submit_modal(form, {"melds": wrong})
+        simcord.assert_responded(refused, ephemeral=True)
+        assert not game.down[game.current]
     form = await first.click(hand.response, label=label("button.own_melds", language))
     good = await first.submit_modal(form, {"melds": f"{set_}: 8H 8S 8C | {set_}: 5H 5S 5C"})
-    assert good.acknowledged and game.down[game.current], run
+    assert good.acknowledged and game.down[game.current]
     lay_off = next(cid for cid in custom_ids(hand.response) if ":layoff" in cid)
     assert (await first.select(hand.response, ["8D"], custom_id=lay_off)).acknowledged
     assert len(game.melds[0].meld.cards) == 4, "8D was not laid off"
