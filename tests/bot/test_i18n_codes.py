@@ -142,3 +142,21 @@ def test_a_refusal_without_a_code_is_never_english_at_a_dutch_table() -> None:
     assert refusal_text(error, "en") == "Deals are numbered 1 to 10, not 11"
     assert refusal_text(error, "nl") == "Dat kan niet."
     assert refusal_text(error, "es") == "Eso no se puede hacer."
+
+
+# -- the melds form in the player's words ------------------------------------------------------
+
+
+def test_the_melds_form_shows_and_reads_a_melds_kind_in_the_players_words() -> None:
+    from bot.i18n.terms import melds_for_form, melds_from_form
+    from engine.melds import Meld
+
+    melds = [Meld.parse("set: 8H 8S JK=8C"), Meld.parse("run: 3H 4H JK=5H 6H")]
+    spanish = melds_for_form(melds, "es")
+    assert spanish == "grupo: 8H 8S JK=8C | escalera: 3H 4H JK=5H 6H"
+    assert melds_for_form(melds, "nl") == "set: 8H 8S JK=8C | reeks: 3H 4H JK=5H 6H"
+    action = parse_action("down " + melds_from_form(spanish))
+    assert [str(m) for m in action.melds] == [str(m) for m in melds]  # type: ignore[union-attr]
+    mixed = melds_from_form(" Grupo: 8H 8S 8C | REEKS: 3H 4H 5H 6H | run: 7C 8C 9C 10C")
+    assert [m.kind for m in parse_action("down " + mixed).melds] == ["set", "run", "run"]  # type: ignore[union-attr]
+    assert melds_from_form("trio: 8H 8S 8C") == "trio: 8H 8S 8C"  # unknown words stay as typed
