@@ -160,3 +160,18 @@ def test_the_melds_form_shows_and_reads_a_melds_kind_in_the_players_words() -> N
     mixed = melds_from_form(" Grupo: 8H 8S 8C | REEKS: 3H 4H 5H 6H | run: 7C 8C 9C 10C")
     assert [m.kind for m in parse_action("down " + mixed).melds] == ["set", "run", "run"]  # type: ignore[union-attr]
     assert melds_from_form("trio: 8H 8S 8C") == "trio: 8H 8S 8C"  # unknown words stay as typed
+
+
+def test_numbers_in_the_stats_are_written_as_each_language_writes_them() -> None:
+    from bot.cogs.shanghai import leaderboard_embed
+    from bot.i18n import decimal, percent
+    from data.records import LeaderboardRow
+
+    assert (decimal(48.25, "en"), decimal(48.25, "nl"), decimal(48.25, "es")) == (
+        "48.2",
+        "48,2",
+        "48,2",
+    )
+    assert (percent(0.5, "nl"), percent(0.5, "es")) == ("50%", "50\xa0%")  # no break before %
+    row = LeaderboardRow(user_id=1, name="anna", games=3, wins=2, average_total=41.5, best_total=5)
+    assert "gemiddeld 41,5" in (leaderboard_embed("Shanghai", [row], "nl").description or "")
