@@ -174,4 +174,7 @@ def test_numbers_in_the_stats_are_written_as_each_language_writes_them() -> None
     )
     assert (percent(0.5, "nl"), percent(0.5, "es")) == ("50%", "50\xa0%")  # no break before %
     row = LeaderboardRow(user_id=1, name="anna", games=3, wins=2, average_total=41.5, best_total=5)
-    assert "gemiddeld 41,5" in (leaderboard_embed("Shanghai", [row], "nl").description or "")
+    dutch = leaderboard_embed("Shanghai", [row], "nl").description or ""
+    assert "2 overwinningen in 3 spellen · gemiddeld 41,5" in dutch
+    spanish = leaderboard_embed("Shanghai", [row], "es").description or ""
+    assert "2 victorias en 3 partidas · media 41,5" in spanish
