@@ -298,3 +298,18 @@ async def test_the_odd_corners_show_no_english(
     await flush_outboxes(env)
     found = audit(env, language, names={"anna", "bram", "cor", "dirk"})
     assert found == [], "\n".join(f"{word!r} in {where!r}" for word, where in found)
+
+
+@pytest.mark.parametrize("language", ["nl", "es"])
+def test_no_dutch_or_spanish_catalogue_entry_holds_an_english_word(language: Language) -> None:
+    """Every entry, shown in a game above or not (placeholders aside)."""
+    from bot.i18n.catalogue import read_catalogue
+
+    found = []
+    for message in read_catalogue(language):
+        forms = message.string if isinstance(message.string, (tuple, list)) else [message.string]
+        for text in forms:
+            words = english_words(re.sub(r"\{[^}]*\}", " ", text), set())
+            if words:
+                found.append((message.id, words))
+    assert found == []
