@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
+import simcord
 
 import engine.errors
 from bot.errors import UserError, rules_refusal
@@ -178,3 +180,25 @@ def test_numbers_in_the_stats_are_written_as_each_language_writes_them() -> None
     assert "2 overwinningen in 3 spellen · gemiddeld 41,5" in dutch
     spanish = leaderboard_embed("Shanghai", [row], "es").description or ""
     assert "2 victorias en 3 partidas · media 41,5" in spanish
+
+
+async def test_dutch_rules_and_house_rules_both_arrive_whole(
+    env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dutch and Spanish say more than English: the house rules follow as a second reply
+    rather than cutting the rules short to fit Discord's 2,000 characters."""
+    from bot.screens.text import rules_text
+    from bot.views.house_rules import house_rules_text
+
+    from .discord_locales import speaking
+
+    guild = env.create_guild(preferred_locale="nl")
+    channel = guild.create_text_channel("kaarten")
+    daan = guild.add_member(env.create_user("daan"))
+    speaking(monkeypatch, {daan.id: "nl"})
+    result = await daan.slash(channel, "shanghai rules")
+    simcord.assert_responded(result, ephemeral=True)
+    rules = Rules.preset("standard")
+    text = rules_text(rules, buy_seconds=8, turn_seconds=90, language="nl")
+    assert result.response.content.endswith(text)
+    assert [f.content for f in result.followups] == [house_rules_text(rules, "nl")]
