@@ -202,3 +202,15 @@ async def test_dutch_rules_and_house_rules_both_arrive_whole(
     text = rules_text(rules, buy_seconds=8, turn_seconds=90, language="nl")
     assert result.response.content.endswith(text)
     assert [f.content for f in result.followups] == [house_rules_text(rules, "nl")]
+
+
+def test_touching_runs_are_named_by_their_cards_only() -> None:
+    """The refusal's parameters hold no English word ("run:") for the Dutch to repeat."""
+    from engine.contracts import check_runs_separated
+    from engine.melds import Meld
+
+    runs = [Meld.parse("run: 3H 4H 5H 6H"), Meld.parse("run: 7H 8H 9H 10H")]
+    with pytest.raises(engine.errors.ContractNotMet) as refused:
+        check_runs_separated(runs, Rules())
+    assert refused.value.params == {"first": "3H 4H 5H 6H", "second": "7H 8H 9H 10H"}
+    assert "run" not in refusal_text(refused.value, "nl")
