@@ -145,6 +145,8 @@ async def play_a_deal(
     first = world.current()
     game.hands[game.current] = parse_cards("8H 8S 8C 5H 5S 5C 8D KD QS 9D 3C")
     hand = await first.click(world.message(), label=label("button.my_hand", language))
+    hint = await first.click(hand.response, label=label("button.hint", language))
+    assert hint.acknowledged
     assert (
         await first.click(hand.response, label=label("button.draw_stock", language))
     ).acknowledged
