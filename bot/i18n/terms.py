@@ -30,10 +30,15 @@ def melds_for_form(melds: Iterable[Meld], language: Language = DEFAULT_LANGUAGE)
     )
 
 
+#: Other words players write for a kind (GLOSSARY.md: Dutch 003 says "groep", Spanish players
+#: call a set of three a "trío"), read like the catalogue's.
+OTHER_WORDS = {"groep": "set", "trio": "set"}
+
+
 def melds_from_form(text: str) -> str:
     """The form's text with each meld's kind in the engine's words (``set``/``run``), whichever
     of the bot's languages the player wrote it in (``grupo:``, ``Reeks:``, ``escalera:``)."""
-    kinds = {
+    kinds = OTHER_WORDS | {
         _folded(t(f"term.{kind}", language)): kind
         for language in LANGUAGES
         for kind in ("set", "run")

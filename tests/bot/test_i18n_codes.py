@@ -161,7 +161,8 @@ def test_the_melds_form_shows_and_reads_a_melds_kind_in_the_players_words() -> N
     assert [str(m) for m in action.melds] == [str(m) for m in melds]  # type: ignore[union-attr]
     mixed = melds_from_form(" Grupo: 8H 8S 8C | REEKS: 3H 4H 5H 6H | run: 7C 8C 9C 10C")
     assert [m.kind for m in parse_action("down " + mixed).melds] == ["set", "run", "run"]  # type: ignore[union-attr]
-    assert melds_from_form("trio: 8H 8S 8C") == "trio: 8H 8S 8C"  # unknown words stay as typed
+    assert melds_from_form("Trío: 8H 8S 8C | groep: 9H 9S 9C") == "set: 8H 8S 8C |set: 9H 9S 9C"
+    assert melds_from_form("stapel: 8H 8S 8C") == "stapel: 8H 8S 8C"  # unknown words stay
 
 
 def test_numbers_in_the_stats_are_written_as_each_language_writes_them() -> None:
