@@ -5,7 +5,7 @@ Terminology:
   bottom-right); the *index column* is the strip of width ``CardSize.step`` holding it, which
   stays visible when cards overlap in a fan;
 - a *wild tag* is the purple label a wild card carries on the table: "as 8♥", the identity it
-  was placed as (RULES.md S12); its word ("as", "als", "es") and the joker's printed word are
+  was placed as (RULES.md S12); its word ("as", "als", "como") and the joker's printed word are
   the picture's language (``picture.as``, ``picture.joker``), shrunk to fit when longer.
 
 Faces are cached (``functools.lru_cache``): the same few dozen faces repeat in every hand and
