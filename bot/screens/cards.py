@@ -86,7 +86,6 @@ def identity_text(identity: Identity) -> str:
     return rank_text(rank) + ({"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[suit] if suit else "")
 
 
-@lru_cache(maxsize=1024)
 def card_face(
     card: Card,
     size: CardSize = HAND,
@@ -101,6 +100,15 @@ def card_face(
     card a gold border and a warm tint; ``language`` words the joker and the wild tag. The
     result is cached and shared: do not draw on it.
     """
+    if not card.is_joker and identity is None:
+        language = DEFAULT_LANGUAGE  # no words on it: one cached face for every language
+    return _card_face(card, size, identity, highlight, language)
+
+
+@lru_cache(maxsize=1024)
+def _card_face(
+    card: Card, size: CardSize, identity: Identity | None, highlight: bool, language: Language
+) -> Image.Image:
     s = SUPERSAMPLE
     width, height = size.width * s, size.height * s
     u = size.unit * s
@@ -291,7 +299,7 @@ def card_back(size: CardSize = TABLE) -> Image.Image:
 
 def clear_caches() -> None:
     """Forget every cached face, back and font (the benchmark's cold start)."""
-    card_face.cache_clear()
+    _card_face.cache_clear()
     card_back.cache_clear()
     font.cache_clear()
     has_glyph.cache_clear()
