@@ -223,9 +223,12 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 language=language,
             )
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
-            await interaction.response.send_message(
-                f"{heading}\n{text}"[: 1990 - len(extra)] + "\n" + extra, ephemeral=True
-            )
+            body = f"{heading}\n{text}"
+            if len(body) + len(extra) < 1990:  # one message when it fits (Discord: 2000)
+                body, extra = f"{body}\n{extra}", ""
+            await interaction.response.send_message(body[:1990], ephemeral=True)
+            if extra:  # Dutch and Spanish say more: the house rules follow on their own
+                await interaction.followup.send(extra[:1990], ephemeral=True)
 
     @app_commands.command(name="table")
     async def table(self, interaction: discord.Interaction[Any]) -> None:

@@ -22,8 +22,9 @@ from engine.errors import IllegalAction, Param
 from .catalogue import DEFAULT_LANGUAGE, Language, has_key, t
 
 #: Parameters whose values are words of the engine's or the bot's vocabulary, by the catalogue
-#: prefix that words them (``kind="run"`` → ``term.run``, ``state="lobby"`` → ``state.lobby``).
-TERM_PARAMS = {"kind": "term", "end": "term", "state": "state"}
+#: prefix that words them (``kind="run"`` → ``term.run``, ``state="lobby"`` → ``state.lobby``,
+#: ``option="deuces_wild"`` → ``house.option.deuces_wild``).
+TERM_PARAMS = {"kind": "term", "end": "term", "state": "state", "option": "house.option"}
 
 APOLOGY_KEY = "error.apology"
 

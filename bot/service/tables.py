@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import quarantine
-from bot.errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
+from bot.errors import NoTable, NotHost, NotSeated, UserError, WrongPhase, rules_refusal
 from data.records import AwayState, Seat
 from engine import Game
 from engine.actions import Action, CancelBuy, RequestBuy
@@ -259,10 +259,8 @@ class TableService:
                 rules = rules_for(options)
             except ValueError as error:
                 raise UserError(
-                    f"That house rule can't be used here: {error}",
-                    code="house_rule_invalid",
-                    reason=str(error),
-                ) from None
+                    f"That house rule can't be used here: {error}", code="house_rule_invalid"
+                ) from rules_refusal(error)
             if rules.game != table.record.game_kind:
                 raise UserError("That rule set is for another game.", code="other_game_rules")
             if len(table.record.seats) > rules.players[1]:

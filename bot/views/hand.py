@@ -487,11 +487,8 @@ async def submit_melds(
     try:
         action = parse_action("down " + text.strip())
     except ValueError as error:
-        raise UserError(
-            f"I couldn't read those melds: {error}",
-            code="unreadable_melds",
-            error=str(error),
-        ) from None
+        # The engine's coded reason (``Unreadable``) is worded as this refusal's ``reason``.
+        raise UserError(f"I couldn't read those melds: {error}", code="unreadable_melds") from error
     await play_and_show(interaction, table_id, action, sort)
 
 
