@@ -166,10 +166,14 @@ class DiscardReason:
     code: ReasonCode
     params: Mapping[str, Param] = field(default_factory=dict)
     after_lay_down: bool = False
+    #: The expert computer player, asked too, would throw the same card.
+    expert_agrees: bool = False
 
     def __str__(self) -> str:
         """English, for the engine's own tests and logs; players read the bot's wording."""
         text = _REASON_ENGLISH[self.code].format(**self.params)
+        if self.expert_agrees:
+            text += ", and the expert computer player would throw it too"
         return f"after laying down, {text}" if self.after_lay_down else text
 
 

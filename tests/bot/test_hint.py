@@ -171,3 +171,13 @@ def test_a_rummy_hint_has_no_english_either(language: Language) -> None:
         assert text, hand
         english = [word for word in ENGLISH_WORDS if word and word in text]
         assert english == [], f"English in the {language} Rummy hint: {english}\n{text}"
+
+
+async def test_when_the_expert_agrees_the_plain_reason_stays_and_says_so(env: Any) -> None:
+    content, game, player = await hint_after_drawing(env, BUILDING)
+    view, legal = game.view(str(player.id)), game.legal_actions(str(player.id))
+    plain = plain_hint(view)
+    assert plain.discard is not None and expert_discard(view, legal, None) == plain.discard
+    reason = reason_text(plain.reason, "en")
+    agrees = "and the expert computer player would throw it too"
+    assert f"Discard {plain.discard.pretty()}: {reason}, {agrees}." in content
