@@ -27,6 +27,7 @@ from bot import guards
 from bot.errors import StaleControl, UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
+from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import guard
 from bot.screens.attachments import hand_picture_for
 from bot.screens.text import (
@@ -446,6 +447,7 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
         self.table_id, self.sort = table_id, sort
         self.melds.default = proposal
         self.melds.label = t("modal.label", language)
+        self.melds.placeholder = t("modal.placeholder", language)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
@@ -485,7 +487,7 @@ async def submit_melds(
 ) -> None:
     """The melds the player wrote, laid down like the proposal's button would."""
     try:
-        action = parse_action("down " + text.strip())
+        action = parse_action("down " + melds_from_form(text.strip()))
     except ValueError as error:
         # The engine's coded reason (``Unreadable``) is worded as this refusal's ``reason``.
         raise UserError(f"I couldn't read those melds: {error}", code="unreadable_melds") from error
@@ -724,8 +726,8 @@ async def hand_click(
         return
     if verb == "downedit":
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        text = " | ".join(str(m) for m in proposal.melds) if proposal else ""
         language = interaction_language(interaction)
+        text = melds_for_form(proposal.melds, language) if proposal else ""
         await interaction.response.send_modal(MeldsModal(table_id, sort, text, language))
         return
     if verb == "layoff":

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
+import simcord
 
 import engine.errors
 from bot.errors import UserError, rules_refusal
@@ -134,3 +136,81 @@ def test_a_dutch_summary_of_house_rules_shows_no_identifiers() -> None:
     assert "Tweeën zijn joker: aan" in dutch and "Afleggen bij uitgaan: mag niet" in dutch
     for identifier in ("deuces_wild", "forbidden", "final discard", "dealer_left", "list_004"):
         assert identifier not in dutch
+
+
+def test_a_refusal_without_a_code_is_never_english_at_a_dutch_table() -> None:
+    """A plain ``ValueError`` keeps its exact English for English readers only."""
+    error = ValueError("Deals are numbered 1 to 10, not 11")
+    assert refusal_text(error, "en") == "Deals are numbered 1 to 10, not 11"
+    assert refusal_text(error, "nl") == "Dat kan niet."
+    assert refusal_text(error, "es") == "Eso no se puede hacer."
+
+
+# -- the melds form in the player's words ------------------------------------------------------
+
+
+def test_the_melds_form_shows_and_reads_a_melds_kind_in_the_players_words() -> None:
+    from bot.i18n.terms import melds_for_form, melds_from_form
+    from engine.melds import Meld
+
+    melds = [Meld.parse("set: 8H 8S JK=8C"), Meld.parse("run: 3H 4H JK=5H 6H")]
+    spanish = melds_for_form(melds, "es")
+    assert spanish == "grupo: 8H 8S JK=8C | escalera: 3H 4H JK=5H 6H"
+    assert melds_for_form(melds, "nl") == "set: 8H 8S JK=8C | reeks: 3H 4H JK=5H 6H"
+    action = parse_action("down " + melds_from_form(spanish))
+    assert [str(m) for m in action.melds] == [str(m) for m in melds]  # type: ignore[union-attr]
+    mixed = melds_from_form(" Grupo: 8H 8S 8C | REEKS: 3H 4H 5H 6H | run: 7C 8C 9C 10C")
+    assert [m.kind for m in parse_action("down " + mixed).melds] == ["set", "run", "run"]  # type: ignore[union-attr]
+    assert melds_from_form("trio: 8H 8S 8C") == "trio: 8H 8S 8C"  # unknown words stay as typed
+
+
+def test_numbers_in_the_stats_are_written_as_each_language_writes_them() -> None:
+    from bot.cogs.shanghai import leaderboard_embed
+    from bot.i18n import decimal, percent
+    from data.records import LeaderboardRow
+
+    assert (decimal(48.25, "en"), decimal(48.25, "nl"), decimal(48.25, "es")) == (
+        "48.2",
+        "48,2",
+        "48,2",
+    )
+    assert (percent(0.5, "nl"), percent(0.5, "es")) == ("50%", "50\xa0%")  # no break before %
+    row = LeaderboardRow(user_id=1, name="anna", games=3, wins=2, average_total=41.5, best_total=5)
+    dutch = leaderboard_embed("Shanghai", [row], "nl").description or ""
+    assert "2 overwinningen in 3 spellen · gemiddeld 41,5" in dutch
+    spanish = leaderboard_embed("Shanghai", [row], "es").description or ""
+    assert "2 victorias en 3 partidas · media 41,5" in spanish
+
+
+async def test_dutch_rules_and_house_rules_both_arrive_whole(
+    env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dutch and Spanish say more than English: the house rules follow as a second reply
+    rather than cutting the rules short to fit Discord's 2,000 characters."""
+    from bot.screens.text import rules_text
+    from bot.views.house_rules import house_rules_text
+
+    from .discord_locales import speaking
+
+    guild = env.create_guild(preferred_locale="nl")
+    channel = guild.create_text_channel("kaarten")
+    daan = guild.add_member(env.create_user("daan"))
+    speaking(monkeypatch, {daan.id: "nl"})
+    result = await daan.slash(channel, "shanghai rules")
+    simcord.assert_responded(result, ephemeral=True)
+    rules = Rules.preset("standard")
+    text = rules_text(rules, buy_seconds=8, turn_seconds=90, language="nl")
+    assert result.response.content.endswith(text)
+    assert [f.content for f in result.followups] == [house_rules_text(rules, "nl")]
+
+
+def test_touching_runs_are_named_by_their_cards_only() -> None:
+    """The refusal's parameters hold no English word ("run:") for the Dutch to repeat."""
+    from engine.contracts import check_runs_separated
+    from engine.melds import Meld
+
+    runs = [Meld.parse("run: 3H 4H 5H 6H"), Meld.parse("run: 7H 8H 9H 10H")]
+    with pytest.raises(engine.errors.ContractNotMet) as refused:
+        check_runs_separated(runs, Rules())
+    assert refused.value.params == {"first": "3H 4H 5H 6H", "second": "7H 8H 9H 10H"}
+    assert "run" not in refusal_text(refused.value, "nl")
