@@ -22,9 +22,7 @@ def test_threads_sharing_the_memo_never_trip_over_each_others_evictions(
     sys.setswitchinterval(1e-6)
     rules = Rules.preset("standard")
     contract = rules.contract_for(1)
-    keys = [
-        hints.hand_key(random.Random(seed).sample(list(ALL_NATURALS), 11)) for seed in range(3)
-    ]
+    keys = [hints.hand_key(random.Random(seed).sample(list(ALL_NATURALS), 11)) for seed in range(3)]
     errors: list[BaseException] = []
 
     def work(seed: int) -> None:
