@@ -35,7 +35,8 @@ def reason_text(reason: DiscardReason, language: Language) -> str:
     the plural form."""
     points = reason.params.get("points")
     key = f"hint.reason.{reason.code}"
-    return t(key, language, count=points) if isinstance(points, int) else t(key, language)
+    text = t(key, language, count=points) if isinstance(points, int) else t(key, language)
+    return t("hint.expert_agrees", language, reason=text) if reason.expert_agrees else text
 
 
 def hint_text(advice: Hint, rules: Rules, language: Language) -> str:

@@ -5,8 +5,10 @@ The plain hint (``engine.players.hints.hint``) is instant. At a Shanghai discard
 own turn, after the draw, nothing to lay down) the expert's choice is better advice, and it
 costs a search: so it runs with a small budget in a worker thread, like the expert computer
 seats (``computers.py``), under a clock cap and a hard timeout; whatever goes wrong, the
-plain hint's discard stands. A seeded service (tests, benchmarks) drops the clock cap, so the
-advice depends on the view alone and a test can ask the expert the same question directly.
+plain hint's discard stands. When the expert throws the plain hint's card, the plain reason
+stays (it says why) and adds that the expert agrees. A seeded service (tests, benchmarks)
+drops the clock cap, so the advice depends on the view alone and a test can ask the expert
+the same question directly.
 """
 
 from __future__ import annotations
@@ -90,4 +92,7 @@ async def advice_for(view: PlayerView, legal: Sequence[Action], *, seeded: bool)
         return advice
     if card is None:
         return advice
+    if card == advice.discard:  # the plain reason says why; and the expert agrees
+        agreed = dataclasses.replace(advice.reason, expert_agrees=True)
+        return dataclasses.replace(advice, reason=agreed)
     return dataclasses.replace(advice, discard=card, reason=DiscardReason("expert"))

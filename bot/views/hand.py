@@ -674,11 +674,14 @@ async def hand_click(
         await show_snapshot(interaction, snap, sort)
         return
     if verb == "hint":
-        from bot.service.hints import advice_for
+        from bot.service.hints import advice_for, plain_hint
 
         language = interaction_language(interaction)
         advice = await advice_for(snap.view, snap.legal, seeded=service.seed is not None)
-        await show_snapshot(interaction, snap, sort, note=hint_note(advice, snap.view, language))
+        now = service.snapshot(table_id, user_id)
+        if now.tag != snap.tag:  # the table moved on while the expert thought
+            advice = plain_hint(now.view)
+        await show_snapshot(interaction, now, sort, note=hint_note(advice, now.view, language))
         return
     if verb == "leave":
         language = interaction_language(interaction)

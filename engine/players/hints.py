@@ -25,6 +25,7 @@ Going down itself always uses ``solver.find_contract``, which is exact.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -166,10 +167,14 @@ class DiscardReason:
     code: ReasonCode
     params: Mapping[str, Param] = field(default_factory=dict)
     after_lay_down: bool = False
+    #: The expert computer player, asked too, would throw the same card.
+    expert_agrees: bool = False
 
     def __str__(self) -> str:
         """English, for the engine's own tests and logs; players read the bot's wording."""
         text = _REASON_ENGLISH[self.code].format(**self.params)
+        if self.expert_agrees:
+            text += ", and the expert computer player would throw it too"
         return f"after laying down, {text}" if self.after_lay_down else text
 
 
@@ -267,6 +272,10 @@ _Set = tuple[int, int, int]
 _Found = tuple[int, float, tuple[_Run, ...], tuple[_Set, ...]]
 
 _MEMO: OrderedDict[tuple[tuple[int, ...], Contract, int, int], _Found] = OrderedDict()
+#: The bot runs computer seats and Hint's expert search in worker threads that share the
+#: memo: without the lock one thread's eviction can remove the entry another is moving to the
+#: end (a KeyError). The search itself runs outside the lock.
+_MEMO_LOCK = threading.Lock()
 
 
 def _rank_of(value: int) -> int:
@@ -467,13 +476,16 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
 
 def _found(key: tuple[int, ...], contract: Contract, rules: Rules, players: int) -> _Found:
     memo_key = (key, contract, id(rules), players)
-    found = _MEMO.get(memo_key)
-    if found is None:
-        found = _MEMO[memo_key] = _search(key, contract, _profile(rules, players))
+    with _MEMO_LOCK:
+        found = _MEMO.get(memo_key)
+        if found is not None:
+            _MEMO.move_to_end(memo_key)
+            return found
+    found = _search(key, contract, _profile(rules, players))
+    with _MEMO_LOCK:
+        _MEMO[memo_key] = found
         while len(_MEMO) > _CACHE_LIMIT:
             _MEMO.popitem(last=False)
-    else:
-        _MEMO.move_to_end(memo_key)
     return found
 
 

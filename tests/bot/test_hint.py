@@ -147,3 +147,37 @@ async def test_hint_before_the_draw_does_not_ask_the_expert(
     monkeypatch.setattr(ExpertStrategy, "choose", lambda *args: asked.append(args))
     content = await hint_in(env, monkeypatch, "en-US", BUILDING)
     assert asked == [] and "Discard 2♣: it is no part of any meld" in content
+
+
+# -- the wording, directly ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", get_args(ReasonCode))
+def test_every_reason_code_has_its_wording(code: str) -> None:
+    from bot.i18n.catalogue import has_key
+
+    assert all(has_key(f"hint.reason.{code}", lang) for lang in ("en", "nl", "es"))
+
+
+@pytest.mark.parametrize("language", ["nl", "es"])
+def test_a_rummy_hint_has_no_english_either(language: Language) -> None:
+    from bot.screens.hint_text import hint_text
+    from engine import Rules
+    from engine.players.hints import hint
+
+    rummy = Rules.preset("rummy")
+    for hand in ("5H 6H 7H KS KD KC QC 9D 10D", "2C 5D 9S JH KC 4H", "AH 2H 3H 4S 4D 9C"):
+        text = hint_text(hint(parse_cards(hand), 1, rummy), rummy, language)
+        assert text, hand
+        english = [word for word in ENGLISH_WORDS if word and word in text]
+        assert english == [], f"English in the {language} Rummy hint: {english}\n{text}"
+
+
+async def test_when_the_expert_agrees_the_plain_reason_stays_and_says_so(env: Any) -> None:
+    content, game, player = await hint_after_drawing(env, BUILDING)
+    view, legal = game.view(str(player.id)), game.legal_actions(str(player.id))
+    plain = plain_hint(view)
+    assert plain.discard is not None and expert_discard(view, legal, None) == plain.discard
+    reason = reason_text(plain.reason, "en")
+    agrees = "and the expert computer player would throw it too"
+    assert f"Discard {plain.discard.pretty()}: {reason}, {agrees}." in content

@@ -143,3 +143,11 @@ def test_a_long_deal_leaves_out_its_oldest_moves_and_fits() -> None:
     kept = Counter(CARD_TOKEN.findall(text))
     assert sum(kept.values()) == 800 - left_out  # exactly the newest moves remain
     assert len(history_text(long_view, ["a", "b", "c", "d"], "en", limit=4000)) <= 4000
+
+
+def test_a_deal_without_recorded_moves_gets_a_polite_message() -> None:
+    view = dataclasses.replace(a_deal_played_randomly(1, 0).view(None), history=())
+    text = history_text(view, ["a", "b", "c", "d"], "es")
+    assert text == "📜 **Ronda 1: las jugadas que todos vieron**\n" + (
+        "Todavía no hay jugadas que mostrar en esta ronda."
+    )
