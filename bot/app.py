@@ -32,6 +32,7 @@ from data import Store
 from .command_sync import sync_if_changed
 from .database_problems import open_database
 from .hand_follower import HandFollower
+from .i18n import interaction_language, t
 from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .publisher import Publisher
@@ -46,6 +47,8 @@ log = logging.getLogger(__name__)
 #: Seconds ``close`` waits for running clicks and pending channel updates (Docker kills at 10).
 SHUTDOWN_GRACE = 6.0
 
+#: The English of ``error.restarting``, the reply to a click while the bot shuts down; each
+#: player reads it in their own Discord language.
 RESTARTING = "The bot is restarting. Try again in a minute; nothing of your game is lost."
 
 
@@ -112,7 +115,8 @@ class ShanghaiBot(commands.AutoShardedBot):
     @staticmethod
     async def _refuse(interaction: discord.Interaction[Any]) -> None:
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(RESTARTING, ephemeral=True)
+            language = interaction_language(interaction)
+            await interaction.response.send_message(t("error.restarting", language), ephemeral=True)
 
     async def open_store(self) -> None:
         """Open (and migrate) the database unless it is open; ``DatabaseProblem`` says why not.

@@ -42,14 +42,9 @@ GIVE_UP_AFTER = 8
 #: Notice lines an outbox keeps while its channel refuses them; older ones are summarised.
 MAX_QUEUED_LINES = 400
 
-#: What the bot needs in a table's channel, by the names Discord's settings show.
-NEEDED = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
-    "read_message_history": "Read Message History",
-}
+#: What the bot needs in a table's channel (``discord.Permissions`` flags). The host reads
+#: each by the name Discord's settings show in the table's language (``permission.<flag>``).
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 
 
 class Fault(Enum):
@@ -77,14 +72,14 @@ def classify(error: BaseException, bot: Any, guild_id: int | None) -> Fault:
 
 
 def missing_permissions(bot: Any, channel_id: int) -> list[str]:
-    """The permissions the bot lacks in the channel, as Discord names them (may be empty if
-    the channel is not in the cache)."""
+    """The permission flags the bot lacks in the channel (may be empty if the channel is not
+    in the cache)."""
     channel = bot.get_channel(channel_id)
     guild = getattr(channel, "guild", None)
     if channel is None or guild is None or guild.me is None:
         return []
     have = channel.permissions_for(guild.me)
-    return [label for name, label in NEEDED.items() if not getattr(have, name)]
+    return [name for name in NEEDED if not getattr(have, name)]
 
 
 class Delivery:
@@ -145,13 +140,15 @@ class Delivery:
         channel_id: int,
         language: Language = DEFAULT_LANGUAGE,
     ) -> None:
-        missing = missing_permissions(self.bot, channel_id) or list(NEEDED.values())
+        missing = missing_permissions(self.bot, channel_id) or list(NEEDED)
+        # Discord's own names for them, as the host's settings show them in that language.
+        names = ", ".join(f"**{t(f'permission.{flag}', language)}**" for flag in missing)
         text = t(
             "notice.missing_permissions",
             language,
             table=table_id,
             channel=channel_id,
-            missing=", ".join(f"**{name}**" for name in missing),  # Discord's own names
+            missing=names,
         )
         try:
             user = self.bot.get_user(host_id) or await self.bot.fetch_user(host_id)

@@ -12,7 +12,9 @@ message; ``bot.i18n.refusals`` words it in the reader's language from the catalo
 
 from __future__ import annotations
 
-from engine.errors import Param
+from pydantic import ValidationError
+
+from engine.errors import IllegalAction, Param, RulesConflict
 
 
 class UserError(ValueError):
@@ -26,6 +28,22 @@ class UserError(ValueError):
         if code is not None:
             self.code = code
         self.params: dict[str, Param] = params
+
+
+def rules_refusal(error: ValueError) -> IllegalAction:
+    """The engine's coded reason why house rules were refused.
+
+    ``Rules`` raises ``RulesConflict`` inside pydantic's validators, which wrap it in a
+    ``ValidationError``; a wrong value's type error has no code and gets the family's wording.
+    """
+    if isinstance(error, IllegalAction):
+        return error
+    if isinstance(error, ValidationError):
+        for detail in error.errors():
+            cause = (detail.get("ctx") or {}).get("error")
+            if isinstance(cause, IllegalAction):
+                return cause
+    return RulesConflict(str(error))
 
 
 class NoTable(UserError):

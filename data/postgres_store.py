@@ -52,6 +52,7 @@ from .records import (
     TableStatus,
     lower_is_better,
 )
+from .rows import dumps, table_record
 from .shards import ShardSet
 from .store import (
     BACKGROUND_WAIT_SECONDS,
@@ -71,35 +72,14 @@ _Connection = asyncpg.Connection | PoolConnectionProxy
 POOL_SIZE: Final = 8
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 async def _init_connection(conn: asyncpg.Connection) -> None:
     await conn.set_type_codec(
-        "jsonb", encoder=_dumps, decoder=json.loads, schema="pg_catalog", format="text"
+        "jsonb", encoder=dumps, decoder=json.loads, schema="pg_catalog", format="text"
     )
 
 
 def _table_record(row: asyncpg.Record) -> TableRecord:
-    return TableRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game_kind=row["game_kind"],
-        status=row["status"],
-        host_id=row["host_id"],
-        message_id=row["message_id"],
-        seats=tuple(Seat.from_json(obj) for obj in row["seats"]),
-        options=row["options"],
-        state=row["state"],
-        version=row["version"],
-        buy_deadline=row["buy_deadline"],
-        turn_deadline=row["turn_deadline"],
-        away=tuple(AwayState.from_json(obj) for obj in row["away"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
+    return table_record(row, lambda value: value)  # the jsonb codec has decoded it
 
 
 _OPEN = "status IN ('lobby', 'playing')"
@@ -459,8 +439,7 @@ class PostgresStore:
             rows = await self._read_table(None, _SELECT_OPEN_TABLES)
         else:
             rows = await self._read_table(
-                None,
-                _SELECT_OPEN_TABLES_OF_SHARDS, self._shards.count, list(self._shards.ids)
+                None, _SELECT_OPEN_TABLES_OF_SHARDS, self._shards.count, list(self._shards.ids)
             )
         records, broken = decode_open(rows, _table_record)  # see data.unreadable
         for table_id in broken:
@@ -484,7 +463,12 @@ class PostgresStore:
         else:
             status = await self._execute(
                 table_id,
-                _UPDATE_LOBBY_AND_MESSAGE, seats_json, dict(options), now, table_id, message_id
+                _UPDATE_LOBBY_AND_MESSAGE,
+                seats_json,
+                dict(options),
+                now,
+                table_id,
+                message_id,
             )
         if status != "UPDATE 1":
             raise await self._stale(table_id, "lobby")

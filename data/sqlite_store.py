@@ -54,6 +54,7 @@ from .records import (
     TableStatus,
     lower_is_better,
 )
+from .rows import dumps, table_record
 from .shards import ShardSet
 from .store import (
     BACKGROUND_WAIT_SECONDS,
@@ -80,38 +81,16 @@ _RETRY_PAUSE: Final = 0.02
 FILE_MODE: Final = 0o600
 
 
-def _dumps(value: Any) -> str:
-    """Compact JSON for the small columns; non-ASCII names stay readable in the sqlite3 shell."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def _seats_json(seats: Sequence[Seat]) -> str:
-    return _dumps([seat.to_json() for seat in seats])
+    return dumps([seat.to_json() for seat in seats])
 
 
 def _away_json(away: Sequence[AwayState]) -> str:
-    return _dumps([entry.to_json() for entry in away])
+    return dumps([entry.to_json() for entry in away])
 
 
 def _table_record(row: aiosqlite.Row) -> TableRecord:
-    return TableRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game_kind=row["game_kind"],
-        status=row["status"],
-        host_id=row["host_id"],
-        message_id=row["message_id"],
-        seats=tuple(Seat.from_json(obj) for obj in json.loads(row["seats"])),
-        options=json.loads(row["options"]),
-        state=row["state"],
-        version=row["version"],
-        buy_deadline=row["buy_deadline"],
-        turn_deadline=row["turn_deadline"],
-        away=tuple(AwayState.from_json(obj) for obj in json.loads(row["away"])),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
+    return table_record(row, json.loads)
 
 
 _SELECT_TABLE = "SELECT * FROM tables WHERE id = ?"
@@ -510,7 +489,7 @@ class SqliteStore:
                     game_kind,
                     host_id,
                     _seats_json(seats),
-                    _dumps(dict(options)),
+                    dumps(dict(options)),
                     now,
                     now,
                 ),
@@ -552,7 +531,7 @@ class SqliteStore:
         Raises ``StaleVersion`` if the table is no longer a lobby, ``TableNotFound`` if unknown.
         """
         now = self._clock()
-        seats_json, options_json = _seats_json(seats), _dumps(dict(options))
+        seats_json, options_json = _seats_json(seats), dumps(dict(options))
 
         async def body(db: aiosqlite.Connection) -> None:
             if message_id is KEEP:

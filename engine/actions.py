@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .cards import Card
+from .errors import Unreadable
 from .melds import End, Meld
 
 
@@ -83,7 +84,11 @@ class Swap:
         try:
             return Swap(Card.parse(card), int(meld), int(position))
         except ValueError:
-            raise ValueError(f"{text!r}: a swap reads like 8C>1@2 (card>meld@position)") from None
+            raise Unreadable(
+                f"{text!r}: a swap reads like 8C>1@2 (card>meld@position)",
+                code="parse.swap",
+                text=text.strip(),
+            ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +147,11 @@ class LayOffItem:
         try:
             index = int(meld)
         except ValueError:
-            raise ValueError(f"{text!r}: a lay-off reads like 7H>2:high (card>meld:end)") from None
+            raise Unreadable(
+                f"{text!r}: a lay-off reads like 7H>2:high (card>meld:end)",
+                code="parse.layoff",
+                text=text.strip(),
+            ) from None
         tail = tail.strip().lower()
         if tail in ("low", "high"):
             return LayOffItem(Card.parse(card), index, "low" if tail == "low" else "high")
@@ -225,4 +234,4 @@ def parse_action(text: str) -> Action:
         return LayOff(tuple(LayOffItem.parse(part) for part in rest.split(",")))
     if verb == "swap":
         return SwapJoker(Swap.parse(rest))
-    raise ValueError(f"{text!r} is not an action")
+    raise Unreadable(f"{text!r} is not an action", code="parse.action", text=text.strip())

@@ -133,7 +133,7 @@ class GoDownBuilder:
                 "At this table only a player who is down may swap jokers", code="swap.only_down"
             )
         if self.melds:
-            raise WrongStep("Make your swaps before you lay your melds")
+            raise WrongStep("Make your swaps before you lay your melds", code="step.swaps_first")
         table = [m.meld for m in self.game.melds]
         for done in self.swaps:
             table[done.meld] = table[done.meld].replace(done.position, done.card)
@@ -149,7 +149,7 @@ class GoDownBuilder:
         """Add one contract meld; raises ``IllegalMeld`` / ``ContractNotMet`` /
         ``CardNotInHand`` when this meld alone already cannot be part of the go-down."""
         if self.layoffs:
-            raise WrongStep("Lay your melds before laying off")
+            raise WrongStep("Lay your melds before laying off", code="step.melds_first")
         meld.check(self.rules)
         wanted = describe_contract(self.game.contract)
         sizes = [size for kind, size in self.open_slots() if kind == meld.kind]
@@ -200,7 +200,7 @@ class GoDownBuilder:
                 "You can't lay off on the turn you go down", code="layoff.going_down_turn"
             )
         if not self.complete:
-            raise WrongStep("Lay the whole contract before laying off")
+            raise WrongStep("Lay the whole contract before laying off", code="step.contract_first")
         self.game._lay_off_onto(self.table(), self.hand(), (item,))
         return replace(self, layoffs=(*self.layoffs, item))
 

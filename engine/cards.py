@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .errors import Unreadable
+
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 JOKER_RANK = 0
@@ -66,7 +68,11 @@ class Card:
         """Read ``"10H"``, ``"TH"``, ``"AS"`` or ``"JK"``; raises ``ValueError`` naming the text."""
         card = Card._by_text.get(text.strip().upper())
         if card is None:
-            raise ValueError(f"{text!r} is not a card: write rank then suit, like 10H, QS or JK")
+            raise Unreadable(
+                f"{text!r} is not a card: write rank then suit, like 10H, QS or JK",
+                code="parse.card",
+                text=text.strip(),
+            )
         return card
 
     @property
@@ -105,7 +111,9 @@ def parse_rank(text: str) -> int:
     """The rank number of ``"A"``, ``"10"``, ``"T"``, ``"Q"``…; raises ``ValueError``."""
     rank = _TEXT_RANK.get(text.strip().upper())
     if rank is None:
-        raise ValueError(f"{text!r} is not a rank: use A, 2-10, J, Q or K")
+        raise Unreadable(
+            f"{text!r} is not a rank: use A, 2-10, J, Q or K", code="parse.rank", text=text.strip()
+        )
     return rank
 
 

@@ -56,8 +56,9 @@ def check_runs_separated(melds: Sequence[Meld], rules: Rules) -> None:
                     f"Runs of one suit must leave a gap between them: {first} and {second} "
                     "touch or overlap",
                     code="contract.runs_touch",
-                    first=str(first),
-                    second=str(second),
+                    # the cards only: "run:" is an English word
+                    first=" ".join(str(card) for card in first.cards),
+                    second=" ".join(str(card) for card in second.cards),
                 )
 
 

@@ -79,3 +79,17 @@ class UnknownPlayer(IllegalAction):
     """The id is not a player at this table."""
 
     code = "unknown_player"
+
+
+class Unreadable(IllegalAction):
+    """Typed text (a card, a meld, an action) that the parser cannot read; ``text`` is the
+    part it stopped at, exactly as written."""
+
+    code = "unreadable"
+
+
+class RulesConflict(IllegalAction):
+    """House rules that cannot go together (``Rules`` validation); raised inside pydantic's
+    validators, so it reaches callers as the ``ctx["error"]`` of a ``ValidationError``."""
+
+    code = "rules_conflict"

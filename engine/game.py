@@ -515,7 +515,7 @@ class Game:
             return self._plan_lay_off(seat, action.items)
         if isinstance(action, SwapJoker):
             return self._plan_swap(seat, action.swap)
-        raise WrongStep(f"{action} is not a play-step action")
+        raise WrongStep(f"{action} is not a play-step action", code="wrong_step")
 
     def _check_discard(self, seat: int, card: Card) -> None:
         hand = self.hands[seat]

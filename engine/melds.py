@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .cards import ACE, SUITS, Card, parse_rank, rank_text
-from .errors import IllegalMeld
+from .errors import IllegalMeld, Unreadable
 from .rules import Rules, SlotKind
 
 End = Literal["low", "high"]
@@ -64,17 +64,25 @@ class MeldCard:
         """``"8H"``, ``"JK=8H"``, ``"2C=5H"`` or ``"JK=8"`` (a rank-only set identity)."""
         card_text, _, identity = text.partition("=")
         card = Card.parse(card_text)
+        identity = identity.strip().upper()  # "JK= " names no identity, like "JK"
         if not identity:
             if card.is_joker:
-                raise ValueError(f"{text!r}: a wild needs its identity, like JK=8H")
+                raise Unreadable(
+                    f"{text!r}: a wild needs its identity, like JK=8H",
+                    code="parse.wild_identity",
+                    text=text.strip(),
+                )
             return MeldCard(card, card.rank, card.suit)
-        identity = identity.strip().upper()
         if identity[-1] in SUITS:
             rank, suit = parse_rank(identity[:-1]), identity[-1]
         else:
             rank, suit = parse_rank(identity), None
         if kind == "run" and suit is None:
-            raise ValueError(f"{text!r}: a wild in a run needs a suit, like JK=8H")
+            raise Unreadable(
+                f"{text!r}: a wild in a run needs a suit, like JK=8H",
+                code="parse.run_wild_suit",
+                text=text.strip(),
+            )
         return MeldCard(card, rank, suit)
 
 
@@ -93,7 +101,11 @@ class Meld:
         kind_text, sep, body = text.partition(":")
         kind = kind_text.strip().lower()
         if not sep or kind not in ("set", "run"):
-            raise ValueError(f"{text!r}: a meld reads like 'set: 8H 8S 8C' or 'run: 3H 4H 5H 6H'")
+            raise Unreadable(
+                f"{text!r}: a meld reads like 'set: 8H 8S 8C' or 'run: 3H 4H 5H 6H'",
+                code="parse.meld",
+                text=text.strip(),
+            )
         meld_kind: SlotKind = "set" if kind == "set" else "run"
         cards = tuple(MeldCard.parse(part, meld_kind) for part in body.replace(",", " ").split())
         if meld_kind == "run":

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .cards import ACE, JOKER_RANK, Card
+from .errors import RulesConflict
 
 GameKind = Literal["shanghai", "rummy"]
 SlotKind = Literal["set", "run"]
@@ -118,8 +119,10 @@ class Rules(BaseModel):
         low, high = self.players
         limit = 6 if self.game == "rummy" else 8
         if not 2 <= low <= high <= limit:
-            raise ValueError(
-                f"players must be a range within 2..{limit} for {self.game}, got {low}..{high}"
+            raise RulesConflict(
+                f"players must be a range within 2..{limit} for {self.game}, got {low}..{high}",
+                code="rules.players_range",
+                limit=limit,
             )
         return self
 
@@ -130,17 +133,21 @@ class Rules(BaseModel):
         if self.game != "rummy":
             return self
         if self.final_discard == "forbidden":
-            raise ValueError(
+            raise RulesConflict(
                 "final_discard 'forbidden' is a Shanghai option: Rummy plays 'optional' or "
-                "'required' (R8)"
+                "'required' (R8)",
+                code="rules.shanghai_only",
+                option="final_discard",
             )
         defaults = Rules.model_fields
         for name in SHANGHAI_ONLY:
             value, default = getattr(self, name), defaults[name].default
             if value != default:
-                raise ValueError(
+                raise RulesConflict(
                     f"{name} {value!r} is a Shanghai option; Rummy plays without it "
-                    f"(leave it at {default!r})"
+                    f"(leave it at {default!r})",
+                    code="rules.shanghai_only",
+                    option=name,
                 )
         return self
 

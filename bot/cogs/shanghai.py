@@ -18,7 +18,9 @@ from bot.i18n import (
     LANGUAGE_DESCRIPTION,
     TABLE_LANGUAGE_OPTION,
     Language,
+    decimal,
     interaction_language,
+    percent,
     server_language,
     t,
     table_language,
@@ -223,9 +225,12 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 language=language,
             )
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
-            await interaction.response.send_message(
-                f"{heading}\n{text}"[: 1990 - len(extra)] + "\n" + extra, ephemeral=True
-            )
+            body = f"{heading}\n{text}"
+            if len(body) + len(extra) < 1990:  # one message when it fits (Discord: 2000)
+                body, extra = f"{body}\n{extra}", ""
+            await interaction.response.send_message(body[:1990], ephemeral=True)
+            if extra:  # Dutch and Spanish say more: the house rules follow on their own
+                await interaction.followup.send(extra[:1990], ephemeral=True)
 
     @app_commands.command(name="table")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -368,14 +373,15 @@ async def send_stats(
             ephemeral=True,
         )
         return
+    language = server_language(interaction)
     text = t(
         line,
-        server_language(interaction),
+        language,
         name=_clean(stats.name),
-        games=stats.games,
-        wins=stats.wins,
-        rate=stats.win_rate,
-        average=stats.average_total,
+        games=t(f"stats.games{'_rummy' if game == 'rummy' else ''}", language, count=stats.games),
+        wins=t("stats.wins", language, count=stats.wins),
+        rate=percent(stats.win_rate, language),
+        average=decimal(stats.average_total, language),
         best=stats.best_total,
         out=stats.deals_out,
         blind=stats.blind_outs,
@@ -394,9 +400,9 @@ def leaderboard_embed(
             language,
             place=i,
             name=_clean(r.name),
-            wins=r.wins,
-            games=r.games,
-            average=r.average_total,
+            wins=t("stats.wins", language, count=r.wins),
+            games=t("stats.games", language, count=r.games),
+            average=decimal(r.average_total, language),
             best=r.best_total,
         )
         for i, r in enumerate(rows, start=1)

@@ -25,6 +25,8 @@ from .catalogue import (
     Language,
     catalogue_path,
     command_text,
+    decimal,
+    percent,
     t,
 )
 from .locales import (
@@ -47,7 +49,9 @@ __all__ = [
     "Language",
     "catalogue_path",
     "command_text",
+    "decimal",
     "interaction_language",
+    "percent",
     "resolve_language",
     "server_language",
     "t",

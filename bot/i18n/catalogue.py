@@ -17,6 +17,7 @@ from typing import Final, Literal, get_args
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 
 Language = Literal["en", "nl", "es"]
 LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
@@ -106,3 +107,13 @@ def command_text(english: str, language: Language) -> str | None:
     if english not in command_keys(language):
         return None
     return translations(language).pgettext(COMMAND_CONTEXT, english)
+
+
+def decimal(value: float, language: Language) -> str:
+    """``value`` with one decimal as ``language`` writes it (``48.5``, ``48,5``)."""
+    return format_decimal(value, "0.0", locale=language)
+
+
+def percent(rate: float, language: Language) -> str:
+    """``rate`` (0-1) as a whole percentage as ``language`` writes it (``50%``, ``50 %``)."""
+    return format_percent(rate, locale=language)

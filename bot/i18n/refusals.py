@@ -4,7 +4,8 @@ The engine's ``IllegalAction`` and the bot's ``UserError`` carry a ``code`` and 
 beside their English message. The catalogue key is ``refusal.<code>`` for the engine's and
 ``error.<code>`` for the bot's. A code without its own wording yet falls back, in English, to
 the exception's English message (it is exact) and in other languages to the wording of the
-code's family (``type(error).code``), which is vaguer but never English at a Dutch table.
+code's family (``type(error).code``), which is vaguer but never English at a Dutch table;
+a plain ``ValueError`` there reads ``error.refused`` ("Dat kan niet.").
 So a family's wording takes no parameters; the specific codes carry them. A refusal raised
 ``from`` another (``UserError(..., code="cards_refused") from error``) gets the other's wording
 as its ``reason``.
@@ -22,10 +23,13 @@ from engine.errors import IllegalAction, Param
 from .catalogue import DEFAULT_LANGUAGE, Language, has_key, t
 
 #: Parameters whose values are words of the engine's or the bot's vocabulary, by the catalogue
-#: prefix that words them (``kind="run"`` → ``term.run``, ``state="lobby"`` → ``state.lobby``).
-TERM_PARAMS = {"kind": "term", "end": "term", "state": "state"}
+#: prefix that words them (``kind="run"`` → ``term.run``, ``state="lobby"`` → ``state.lobby``,
+#: ``option="deuces_wild"`` → ``house.option.deuces_wild``).
+TERM_PARAMS = {"kind": "term", "end": "term", "state": "state", "option": "house.option"}
 
 APOLOGY_KEY = "error.apology"
+#: A refusal with no wording of its own, outside English (where its message is exact).
+REFUSED_KEY = "error.refused"
 
 
 def refusal_text(error: BaseException, language: Language) -> str:
@@ -36,8 +40,8 @@ def refusal_text(error: BaseException, language: Language) -> str:
         return _worded("refusal", error.code, type(error).code, error.params, error, language)
     if isinstance(error, UserError):
         return _worded("error", error.code, type(error).code, error.params, error, language)
-    if isinstance(error, ValueError) and str(error):
-        return str(error)
+    if isinstance(error, ValueError) and str(error):  # a refusal without a code
+        return str(error) if language == DEFAULT_LANGUAGE else t(REFUSED_KEY, language)
     if isinstance(error, discord.app_commands.MissingPermissions):
         return t("error.missing_permissions", language)
     if isinstance(error, discord.app_commands.CheckFailure):
@@ -65,7 +69,7 @@ def _worded(
         return english
     if has_key(general):
         return t(general, language, **worded_params(params, language))
-    return english or t(APOLOGY_KEY, language)
+    return t(REFUSED_KEY, language)
 
 
 def worded_params(params: Mapping[str, Param], language: Language) -> dict[str, Param]:

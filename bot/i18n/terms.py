@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable
+
+from engine.melds import Meld
 from engine.rules import Contract
 
-from .catalogue import DEFAULT_LANGUAGE, Language, t
+from .catalogue import DEFAULT_LANGUAGE, LANGUAGES, Language, t
 
 
 def contract_text(contract: Contract, language: Language = DEFAULT_LANGUAGE) -> str:
@@ -15,3 +19,39 @@ def contract_text(contract: Contract, language: Language = DEFAULT_LANGUAGE) -> 
         if sizes:
             parts.append(t(f"contract.{kind}s", language, count=len(sizes), size=sizes[0]))
     return t("contract.join", language).join(parts)
+
+
+def melds_for_form(melds: Iterable[Meld], language: Language = DEFAULT_LANGUAGE) -> str:
+    """Melds as a player edits them in the melds form, with the kind in their words:
+    ``reeks: 3H 4H 5H 6H | set: 8H 8S 8C`` (card codes stay as printed on the cards)."""
+    return " | ".join(
+        f"{t(f'term.{meld.kind}', language)}: " + " ".join(str(card) for card in meld.cards)
+        for meld in melds
+    )
+
+
+#: Other words players write for a kind (GLOSSARY.md: Dutch 003 says "groep", Spanish players
+#: call a set of three a "trío"), read like the catalogue's.
+OTHER_WORDS = {"groep": "set", "trio": "set"}
+
+
+def melds_from_form(text: str) -> str:
+    """The form's text with each meld's kind in the engine's words (``set``/``run``), whichever
+    of the bot's languages the player wrote it in (``grupo:``, ``Reeks:``, ``escalera:``)."""
+    kinds = OTHER_WORDS | {
+        _folded(t(f"term.{kind}", language)): kind
+        for language in LANGUAGES
+        for kind in ("set", "run")
+    }
+    parts = []
+    for part in text.split("|"):
+        head, colon, body = part.partition(":")
+        kind = kinds.get(_folded(head)) if colon else None
+        parts.append(f"{kind}:{body}" if kind else part)
+    return "|".join(parts)
+
+
+def _folded(word: str) -> str:
+    """``word`` compared loosely: case and accents ignored (``Trío`` = ``trio``)."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

@@ -5,7 +5,8 @@ Terminology:
   bottom-right); the *index column* is the strip of width ``CardSize.step`` holding it, which
   stays visible when cards overlap in a fan;
 - a *wild tag* is the purple label a wild card carries on the table: "as 8♥", the identity it
-  was placed as (RULES.md S12).
+  was placed as (RULES.md S12); its word ("as", "als", "como") and the joker's printed word are
+  the picture's language (``picture.as``, ``picture.joker``), shrunk to fit when longer.
 
 Faces are cached (``functools.lru_cache``): the same few dozen faces repeat in every hand and
 table, so after warm-up a render is mostly pasting. Cached images are shared: never draw on
@@ -18,8 +19,9 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from engine.cards import Card, rank_text
 
 from ._draw import (
@@ -84,15 +86,29 @@ def identity_text(identity: Identity) -> str:
     return rank_text(rank) + ({"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[suit] if suit else "")
 
 
-@lru_cache(maxsize=1024)
 def card_face(
-    card: Card, size: CardSize = HAND, *, identity: Identity | None = None, highlight: bool = False
+    card: Card,
+    size: CardSize = HAND,
+    *,
+    identity: Identity | None = None,
+    highlight: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> Image.Image:
     """The face of ``card`` as an RGBA image of ``size`` (transparent rounded corners).
 
     ``identity`` marks a wild on the table with the identity it plays as; ``highlight`` gives the
-    card a gold border and a warm tint. The result is cached and shared: do not draw on it.
+    card a gold border and a warm tint; ``language`` words the joker and the wild tag. The
+    result is cached and shared: do not draw on it.
     """
+    if not card.is_joker and identity is None:
+        language = DEFAULT_LANGUAGE  # no words on it: one cached face for every language
+    return _card_face(card, size, identity, highlight, language)
+
+
+@lru_cache(maxsize=1024)
+def _card_face(
+    card: Card, size: CardSize, identity: Identity | None, highlight: bool, language: Language
+) -> Image.Image:
     s = SUPERSAMPLE
     width, height = size.width * s, size.height * s
     u = size.unit * s
@@ -103,7 +119,7 @@ def card_face(
     column = size.step * s  # the index column's width
 
     if card.is_joker:
-        _draw_joker(draw, size, identity, column)
+        _draw_joker(draw, size, identity, column, language)
     else:
         assert card.suit is not None
         colour = suit_colour(card.suit)
@@ -116,7 +132,7 @@ def card_face(
         )
         draw_suit(draw, card.suit, cx, 97 * u, 36 * u, colour)
         if identity is not None:
-            _draw_wild_tag(draw, size, identity, top=60 * u, column=column)
+            _draw_wild_tag(draw, size, identity, top=60 * u, column=column, language=language)
 
     # Round the corners and draw the edge.
     radius = 9 * u
@@ -152,32 +168,56 @@ def _index_layer(card: Card, size: CardSize) -> Image.Image:
 
 
 def _draw_joker(
-    draw: ImageDraw.ImageDraw, size: CardSize, identity: Identity | None, column: int
+    draw: ImageDraw.ImageDraw,
+    size: CardSize,
+    identity: Identity | None,
+    column: int,
+    language: Language,
 ) -> None:
-    """A purple index band with a star and JOKER (or the identity), a big star in the centre."""
+    """A purple index band with a star and the joker's word (or the identity) spelt downwards,
+    a big star in the centre with the word under it."""
     s = SUPERSAMPLE
     u = size.unit * s
     width, height = size.width * s, size.height * s
+    word = t("picture.joker", language)
     draw.rectangle((0, 0, column, height), fill=JOKER_PURPLE)
     cx = column / 2 + 1 * u
     draw.polygon(star_points(cx, 14 * u, 11 * u), fill=GOLD)
     if identity is None:
-        letter_font = font(round(17 * u))
-        for i, letter in enumerate("JOKER"):
+        # Five letters fill the band at 19 units apart; a longer word closes up to fit.
+        step = min(19.0, 76 / max(1, len(word) - 1))
+        letter_font = font(round(min(17.0, step - 1) * u))
+        for i, letter in enumerate(word):
             draw.text(
-                (cx, (36 + 19 * i) * u), letter, fill=INK_LIGHT, font=letter_font, anchor="mm"
+                (cx, (36 + step * i) * u), letter, fill=INK_LIGHT, font=letter_font, anchor="mm"
             )
     else:
-        _draw_wild_tag(draw, size, identity, top=30 * u, column=column)
+        _draw_wild_tag(draw, size, identity, top=30 * u, column=column, language=language)
     # Centre: a big gold star and the word.
     mx = (column + width) / 2
     draw.polygon(star_points(mx, 62 * u, 27 * u), fill=GOLD)
     draw.polygon(star_points(mx, 62 * u, 27 * u), outline=JOKER_PURPLE, width=round(2 * u))
-    draw.text((mx, 104 * u), "JOKER", fill=JOKER_PURPLE, font=font(round(15 * u)), anchor="mm")
+    word_font = _fitting_font(word, 15 * u, width - column - 8 * u)
+    draw.text((mx, 104 * u), word, fill=JOKER_PURPLE, font=word_font, anchor="mm")
+
+
+def _fitting_font(text: str, size: float, width: float) -> ImageFont.FreeTypeFont:
+    """The font at ``size`` pixels, or smaller until ``text`` is at most ``width`` wide."""
+    face = font(round(size))
+    length = face.getlength(text)
+    if length > width:
+        face = font(max(1, math.floor(size * width / length)))
+    return face
 
 
 def _draw_wild_tag(
-    draw: ImageDraw.ImageDraw, size: CardSize, identity: Identity, *, top: float, column: int
+    draw: ImageDraw.ImageDraw,
+    size: CardSize,
+    identity: Identity,
+    *,
+    top: float,
+    column: int,
+    language: Language,
 ) -> None:
     """The identity a wild plays as, stacked in the index column: "as", rank, suit."""
     s = SUPERSAMPLE
@@ -193,7 +233,9 @@ def _draw_wild_tag(
         width=max(1, round(1.5 * u)),
     )
     cx = (x0 + x1) / 2
-    draw.text((cx, top + 10 * u), "as", fill=INK_LIGHT, font=font(round(14 * u)), anchor="mm")
+    word = t("picture.as", language)
+    word_font = _fitting_font(word, 14 * u, x1 - x0 - 4 * u)
+    draw.text((cx, top + 10 * u), word, fill=INK_LIGHT, font=word_font, anchor="mm")
     text = rank_text(rank)
     draw.text(
         (cx, top + 31 * u),
@@ -257,7 +299,7 @@ def card_back(size: CardSize = TABLE) -> Image.Image:
 
 def clear_caches() -> None:
     """Forget every cached face, back and font (the benchmark's cold start)."""
-    card_face.cache_clear()
+    _card_face.cache_clear()
     card_back.cache_clear()
     font.cache_clear()
     has_glyph.cache_clear()

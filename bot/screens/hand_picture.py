@@ -122,6 +122,6 @@ def render_hand(
             anchor="mm",
         )
     for slot in layout.slots:
-        face = card_face(slot.card, HAND, highlight=slot.highlighted)
+        face = card_face(slot.card, HAND, highlight=slot.highlighted, language=language)
         image.paste(face, (slot.x, slot.y), face)
     return encode_png(image)

@@ -74,10 +74,12 @@ def _flow(melds: Sequence[Meld], width: int) -> list[list[Meld]]:
     return lines
 
 
-def _paste_meld(image: Image.Image, meld: Meld, x: int, y: int, view: PlayerView) -> None:
+def _paste_meld(
+    image: Image.Image, meld: Meld, x: int, y: int, view: PlayerView, language: Language
+) -> None:
     for placed in meld.cards:
         identity = (placed.rank, placed.suit) if placed.is_wild_in(meld.kind, view.rules) else None
-        face = card_face(placed.card, TABLE, identity=identity)
+        face = card_face(placed.card, TABLE, identity=identity, language=language)
         image.paste(face, (x, y), face)
         x += TABLE.step
 
@@ -132,7 +134,7 @@ def _piles(
     if view.upcard is None:
         _empty_slot(draw, x, top)
     else:
-        face = card_face(view.upcard, TABLE)
+        face = card_face(view.upcard, TABLE, language=language)
         image.paste(face, (x, top), face)
     label_x = x + TABLE.width + 14
     upcard = t("picture.upcard", language)
@@ -294,7 +296,7 @@ def render_table(
         for line in lines:
             x = left
             for meld in line:
-                _paste_meld(image, meld, x, y, view)
+                _paste_meld(image, meld, x, y, view, language)
                 if compact and id(meld) in numbers:
                     label = f"#{numbers[id(meld)]}"
                     w = badge_width(label, 14)

@@ -283,14 +283,27 @@ def hand_text(
     return "\n".join(lines)
 
 
+#: The widest name a score sheet column holds: four columns still fit a phone's code block.
+COLUMN_NAME_WIDTH = 12
+
+
+def column_name(name: str) -> str:
+    """A name cut to a column, with an ellipsis so a cut name reads as cut, not as the name
+    ("Computer 1 (makkelijk)" becomes "Computer 1 …", not "Computer 1 (")."""
+    if len(name) <= COLUMN_NAME_WIDTH:
+        return name
+    return name[: COLUMN_NAME_WIDTH - 1].rstrip(" (") + "…"
+
+
 def score_sheet_text(
     names: Sequence[str],
     sheet: Sequence[Sequence[int]],
     language: Language = DEFAULT_LANGUAGE,
 ) -> str:
     """Deal by deal, with totals, as a monospace block."""
-    width = max(6, *(len(n[:12]) for n in names))
-    header = f"{t('sheet.deal', language)[:5]:<5}" + " ".join(f"{n[:12]:>{width}}" for n in names)
+    short = [column_name(n) for n in names]
+    width = max(6, *(len(n) for n in short))
+    header = f"{t('sheet.deal', language)[:5]:<5}" + " ".join(f"{n:>{width}}" for n in short)
     rows = [header]
     totals = [0] * len(names)
     for number, scores in enumerate(sheet, start=1):

@@ -23,7 +23,8 @@ from dataclasses import replace
 from typing import Any
 
 from bot import quarantine
-from bot.errors import NoTable, NotHost, NotSeated, UserError, WrongPhase
+from bot.errors import NoTable, NotHost, NotSeated, UserError, WrongPhase, rules_refusal
+from bot.i18n import t, table_language
 from data.records import AwayState, Seat
 from engine import Game
 from engine.actions import Action, CancelBuy, RequestBuy
@@ -208,7 +209,11 @@ class TableService:
             taken = {s.user_id for s in table.record.seats}
             # Negative ids: Discord snowflakes are positive, so a computer never collides.
             number = next(n for n in range(1, 100) if -n not in taken)
-            seat = Seat(-number, f"Computer {number} ({level})", is_computer=True, level=level)
+            # Named once, in the table's language: the name is shown as stored everywhere.
+            language = table_language(table.record.options)
+            worded_level = t(f"lobby.level.{level}", language)
+            name = t("lobby.computer_name", language, number=number, level=worded_level)
+            seat = Seat(-number, name, is_computer=True, level=level)
             seats = (*table.record.seats, seat)
             await self.store.update_lobby(table.id, seats, dict(table.record.options))
             table.record = replace(table.record, seats=seats)
@@ -259,10 +264,8 @@ class TableService:
                 rules = rules_for(options)
             except ValueError as error:
                 raise UserError(
-                    f"That house rule can't be used here: {error}",
-                    code="house_rule_invalid",
-                    reason=str(error),
-                ) from None
+                    f"That house rule can't be used here: {error}", code="house_rule_invalid"
+                ) from rules_refusal(error)
             if rules.game != table.record.game_kind:
                 raise UserError("That rule set is for another game.", code="other_game_rules")
             if len(table.record.seats) > rules.players[1]:

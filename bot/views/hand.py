@@ -27,6 +27,7 @@ from bot import guards
 from bot.errors import StaleControl, UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
+from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import guard
 from bot.screens.attachments import hand_picture_for
 from bot.screens.text import (
@@ -56,6 +57,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.melds import Meld
+from engine.players.hints import Hint
 from engine.view import PlayerView
 
 if TYPE_CHECKING:
@@ -445,6 +447,7 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
         self.table_id, self.sort = table_id, sort
         self.melds.default = proposal
         self.melds.label = t("modal.label", language)
+        self.melds.placeholder = t("modal.placeholder", language)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
@@ -484,13 +487,10 @@ async def submit_melds(
 ) -> None:
     """The melds the player wrote, laid down like the proposal's button would."""
     try:
-        action = parse_action("down " + text.strip())
+        action = parse_action("down " + melds_from_form(text.strip()))
     except ValueError as error:
-        raise UserError(
-            f"I couldn't read those melds: {error}",
-            code="unreadable_melds",
-            error=str(error),
-        ) from None
+        # The engine's coded reason (``Unreadable``) is worded as this refusal's ``reason``.
+        raise UserError(f"I couldn't read those melds: {error}", code="unreadable_melds") from error
     await play_and_show(interaction, table_id, action, sort)
 
 
@@ -674,8 +674,14 @@ async def hand_click(
         await show_snapshot(interaction, snap, sort)
         return
     if verb == "hint":
+        from bot.service.hints import advice_for, plain_hint
+
         language = interaction_language(interaction)
-        await show_snapshot(interaction, snap, sort, note=hint_note(snap.view, language))
+        advice = await advice_for(snap.view, snap.legal, seeded=service.seed is not None)
+        now = service.snapshot(table_id, user_id)
+        if now.tag != snap.tag:  # the table moved on while the expert thought
+            advice = plain_hint(now.view)
+        await show_snapshot(interaction, now, sort, note=hint_note(advice, now.view, language))
         return
     if verb == "leave":
         language = interaction_language(interaction)
@@ -720,8 +726,8 @@ async def hand_click(
         return
     if verb == "downedit":
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        text = " | ".join(str(m) for m in proposal.melds) if proposal else ""
         language = interaction_language(interaction)
+        text = melds_for_form(proposal.melds, language) if proposal else ""
         await interaction.response.send_modal(MeldsModal(table_id, sort, text, language))
         return
     if verb == "layoff":
@@ -836,19 +842,12 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
         ) from error
 
 
-def hint_note(view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
-    """The engine's advice for this player's hand, as a note above the hand."""
-    from engine.players.hints import hint
+def hint_note(advice: Hint, view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
+    """The advice for this player's hand (``bot/service/hints.py``), as a note above the
+    hand, in ``language``."""
+    from bot.screens.hint_text import hint_text
 
-    advice = hint(
-        list(view.hand or ()),
-        view.deal,
-        view.rules,
-        players=len(view.seats),
-        table=[placed.meld for placed in view.melds],
-    )
-    # The advice itself is the engine's English (engine.players.hints words it).
-    text = str(advice).strip() or t("hint.none", language)
+    text = hint_text(advice, view.rules, language).strip() or t("hint.none", language)
     return t("hand.hint", language) + "\n" + text
 
 

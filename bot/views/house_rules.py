@@ -103,16 +103,29 @@ def choices(option: str) -> list[Any]:
     return list(typing.get_args(annotation))
 
 
+def option_label(option: str, language: Language = DEFAULT_LANGUAGE) -> str:
+    """An option's name as players read it (``deuces_wild`` → "2s are wild", "Tweeën zijn
+    joker"); the identifiers of RULES.md stay the data, the catalogue words them."""
+    return t(f"house.option.{option}", language)
+
+
+def option_line(option: str, language: Language = DEFAULT_LANGUAGE) -> str:
+    """One short sentence on what ``option`` decides."""
+    return t(f"house.option.{option}.line", language)
+
+
 def value_text(option: str, value: Any, language: Language = DEFAULT_LANGUAGE) -> str:
-    """A value as players read it: ``2-8``, ``unlimited``, ``on``/``off``. Option names and
-    their named values stay the identifiers of RULES.md in every language."""
+    """A value as players read it: ``2-8``, ``unlimited``, ``on``/``off``, and a named value
+    in words (``forbidden`` → "not allowed", "mag niet")."""
     if option == "players":
         return f"{value[0]}-{value[1]}"
     if value is None:
         return t("house.unlimited", language)
     if isinstance(value, bool):
         return t("house.on" if value else "house.off", language)
-    return str(value).replace("_", " ")
+    if isinstance(value, int):
+        return str(value)
+    return t(f"house.value.{option}.{value}", language)
 
 
 def _current(rules: Rules, option: str) -> Any:
@@ -125,7 +138,8 @@ def house_rules_text(rules: Rules, language: Language = DEFAULT_LANGUAGE) -> str
     lines = [t("house.heading", language)]
     for group, (_, options) in GROUPS.items():
         values = " · ".join(
-            f"{option.replace('_', ' ')} {value_text(option, _current(rules, option), language)}"
+            f"{option_label(option, language)}: "
+            f"{value_text(option, _current(rules, option), language)}"
             for option in options
         )
         lines.append(f"*{t(f'house.group.{group}', language)}:* {values}")
@@ -167,13 +181,13 @@ def house_rules_panel(
         entries = []
         for option in names:
             current = _current(rules, option)
+            label, line = option_label(option, language), option_line(option, language)
             for value in choices(option):
                 entries.append(
                     discord.SelectOption(
-                        label=f"{option.replace('_', ' ')}: {value_text(option, value, language)}"[
-                            :100
-                        ],
+                        label=f"{label}: {value_text(option, value, language)}"[:100],
                         value=f"{option}={json.dumps(value)}"[:100],
+                        description=line[:100],
                         default=False,
                         emoji="✅" if value == current else None,
                     )

@@ -3,6 +3,7 @@
 Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a restart:
 
     sh:join:<table>   sh:leave:<table>   sh:start:<table>   sh:hand:<table>
+    sh:history:<table>   (anyone, seated or not: the deal's public moves, privately)
     sh:addeasy:<table>   sh:addnormal:<table>   sh:addexpert:<table>   sh:rmcpu:<table>
         (host: computer seats)
     sh:buy:<table>:<window>     <window> = deal.seat.pile-size.restocks of the upcard on offer
@@ -22,6 +23,7 @@ from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.catalogue import has_key
 from bot.i18n.terms import contract_text
 from bot.interactions import guard
+from bot.screens.history_text import history_text
 from bot.screens.text import card_text, countdown, score_sheet_text, standings_text, table_text
 from bot.service.snapshot import window_tag
 from bot.views.hand import buy_recorded_text, open_hand
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from bot.service import LiveTable, TableService
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house)"
+    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -108,10 +110,25 @@ async def table_click(
         await open_house_rules(interaction, service, table_id)
     elif verb == "hand":
         await open_hand(interaction, table_id)
+    elif verb == "history":
+        await show_history(interaction, service, table_id, language)
     elif verb in WINDOW_VERBS:
         await buy_click(interaction, service, table_id, window, verb)
     else:
         raise UserError("That button is not valid.", code="bad_button")
+
+
+async def show_history(
+    interaction: discord.Interaction[Any],
+    service: TableService,
+    table_id: int,
+    language: Language,
+) -> None:
+    """The deal's public moves, privately, to whoever asks (a spectator too): the view of a
+    spectator, so nothing of the clicker's own hand can slip in."""
+    view = service.view(table_id, None)
+    text = history_text(view, service.get(table_id).names, language)
+    await interaction.response.send_message(text, ephemeral=True)
 
 
 async def open_house_rules(
@@ -318,6 +335,8 @@ def render_table(
         )
         pass_label = t("button.pass", language)
         ui.add_item(TableButton("pass", table.id, window_tag(table), label=pass_label))
+    # A row of its own, so a buy window's buttons never move it under a hurried click.
+    ui.add_item(button("history", "button.history", row=1))
     return embed, ui
 
 

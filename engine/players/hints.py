@@ -25,11 +25,14 @@ Going down itself always uses ``solver.find_contract``, which is exact.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.cards import ACE, JOKER, SUIT_SYMBOLS, SUITS, Card, rank_text
+from engine.errors import Param
 from engine.melds import Meld, MeldCard
 from engine.rules import Contract, Rules, SlotKind, describe_contract
 from engine.solver import find_contract
@@ -127,6 +130,54 @@ class HandPlan:
         return tuple(n for slot in self.slots for n in slot.missing)
 
 
+#: Why a card is the one to throw; the bot words each code in the player's language
+#: (``hint.reason.<code>``), the engine keeps only the English of ``DiscardReason.__str__``.
+ReasonCode = Literal[
+    "cannot_lay_off",  # down: it fits no meld on the table; params: points
+    "no_meld",  # Rummy: it fits no meld or partial meld; params: points
+    "loosest",  # Rummy: the loosest card outside the melds
+    "lengthens_meld",  # it only lengthens a planned meld
+    "no_part",  # no part of any meld being built; params: points
+    "weakest_spare",  # the weakest card the plan does not use; params: points
+    "least_loss",  # every card works towards the contract; this one hurts least
+    "go_out",  # laying down empties the hand: nothing to discard
+    "expert",  # the expert computer player's choice
+]
+
+_REASON_ENGLISH: dict[str, str] = {
+    "cannot_lay_off": "it cannot be laid off and costs {points} points",
+    "no_meld": "it fits no meld or partial meld and costs {points} points",
+    "loosest": "it is the loosest card left outside your melds",
+    "lengthens_meld": "it only lengthens a meld you already have; the rest matter more",
+    "no_part": "it is no part of any meld you are building and costs {points}",
+    "weakest_spare": "it is the weakest spare card (worth {points} points in hand)",
+    "least_loss": "every card works towards the contract; this one costs the least to lose",
+    "go_out": "you go out by laying down",
+    "expert": "it is the expert computer player's choice",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardReason:
+    """Why a discard is advised, free of any language: a ``code`` and its ``params``
+    (numbers only), as the engine's refusals carry theirs, so the bot can word it for each
+    reader. ``after_lay_down``: the advice is for the hand left once the contract is down.
+    """
+
+    code: ReasonCode
+    params: Mapping[str, Param] = field(default_factory=dict)
+    after_lay_down: bool = False
+    #: The expert computer player, asked too, would throw the same card.
+    expert_agrees: bool = False
+
+    def __str__(self) -> str:
+        """English, for the engine's own tests and logs; players read the bot's wording."""
+        text = _REASON_ENGLISH[self.code].format(**self.params)
+        if self.expert_agrees:
+            text += ", and the expert computer player would throw it too"
+        return f"after laying down, {text}" if self.after_lay_down else text
+
+
 @dataclass(frozen=True, slots=True)
 class Hint:
     """Advice for one hand: what it still needs, the lay-down if there is one, what to throw.
@@ -139,7 +190,7 @@ class Hint:
     needed: tuple[NeededCard, ...]
     lay_down: tuple[Meld, ...] | None
     discard: Card | None
-    reason: str
+    reason: DiscardReason
 
     @property
     def cards_needed(self) -> int:
@@ -221,6 +272,10 @@ _Set = tuple[int, int, int]
 _Found = tuple[int, float, tuple[_Run, ...], tuple[_Set, ...]]
 
 _MEMO: OrderedDict[tuple[tuple[int, ...], Contract, int, int], _Found] = OrderedDict()
+#: The bot runs computer seats and Hint's expert search in worker threads that share the
+#: memo: without the lock one thread's eviction can remove the entry another is moving to the
+#: end (a KeyError). The search itself runs outside the lock.
+_MEMO_LOCK = threading.Lock()
 
 
 def _rank_of(value: int) -> int:
@@ -421,13 +476,16 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
 
 def _found(key: tuple[int, ...], contract: Contract, rules: Rules, players: int) -> _Found:
     memo_key = (key, contract, id(rules), players)
-    found = _MEMO.get(memo_key)
-    if found is None:
-        found = _MEMO[memo_key] = _search(key, contract, _profile(rules, players))
+    with _MEMO_LOCK:
+        found = _MEMO.get(memo_key)
+        if found is not None:
+            _MEMO.move_to_end(memo_key)
+            return found
+    found = _search(key, contract, _profile(rules, players))
+    with _MEMO_LOCK:
+        _MEMO[memo_key] = found
         while len(_MEMO) > _CACHE_LIMIT:
             _MEMO.popitem(last=False)
-    else:
-        _MEMO.move_to_end(memo_key)
     return found
 
 
@@ -651,8 +709,8 @@ def suggest_discard(
     table: Sequence[Meld] = (),
     down: bool = False,
     urgency: float = 0.0,
-) -> tuple[Card, str]:
-    """The card to throw and a one-line reason.
+) -> tuple[Card, DiscardReason]:
+    """The card to throw and why (a code the bot words; ``str()`` of it is English).
 
     Not down: a spare card (one the plan does not use) that links least with the rest and costs
     most; wilds are kept. Down: the costliest card that cannot be laid off. ``urgency`` (0 to
@@ -664,7 +722,7 @@ def suggest_discard(
     if down or (not contract and rules.game == "shanghai"):
         stuck = [c for c in hand if not fits_table(c, table, rules)] or list(hand)
         card = max(stuck, key=lambda c: (value(c), -card_links(c, hand, contract, rules)))
-        return card, f"it cannot be laid off and costs {value(card)} points"
+        return card, DiscardReason("cannot_lay_off", {"points": value(card)})
     if rules.game == "rummy":
         melded = {c for m in rummy_melds(hand, rules) for c in m.plain_cards}
         loose = [c for c in hand if c not in melded] or list(hand)
@@ -675,8 +733,8 @@ def suggest_discard(
 
         card = min(loose, key=rummy_score)
         if card_links(card, [c for c in hand if c is not card], contract, rules) == 0:
-            return card, f"it fits no meld or partial meld and costs {value(card)} points"
-        return card, "it is the loosest card left outside your melds"
+            return card, DiscardReason("no_meld", {"points": value(card)})
+        return card, DiscardReason("loosest")
     plan = plan_contract(hand, contract, rules, players)
     spare = [c for c in plan.spare if not rules.is_wild(c)]
     if spare:
@@ -694,10 +752,10 @@ def suggest_discard(
         others = list(hand)
         others.remove(card)
         if extends_plan(card, plan):
-            return card, "it only lengthens a meld you already have; the rest matter more"
+            return card, DiscardReason("lengthens_meld")
         if card_links(card, others, contract, rules) == 0:
-            return card, f"it is no part of any meld you are building and costs {value(card)}"
-        return card, f"it is the weakest spare card (worth {value(card)} points in hand)"
+            return card, DiscardReason("no_part", {"points": value(card)})
+        return card, DiscardReason("weakest_spare", {"points": value(card)})
     # Every card is in the plan: give up the one whose loss hurts least.
     key = hand_key(hand)
     options: list[tuple[tuple[int, float, int], Card]] = []
@@ -710,7 +768,7 @@ def suggest_discard(
         options.append(((d, diff, -value(card)), card))
     options.sort(key=lambda o: o[0])
     card = options[0][1]
-    return card, "every card works towards the contract; this one costs the least to lose"
+    return card, DiscardReason("least_loss")
 
 
 # -- the hint ----------------------------------------------------------------------------------
@@ -745,11 +803,12 @@ def hint(
             for card in meld.plain_cards:
                 left.remove(card)
         if not left:
-            return Hint(contract, (), lay_down, None, "you go out by laying down")
+            return Hint(contract, (), lay_down, None, DiscardReason("go_out"))
         table_after = [*table, *found]
         discard, reason = suggest_discard(
             left, contract, rules, players=players, table=table_after, down=True
         )
-        return Hint(contract, (), lay_down, discard, f"after laying down, {reason}")
+        after = DiscardReason(reason.code, reason.params, after_lay_down=True)
+        return Hint(contract, (), lay_down, discard, after)
     discard, reason = suggest_discard(hand, contract, rules, players=players, table=table)
     return Hint(contract, plan.needed, None, discard, reason)

@@ -11,9 +11,7 @@ from bot.command_sync import command_payload, payload_hash
 
 def command_uploads(env: simcord.Env) -> int:
     """How many bulk command overwrites the bot sent to Discord so far."""
-    return sum(
-        1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")
-    )
+    return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
 
 
 async def test_a_restart_with_the_same_commands_does_not_sync(

@@ -151,7 +151,7 @@ async def test_hint_shows_needed_cards(env: simcord.Env) -> None:
     assert hinted.acknowledged
     content = hand.response.content
     assert "💡" in content
-    assert "card(s) from" in content or "Lay down now" in content
+    assert "more card" in content or "Lay down now" in content
     assert "Discard" in content
 
 

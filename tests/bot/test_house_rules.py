@@ -67,8 +67,8 @@ async def test_host_picks_house_rules_and_the_game_starts_with_them(env: simcord
     }
     rules_reply = await world.players[1].slash(world.channel, "shanghai rules")
     content = rules_reply.response.content
-    assert "first dealer low card" in content and "max restocks unlimited" in content
-    assert "buy priority dealer left" in content
+    assert "First dealer: lowest card cut" in content and "New stocks: unlimited" in content
+    assert "Who buys first: left of the dealer" in content
     await start(world)
     game = world.table.game
     assert game.rules.first_dealer == "low_card" and game.rules.max_restocks is None

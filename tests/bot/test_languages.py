@@ -101,16 +101,22 @@ async def flush_outboxes(env: simcord.Env) -> None:
 
 
 async def a_table(
-    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, server_locale: str, locales: list[str]
+    env: simcord.Env,
+    monkeypatch: pytest.MonkeyPatch,
+    server_locale: str,
+    locales: list[str],
+    game: str = "shanghai",
 ) -> World:
-    """A three-seat table opened in a server whose preferred locale is ``server_locale``;
-    the members' own Discord languages are ``locales`` (the host first)."""
+    """A short ``game`` (one deal, or Rummy to 30 points) opened in a server whose preferred
+    locale is ``server_locale``; the members' own Discord languages are ``locales`` (the host
+    first)."""
     guild = env.create_guild(preferred_locale=server_locale)
     channel = guild.create_text_channel("cartas")
     names = ["anna", "bram", "cor"]
     players = [guild.add_member(env.create_user(name)) for name in names]
     speaking(monkeypatch, {p.id: locale for p, locale in zip(players, locales, strict=True)})
-    opened = await players[0].slash(channel, "shanghai new", deals=1)
+    short = {"deals": 1} if game == "shanghai" else {"target": 30}
+    opened = await players[0].slash(channel, f"{game} new", **short)
     assert opened.acknowledged and not opened.ephemeral
     return World(env, guild, channel, players, opened.response.message)
 

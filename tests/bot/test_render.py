@@ -27,6 +27,7 @@ from bot.screens.table_picture import (
     ROW_MIN_HEIGHT,
     WIDTH,
 )
+from bot.screens.text import score_sheet_text
 from engine import Game, Rules, parse_action
 from engine.cards import Card, parse_cards
 from engine.melds import Meld
@@ -355,3 +356,14 @@ def test_compact_table_is_narrow_numbered_and_the_same_across_a_turn() -> None:
     card = game.hand_of(player)[0]
     game.apply(player, parse_action(f"discard {card}"))  # the turn passes: same seats, melds
     assert render_table(game.view(None), compact=True) == before
+
+
+def test_score_sheet_columns_cut_long_names_visibly_and_keep_short_ones() -> None:
+    names = ["alice", "Computer 1 (makkelijk)", "Zoë"]
+    text = score_sheet_text(names, [[0, 10, 5]], "nl")
+    header = text.splitlines()[1]
+    assert "Computer 1…" in header and "Computer 1 (" not in header
+    assert "alice" in header and "Zoë" in header
+    # Every row lines up under the header: same width.
+    rows = text.strip("`\n").splitlines()
+    assert len({len(row) for row in rows}) == 1

@@ -157,11 +157,11 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
         assert player.name in text
     top = text.splitlines()[0]
     assert any(world.player(w).name in top for w in winners)
-    assert "1 win(s) in 1 game(s)" in top
+    assert "1 win in 1 game" in top
     winner = world.player(next(iter(winners)))
     stats = await p.slash(world.channel, "shanghai stats", member=winner)
-    simcord.assert_responded(stats, contains="1 game(s), 1 win(s)")
+    simcord.assert_responded(stats, contains="1 game, 1 win")
     mine = await world.players[1].slash(world.channel, "shanghai stats")
-    assert mine.acknowledged and "1 game(s)" in mine.response.content
+    assert mine.acknowledged and "1 game" in mine.response.content
     total = game.totals[game.seat_of(str(winner.id))]
     assert f"best {total}" in stats.response.content

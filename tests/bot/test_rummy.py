@@ -134,12 +134,12 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
     assert board.acknowledged
     text = board.response.embeds[0].description
     assert "alice" in text and "bob" in text and "Computer" not in text
-    assert "1 game(s)" in text
+    assert "in 1 game" in text
     other = await alice.slash(world.channel, "shanghai leaderboard")
     assert other.acknowledged
     assert "No finished games yet" in other.response.content
     mine = await alice.slash(world.channel, "rummy stats")
-    simcord.assert_responded(mine, contains="1 Rummy game(s)")
+    simcord.assert_responded(mine, contains="1 Rummy game")
     shanghai = await alice.slash(world.channel, "shanghai stats")
     simcord.assert_responded(shanghai, contains="no finished Shanghai games")
 

@@ -55,8 +55,6 @@ async def _raw_version_and_actions(backend: Backend, table_id: int) -> tuple[int
     return int(version), int(count)
 
 
-
-
 async def test_create_table_round_trips_seats_and_options(store: Store, clock: FakeClock) -> None:
     seats = (*HUMANS, COMPUTER, Seat(103, "Zoë ☃"))
     table = await store.create_table(GUILD, 500, "rummy", 101, seats, OPTIONS)
@@ -260,9 +258,7 @@ async def test_open_tables_lists_lobby_and_playing_only(store: Store) -> None:
         assert await store.get_open_table(channel) is None
 
 
-async def test_finish_game_stores_results(
-    store: Store, backend: Backend, clock: FakeClock
-) -> None:
+async def test_finish_game_stores_results(store: Store, backend: Backend, clock: FakeClock) -> None:
     table = await _playing(store)
     await store.save_action(table.id, 0, 101, "draw", "{}", 1.0, 2.0, ())
     clock.advance(30)

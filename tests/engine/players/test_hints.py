@@ -146,7 +146,9 @@ def test_after_laying_down_the_discard_is_unplayable_and_costly() -> None:
     hand = parse_cards("8H 8S 8C 9H 9S 9C KD 3C")
     advice = hint(hand, 1, STANDARD)
     assert advice.discard == Card.parse("KD")
-    assert advice.reason.startswith("after laying down")
+    assert advice.reason.code == "cannot_lay_off" and advice.reason.after_lay_down
+    assert advice.reason.params == {"points": 10}
+    assert str(advice.reason) == "after laying down, it cannot be laid off and costs 10 points"
 
 
 def test_going_out_by_laying_down() -> None:

@@ -1,0 +1,47 @@
+"""How a ``tables`` row becomes a ``TableRecord``, for every store.
+
+Both stores select the same columns; they differ only in how a JSON column arrives (SQLite
+hands back text, asyncpg's jsonb codec hands back Python values). One decoder keeps the two
+stores from drifting apart when a column is added.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .records import AwayState, Seat, TableRecord
+
+
+class Row(Protocol):
+    """A row read by column name: ``sqlite3.Row`` and ``asyncpg.Record`` both are."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON for the small columns; non-ASCII names stay readable in a database shell."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def table_record(row: Row, json_value: Callable[[Any], Any]) -> TableRecord:
+    """The record of one ``tables`` row; ``json_value`` turns a JSON column into Python."""
+    return TableRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game_kind=row["game_kind"],
+        status=row["status"],
+        host_id=row["host_id"],
+        message_id=row["message_id"],
+        seats=tuple(Seat.from_json(obj) for obj in json_value(row["seats"])),
+        options=json_value(row["options"]),
+        state=row["state"],
+        version=row["version"],
+        buy_deadline=row["buy_deadline"],
+        turn_deadline=row["turn_deadline"],
+        away=tuple(AwayState.from_json(obj) for obj in json_value(row["away"])),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
