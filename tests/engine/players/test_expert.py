@@ -211,8 +211,8 @@ def test_salvage_all_sheds_points_one_card_from_the_contract_against_a_last_card
 
 def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -> None:
     """p2 is down with three cards (threat 0.55); p1 lacks three cards of deal 1's two sets.
-    The default grades call that deal lost and throw the joker; without grades the expert
-    keeps planning (salvage alone waits for two cards left)."""
+    Grades that call that deal lost throw the joker; by default (no grades) the expert keeps
+    planning: salvage alone waits for two cards left."""
     game = position(
         hands={1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D 9H 2S"},
         stock="2D 3D 4H 5H 6H 8H 10C",
@@ -225,7 +225,7 @@ def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -
     )
     view, legal = game.view("p1"), game.legal_actions("p1")
     joker = Discard(parse_cards("JK")[0])
-    assert ExpertStrategy().choose(view, legal, random.Random(1)) == joker
-    ungraded = ExpertStrategy()
-    ungraded.salvage_grades = ()
-    assert ungraded.choose(view, legal, random.Random(1)) != joker
+    graded = ExpertStrategy()
+    graded.salvage_grades = ((0.55, 3), (0.35, 4))
+    assert graded.choose(view, legal, random.Random(1)) == joker
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) != joker
