@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine import Discard, Game, PublicMove, Rules, parse_cards
+from engine import Discard, DrawStock, Game, PublicMove, Rules, TakeUpcard, parse_cards
 from engine.players.expert import ExpertStrategy, SearchBudget
 from engine.players.hints import card_index
 from engine.players.reading import read_table
@@ -149,3 +149,83 @@ def test_salvage_throws_the_joker_when_an_opponent_is_about_to_go_out() -> None:
     assert NormalStrategy().choose(view, legal, random.Random(1)) != joker
     assert ExpertStrategy().choose(view, legal, random.Random(1)) == joker
     assert ExpertStrategy(salvage=False).choose(view, legal, random.Random(1)) != joker
+
+
+def _salvage_draw(upcard: str) -> Game:
+    """p1, three cards from deal 1's two sets, is to draw while p2 is down with one card."""
+    return position(
+        hands={1: "4C 7H 9D KS QD 3C 8S JH", 2: "5D"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile=upcard,
+        current=1,
+        step="draw",
+        discarder=0,
+        down=(2,),
+        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+    )
+
+
+def test_salvage_draws_a_cheap_upcard_rather_than_an_average_stock_card() -> None:
+    """The upcard 5S helps nothing (no five in hand), so the normal player draws from the stock;
+    in salvage only points count, and a five costs less than the stock's average card."""
+    game = _salvage_draw("5S")
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert NormalStrategy().choose(view, legal, random.Random(1)) == DrawStock()
+    expert = ExpertStrategy()
+    expert.cheap_take = True
+    assert expert.choose(view, legal, random.Random(1)) == TakeUpcard()
+    expert.cheap_take = False
+    assert expert.choose(view, legal, random.Random(1)) == DrawStock()
+
+
+def test_salvage_leaves_a_dear_upcard_that_helps_nothing() -> None:
+    game = _salvage_draw("AS")
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    expert = ExpertStrategy()
+    expert.cheap_take = True
+    assert expert.choose(view, legal, random.Random(1)) == DrawStock()
+
+
+def test_salvage_all_sheds_points_one_card_from_the_contract_against_a_last_card() -> None:
+    """p1 lacks one card (a pair and a set); p2 is down with one card. With ``salvage_all`` at
+    that threat the expert throws its joker; by default, one card short, it keeps the plan."""
+    game = position(
+        hands={1: "JK 4C 7H 7D 7S KS 9C 3D", 2: "5D"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile="2C",
+        current=1,
+        step="play",
+        discarder=0,
+        down=(2,),
+        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+    )
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    joker = Discard(parse_cards("JK")[0])
+    keeping = ExpertStrategy()
+    keeping.salvage_all = 2.0
+    assert keeping.choose(view, legal, random.Random(1)) != joker
+    shedding = ExpertStrategy()
+    shedding.salvage_all = 1.0
+    assert shedding.choose(view, legal, random.Random(1)) == joker
+
+
+def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -> None:
+    """p2 is down with three cards (threat 0.55); p1 lacks three cards of deal 1's two sets.
+    Grades that call that deal lost throw the joker; by default (no grades) the expert keeps
+    planning: salvage alone waits for two cards left."""
+    game = position(
+        hands={1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D 9H 2S"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile="2C",
+        current=1,
+        step="play",
+        discarder=0,
+        down=(2,),
+        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+    )
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    joker = Discard(parse_cards("JK")[0])
+    graded = ExpertStrategy()
+    graded.salvage_grades = ((0.55, 3), (0.35, 4))
+    assert graded.choose(view, legal, random.Random(1)) == joker
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) != joker
