@@ -24,8 +24,9 @@ from engine import Game, Rules
 from engine.actions import RequestBuy
 from engine.players.strategy import make_strategy
 
-#: Actions after which a game is cut short: with nobody buying, normal players can pass one
-#: card round the table for ever (each takes it and throws it back), so a game may not end.
+#: Actions after which a game is cut short, a guard only: a whole game of four normal players
+#: takes about 2,300 (before the normal player stopped taking cards it would throw straight
+#: back, such a table could pass one card round for ever).
 MAX_ACTIONS = 4000
 T = TypeVar("T")
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from engine.actions import (
@@ -409,6 +410,8 @@ class NormalStrategy:
                     return TakeUpcard()
             else:
                 gain = self._upcard_gain(view)
+                if gain > 0 and self._would_throw_back(view, upcard):
+                    gain = 0
                 if BuyInTurn() in legal and gain > 0 and self._buy_pays(view, gain):
                     return BuyInTurn()
                 if gain > 0:
@@ -416,6 +419,12 @@ class NormalStrategy:
         if DrawStock() in legal:
             return DrawStock()
         return TakeUpcard() if TakeUpcard() in legal else legal[0]
+
+    def _would_throw_back(self, view: PlayerView, upcard: Card) -> bool:
+        """Whether this player, holding the upcard, would discard that very card: then taking
+        it gains nothing, and a table of such players would pass it round for ever."""
+        holding = replace(view, hand=(*_hand(view), upcard), step="play")
+        return self._discard(holding, [*_hand(view), upcard]) == upcard
 
     def _buy_pays(self, view: PlayerView, gain: int) -> bool:
         """A buy shortens the deficiency by ``gain`` but adds ``buy_penalty_cards`` cards that
