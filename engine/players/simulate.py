@@ -229,8 +229,9 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
                 ci_low=mean - half,
                 ci_high=mean + half,
                 out_rate=outs / deals if deals else 0.0,
-                win_low=win_mean - win_half,
-                win_high=win_mean + win_half,
+                # A rate's interval stops at 0% and 100% (99% wins must not print [97.6, 100.4]).
+                win_low=max(0.0, win_mean - win_half),
+                win_high=min(1.0, win_mean + win_half),
             )
         )
     return stats

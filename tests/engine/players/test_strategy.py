@@ -24,6 +24,7 @@ from engine import (
 from engine.actions import Action
 from engine.cards import make_pack
 from engine.players.simulate import (
+    GameRecord,
     load_records,
     main,
     play_game,
@@ -366,3 +367,16 @@ def test_simulate_appends_records_that_summarise_alike(
     main(["--summarise", str(path)])
     out = capsys.readouterr().out
     assert "5 games from" in out and "win 95% CI" in out
+
+
+def test_a_win_rate_interval_stays_between_0_and_100_percent() -> None:
+    # 99 games of 100 won by the one normal seat: the normal approximation would pass 100%.
+    records = [
+        GameRecord(("normal", "easy"), (10, 90), (0,) if game else (1,), (1, 0), 1, 0, 10)
+        for game in range(100)
+    ]
+    normal = next(s for s in summarise(records) if s.name == "normal")
+    assert normal.win_rate == 0.99
+    assert 0.9 < normal.win_low < normal.win_high == 1.0
+    easy = next(s for s in summarise(records) if s.name == "easy")
+    assert easy.win_low == 0.0 < easy.win_high < 0.1
