@@ -245,17 +245,36 @@ class _Profile:
         self.wild_name = "a joker or a 2" if rules.deuces_wild else "a joker"
 
 
-#: Profiles by (id(rules), players). A profile holds its ``Rules``, so an id in here (and in
-#: the memo keys, which are only made after a profile) can never be reused by another value.
+#: One ``Rules`` object per distinct rule set ever analysed: the memo keys use its id, and since
+#: these objects live as long as the process, an id there is never reused by another value.
+#: Few entries: a server's tables share a handful of rule sets.
+_CANONICAL: dict[Rules, Rules] = {}
+#: Profiles by (id of a canonical ``Rules``, players).
 _PROFILES: dict[tuple[int, int], _Profile] = {}
+#: The last rules objects seen, by id, for a lookup without hashing the whole ``Rules`` (each
+#: table holds its own equal copy). Bounded, so an ended table's ``Rules`` is not kept for ever
+#: (a live one dropped from here costs one hash when it comes back); an entry is used only
+#: while it still names the very object asked about.
+_RECENT: OrderedDict[tuple[int, int], tuple[Rules, _Profile]] = OrderedDict()
+_RECENT_LIMIT = 256
+_PROFILE_LOCK = threading.Lock()
 
 
 def _profile(rules: Rules, players: int) -> _Profile:
     key = (id(rules), players)
-    prof = _PROFILES.get(key)
-    if prof is None or prof.rules is not rules:
-        prof = _PROFILES[key] = _Profile(rules, players)
-    return prof
+    recent = _RECENT.get(key)  # the hot path: no lock, no reordering (first in, first out)
+    if recent is not None and recent[0] is rules:
+        return recent[1]
+    with _PROFILE_LOCK:
+        canonical = _CANONICAL.setdefault(rules, rules)
+        prof = _PROFILES.get((id(canonical), players))
+        if prof is None:
+            prof = _PROFILES[(id(canonical), players)] = _Profile(canonical, players)
+        _RECENT[key] = (rules, prof)
+        _RECENT.move_to_end(key)
+        while len(_RECENT) > _RECENT_LIMIT:
+            _RECENT.popitem(last=False)
+        return prof
 
 
 def is_wild_index(index: int, rules: Rules) -> bool:
@@ -475,13 +494,14 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
 
 
 def _found(key: tuple[int, ...], contract: Contract, rules: Rules, players: int) -> _Found:
-    memo_key = (key, contract, id(rules), players)
+    prof = _profile(rules, players)
+    memo_key = (key, contract, id(prof.rules), players)  # prof.rules: the canonical object
     with _MEMO_LOCK:
         found = _MEMO.get(memo_key)
         if found is not None:
             _MEMO.move_to_end(memo_key)
             return found
-    found = _search(key, contract, _profile(rules, players))
+    found = _search(key, contract, prof)
     with _MEMO_LOCK:
         _MEMO[memo_key] = found
         while len(_MEMO) > _CACHE_LIMIT:

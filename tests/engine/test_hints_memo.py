@@ -39,3 +39,35 @@ def test_the_memo_is_a_bounded_lru(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_production_bound_is_about_twenty_thousand_entries() -> None:
     assert 10_000 <= hints._CACHE_LIMIT <= 20_000
+
+
+def test_each_tables_own_rules_object_is_not_kept_for_ever() -> None:
+    """Every table restores its own (equal) ``Rules``: the analysis must not hold them all."""
+    text = Rules.preset("standard").model_dump_json()
+    contract = Rules.preset("standard").contract_for(1)
+    for _ in range(2 * hints._RECENT_LIMIT + 50):
+        rules = Rules.model_validate_json(text)  # a new object each time, as for a new table
+        hints.deficiency_of_key(hints.hand_key(HANDS[0]), contract, rules)
+    assert len(hints._RECENT) <= hints._RECENT_LIMIT
+    assert len(hints._CANONICAL) <= 20  # distinct rule sets this test session saw, not tables
+
+
+def test_a_reused_object_id_never_answers_with_another_rule_sets_memo() -> None:
+    """Rule sets created and dropped in turn (ids get reused): with deuces wild the 2s in this
+    hand are wilds, without they are not, and every answer must be the fresh one."""
+    cards = hand("2C 2D 7H 7S 9C 10C JC QC KD KH AD")
+    key = hints.hand_key(cards)
+    base = Rules.preset("standard")
+    contract = base.contract_for(1)
+    expected = {
+        wild: hints._search(key, contract, hints._Profile(base.with_options(deuces_wild=wild), 4))[
+            :2
+        ]
+        for wild in (True, False)
+    }
+    assert expected[True] != expected[False]
+    for turn in range(600):
+        wild = turn % 3 == 0
+        rules = base.with_options(deuces_wild=wild)
+        assert hints.deficiency_of_key(key, contract, rules) == expected[wild]
+        del rules
