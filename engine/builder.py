@@ -32,6 +32,7 @@ from .contracts import check_runs_separated, check_set_ranks_distinct
 from .errors import CardNotInHand, ContractNotMet, IllegalAction, NotYourTurn, WrongStep
 from .game import Game, _lay_off_items, _swap_candidates
 from .melds import Meld, MeldCard
+from .play_plans import check_swap_target, lay_off_onto
 from .rules import Rules, SlotKind, describe_contract
 
 
@@ -79,7 +80,7 @@ class GoDownBuilder:
             table[swap.meld] = table[swap.meld].replace(swap.position, swap.card)
         table.extend(self.melds)
         hand = Counter(self.game.hand_of(self.player)) + Counter(self._freed())
-        self.game._lay_off_onto(table, hand, self.layoffs)
+        lay_off_onto(self.rules, table, hand, self.layoffs)
         return table
 
     def hand(self) -> Counter[Card]:
@@ -137,7 +138,7 @@ class GoDownBuilder:
         table = [m.meld for m in self.game.melds]
         for done in self.swaps:
             table[done.meld] = table[done.meld].replace(done.position, done.card)
-        self.game._check_swap_target(table, swap, self.hand())
+        check_swap_target(self.rules, table, swap, self.hand())
         return replace(self, swaps=(*self.swaps, swap))
 
     def meld_readings(self, cards: Sequence[Card], kind: SlotKind) -> list[Meld]:
@@ -201,7 +202,7 @@ class GoDownBuilder:
             )
         if not self.complete:
             raise WrongStep("Lay the whole contract before laying off", code="step.contract_first")
-        self.game._lay_off_onto(self.table(), self.hand(), (item,))
+        lay_off_onto(self.rules, self.table(), self.hand(), (item,))
         return replace(self, layoffs=(*self.layoffs, item))
 
     # -- the result ---------------------------------------------------------------------------

@@ -39,14 +39,10 @@ from .actions import (
     TakeUpcard,
 )
 from .cards import Card, format_cards, make_pack, parse_cards
-from .contracts import check_contract
 from .errors import (
     BuyRefused,
-    CardNotInHand,
     GameOver,
-    HandSizeRule,
     IllegalAction,
-    IllegalMeld,
     NotYourTurn,
     UnknownPlayer,
     WrongStep,
@@ -71,6 +67,7 @@ from .events import (
     WentOut,
 )
 from .melds import Meld, MeldCard
+from .play_plans import Plan, check_swap_target, lay_off_onto, plan_play
 from .rules import Contract, Rules
 from .solver import find_contract
 from .view import MoveKind, PlayerView, PublicMove, SeatView, Step, TableMeld
@@ -281,7 +278,7 @@ class Game:
                     raise WrongStep(
                         "Draw first: take the upcard or draw from the stock", code="step.draw_first"
                     )
-                self._plan_play(seat, action)
+                plan_play(self, seat, action)
 
     def _do(self, seat: int, action: Action) -> list[Event]:
         if isinstance(action, RequestBuy):
@@ -300,7 +297,7 @@ class Game:
             return self._buy_in_turn(seat)
         if isinstance(action, Discard):
             return self._discard(seat, action.card)
-        plan = self._plan_play(seat, action)
+        plan = plan_play(self, seat, action)
         return self._commit_play(seat, plan)
 
     # -- draw step -----------------------------------------------------------------------------
@@ -500,296 +497,9 @@ class Game:
         self.history.append(PublicMove(seat, "bought", card))
         return events
 
-    # -- play step: planning (pure) ------------------------------------------------------------
-
-    def _plan_play(self, seat: int, action: Action) -> _Plan:
-        """Work out the effect of a play-step action without touching the state."""
-        if isinstance(action, Discard):
-            self._check_discard(seat, action.card)
-            return _Plan()
-        if isinstance(action, GoDown):
-            return self._plan_go_down(seat, action)
-        if isinstance(action, LayMelds):
-            return self._plan_lay_melds(seat, action)
-        if isinstance(action, LayOff):
-            return self._plan_lay_off(seat, action.items)
-        if isinstance(action, SwapJoker):
-            return self._plan_swap(seat, action.swap)
-        raise WrongStep(f"{action} is not a play-step action", code="wrong_step")
-
-    def _check_discard(self, seat: int, card: Card) -> None:
-        hand = self.hands[seat]
-        if card not in hand:
-            raise CardNotInHand(
-                f"You don't hold {card.pretty()}", code="card.not_in_hand", card=card.pretty()
-            )
-        if len(hand) == 1 and self.rules.final_discard == "forbidden":
-            raise HandSizeRule(
-                "At this table you may not go out by discarding", code="discard.no_discard_out"
-            )
-        if not self.is_shanghai and card == self.taken_upcard:
-            raise IllegalAction(
-                f"You took {card.pretty()} from the discard pile this turn: discard another card",
-                code="discard.taken_upcard",
-                card=card.pretty(),
-            )
-
-    def _check_hand_left(self, left: list[Card]) -> None:
-        """S45 / R8 / E29: the hand a play leaves must still allow a legal end of turn."""
-        final = self.rules.final_discard
-        if not left:
-            if final == "required":
-                raise HandSizeRule(
-                    "At this table you must go out by discarding: keep one card to discard",
-                    code="go_out.keep_one",
-                )
-            return
-        if final == "forbidden" and len(left) == 1:
-            raise HandSizeRule(
-                "At this table you may not go out by discarding, so a play may not leave "
-                "exactly one card: play your last cards together",
-                code="go_out.not_one_left",
-            )
-        if (
-            not self.is_shanghai
-            and self.taken_upcard is not None
-            and len(left) == 1
-            and left[0] == self.taken_upcard
-        ):
-            raise HandSizeRule(
-                "That would leave only the card you took from the discard pile, which you "
-                "may not discard this turn",
-                code="go_out.only_taken_card",
-            )
-
-    def _plan_go_down(self, seat: int, action: GoDown) -> _Plan:
-        rules = self.rules
-        if not self.is_shanghai:
-            raise IllegalAction("Rummy has no contract: lay melds instead", code="go_down.rummy")
-        if self.down[seat]:
-            raise IllegalAction(
-                "You are already down this deal; lay off instead", code="go_down.already_down"
-            )
-        hand = Counter(self.hands[seat])
-        table = [m.meld for m in self.melds]
-        freed: list[Card] = []
-        if action.swaps:
-            if rules.joker_swap != "anyone_then_go_down":
-                raise IllegalAction(
-                    "At this table only a player who is down may swap jokers", code="swap.only_down"
-                )
-            for swap in action.swaps:
-                wild = self._check_swap_target(table, swap, hand)
-                table[swap.meld] = table[swap.meld].replace(swap.position, swap.card)
-                hand[swap.card] -= 1
-                hand[wild] += 1
-                freed.append(wild)
-        check_contract(action.melds, self.contract, rules)
-        used = Counter(c.card for m in action.melds for c in m.cards)
-        _remove(hand, used)
-        wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
-        new_melds = list(action.melds)
-        if action.layoffs:
-            if not rules.layoff_on_going_down_turn:
-                raise IllegalAction(
-                    "You can't lay off on the turn you go down", code="layoff.going_down_turn"
-                )
-            after = table + new_melds
-            wild_used = self._lay_off_onto(after, hand, action.layoffs) or wild_used
-            table, new_melds = after[: len(table)], after[len(table) :]
-        left = list(hand.elements())
-        self._check_hand_left(left)
-        return _Plan(
-            hand=left,
-            table=table,
-            new_melds=new_melds,
-            laid_down=list(action.melds),
-            laid_off=list(action.layoffs),
-            goes_down=True,
-            wild_used=wild_used,
-            swapped=[(s, w) for s, w in zip(action.swaps, freed, strict=True)],
-        )
-
-    def _plan_lay_melds(self, seat: int, action: LayMelds) -> _Plan:
-        if self.is_shanghai:
-            raise IllegalAction(
-                "In Shanghai new melds go down only as the contract",
-                code="meld.shanghai_contract_only",
-            )
-        if not action.melds:
-            raise IllegalMeld("Choose at least one meld", code="meld.choose_one")
-        for meld in action.melds:
-            meld.check(self.rules)
-        hand = Counter(self.hands[seat])
-        _remove(hand, Counter(c.card for m in action.melds for c in m.cards))
-        left = list(hand.elements())
-        self._check_hand_left(left)
-        return _Plan(hand=left, table=[m.meld for m in self.melds], new_melds=list(action.melds))
-
-    def _plan_lay_off(self, seat: int, items: Sequence[LayOffItem]) -> _Plan:
-        rules = self.rules
-        if not items:
-            raise IllegalAction("Choose at least one card to lay off", code="layoff.choose_card")
-        if self.is_shanghai:
-            if not self.down[seat]:
-                raise IllegalAction(
-                    "You can lay off only after you have gone down this deal",
-                    code="layoff.not_down",
-                )
-            if self.went_down_this_turn and not rules.layoff_on_going_down_turn:
-                raise IllegalAction(
-                    "You can't lay off on the turn you go down", code="layoff.going_down_turn"
-                )
-        elif rules.layoff_requires_own_meld and not self.played_this_deal[seat]:
-            raise IllegalAction(
-                "At this table you must lay a meld of your own before laying off",
-                code="layoff.own_meld_first",
-            )
-        hand = Counter(self.hands[seat])
-        table = [m.meld for m in self.melds]
-        wild_used = self._lay_off_onto(table, hand, items)
-        left = list(hand.elements())
-        self._check_hand_left(left)
-        return _Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
-
-    def _lay_off_onto(
-        self, table: list[Meld], hand: Counter[Card], items: Sequence[LayOffItem]
-    ) -> bool:
-        """Apply ``items`` in order to ``table`` and ``hand`` (both changed in place; the
-        callers work on copies). Returns whether a wild left the hand (S51)."""
-        rules = self.rules
-        wild_used = False
-        for item in items:
-            if hand[item.card] <= 0:
-                raise CardNotInHand(
-                    f"You don't hold {item.card.pretty()} to lay off",
-                    code="layoff.not_in_hand",
-                    card=item.card.pretty(),
-                )
-            if not 0 <= item.meld < len(table):
-                raise IllegalAction(
-                    f"There is no meld number {item.meld} on the table",
-                    code="meld.no_such_meld",
-                    number=item.meld + 1,
-                )
-            meld = table[item.meld]
-            placed, end = self._placement(meld, item)
-            new_meld = meld.add(placed, end)
-            new_meld.check(rules)
-            table[item.meld] = new_meld
-            hand[item.card] -= 1
-            wild_used = wild_used or placed.is_wild_in(meld.kind, rules)
-        return wild_used
-
-    def _placement(self, meld: Meld, item: LayOffItem) -> tuple[MeldCard, Any]:
-        options = meld.placements(item.card, self.rules)
-        if not options:
-            raise IllegalMeld(
-                f"{item.card.pretty()} does not fit the {meld.kind} {meld}",
-                code="layoff.does_not_fit",
-                card=item.card.pretty(),
-                number=item.meld + 1,
-            )
-        if meld.kind == "run":
-            if item.end is not None:
-                options = [o for o in options if o[1] == item.end]
-                if not options:
-                    raise IllegalMeld(
-                        f"{item.card.pretty()} does not fit the {item.end} end of {meld}",
-                        code="layoff.wrong_end",
-                        card=item.card.pretty(),
-                        end=item.end,
-                        number=item.meld + 1,
-                    )
-            elif len(options) > 1:
-                raise IllegalMeld(
-                    f"Say which end of {meld} {item.card.pretty()} goes to (low or high)",
-                    code="layoff.which_end",
-                    card=item.card.pretty(),
-                    number=item.meld + 1,
-                )
-            return options[0]
-        if len(options) > 1:
-            suits = [o for o in options if o[0].suit == item.suit]
-            if not suits:
-                raise IllegalMeld(
-                    "Name the suit the wild plays as in this set (C, D, H or S)",
-                    code="layoff.name_suit",
-                )
-            return suits[0]
-        return options[0]
-
-    def _check_swap_target(self, table: list[Meld], swap: Swap, hand: Counter[Card]) -> Card:
-        """Validate a swap against ``table`` and ``hand``; return the wild it frees (S42)."""
-        rules = self.rules
-        if rules.joker_swap == "off":
-            raise IllegalAction("Joker swaps are off at this table", code="swap.off")
-        if hand[swap.card] <= 0:
-            raise CardNotInHand(
-                f"You don't hold {swap.card.pretty()}",
-                code="card.not_in_hand",
-                card=swap.card.pretty(),
-            )
-        if not 0 <= swap.meld < len(table):
-            raise IllegalAction(
-                f"There is no meld number {swap.meld} on the table",
-                code="meld.no_such_meld",
-                number=swap.meld + 1,
-            )
-        meld = table[swap.meld]
-        if not 0 <= swap.position < len(meld.cards):
-            raise IllegalAction(
-                f"The meld {meld} has no card at position {swap.position}",
-                code="swap.no_position",
-                number=swap.meld + 1,
-                position=swap.position + 1,
-            )
-        placed = meld.cards[swap.position]
-        if not placed.is_wild_in(meld.kind, rules):
-            raise IllegalAction(
-                f"{placed.card.pretty()} in {meld} is not a wild",
-                code="swap.not_wild",
-                card=placed.card.pretty(),
-                number=swap.meld + 1,
-            )
-        card = swap.card
-        suit_ok = card.suit == placed.suit or (meld.kind == "set" and placed.suit is None)
-        if card.rank != placed.rank or not suit_ok:
-            raise IllegalAction(
-                f"Only the card the wild stands for ({placed.identity}) can replace it",
-                code="swap.wrong_card",
-                card=str(placed.identity),
-            )
-        return placed.card
-
-    def _plan_swap(self, seat: int, swap: Swap) -> _Plan:
-        rules = self.rules
-        if rules.joker_swap == "off":
-            raise IllegalAction("Joker swaps are off at this table", code="swap.off")
-        if not self.down[seat]:
-            if rules.joker_swap == "anyone_then_go_down":
-                raise IllegalAction(
-                    "Before you are down you may swap only as part of going down",
-                    code="swap.with_going_down_only",
-                )
-            raise IllegalAction(
-                "You can swap a joker only after you have gone down", code="swap.not_down"
-            )
-        if self.went_down_this_turn and not rules.layoff_on_going_down_turn:
-            raise IllegalAction(
-                "You can't swap on the turn you go down", code="swap.going_down_turn"
-            )
-        hand = Counter(self.hands[seat])
-        table = [m.meld for m in self.melds]
-        wild = self._check_swap_target(table, swap, hand)
-        table[swap.meld] = table[swap.meld].replace(swap.position, swap.card)
-        hand[swap.card] -= 1
-        hand[wild] += 1
-        return _Plan(hand=list(hand.elements()), table=table, swapped=[(swap, wild)])
-
     # -- play step: committing ----------------------------------------------------------------
 
-    def _commit_play(self, seat: int, plan: _Plan) -> list[Event]:
+    def _commit_play(self, seat: int, plan: Plan) -> list[Event]:
         events: list[Event] = []
         assert plan.hand is not None and plan.table is not None
         for swap, wild in plan.swapped:
@@ -1014,7 +724,7 @@ class Game:
         for first in singles:
             after = list(table)
             try:
-                self._lay_off_onto(after, Counter(hand), first.items)
+                lay_off_onto(self.rules, after, Counter(hand), first.items)
             except IllegalAction:
                 continue
             rest = list(hand)
@@ -1023,7 +733,7 @@ class Game:
                 batch = LayOff((first.items[0], second))
                 final = list(after)
                 try:
-                    self._lay_off_onto(final, Counter(rest), (second,))
+                    lay_off_onto(self.rules, final, Counter(rest), (second,))
                 except IllegalAction:
                     continue
                 key = tuple(sorted(str(m) for m in final))
@@ -1034,7 +744,7 @@ class Game:
 
     def _swap_fits(self, table: list[Meld], swap: Swap, hand: Counter[Card]) -> bool:
         try:
-            self._check_swap_target(table, swap, hand)
+            check_swap_target(self.rules, table, swap, hand)
         except IllegalAction:
             return False
         return True
@@ -1072,7 +782,7 @@ class Game:
                 tried.add((item.card, item.meld, item.end))
                 after = list(table)
                 try:
-                    self._lay_off_onto(after, Counter(left), (item,))
+                    lay_off_onto(self.rules, after, Counter(left), (item,))
                 except IllegalAction:
                     continue
                 remaining = list(left)
@@ -1108,7 +818,7 @@ class Game:
             swapped_table = list(table)
             try:
                 for swap in swaps:
-                    wild = self._check_swap_target(swapped_table, swap, after_swaps)
+                    wild = check_swap_target(self.rules, swapped_table, swap, after_swaps)
                     swapped_table[swap.meld] = swapped_table[swap.meld].replace(
                         swap.position, swap.card
                     )
@@ -1292,53 +1002,6 @@ class Game:
         )
 
 
-class _Plan:
-    """The computed result of a play-step action, applied by ``_commit_play``."""
-
-    __slots__ = (
-        "goes_down",
-        "hand",
-        "laid_down",
-        "laid_off",
-        "new_melds",
-        "swapped",
-        "table",
-        "wild_used",
-    )
-
-    def __init__(
-        self,
-        hand: list[Card] | None = None,
-        table: list[Meld] | None = None,
-        new_melds: list[Meld] | None = None,
-        laid_down: list[Meld] | None = None,
-        laid_off: list[LayOffItem] | None = None,
-        swapped: list[tuple[Swap, Card]] | None = None,
-        goes_down: bool = False,
-        wild_used: bool = False,
-    ) -> None:
-        self.hand = hand
-        self.table = table
-        self.new_melds = new_melds or []
-        #: The melds as laid down, before any same-action lay-offs (for the event).
-        self.laid_down = laid_down or []
-        self.laid_off = laid_off or []
-        self.swapped = swapped or []
-        self.goes_down = goes_down
-        self.wild_used = wild_used
-
-
-def _remove(hand: Counter[Card], used: Counter[Card]) -> None:
-    for card, count in used.items():
-        if hand[card] < count:
-            raise CardNotInHand(
-                f"You don't hold enough {card.pretty()} for those melds",
-                code="card.not_enough",
-                card=card.pretty(),
-            )
-        hand[card] -= count
-
-
 _RULES_JSON_CACHE: dict[Rules, dict[str, Any]] = {}
 _RULES_FROM_CACHE: dict[str, Rules] = {}
 
@@ -1372,7 +1035,7 @@ def _lay_off_items(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -
 
 def _swap_candidates(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[Swap]:
     """Swaps of a natural among ``cards`` for a table wild of its rank (the suit is judged by
-    ``_check_swap_target``)."""
+    ``play_plans.check_swap_target``)."""
     return [
         Swap(card, index, position)
         for index, meld in enumerate(table)

@@ -46,6 +46,7 @@ from engine import (
 from engine.actions import Action
 from engine.builder import GoDownBuilder
 from engine.melds import MeldCard
+from engine.play_plans import placement
 from engine.players.random_play import random_step
 
 CONFIGS: dict[str, Rules] = {
@@ -147,7 +148,7 @@ def typed_batches(game: Game, player: str, rng: random.Random) -> list[LayOff]:
             fitting = []
             for item in typed_lay_off_items(table, hand):
                 try:
-                    placed, end = game._placement(table[item.meld], item)
+                    placed, end = placement(game.rules, table[item.meld], item)
                     grown = table[item.meld].add(placed, end)
                     grown.check(game.rules)
                 except IllegalAction:
