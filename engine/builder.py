@@ -30,7 +30,8 @@ from .actions import GoDown, LayOffItem, Swap
 from .cards import ACE, SUITS, Card
 from .contracts import check_runs_separated, check_set_ranks_distinct
 from .errors import CardNotInHand, ContractNotMet, IllegalAction, NotYourTurn, WrongStep
-from .game import Game, _lay_off_items, _swap_candidates
+from .game import Game
+from .legal_moves import lay_off_items, swap_candidates
 from .melds import Meld, MeldCard
 from .play_plans import check_swap_target, lay_off_onto
 from .rules import Rules, SlotKind, describe_contract
@@ -124,7 +125,7 @@ class GoDownBuilder:
         table = [m.meld for m in self.game.melds]
         for swap in self.swaps:
             table[swap.meld] = table[swap.meld].replace(swap.position, swap.card)
-        options = _swap_candidates(table, list(self.hand()), self.rules)
+        options = swap_candidates(table, list(self.hand()), self.rules)
         return [s for s in dict.fromkeys(options) if _accepts(self.with_swap, s)]
 
     def with_swap(self, swap: Swap) -> GoDownBuilder:
@@ -191,7 +192,7 @@ class GoDownBuilder:
         """The lay-offs ``with_layoff`` accepts now."""
         if not self.complete or not self.rules.layoff_on_going_down_turn:
             return []
-        items = _lay_off_items(self.table(), list(self.hand()), self.rules)
+        items = lay_off_items(self.table(), list(self.hand()), self.rules)
         return [item for item in items if _accepts(self.with_layoff, item)]
 
     def with_layoff(self, item: LayOffItem) -> GoDownBuilder:
