@@ -16,12 +16,10 @@ Design notes:
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
-from typing import Any, cast
 
-from . import legal_moves
+from . import game_json, legal_moves
 from .actions import (
     Action,
     BuyInTurn,
@@ -31,7 +29,7 @@ from .actions import (
     RequestBuy,
     TakeUpcard,
 )
-from .cards import Card, format_cards, make_pack, parse_cards
+from .cards import Card, make_pack
 from .errors import (
     BuyRefused,
     GameOver,
@@ -59,10 +57,9 @@ from .events import (
     WentDown,
     WentOut,
 )
-from .melds import Meld
 from .play_plans import Plan, plan_play
 from .rules import Contract, Rules
-from .view import MoveKind, PlayerView, PublicMove, SeatView, Step, TableMeld
+from .view import PlayerView, PublicMove, SeatView, Step, TableMeld
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
 #: (E10: guards against endless redeals).
@@ -682,128 +679,15 @@ class Game:
 
     def to_json(self) -> str:
         """The whole state as JSON; ``from_json`` restores a game that plays on identically."""
-        return json.dumps(
-            {
-                "v": 1,
-                "rules": _rules_json(self.rules),
-                "players": self.players,
-                "seed": self.seed,
-                "deal": self.deal,
-                "attempt": self.deal_attempt,
-                "voids": self.void_redeals,
-                "dealer": self.dealer,
-                "current": self.current,
-                "step": self.step,
-                "hands": [format_cards(h) for h in self.hands],
-                "stock": format_cards(self.stock),
-                "pile": format_cards(self.pile),
-                "pile_from": self.pile_from,
-                "live": self.upcard_live,
-                "discarder": self.discarder,
-                "buys": self.buys_used,
-                "requests": self.buy_requests,
-                "down": self.down,
-                "melds": [
-                    [m.owner, str(m.meld), [[seat, str(card)] for seat, card in m.laid_off]]
-                    for m in self.melds
-                ],
-                "restocks": self.restocks,
-                "dry": self.dry_turns,
-                "went_down": self.went_down_this_turn,
-                "wild_left": self.wild_left_hand,
-                "taken": None if self.taken_upcard is None else str(self.taken_upcard),
-                "played": self.played_this_deal,
-                "played_before": self.played_before_turn,
-                "sheet": self.score_sheet,
-                "outs": self.deals_out,
-                "blinds": self.blind_outs,
-                "buys_total": self.buys_total,
-                "winners": self.winner_seats,
-                "history": [[m.seat, m.kind, str(m.card)] for m in self.history],
-            },
-            separators=(",", ":"),
-        )
+        return game_json.to_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
         """Restore a game saved by ``to_json``; raises ``ValueError`` on malformed text."""
-        try:
-            data = json.loads(text)
-            if data.get("v") != 1:
-                raise ValueError(f"unknown state version {data.get('v')!r}")
-            game = cls(data["players"], _rules_from_json(data["rules"]), data["seed"])
-            game.deal = data["deal"]
-            game.deal_attempt = data["attempt"]
-            game.void_redeals = data["voids"]
-            game.dealer = data["dealer"]
-            game.current = data["current"]
-            game.step = data["step"]
-            game.hands = [parse_cards(h) for h in data["hands"]]
-            game.stock = parse_cards(data["stock"])
-            game.pile = parse_cards(data["pile"])
-            game.pile_from = data.get("pile_from") or (
-                [None] * (len(game.pile) - 1) + [data["discarder"]] if game.pile else []
-            )
-            game.upcard_live = data["live"]
-            game.discarder = data["discarder"]
-            game.buys_used = data["buys"]
-            game.buy_requests = data["requests"]
-            game.down = data["down"]
-            game.melds = [
-                TableMeld(
-                    entry[0],
-                    Meld.parse(entry[1]),
-                    tuple((seat, Card.parse(card)) for seat, card in entry[2:][0])
-                    if len(entry) > 2
-                    else (),
-                )
-                for entry in data["melds"]
-            ]
-            game.restocks = data["restocks"]
-            game.dry_turns = data["dry"]
-            game.went_down_this_turn = data["went_down"]
-            game.wild_left_hand = data["wild_left"]
-            game.taken_upcard = None if data["taken"] is None else Card.parse(data["taken"])
-            game.played_this_deal = data["played"]
-            game.played_before_turn = data["played_before"]
-            game.score_sheet = data["sheet"]
-            game.deals_out = data["outs"]
-            game.blind_outs = data["blinds"]
-            game.buys_total = data["buys_total"]
-            game.winner_seats = tuple(data["winners"])
-            game.history = [_public_move(*move) for move in data.get("history", [])]
-        except (KeyError, TypeError, json.JSONDecodeError) as error:
-            raise ValueError(f"Not a saved game: {error}") from error
-        return game
+        return game_json.from_json(cls, text)
 
     def __repr__(self) -> str:
         return (
             f"<Game {self.rules.game} deal {self.deal} seat {self.current} {self.step}, "
             f"{len(self.players)} players>"
         )
-
-
-_RULES_JSON_CACHE: dict[Rules, dict[str, Any]] = {}
-_RULES_FROM_CACHE: dict[str, Rules] = {}
-
-
-def _rules_json(rules: Rules) -> dict[str, Any]:
-    cached = _RULES_JSON_CACHE.get(rules)
-    if cached is None:
-        cached = _RULES_JSON_CACHE[rules] = rules.model_dump(mode="json")
-    return cached
-
-
-def _rules_from_json(data: dict[str, Any]) -> Rules:
-    key = json.dumps(data, sort_keys=True)
-    cached = _RULES_FROM_CACHE.get(key)
-    if cached is None:
-        cached = _RULES_FROM_CACHE[key] = Rules.model_validate(data)
-    return cached
-
-
-def _public_move(seat: int, kind: str, card: str) -> PublicMove:
-    """A saved history entry; states saved before the history existed simply have none."""
-    if kind not in ("turned", "took", "bought", "discarded"):
-        raise ValueError(f"unknown move kind {kind!r}")
-    return PublicMove(seat, cast(MoveKind, kind), Card.parse(card))
