@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from . import game_json, legal_moves
+from . import buying, game_json, legal_moves
 from .actions import (
     Action,
     BuyInTurn,
@@ -249,7 +249,7 @@ class Game:
         if self.step == "over":
             raise GameOver("The game is over")
         if isinstance(action, RequestBuy):
-            self._check_request_buy(seat)
+            buying.check_request_buy(self, seat)
         elif isinstance(action, CancelBuy):
             if seat not in self.buy_requests:
                 raise BuyRefused("You have no buy request to cancel", code="buy.nothing_to_cancel")
@@ -279,7 +279,7 @@ class Game:
         if isinstance(action, DrawStock):
             return self._draw_stock(seat)
         if isinstance(action, TakeUpcard):
-            if self._buyer_beats_down_player(seat):
+            if buying.buyer_beats_down_player(self, seat):
                 return self._draw_stock(seat)
             return self._take_upcard(seat)
         if isinstance(action, BuyInTurn):
@@ -313,100 +313,11 @@ class Game:
                     code="draw.stock_empty",
                 )
             return
-        # BuyInTurn (S33)
-        if not self.is_shanghai or len(self.players) != 2:
-            raise BuyRefused(
-                "Buying in turn is only for two-player Shanghai",
-                code="buy.in_turn_two_players_only",
-            )
-        if self.rules.two_player_buy != "in_turn_buy":
-            raise BuyRefused(
-                "This table plays two-player Shanghai without buying",
-                code="buy.two_players_no_buying",
-            )
-        if not self.upcard_live:
-            raise BuyRefused("There is no live upcard to buy", code="buy.no_live_upcard")
-        self._check_buyer_status(seat)
-        if self._supply() < self.rules.buy_penalty_cards:
-            raise BuyRefused(
-                "Too few cards are left in the stock to pay the buy's penalty",
-                code="buy.stock_too_small",
-            )
-
-    def _check_buyer_status(self, seat: int) -> None:
-        if self.down[seat] and not self.rules.down_player_may_buy:
-            raise BuyRefused("You are down this deal, so you can't buy", code="buy.down")
-        limit = self.buy_limit
-        if limit is not None and self.buys_used[seat] >= limit:
-            raise BuyRefused(
-                f"You have used your {limit} buys for this deal", code="buy.limit_used", count=limit
-            )
-
-    def _check_request_buy(self, seat: int) -> None:
-        if not self.is_shanghai:
-            raise BuyRefused("There is no buying in Rummy", code="buy.rummy")
-        if not self.buy_window_open:
-            raise BuyRefused(
-                "The buy window is closed: the upcard is no longer live", code="buy.window_closed"
-            )
-        if len(self.players) == 2:
-            raise BuyRefused(
-                "With two players there is no buying out of turn", code="buy.two_players"
-            )
-        if seat == self.current:
-            raise BuyRefused(
-                "It is your turn: take the upcard instead of buying it", code="buy.own_turn"
-            )
-        if seat == self.discarder:
-            raise BuyRefused("You can't buy back your own discard", code="buy.own_discard")
-        if seat in self.buy_requests:
-            raise BuyRefused("You have already asked to buy this card", code="buy.already_asked")
-        self._check_buyer_status(seat)
-        if self._supply() < self.rules.buy_penalty_cards + 1:
-            # S31 (and S49's forced take, where the stock is dead): the buy could never be
-            # awarded, so say so now rather than drop the request when P draws.
-            raise BuyRefused(
-                "Too few cards are left in the stock to pay for a buy and still let the "
-                "player in turn draw",
-                code="buy.stock_too_small_for_draw",
-            )
-
-    def _supply(self) -> int:
-        """Cards available for a buy's penalty and P's draw once the upcard leaves (S31)."""
-        pile_after = len(self.pile) - 1
-        limit = self.rules.max_restocks
-        restockable = limit is None or self.restocks < limit
-        return len(self.stock) + (pile_after if restockable else 0)
+        buying.check_buy_in_turn(self, seat)
 
     def buy_priority(self) -> list[int]:
         """Seats in the order their buy requests win (S29); depends only on seats."""
-        n, p, d = len(self.players), self.current, self.discarder
-        if self.rules.buy_priority == "next_in_turn":
-            order = [(p + i) % n for i in range(1, n)]
-            if d is not None:
-                order = order[: order.index(d)] if d in order else order
-            return order
-        order = [(self.dealer + i) % n for i in range(1, n + 1)]
-        return [s for s in order if s not in (p, d)]
-
-    def _buy_winner(self) -> int | None:
-        if not self.buy_requests or self._supply() < self.rules.buy_penalty_cards + 1:
-            return None
-        limit = self.buy_limit
-        for seat in self.buy_priority():
-            if seat in self.buy_requests and (limit is None or self.buys_used[seat] < limit):
-                return seat
-        return None
-
-    def _buyer_beats_down_player(self, seat: int) -> bool:
-        """S28's exception: a down P cannot block an eligible buy under that option."""
-        return (
-            self.is_shanghai
-            and not self.rules.down_player_blocks_buy
-            and self.down[seat]
-            and self._buy_winner() is not None
-            and self._stock_drawable()
-        )
+        return buying.buy_priority(self)
 
     def _pull_from_stock(self, events: list[Event]) -> Card | None:
         """Top stock card, rebuilding the stock from the pile first when it is empty (S48)."""
@@ -431,7 +342,7 @@ class Game:
     def _draw_stock(self, seat: int) -> list[Event]:
         events: list[Event] = []
         if self.is_shanghai and self.upcard_live:
-            winner = self._buy_winner()
+            winner = buying.buy_winner(self)
             upcard = self.pile[-1]
             if winner is not None:
                 self.pile.pop()
