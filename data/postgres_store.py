@@ -52,7 +52,7 @@ from .records import (
     TableStatus,
     lower_is_better,
 )
-from .rows import dumps, table_record
+from .rows import dumps, leaderboard_row, result_row, stats_record, table_record
 from .shards import ShardSet
 from .store import (
     BACKGROUND_WAIT_SECONDS,
@@ -617,19 +617,7 @@ class PostgresStore:
     async def table_results(self, table_id: int) -> list[ResultRow]:
         """The result rows ``finish_game`` stored for a table, by seat."""
         rows = await self._read(_SELECT_RESULTS, table_id)
-        return [
-            ResultRow(
-                user_id=row["user_id"],
-                name=row["name"],
-                seat=row["seat"],
-                total=row["total"],
-                is_winner=row["is_winner"],
-                deals_out=row["deals_out"],
-                blind_outs=row["blind_outs"],
-                buys_used=row["buys_used"],
-            )
-            for row in rows
-        ]
+        return [result_row(row) for row in rows]
 
     async def leaderboard(
         self, guild_id: int, game_kind: GameKind = "shanghai", limit: int = 10
@@ -638,17 +626,7 @@ class PostgresStore:
         rows = await self._read(
             _LEADERBOARD_SQL[lower_is_better(game_kind)], guild_id, game_kind, limit
         )
-        return [
-            LeaderboardRow(
-                user_id=row["user_id"],
-                name=row["name"],
-                games=row["games"],
-                wins=row["wins"],
-                average_total=float(row["average_total"]),
-                best_total=row["best_total"],
-            )
-            for row in rows
-        ]
+        return [leaderboard_row(row) for row in rows]
 
     async def player_stats(
         self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"
@@ -660,18 +638,7 @@ class PostgresStore:
         if not rows:
             return None
         row = rows[0]
-        return PlayerStats(
-            user_id=user_id,
-            name=row["name"],
-            game_kind=game_kind,
-            games=row["games"],
-            wins=row["wins"],
-            average_total=float(row["average_total"]),
-            best_total=row["best_total"],
-            deals_out=row["deals_out"],
-            blind_outs=row["blind_outs"],
-            buys_used=row["buys_used"],
-        )
+        return stats_record(row, user_id, game_kind)
 
     # -- settings of the deployment ---------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""How a ``tables`` row becomes a ``TableRecord``, for every store.
+"""How the rows the stores read become records, for every store.
 
 Both stores select the same columns; they differ only in how a JSON column arrives (SQLite
 hands back text, asyncpg's jsonb codec hands back Python values). One decoder keeps the two
@@ -11,7 +11,15 @@ import json
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .records import AwayState, Seat, TableRecord
+from .records import (
+    AwayState,
+    GameKind,
+    LeaderboardRow,
+    PlayerStats,
+    ResultRow,
+    Seat,
+    TableRecord,
+)
 
 
 class Row(Protocol):
@@ -44,4 +52,46 @@ def table_record(row: Row, json_value: Callable[[Any], Any]) -> TableRecord:
         away=tuple(AwayState.from_json(obj) for obj in json_value(row["away"])),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+    )
+
+
+def result_row(row: Row) -> ResultRow:
+    """One ``results`` row (``is_winner`` is 0/1 in SQLite, a boolean in PostgreSQL)."""
+    return ResultRow(
+        user_id=row["user_id"],
+        name=row["name"],
+        seat=row["seat"],
+        total=row["total"],
+        is_winner=bool(row["is_winner"]),
+        deals_out=row["deals_out"],
+        blind_outs=row["blind_outs"],
+        buys_used=row["buys_used"],
+    )
+
+
+def leaderboard_row(row: Row) -> LeaderboardRow:
+    """One line of a leaderboard query (the average arrives as a Decimal from PostgreSQL)."""
+    return LeaderboardRow(
+        user_id=row["user_id"],
+        name=row["name"],
+        games=row["games"],
+        wins=row["wins"],
+        average_total=float(row["average_total"]),
+        best_total=row["best_total"],
+    )
+
+
+def stats_record(row: Row, user_id: int, game_kind: GameKind) -> PlayerStats:
+    """A player's record from the stats query's one row."""
+    return PlayerStats(
+        user_id=user_id,
+        name=row["name"],
+        game_kind=game_kind,
+        games=row["games"],
+        wins=row["wins"],
+        average_total=float(row["average_total"]),
+        best_total=row["best_total"],
+        deals_out=row["deals_out"],
+        blind_outs=row["blind_outs"],
+        buys_used=row["buys_used"],
     )
