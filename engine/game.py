@@ -12,6 +12,10 @@ Design notes:
   original would without carrying a generator's 2.5 KB state around.
 - Shanghai and classic Rummy share this machine; the differences are questions put to
   ``Rules`` (``rules.game``), never a forked class.
+- The rules ``Game`` consults live beside it, one file each: ``buying.py`` (who may buy and
+  who gets the card), ``play_plans.py`` (checking and planning a play step),
+  ``legal_moves.py`` (what ``legal_actions`` offers) and ``game_json.py`` (saving and
+  restoring). They only read a game in play; every change to it happens here.
 """
 
 from __future__ import annotations
