@@ -28,12 +28,12 @@ from itertools import permutations, product
 
 from .actions import GoDown, LayOffItem, Swap
 from .cards import ACE, SUITS, Card
-from .contracts import check_runs_separated, check_set_ranks_distinct
-from .errors import CardNotInHand, ContractNotMet, IllegalAction, NotYourTurn, WrongStep
+from .contracts import check_meld_size, check_runs_separated, check_set_ranks_distinct
+from .errors import ContractNotMet, IllegalAction, NotYourTurn, WrongStep
 from .game import Game
 from .legal_moves import lay_off_items, swap_candidates
 from .melds import Meld, MeldCard
-from .play_plans import check_swap_target, lay_off_onto
+from .play_plans import check_swap_target, lay_off_onto, remove_cards
 from .rules import Rules, SlotKind, describe_contract
 
 
@@ -153,36 +153,18 @@ class GoDownBuilder:
         if self.layoffs:
             raise WrongStep("Lay your melds before laying off", code="step.melds_first")
         meld.check(self.rules)
-        wanted = describe_contract(self.game.contract)
         sizes = [size for kind, size in self.open_slots() if kind == meld.kind]
         if not sizes:
             asked = sum(1 for kind, _ in self.game.contract if kind == meld.kind)
             raise ContractNotMet(
-                f"This deal's contract is {wanted}: no {meld.kind} is left",
+                f"This deal's contract is {describe_contract(self.game.contract)}: "
+                f"no {meld.kind} is left",
                 code="contract.set_count" if meld.kind == "set" else "contract.run_count",
                 count=asked,
                 laid=asked + 1,
             )
-        size = min(sizes)
-        exact = self.rules.contract_meld_size == "exact"
-        if len(meld) < size or (exact and len(meld) != size):
-            word = "exactly" if exact else "at least"
-            raise ContractNotMet(
-                f"Each {meld.kind} of this contract ({wanted}) needs {word} {size} cards; "
-                f"{meld} has {len(meld)}",
-                code="contract.meld_size_exact" if exact else "contract.meld_size_minimum",
-                kind=meld.kind,
-                size=size,
-            )
-        need = Counter(c.card for c in meld.cards)
-        hand = self.hand()
-        for card, count in need.items():
-            if hand[card] < count:
-                raise CardNotInHand(
-                    f"You don't hold enough {card.pretty()} for those melds",
-                    code="card.not_enough",
-                    card=card.pretty(),
-                )
+        check_meld_size(meld, min(sizes), self.game.contract, self.rules)
+        remove_cards(self.hand(), Counter(c.card for c in meld.cards))
         melds = (*self.melds, meld)
         check_runs_separated(melds, self.rules)
         check_set_ranks_distinct(melds, self.rules)

@@ -29,17 +29,24 @@ def check_contract(melds: Sequence[Meld], contract: Contract, rules: Rules) -> N
                 laid=len(laid),
             )
         for meld, size in zip(sorted(laid, key=len), sorted(sizes), strict=True):
-            if len(meld) < size or (rules.contract_meld_size == "exact" and len(meld) != size):
-                exact = "exactly" if rules.contract_meld_size == "exact" else "at least"
-                raise ContractNotMet(
-                    f"Each {kind} of this contract ({wanted}) needs {exact} {size} cards; "
-                    f"{meld} has {len(meld)}",
-                    code=f"contract.meld_size_{rules.contract_meld_size}",
-                    kind=kind,
-                    size=size,
-                )
+            check_meld_size(meld, size, contract, rules)
     check_runs_separated(melds, rules)
     check_set_ranks_distinct(melds, rules)
+
+
+def check_meld_size(meld: Meld, size: int, contract: Contract, rules: Rules) -> None:
+    """A contract meld has at least ``size`` cards, or exactly ``size`` under
+    ``contract_meld_size: exact`` (O-options; the Dutch rules' exact melds)."""
+    exact = rules.contract_meld_size == "exact"
+    if len(meld) < size or (exact and len(meld) != size):
+        word = "exactly" if exact else "at least"
+        raise ContractNotMet(
+            f"Each {meld.kind} of this contract ({describe_contract(contract)}) needs {word} "
+            f"{size} cards; {meld} has {len(meld)}",
+            code=f"contract.meld_size_{rules.contract_meld_size}",
+            kind=meld.kind,
+            size=size,
+        )
 
 
 def check_runs_separated(melds: Sequence[Meld], rules: Rules) -> None:

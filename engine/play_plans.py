@@ -61,7 +61,8 @@ class Plan:
         self.wild_used = wild_used
 
 
-def _remove(hand: Counter[Card], used: Counter[Card]) -> None:
+def remove_cards(hand: Counter[Card], used: Counter[Card]) -> None:
+    """Take ``used`` out of ``hand`` (changed in place), or raise ``CardNotInHand``."""
     for card, count in used.items():
         if hand[card] < count:
             raise CardNotInHand(
@@ -159,7 +160,7 @@ def _plan_go_down(game: Game, seat: int, action: GoDown) -> Plan:
             freed.append(wild)
     check_contract(action.melds, game.contract, rules)
     used = Counter(c.card for m in action.melds for c in m.cards)
-    _remove(hand, used)
+    remove_cards(hand, used)
     wild_used = any(c.is_wild_in(m.kind, rules) for m in action.melds for c in m.cards)
     new_melds = list(action.melds)
     if action.layoffs:
@@ -195,7 +196,7 @@ def _plan_lay_melds(game: Game, seat: int, action: LayMelds) -> Plan:
     for meld in action.melds:
         meld.check(game.rules)
     hand = Counter(game.hands[seat])
-    _remove(hand, Counter(c.card for m in action.melds for c in m.cards))
+    remove_cards(hand, Counter(c.card for m in action.melds for c in m.cards))
     left = list(hand.elements())
     _check_hand_left(game, left)
     return Plan(hand=left, table=[m.meld for m in game.melds], new_melds=list(action.melds))
