@@ -117,6 +117,23 @@ def fit(text: str, size: int, width: float) -> str:
     return text.rstrip() + "…"
 
 
+def bold_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    fill: RGB,
+    anchor: str,
+    weight: float,
+) -> None:
+    """Text made heavier by a stroke of its own colour: the bundled font has one weight, and
+    titles, names and totals must stand out at Discord's embed width."""
+    draw.text(
+        xy, text, fill=fill, font=font(size), anchor=anchor, stroke_width=weight, stroke_fill=fill
+    )
+
+
 def text_width(text: str, size: int) -> float:
     return font(size).getlength(text)
 

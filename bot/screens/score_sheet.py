@@ -20,6 +20,7 @@ from ._draw import (
     GOLD,
     INK_LIGHT,
     RGB,
+    bold_text,
     drawable,
     encode_png,
     fit,
@@ -138,15 +139,7 @@ def render_score_sheet(
     # Header.
     draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT), fill=FELT_DARK)
     title = t("picture.score_sheet", language)
-    draw.text(
-        (MARGIN, HEADER_HEIGHT / 2),
-        title,
-        fill=INK_LIGHT,
-        font=font(26),
-        anchor="lm",
-        stroke_width=0.6,
-        stroke_fill=INK_LIGHT,
-    )
+    bold_text(draw, (MARGIN, HEADER_HEIGHT / 2), title, 26, fill=INK_LIGHT, anchor="lm", weight=0.6)
     played = (
         t("picture.no_deals_short", language)
         if deals == 0
@@ -211,24 +204,24 @@ def _draw_table(
         y += ROW_HEIGHT
     draw.rectangle((left, y, right, y + ROW_HEIGHT), fill=TOTAL_BAND)
     draw.line((left, y, right, y), fill=INK, width=2)
-    draw.text(
+    bold_text(
+        draw,
         (left + 8, y + ROW_HEIGHT / 2),
         t("picture.total", language),
+        16,
         fill=INK,
-        font=font(16),
         anchor="lm",
-        stroke_width=0.4,
-        stroke_fill=INK,
+        weight=0.4,
     )
     for player, total in enumerate(totals):
-        draw.text(
+        bold_text(
+            draw,
             (centre(player), y + ROW_HEIGHT / 2),
             str(total),
+            17,
             fill=INK,
-            font=font(17),
             anchor="mm",
-            stroke_width=0.4,
-            stroke_fill=INK,
+            weight=0.4,
         )
     for player in range(1, players):
         x = left + DEAL_COLUMN + column * player

@@ -27,6 +27,7 @@ from ._draw import (
     INK_MUTED,
     LIVE_GREEN,
     badge_width,
+    bold_text,
     drawable,
     encode_png,
     fit,
@@ -87,15 +88,7 @@ def _paste_meld(
 def _header(draw: ImageDraw.ImageDraw, view: PlayerView, language: Language) -> None:
     draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT), fill=FELT_DARK)
     title = t("picture.deal_of", language, deal=view.deal, deals=view.rules.num_deals)
-    draw.text(
-        (MARGIN, HEADER_HEIGHT / 2),
-        title,
-        fill=INK_LIGHT,
-        font=font(26),
-        anchor="lm",
-        stroke_width=0.6,
-        stroke_fill=INK_LIGHT,
-    )
+    bold_text(draw, (MARGIN, HEADER_HEIGHT / 2), title, 26, fill=INK_LIGHT, anchor="lm", weight=0.6)
     x = MARGIN + text_width(title, 26) + 22
     contract = contract_text(view.contract, language)
     draw.text((x, HEADER_HEIGHT / 2), contract, fill=GOLD, font=font(21), anchor="lm")
@@ -191,15 +184,7 @@ def _seat_panel(
         badges.append((t("picture.you", language), GOLD))
     badge_space = sum(badge_width(text, 13) + 6 for text, _ in badges)
     name = fit(seat_label(view.seats, seat, language), 20, panel - 20 - badge_space)
-    draw.text(
-        (name_x, top + 12),
-        name,
-        fill=INK_LIGHT,
-        font=font(20),
-        anchor="lt",
-        stroke_width=0.4,
-        stroke_fill=INK_LIGHT,
-    )
+    bold_text(draw, (name_x, top + 12), name, 20, fill=INK_LIGHT, anchor="lt", weight=0.4)
     bx = name_x + text_width(name, 20) + 8
     for text, colour in badges:
         w = badge_width(text, 13)
