@@ -229,6 +229,17 @@ def _plan_lay_off(game: Game, seat: int, items: Sequence[LayOffItem]) -> Plan:
     return Plan(hand=left, table=table, laid_off=list(items), wild_used=wild_used)
 
 
+def meld_at(table: Sequence[Meld], index: int) -> Meld:
+    """The meld a lay-off or swap names, or ``IllegalAction`` when the table has none there."""
+    if not 0 <= index < len(table):
+        raise IllegalAction(
+            f"There is no meld number {index} on the table",
+            code="meld.no_such_meld",
+            number=index + 1,
+        )
+    return table[index]
+
+
 def lay_off_onto(
     rules: Rules, table: list[Meld], hand: Counter[Card], items: Sequence[LayOffItem]
 ) -> bool:
@@ -242,13 +253,7 @@ def lay_off_onto(
                 code="layoff.not_in_hand",
                 card=item.card.pretty(),
             )
-        if not 0 <= item.meld < len(table):
-            raise IllegalAction(
-                f"There is no meld number {item.meld} on the table",
-                code="meld.no_such_meld",
-                number=item.meld + 1,
-            )
-        meld = table[item.meld]
+        meld = meld_at(table, item.meld)
         placed, end = placement(rules, meld, item)
         new_meld = meld.add(placed, end)
         new_meld.check(rules)
@@ -309,13 +314,7 @@ def check_swap_target(rules: Rules, table: list[Meld], swap: Swap, hand: Counter
             code="card.not_in_hand",
             card=swap.card.pretty(),
         )
-    if not 0 <= swap.meld < len(table):
-        raise IllegalAction(
-            f"There is no meld number {swap.meld} on the table",
-            code="meld.no_such_meld",
-            number=swap.meld + 1,
-        )
-    meld = table[swap.meld]
+    meld = meld_at(table, swap.meld)
     if not 0 <= swap.position < len(meld.cards):
         raise IllegalAction(
             f"The meld {meld} has no card at position {swap.position}",
