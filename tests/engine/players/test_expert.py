@@ -229,3 +229,56 @@ def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -
     graded.salvage_grades = ((0.55, 3), (0.35, 4))
     assert graded.choose(view, legal, random.Random(1)) == joker
     assert ExpertStrategy().choose(view, legal, random.Random(1)) != joker
+
+
+def _lengthening_draw(down: tuple[int, ...] = ()) -> Game:
+    """Deal 1 (two sets): p1 holds three 7s and a pair of 4s, and the upcard is the fourth 7."""
+    return position(
+        hands={1: "7C 7D 7H 4S 4D 9C KS JD QH 3C", 2: "5D"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile="7S",
+        current=1,
+        step="draw",
+        discarder=0,
+        down=down,
+        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")] if down else None,
+    )
+
+
+def test_the_expert_takes_an_upcard_that_lengthens_a_meld_for_a_card_that_does_not() -> None:
+    """The fourth 7 shortens nothing, so the normal player draws from the stock; the expert
+    takes it (one spare fewer when it goes down), unless told not to lengthen."""
+    game = _lengthening_draw()
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert NormalStrategy().choose(view, legal, random.Random(1)) == DrawStock()
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) == TakeUpcard()
+    assert ExpertStrategy(extend=False).choose(view, legal, random.Random(1)) == DrawStock()
+
+
+def test_the_expert_does_not_lengthen_when_an_opponent_is_about_to_go_out() -> None:
+    """p2 is down with one card: a taken card is only points, so the expert draws too."""
+    game = _lengthening_draw(down=(2,))
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert ExpertStrategy(salvage=False).choose(view, legal, random.Random(1)) == DrawStock()
+
+
+def test_once_down_the_expert_keeps_a_card_an_opponent_collects() -> None:
+    """p1 is down holding KS and 9D, neither fits the table. The normal player throws the
+    dearer king; the expert, having seen p2 (not down) take a king, keeps it for p2's set."""
+    game = position(
+        hands={1: "KS 9D", 2: "5D 6H 8C JD QS 2C 3D 4H"},
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile="2C",
+        current=1,
+        step="play",
+        discarder=0,
+        down=(1,),
+        melds=[(1, "set: 7C 7D 7H"), (1, "set: 4S 4D 4C")],
+    )
+    game.played_before_turn = True
+    game.history = [PublicMove(2, "took", parse_cards("KC")[0])]
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    king = Discard(parse_cards("KS")[0])
+    assert NormalStrategy().choose(view, legal, random.Random(1)) == king
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) == Discard(parse_cards("9D")[0])
+    assert ExpertStrategy(keep_collected=False).choose(view, legal, random.Random(1)) == king
