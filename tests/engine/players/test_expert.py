@@ -39,6 +39,30 @@ def _discard_position(seed: int) -> tuple[Game, str]:
     raise AssertionError("no discard position found")
 
 
+P2_DOWN_MELDS = [(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")]
+
+
+def _p1_to_move(
+    hands: dict[int, str],
+    *,
+    pile: str = "2C",
+    step: str = "play",
+    down: tuple[int, ...] = (),
+    melds: list[tuple[int, str]] | None = None,
+) -> Game:
+    """Deal 1 (two sets), p1 to move after p0's discard; the stock's cards do not matter."""
+    return position(
+        hands=hands,
+        stock="2D 3D 4H 5H 6H 8H 10C",
+        pile=pile,
+        current=1,
+        step=step,
+        discarder=0,
+        down=down,
+        melds=melds,
+    )
+
+
 def test_a_whole_game_with_an_expert_seat_plays_only_legal_moves() -> None:
     """``play_game`` applies every choice through the rules, which refuse anything illegal."""
     rules = STANDARD.with_options(num_deals=2)
@@ -98,13 +122,8 @@ def test_the_expert_does_not_feed_the_next_player_what_it_collects() -> None:
     """Deal 1 (two sets): p2 took a king, so p1 (reading the table) keeps its spare king,
     which the normal player throws first as the costliest spare, and throws a five-point
     card instead."""
-    game = position(
-        hands={1: "4C 4D 7H 7D 9S KH 5S 3C", 2: "KD 9D 3H 5D 6S JC QS KC"},
-        stock="2D 3D 4H 5H 6H 8H 10C",
-        pile="2C",
-        current=1,
-        step="play",
-        discarder=0,
+    game = _p1_to_move(
+        {1: "4C 4D 7H 7D 9S KH 5S 3C", 2: "KD 9D 3H 5D 6S JC QS KC"}, pile="2C", step="play"
     )
     game.history = [PublicMove(2, "took", parse_cards("KC")[0])]
     view, legal = game.view("p1"), game.legal_actions("p1")
@@ -134,15 +153,12 @@ def test_the_reading_never_counts_a_card_that_may_still_come_as_seen() -> None:
 def test_salvage_throws_the_joker_when_an_opponent_is_about_to_go_out() -> None:
     """p2 is down with one card; p1, three cards from its contract, sheds its joker (50
     points if caught) where the normal player keeps it, and it buys nothing."""
-    game = position(
-        hands={1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D"},
-        stock="2D 3D 4H 5H 6H 8H 10C",
+    game = _p1_to_move(
+        {1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D"},
         pile="2C",
-        current=1,
         step="play",
-        discarder=0,
         down=(2,),
-        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+        melds=P2_DOWN_MELDS,
     )
     view, legal = game.view("p1"), game.legal_actions("p1")
     joker = Discard(parse_cards("JK")[0])
@@ -153,15 +169,12 @@ def test_salvage_throws_the_joker_when_an_opponent_is_about_to_go_out() -> None:
 
 def _salvage_draw(upcard: str) -> Game:
     """p1, three cards from deal 1's two sets, is to draw while p2 is down with one card."""
-    return position(
-        hands={1: "4C 7H 9D KS QD 3C 8S JH", 2: "5D"},
-        stock="2D 3D 4H 5H 6H 8H 10C",
+    return _p1_to_move(
+        {1: "4C 7H 9D KS QD 3C 8S JH", 2: "5D"},
         pile=upcard,
-        current=1,
         step="draw",
-        discarder=0,
         down=(2,),
-        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+        melds=P2_DOWN_MELDS,
     )
 
 
@@ -189,15 +202,12 @@ def test_salvage_leaves_a_dear_upcard_that_helps_nothing() -> None:
 def test_salvage_all_sheds_points_one_card_from_the_contract_against_a_last_card() -> None:
     """p1 lacks one card (a pair and a set); p2 is down with one card. With ``salvage_all`` at
     that threat the expert throws its joker; by default, one card short, it keeps the plan."""
-    game = position(
-        hands={1: "JK 4C 7H 7D 7S KS 9C 3D", 2: "5D"},
-        stock="2D 3D 4H 5H 6H 8H 10C",
+    game = _p1_to_move(
+        {1: "JK 4C 7H 7D 7S KS 9C 3D", 2: "5D"},
         pile="2C",
-        current=1,
         step="play",
-        discarder=0,
         down=(2,),
-        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+        melds=P2_DOWN_MELDS,
     )
     view, legal = game.view("p1"), game.legal_actions("p1")
     joker = Discard(parse_cards("JK")[0])
@@ -213,15 +223,12 @@ def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -
     """p2 is down with three cards (threat 0.55); p1 lacks three cards of deal 1's two sets.
     Grades that call that deal lost throw the joker; by default (no grades) the expert keeps
     planning: salvage alone waits for two cards left."""
-    game = position(
-        hands={1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D 9H 2S"},
-        stock="2D 3D 4H 5H 6H 8H 10C",
+    game = _p1_to_move(
+        {1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D 9H 2S"},
         pile="2C",
-        current=1,
         step="play",
-        discarder=0,
         down=(2,),
-        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")],
+        melds=P2_DOWN_MELDS,
     )
     view, legal = game.view("p1"), game.legal_actions("p1")
     joker = Discard(parse_cards("JK")[0])
@@ -233,15 +240,12 @@ def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -
 
 def _lengthening_draw(down: tuple[int, ...] = ()) -> Game:
     """Deal 1 (two sets): p1 holds three 7s and a pair of 4s, and the upcard is the fourth 7."""
-    return position(
-        hands={1: "7C 7D 7H 4S 4D 9C KS JD QH 3C", 2: "5D"},
-        stock="2D 3D 4H 5H 6H 8H 10C",
+    return _p1_to_move(
+        {1: "7C 7D 7H 4S 4D 9C KS JD QH 3C", 2: "5D"},
         pile="7S",
-        current=1,
         step="draw",
-        discarder=0,
         down=down,
-        melds=[(2, "set: 6C 6D 6S"), (2, "set: 10H 10D 10S")] if down else None,
+        melds=P2_DOWN_MELDS if down else None,
     )
 
 
@@ -265,13 +269,10 @@ def test_the_expert_does_not_lengthen_when_an_opponent_is_about_to_go_out() -> N
 def test_once_down_the_expert_keeps_a_card_an_opponent_collects() -> None:
     """p1 is down holding KS and 9D, neither fits the table. The normal player throws the
     dearer king; the expert, having seen p2 (not down) take a king, keeps it for p2's set."""
-    game = position(
-        hands={1: "KS 9D", 2: "5D 6H 8C JD QS 2C 3D 4H"},
-        stock="2D 3D 4H 5H 6H 8H 10C",
+    game = _p1_to_move(
+        {1: "KS 9D", 2: "5D 6H 8C JD QS 2C 3D 4H"},
         pile="2C",
-        current=1,
         step="play",
-        discarder=0,
         down=(1,),
         melds=[(1, "set: 7C 7D 7H"), (1, "set: 4S 4D 4C")],
     )
