@@ -56,7 +56,6 @@ from .hints import (
     card_of_index,
     deficiency_of_key,
     extends_plan,
-    fits_table,
     hand_key,
     plan_contract,
 )
@@ -66,8 +65,6 @@ from .strategy import (
     _could_help,
     _hand,
     _is_down,
-    _near_table,
-    _table,
     cards_short,
 )
 
@@ -245,24 +242,11 @@ class ExpertStrategy(NormalStrategy):
         after, _ = self._deficiency([*_hand(view), view.upcard], view)
         return after <= close
 
-    def _discard_when_down(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
+    def _keep_when_down(self, view: PlayerView) -> Callable[[Card], float]:
         if not self.keep_collected:
-            return super()._discard_when_down(view, allowed)
-        rules = view.rules
-        value = rules.card_value
-        table = _table(view)
-        danger = self._danger(view)
+            return super()._keep_when_down(view)
         collected = self._collected(view, read_table(view))
-        return max(
-            dict.fromkeys(allowed),
-            key=lambda c: (
-                not fits_table(c, table, rules),
-                value(c)
-                - danger(c)
-                + 3 * _near_table(c, table, rules)
-                - self.keep_weight * collected(c),
-            ),
-        )
+        return lambda card: self.keep_weight * collected(card)
 
     def _discard(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
         if not _is_down(view) and self._hopeless(view, _hand(view)):

@@ -507,13 +507,19 @@ class NormalStrategy:
         value = rules.card_value
         table = _table(view)
         danger = self._danger(view)
+        keep = self._keep_when_down(view)
         return max(
             dict.fromkeys(allowed),
             key=lambda c: (
                 not fits_table(c, table, rules),
-                value(c) - danger(c) + 3 * _near_table(c, table, rules),
+                value(c) - danger(c) + 3 * _near_table(c, table, rules) - keep(c),
             ),
         )
+
+    def _keep_when_down(self, view: PlayerView) -> Callable[[Card], float]:
+        """Points for keeping a card the table cannot take yet (none here; the expert keeps
+        what an opponent collects)."""
+        return lambda card: 0.0
 
     def _discard_costs(
         self, view: PlayerView, allowed: Sequence[Card]
