@@ -24,6 +24,12 @@ Where it differs from ``NormalStrategy`` (each part is a switch, for ablations):
 - **down, keeping what others collect** (``keep_collected``, on): once down, of the cards the
   table cannot take, one matching what an opponent not yet down took or bought is kept a
   little longer (that opponent will meld it, and then it can be laid off).
+- **going out in one** (``blind``, on; only where the rules pay the blind bonus): while no
+  opponent is down (nobody can then go out but in one turn themselves), a hand that could go
+  down leaving a card besides its discard holds the contract instead and throws the leftover
+  that keeps the most cards able to finish it; and it takes an upcard with which it goes down
+  and out at once (which the normal player leaves when its hand already holds the contract).
+  Going down first scores 0 at best; in one turn it scores -25, or -50 with no wild played.
 - **reading** (``read``, off): a discard matching what an opponent took or bought (its rank for
   a set, a close card of its suit for a run) is avoided, the next player's wants most.
 - **buys** (``buys``, off): a buy is weighed by the live copies of the card.
@@ -43,12 +49,14 @@ passes one; the engine itself reads no clock), and then stops the search early.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, DrawStock, TakeUpcard
+from engine.actions import Action, DrawStock, GoDown, TakeUpcard
 from engine.cards import Card
 from engine.rules import Contract
+from engine.solver import find_contract
 from engine.view import PlayerView
 
 from .hints import (
@@ -62,7 +70,9 @@ from .hints import (
 from .reading import TableReading, read_table
 from .strategy import (
     NormalStrategy,
+    _contract_cards,
     _could_help,
+    _discard_of,
     _hand,
     _is_down,
     cards_short,
@@ -115,6 +125,7 @@ class ExpertStrategy(NormalStrategy):
         salvage: bool = True,
         extend: bool = True,
         keep_collected: bool = True,
+        blind: bool = True,
         clock: Callable[[], float] | None = None,
     ) -> None:
         super().__init__()
@@ -125,6 +136,7 @@ class ExpertStrategy(NormalStrategy):
         self.salvage = salvage
         self.extend = extend
         self.keep_collected = keep_collected
+        self.blind = blind
         self.clock = clock
         #: Discard candidates searched, best first by the normal ranking, when their costs
         #: are within ``margin`` points of the best (a clear choice needs no search).
@@ -150,6 +162,15 @@ class ExpertStrategy(NormalStrategy):
         self.extend_threat = 0.5
         #: Points a collected card is kept by, once down (a near-table card gets 3).
         self.keep_weight = 8.0
+        #: Going out in one: hold while going down would leave at most this many cards (the
+        #: discard and one more; 3, two more, screened alike) and the threat is at most
+        #: ``hold_threat`` (0: no opponent down).
+        self.hold_left = 2
+        self.hold_threat = 0.0
+        #: Hold also in deals whose contract takes more cards than a hand holds after its draw
+        #: (deals 8-10 of the standard list). There an opponent who goes down mostly goes out
+        #: in the same turn, and a held hand is caught whole.
+        self.hold_big = False
         #: Evaluations the last decision used (for tests and the benchmark).
         self.last_evaluations = 0
 
@@ -179,6 +200,14 @@ class ExpertStrategy(NormalStrategy):
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         upcard = view.upcard
         if (
+            self.blind
+            and upcard is not None
+            and TakeUpcard() in legal
+            and not _is_down(view)
+            and self._out_in_one([*_hand(view), upcard], view, needs=upcard)
+        ):
+            return TakeUpcard()
+        if (
             self.cheap_take
             and upcard is not None
             and TakeUpcard() in legal
@@ -201,6 +230,59 @@ class ExpertStrategy(NormalStrategy):
         if self.extend and action == DrawStock() and self._lengthens(view, legal):
             return TakeUpcard()
         return action
+
+    def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        held = self._hold_for_blind(view, legal) if self.blind else None
+        return held if held is not None else super()._play(view, legal)
+
+    def _out_in_one(
+        self, cards: Sequence[Card], view: PlayerView, needs: Card | None = None
+    ) -> bool:
+        """Whether ``cards`` go down and out in one turn: a contract using them all but at
+        most the discard (none where the rules forbid a final discard), with ``needs`` melded
+        rather than thrown (a taken upcard is no use as the discard)."""
+        melds = find_contract(cards, view.deal, view.rules)
+        if melds is None:
+            return False
+        left = Counter(cards)
+        left.subtract(placed.card for meld in melds for placed in meld.cards)
+        allowed = 0 if view.rules.final_discard == "forbidden" else 1
+        return left.total() <= allowed and (needs is None or left[needs] < cards.count(needs))
+
+    def _hold_for_blind(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        """The discard that keeps the contract in hand for going out in one, or None to go
+        down now: the rules pay the bonus, no opponent is down, going down would leave two
+        to ``hold_left`` cards, and some card still to come would finish the hand."""
+        downs = [action for action in legal if isinstance(action, GoDown)]
+        if not downs or not view.rules.blind_bonus or self.threat(view) > self.hold_threat:
+            return None
+        if (
+            not self.hold_big
+            and _contract_cards(view.contract) > view.rules.hand_size_for(len(view.seats)) + 1
+        ):
+            return None
+        hand = _hand(view)
+        left = Counter(hand)
+        left.subtract(placed.card for meld in downs[0].melds for placed in meld.cards)
+        if not 2 <= left.total() <= self.hold_left:
+            return None
+        reading = read_table(view)
+        best: tuple[tuple[int, int, int], Card] | None = None
+        for card in sorted(+left, key=card_index):
+            rest = list(hand)
+            rest.remove(card)
+            if find_contract(rest, view.deal, view.rules) is None:
+                continue
+            outs = sum(
+                copies
+                for index, copies in reading.unseen.items()
+                if _could_help(rest, card_of_index(index), view.contract, view.rules)
+                and self._out_in_one([*rest, card_of_index(index)], view)
+            )
+            key = (outs, view.rules.card_value(card), -card_index(card))
+            if outs and (best is None or key > best[0]):
+                best = (key, card)
+        return None if best is None else _discard_of(legal, best[1])
 
     def _lengthens(self, view: PlayerView, legal: Sequence[Action]) -> bool:
         """Whether to take an upcard the normal player leaves because it shortens nothing:

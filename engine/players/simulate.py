@@ -49,6 +49,9 @@ class GameRecord:
     deals: int
     exhausted: int
     actions: int
+    #: The game's seed (``--seed`` and the game's index): two record files of the same
+    #: seed hold the same deals game by game, so strategies can be compared in pairs.
+    seed: int | None = None
 
 
 def play_game(
@@ -96,6 +99,7 @@ def play_game(
         deals=deals,
         exhausted=exhausted,
         actions=actions,
+        seed=seed,
     )
 
 
@@ -171,6 +175,7 @@ def load_records(paths: Sequence[str]) -> list[GameRecord]:
                         deals=data["deals"],
                         exhausted=data["exhausted"],
                         actions=data["actions"],
+                        seed=data.get("seed"),
                     )
                 )
     return records

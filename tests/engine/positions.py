@@ -41,7 +41,8 @@ def position(
         game.stock = parse_cards(stock)
     if pile is not None:
         game.pile = parse_cards(pile)
-    game.pile_from = [None] * (len(game.pile) - 1) + [discarder]
+    pile_from: list[int | None] = [None] * (len(game.pile) - 1)
+    game.pile_from = [*pile_from, discarder]
     game.upcard_live = live
     for seat in down:
         game.down[seat] = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine import Discard, DrawStock, Game, PublicMove, Rules, TakeUpcard, parse_cards
+from engine import Discard, DrawStock, Game, GoDown, PublicMove, Rules, TakeUpcard, parse_cards
 from engine.players.expert import ExpertStrategy, SearchBudget
 from engine.players.hints import card_index
 from engine.players.reading import read_table
@@ -283,3 +283,68 @@ def test_once_down_the_expert_keeps_a_card_an_opponent_collects() -> None:
     assert NormalStrategy().choose(view, legal, random.Random(1)) == king
     assert ExpertStrategy().choose(view, legal, random.Random(1)) == Discard(parse_cards("9D")[0])
     assert ExpertStrategy(keep_collected=False).choose(view, legal, random.Random(1)) == king
+
+
+HOLDING = "5C 5D 5H 5S 5C 7C 7D 7H 7S 7D KS 9H"  # two sets of five, and two cards besides
+
+
+def test_the_expert_holds_its_contract_for_going_out_in_one_while_nobody_is_down() -> None:
+    """p1 could go down leaving KS and 9H, and then score 0 at best. Nobody is down, so
+    nobody can go out but in one turn: the expert throws the king and keeps the contract in
+    hand, so that the next five, seven or joker puts it down and out for -25 or -50. The
+    normal player, and the expert without ``blind``, go down."""
+    game = _p1_to_move({1: HOLDING, 2: "KD 9D 3H 6D 6S JC QS KC"}, step="play")
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert isinstance(NormalStrategy().choose(view, legal, random.Random(1)), GoDown)
+    assert isinstance(ExpertStrategy(blind=False).choose(view, legal, random.Random(1)), GoDown)
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) == Discard(parse_cards("KS")[0])
+
+
+def test_the_expert_goes_down_at_once_when_an_opponent_is_down() -> None:
+    """The same hand with p2 down: p2 could go out any turn, so holding eleven cards in hand
+    is no longer worth the bonus."""
+    game = _p1_to_move({1: HOLDING, 2: "5D"}, step="play", down=(2,), melds=P2_DOWN_MELDS)
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert isinstance(ExpertStrategy().choose(view, legal, random.Random(1)), GoDown)
+
+
+def test_the_expert_takes_an_upcard_that_puts_it_down_and_out_at_once() -> None:
+    """p1 already holds deal 1's two sets, so the seventh seven shortens nothing and the normal
+    player draws from the stock; with it every card but the king goes down, and the king is
+    the discard: the expert takes it, even with p2 down with two cards (where it lengthens
+    no meld for later)."""
+    game = _p1_to_move(
+        {1: "5C 5D 5H 5S 5C 7C 7D 7H 7S 7D KS", 2: "9D 3H"},
+        pile="7C",
+        step="draw",
+        down=(2,),
+        melds=P2_DOWN_MELDS,
+    )
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert NormalStrategy().choose(view, legal, random.Random(1)) == DrawStock()
+    assert ExpertStrategy(blind=False).choose(view, legal, random.Random(1)) == DrawStock()
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) == TakeUpcard()
+
+
+def test_the_expert_does_not_hold_a_contract_bigger_than_a_hand() -> None:
+    """Deal 8's set and run of ten take thirteen cards, more than a hand holds after its
+    draw: there an opponent who goes down mostly goes out in the same turn, and a held hand
+    is caught whole. With KD and 4H besides its contract the expert goes down (it holds only
+    with ``hold_big``, which runs of 200 games found worse in deals 8-10)."""
+    game = position(
+        hands={
+            1: "9C 9D 9H 3S 4S 5S 6S 7S 8S 9S 10S JS QS KD 4H",
+            2: "KH 2D 3H 6D 6S JC QH KC",
+        },
+        stock="2D 3D 5H 6H 8H 10C",
+        pile="2C",
+        current=1,
+        step="play",
+        discarder=0,
+        deal=8,
+    )
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert isinstance(ExpertStrategy().choose(view, legal, random.Random(1)), GoDown)
+    holding = ExpertStrategy()
+    holding.hold_big = True
+    assert holding.choose(view, legal, random.Random(1)) == Discard(parse_cards("KD")[0])

@@ -364,6 +364,8 @@ def test_simulate_appends_records_that_summarise_alike(
     assert [r.strategies for r in played] == [
         tuple(seating(["normal", "easy"], i)) for i in range(5)
     ]
+    # Each record names its game's seed, so another strategy's run pairs with it game by game.
+    assert [r.seed for r in played] == [4 * 1_000_003 + i for i in range(5)]
     main(["--summarise", str(path)])
     out = capsys.readouterr().out
     assert "5 games from" in out and "win 95% CI" in out
