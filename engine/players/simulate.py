@@ -196,6 +196,26 @@ class StrategyStats:
     win_high: float = 0.0
 
 
+def _mean_half(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and the half-width of its 95% interval (normal approximation)."""
+    count = len(values)
+    mean = sum(values) / count
+    variance = sum((x - mean) ** 2 for x in values) / (count - 1) if count > 1 else 0.0
+    return mean, 1.96 * math.sqrt(variance / count)
+
+
+def _seat_figures(record: GameRecord, name: str) -> tuple[float, float, float] | None:
+    """For the seats ``name`` played in ``record``: its share of the win, its mean total, and
+    that total minus the other seats' mean (None if it did not play)."""
+    seats = [s for s, n in enumerate(record.strategies) if n == name]
+    if not seats:
+        return None
+    won = sum(1 for s in seats if s in record.winners) / len(record.winners) / len(seats)
+    own = sum(record.totals[s] for s in seats) / len(seats)
+    others = [t for s, t in enumerate(record.totals) if s not in seats]
+    return won, own, own - (sum(others) / len(others) if others else 0.0)
+
+
 def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
     """Win rate per seat, mean total with a 95% interval (game as the unit), outs per deal."""
     names = list(dict.fromkeys(name for r in records for name in r.strategies))
@@ -208,27 +228,22 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
         per_game: list[float] = []
         win_share: list[float] = []
         for record in records:
-            seats = [s for s, n in enumerate(record.strategies) if n == name]
-            if not seats:
+            figures = _seat_figures(record, name)
+            if figures is None:
                 continue
+            seats = [s for s, n in enumerate(record.strategies) if n == name]
             seat_games += len(seats)
-            won = sum(1 for s in seats if s in record.winners) / len(record.winners)
-            wins += won
-            win_share.append(won / len(seats))
-            per_game.append(sum(record.totals[s] for s in seats) / len(seats))
+            wins += figures[0] * len(seats)
+            win_share.append(figures[0])
+            per_game.append(figures[1])
             outs += sum(record.deals_out[s] for s in seats)
             deals += record.deals * len(seats)
-        count = len(per_game)
-        mean = sum(per_game) / count
-        variance = sum((x - mean) ** 2 for x in per_game) / (count - 1) if count > 1 else 0.0
-        half = 1.96 * math.sqrt(variance / count)
-        win_mean = sum(win_share) / count
-        win_var = sum((x - win_mean) ** 2 for x in win_share) / (count - 1) if count > 1 else 0.0
-        win_half = 1.96 * math.sqrt(win_var / count)
+        mean, half = _mean_half(per_game)
+        win_mean, win_half = _mean_half(win_share)
         stats.append(
             StrategyStats(
                 name=name,
-                seats=round(seat_games / count),
+                seats=round(seat_games / len(per_game)),
                 win_rate=wins / seat_games,
                 mean_total=mean,
                 ci_low=mean - half,
@@ -239,6 +254,46 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
                 win_high=min(1.0, win_mean + win_half),
             )
         )
+    return stats
+
+
+@dataclass(frozen=True, slots=True)
+class PairedStats:
+    """One strategy's figures minus a baseline run's on the same games (same seeds, same
+    seating), each as (mean difference, 95% half-width). Pairing removes the luck of the deal,
+    so a difference far too small to see in two separate runs shows."""
+
+    name: str
+    games: int
+    win_share: tuple[float, float]
+    total: tuple[float, float]
+    relative: tuple[float, float]
+
+
+def paired(records: Sequence[GameRecord], baseline: Sequence[GameRecord]) -> list[PairedStats]:
+    """``records`` against ``baseline`` game by game, per strategy name both runs seated;
+    ``relative`` is the total minus the other seats' mean (what a change did to the table)."""
+    base = {r.seed: r for r in baseline if r.seed is not None}
+    pairs = [
+        (r, base[r.seed])
+        for r in records
+        if r.seed in base and base[r.seed].strategies == r.strategies
+    ]
+    names = list(dict.fromkeys(name for r, _ in pairs for name in r.strategies))
+    stats: list[PairedStats] = []
+    for name in names:
+        diffs = []
+        for record, before in pairs:
+            now, then = _seat_figures(record, name), _seat_figures(before, name)
+            if now is not None and then is not None:
+                diffs.append([a - b for a, b in zip(now, then, strict=True)])
+        if diffs:
+            wins, totals, relatives = ([d[i] for d in diffs] for i in range(3))
+            stats.append(
+                PairedStats(
+                    name, len(diffs), _mean_half(wins), _mean_half(totals), _mean_half(relatives)
+                )
+            )
     return stats
 
 
@@ -262,11 +317,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--summarise", nargs="+", default=None, metavar="FILE", help="only summarise record files"
     )
+    parser.add_argument(
+        "--against",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="with --summarise: also compare game by game with these records (same seed)",
+    )
     args = parser.parse_args(argv)
+    if args.against and not args.summarise:
+        parser.error("--against compares record files: give them with --summarise")
     if args.summarise:
         records = load_records(args.summarise)
         print(f"{len(records)} games from {', '.join(args.summarise)}")
         _print_summary(records)
+        if args.against:
+            _print_paired(records, load_records(args.against), args.against)
         return
 
     names = [name.strip().lower() for name in args.seats.split(",") if name.strip()]
@@ -321,6 +387,25 @@ def _print_summary(records: Sequence[GameRecord]) -> None:
     exhausted = sum(r.exhausted for r in records)
     share = exhausted / deals if deals else 0.0
     print(f"deals ended by exhaustion: {exhausted} of {deals} ({share:.1%})")
+
+
+def _print_paired(
+    records: Sequence[GameRecord], baseline: Sequence[GameRecord], paths: Sequence[str]
+) -> None:
+    """The paired differences against ``baseline`` (read from ``paths``)."""
+    rows = paired(records, baseline)
+    if not rows:
+        print(f"no game in common with {', '.join(paths)} (records of the same seed needed)")
+        return
+    print(f"paired with {', '.join(paths)}, the same games (difference, 95% interval):")
+    print(f"{'strategy':<9} {'games':>6} {'win share':>16} {'mean total':>16} {'vs others':>16}")
+    for row in rows:
+        cells = [
+            f"{row.win_share[0]:+.1%} ±{row.win_share[1]:.1%}",
+            f"{row.total[0]:+.1f} ±{row.total[1]:.1f}",
+            f"{row.relative[0]:+.1f} ±{row.relative[1]:.1f}",
+        ]
+        print(f"{row.name:<9} {row.games:>6} " + " ".join(f"{c:>16}" for c in cells))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from engine.players.simulate import (
     GameRecord,
     load_records,
     main,
+    paired,
     play_game,
     seating,
     simulate,
@@ -369,6 +371,33 @@ def test_simulate_appends_records_that_summarise_alike(
     main(["--summarise", str(path)])
     out = capsys.readouterr().out
     assert "5 games from" in out and "win 95% CI" in out
+
+
+def test_records_of_the_same_seed_compare_game_by_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--against`` pairs two runs by game seed: a run against itself differs by nothing,
+    and a baseline where normal scored 10 more each game shows normal 10 lower (the other
+    seat's total unchanged, so 10 lower against the table as well)."""
+    path = tmp_path / "run.jsonl"
+    played = simulate(4, ["normal", "easy"], deals=1, seed=6, records_path=str(path))
+    same = {row.name: row for row in paired(played, played)}
+    assert same["normal"].games == 4 and same["normal"].total == (0.0, 0.0)
+    worse = [
+        replace(
+            r,
+            totals=tuple(
+                t + 10 * (n == "normal") for t, n in zip(r.totals, r.strategies, strict=True)
+            ),
+        )
+        for r in played
+    ]
+    rows = {row.name: row for row in paired(played, worse)}
+    assert rows["normal"].total == (-10.0, 0.0) and rows["normal"].relative == (-10.0, 0.0)
+    assert rows["easy"].total == (0.0, 0.0) and rows["easy"].relative == (10.0, 0.0)
+    assert paired(played, [replace(r, seed=None) for r in played]) == []
+    main(["--summarise", str(path), "--against", str(path)])
+    assert "paired with" in capsys.readouterr().out
 
 
 def test_a_win_rate_interval_stays_between_0_and_100_percent() -> None:
