@@ -6,11 +6,12 @@ import random
 from collections import Counter
 
 from engine import Discard, DrawStock, Game, GoDown, PublicMove, Rules, TakeUpcard, parse_cards
+from engine.actions import Action
 from engine.players.expert import ExpertStrategy, SearchBudget
 from engine.players.hints import card_index
 from engine.players.reading import read_table
 from engine.players.simulate import play_game
-from engine.players.strategy import NormalStrategy, make_strategy
+from engine.players.strategy import NormalStrategy, Strategy, make_strategy
 from tests.engine.positions import position
 
 STANDARD = Rules.preset("standard")
@@ -49,8 +50,12 @@ def _p1_to_move(
     step: str = "play",
     down: tuple[int, ...] = (),
     melds: list[tuple[int, str]] | None = None,
+    p2_down: bool = False,
 ) -> Game:
-    """Deal 1 (two sets), p1 to move after p0's discard; the stock's cards do not matter."""
+    """Deal 1 (two sets), p1 to move after p0's discard; the stock's cards do not matter.
+    ``p2_down``: p2 has gone down with ``P2_DOWN_MELDS`` (its hand is what is left)."""
+    if p2_down:
+        down, melds = (*down, 2), [*(melds or []), *P2_DOWN_MELDS]
     return position(
         hands=hands,
         stock="2D 3D 4H 5H 6H 8H 10C",
@@ -157,8 +162,7 @@ def test_salvage_throws_the_joker_when_an_opponent_is_about_to_go_out() -> None:
         {1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D"},
         pile="2C",
         step="play",
-        down=(2,),
-        melds=P2_DOWN_MELDS,
+        p2_down=True,
     )
     view, legal = game.view("p1"), game.legal_actions("p1")
     joker = Discard(parse_cards("JK")[0])
@@ -173,8 +177,7 @@ def _salvage_draw(upcard: str) -> Game:
         {1: "4C 7H 9D KS QD 3C 8S JH", 2: "5D"},
         pile=upcard,
         step="draw",
-        down=(2,),
-        melds=P2_DOWN_MELDS,
+        p2_down=True,
     )
 
 
@@ -206,8 +209,7 @@ def test_salvage_all_sheds_points_one_card_from_the_contract_against_a_last_card
         {1: "JK 4C 7H 7D 7S KS 9C 3D", 2: "5D"},
         pile="2C",
         step="play",
-        down=(2,),
-        melds=P2_DOWN_MELDS,
+        p2_down=True,
     )
     view, legal = game.view("p1"), game.legal_actions("p1")
     joker = Discard(parse_cards("JK")[0])
@@ -227,8 +229,7 @@ def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -
         {1: "JK 4C 7H 9D KS QD 3C 8S", 2: "5D 9H 2S"},
         pile="2C",
         step="play",
-        down=(2,),
-        melds=P2_DOWN_MELDS,
+        p2_down=True,
     )
     view, legal = game.view("p1"), game.legal_actions("p1")
     joker = Discard(parse_cards("JK")[0])
@@ -238,14 +239,13 @@ def test_graded_salvage_gives_up_a_hand_three_short_against_three_cards_left() -
     assert ExpertStrategy().choose(view, legal, random.Random(1)) != joker
 
 
-def _lengthening_draw(down: tuple[int, ...] = ()) -> Game:
+def _lengthening_draw(p2_down: bool = False) -> Game:
     """Deal 1 (two sets): p1 holds three 7s and a pair of 4s, and the upcard is the fourth 7."""
     return _p1_to_move(
         {1: "7C 7D 7H 4S 4D 9C KS JD QH 3C", 2: "5D"},
         pile="7S",
         step="draw",
-        down=down,
-        melds=P2_DOWN_MELDS if down else None,
+        p2_down=p2_down,
     )
 
 
@@ -261,7 +261,7 @@ def test_the_expert_takes_an_upcard_that_lengthens_a_meld_for_a_card_that_does_n
 
 def test_the_expert_does_not_lengthen_when_an_opponent_is_about_to_go_out() -> None:
     """p2 is down with one card: a taken card is only points, so the expert draws too."""
-    game = _lengthening_draw(down=(2,))
+    game = _lengthening_draw(p2_down=True)
     view, legal = game.view("p1"), game.legal_actions("p1")
     assert ExpertStrategy(salvage=False).choose(view, legal, random.Random(1)) == DrawStock()
 
@@ -285,6 +285,12 @@ def test_once_down_the_expert_keeps_a_card_an_opponent_collects() -> None:
     assert ExpertStrategy(keep_collected=False).choose(view, legal, random.Random(1)) == king
 
 
+def _p1_choices(game: Game, *others: Strategy) -> list[Action]:
+    """What each of ``others`` and then the default expert chooses for p1 in ``game``."""
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    return [s.choose(view, legal, random.Random(1)) for s in (*others, ExpertStrategy())]
+
+
 HOLDING = "5C 5D 5H 5S 5C 7C 7D 7H 7S 7D KS 9H"  # two sets of five, and two cards besides
 
 
@@ -294,18 +300,16 @@ def test_the_expert_holds_its_contract_for_going_out_in_one_while_nobody_is_down
     hand, so that the next five, seven or joker puts it down and out for -25 or -50. The
     normal player, and the expert without ``blind``, go down."""
     game = _p1_to_move({1: HOLDING, 2: "KD 9D 3H 6D 6S JC QS KC"}, step="play")
-    view, legal = game.view("p1"), game.legal_actions("p1")
-    assert isinstance(NormalStrategy().choose(view, legal, random.Random(1)), GoDown)
-    assert isinstance(ExpertStrategy(blind=False).choose(view, legal, random.Random(1)), GoDown)
-    assert ExpertStrategy().choose(view, legal, random.Random(1)) == Discard(parse_cards("KS")[0])
+    normal, plain, expert = _p1_choices(game, NormalStrategy(), ExpertStrategy(blind=False))
+    assert isinstance(normal, GoDown) and isinstance(plain, GoDown)
+    assert expert == Discard(parse_cards("KS")[0])
 
 
 def test_the_expert_goes_down_at_once_when_an_opponent_is_down() -> None:
     """The same hand with p2 down: p2 could go out any turn, so holding eleven cards in hand
     is no longer worth the bonus."""
-    game = _p1_to_move({1: HOLDING, 2: "5D"}, step="play", down=(2,), melds=P2_DOWN_MELDS)
-    view, legal = game.view("p1"), game.legal_actions("p1")
-    assert isinstance(ExpertStrategy().choose(view, legal, random.Random(1)), GoDown)
+    game = _p1_to_move({1: HOLDING, 2: "5D"}, step="play", p2_down=True)
+    assert isinstance(_p1_choices(game)[0], GoDown)
 
 
 def test_the_expert_takes_an_upcard_that_puts_it_down_and_out_at_once() -> None:
@@ -317,13 +321,10 @@ def test_the_expert_takes_an_upcard_that_puts_it_down_and_out_at_once() -> None:
         {1: "5C 5D 5H 5S 5C 7C 7D 7H 7S 7D KS", 2: "9D 3H"},
         pile="7C",
         step="draw",
-        down=(2,),
-        melds=P2_DOWN_MELDS,
+        p2_down=True,
     )
-    view, legal = game.view("p1"), game.legal_actions("p1")
-    assert NormalStrategy().choose(view, legal, random.Random(1)) == DrawStock()
-    assert ExpertStrategy(blind=False).choose(view, legal, random.Random(1)) == DrawStock()
-    assert ExpertStrategy().choose(view, legal, random.Random(1)) == TakeUpcard()
+    choices = _p1_choices(game, NormalStrategy(), ExpertStrategy(blind=False))
+    assert choices == [DrawStock(), DrawStock(), TakeUpcard()]
 
 
 def test_the_expert_does_not_hold_a_contract_bigger_than_a_hand() -> None:
@@ -343,8 +344,7 @@ def test_the_expert_does_not_hold_a_contract_bigger_than_a_hand() -> None:
         discarder=0,
         deal=8,
     )
-    view, legal = game.view("p1"), game.legal_actions("p1")
-    assert isinstance(ExpertStrategy().choose(view, legal, random.Random(1)), GoDown)
     holding = ExpertStrategy()
     holding.hold_big = True
-    assert holding.choose(view, legal, random.Random(1)) == Discard(parse_cards("KD")[0])
+    default, held = _p1_choices(game, ExpertStrategy(), holding)[:2]
+    assert isinstance(default, GoDown) and held == Discard(parse_cards("KD")[0])
