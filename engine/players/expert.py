@@ -39,9 +39,10 @@ Reading, live-copy buys, the salvage switches and a wider search (600 evaluation
 candidates within 50 points) did not pay in runs against three normal players (README,
 Computer players), so they are off; the switches stay for the ablation. Lengthening and
 keeping, on, make the expert go out in about two more deals in a hundred; their effect on
-wins was too small to measure in 500 paired games. Going out in one adds about two and a half
-blind outs per hundred deals and lowers the total against the normal players' by a few points
-a game; holding in deals 8-10 as well (``hold_big``) lost there what it won in deals 3-7.
+wins was too small to measure in 500 paired games. Going out in one adds about one and a half
+blind outs per hundred deals and lowers the total against the normal players' by about three
+points a game; holding in deals 8-10 as well (``hold_big``) lost there most of what it won in
+deals 3-7.
 
 The budget counts hand evaluations (``SearchBudget.evaluations``), so a decision is the same
 for the same view whatever the machine's load: the strategy is deterministic for a seed. A
@@ -58,6 +59,7 @@ from dataclasses import dataclass
 
 from engine.actions import Action, DrawStock, GoDown, TakeUpcard
 from engine.cards import Card
+from engine.melds import Meld
 from engine.rules import Contract
 from engine.solver import find_contract
 from engine.view import PlayerView
@@ -247,8 +249,7 @@ class ExpertStrategy(NormalStrategy):
         melds = find_contract(cards, view.deal, view.rules)
         if melds is None:
             return False
-        left = Counter(cards)
-        left.subtract(placed.card for meld in melds for placed in meld.cards)
+        left = _left_over(cards, melds)
         allowed = 0 if view.rules.final_discard == "forbidden" else 1
         return left.total() <= allowed and (needs is None or left[needs] < cards.count(needs))
 
@@ -265,17 +266,14 @@ class ExpertStrategy(NormalStrategy):
         ):
             return None
         hand = _hand(view)
-        left = Counter(hand)
-        left.subtract(placed.card for meld in downs[0].melds for placed in meld.cards)
+        left = _left_over(hand, downs[0].melds)
         if not 2 <= left.total() <= self.hold_left:
             return None
         reading = read_table(view)
         best: tuple[tuple[int, int, int], Card] | None = None
-        for card in sorted(+left, key=card_index):
+        for card in sorted(+left, key=card_index):  # the melds stay whole without any of them
             rest = list(hand)
             rest.remove(card)
-            if find_contract(rest, view.deal, view.rules) is None:
-                continue
             outs = sum(
                 copies
                 for index, copies in reading.unseen.items()
@@ -452,6 +450,13 @@ class ExpertStrategy(NormalStrategy):
             gained += copies * (base - deficiency_of_key(grown, contract, rules, players)[0])
             weight += copies
         return base - (gained / weight) * (helping / total)
+
+
+def _left_over(cards: Sequence[Card], melds: Sequence[Meld]) -> Counter[Card]:
+    """The cards of ``cards`` that ``melds`` (laid from them) leave in hand."""
+    left = Counter(cards)
+    left.subtract(placed.card for meld in melds for placed in meld.cards)
+    return +left
 
 
 __all__ = ["ExpertStrategy", "SearchBudget"]

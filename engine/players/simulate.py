@@ -204,10 +204,14 @@ def _mean_half(values: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(variance / count)
 
 
+def _seats(record: GameRecord, name: str) -> list[int]:
+    return [s for s, n in enumerate(record.strategies) if n == name]
+
+
 def _seat_figures(record: GameRecord, name: str) -> tuple[float, float, float] | None:
     """For the seats ``name`` played in ``record``: its share of the win, its mean total, and
     that total minus the other seats' mean (None if it did not play)."""
-    seats = [s for s, n in enumerate(record.strategies) if n == name]
+    seats = _seats(record, name)
     if not seats:
         return None
     won = sum(1 for s in seats if s in record.winners) / len(record.winners) / len(seats)
@@ -231,7 +235,7 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
             figures = _seat_figures(record, name)
             if figures is None:
                 continue
-            seats = [s for s, n in enumerate(record.strategies) if n == name]
+            seats = _seats(record, name)
             seat_games += len(seats)
             wins += figures[0] * len(seats)
             win_share.append(figures[0])
