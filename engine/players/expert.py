@@ -31,6 +31,15 @@ Where it differs from ``NormalStrategy`` (each part is a switch, for ablations):
   cards able to finish it; and it takes an upcard with which it goes down and out at once
   (which the normal player leaves when its hand already holds the contract). Going down
   first scores 0 at best; in one turn it scores -25, or -50 with no wild played.
+- **guarding a lead** (``guard``, on): in the last ``guard_deals`` deals, a seat whose total
+  is lower than every opponent's by at least the points of the cheapest hand it could hold
+  (eleven cards worth 5: 55) for each deal still to play, this one included, only sheds
+  points: it buys nothing, holds nothing back for going out in one, takes an upcard worth 5
+  when its hand holds a dearer card, and throws its dearest card. A game is won by the
+  lowest total, not the lowest mean, and the last deals are its most volatile: a hand caught
+  in deal 10 holds over 100 points, while a shedding hand ends the deal at about 55. Once the
+  lead covers that, only an opponent going out in one can overtake. Behind, or close, a seat
+  plays on: shedding every last deal lowers the mean total but throws away the comebacks.
 - **reading** (``read``, off): a discard matching what an opponent took or bought (its rank for
   a set, a close card of its suit for a run) is avoided, the next player's wants most.
 - **buys** (``buys``, off): a buy is weighed by the live copies of the card.
@@ -60,7 +69,7 @@ from dataclasses import dataclass
 from engine.actions import Action, DrawStock, GoDown, TakeUpcard
 from engine.cards import Card
 from engine.melds import Meld
-from engine.rules import Contract
+from engine.rules import SCORE_TABLES, Contract
 from engine.solver import find_contract
 from engine.view import PlayerView
 
@@ -131,6 +140,7 @@ class ExpertStrategy(NormalStrategy):
         extend: bool = True,
         keep_collected: bool = True,
         blind: bool = True,
+        guard: bool = True,
         clock: Callable[[], float] | None = None,
     ) -> None:
         super().__init__()
@@ -142,6 +152,7 @@ class ExpertStrategy(NormalStrategy):
         self.extend = extend
         self.keep_collected = keep_collected
         self.blind = blind
+        self.guard = guard
         self.clock = clock
         #: Discard candidates searched, best first by the normal ranking, when their costs
         #: are within ``margin`` points of the best (a clear choice needs no search).
@@ -176,6 +187,8 @@ class ExpertStrategy(NormalStrategy):
         #: (deals 8-10 of the standard list). There an opponent who goes down mostly goes out
         #: in the same turn, and a held hand is caught whole.
         self.hold_big = False
+        #: Guarding a lead: in this many last deals of the game (see ``_guarding``).
+        self.guard_deals = 2
         #: Evaluations the last decision used (for tests and the benchmark).
         self.last_evaluations = 0
 
@@ -189,10 +202,24 @@ class ExpertStrategy(NormalStrategy):
         self.last_evaluations = 0
         return super().wants_buy(view, rng)
 
+    def _guarding(self, view: PlayerView) -> bool:
+        """Whether this seat leads the game by enough, this late, that the deal's only aim is
+        to hold few points: by the cheapest hand's points for each deal still to play."""
+        to_play = view.rules.num_deals - view.deal + 1
+        if not self.guard or view.seat is None or to_play > self.guard_deals:
+            return False
+        lead = to_play * _cheapest_hand(view)
+        own = view.seats[view.seat].total
+        return all(
+            seat.total - own >= lead for index, seat in enumerate(view.seats) if index != view.seat
+        )
+
     def _hopeless(self, view: PlayerView, cards: Sequence[Card]) -> bool:
         """Whether the deal will almost surely end before this hand can go down: an opponent
-        is down with a card or two and the hand still lacks two or more cards. Then only the
-        points held count (salvage)."""
+        is down with a card or two and the hand still lacks two or more cards; or the seat
+        guards its lead. Then only the points held count (salvage)."""
+        if self._guarding(view):
+            return True
         if not self.salvage:
             return False
         threat = self.threat(view)
@@ -204,6 +231,8 @@ class ExpertStrategy(NormalStrategy):
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         upcard = view.upcard
+        if not _is_down(view) and self._guarding(view):
+            return self._guarding_draw(view, legal)
         if (
             self.blind
             and upcard is not None
@@ -236,8 +265,24 @@ class ExpertStrategy(NormalStrategy):
             return TakeUpcard()
         return action
 
+    def _guarding_draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """Guarding a lead, the upcard is taken when it is worth 5 (the least a card scores)
+        and the hand holds a dearer card, which then goes: a sure saving, where a stock card
+        is worth 5 only about half the time."""
+        upcard = view.upcard
+        value = view.rules.card_value
+        if (
+            upcard is not None
+            and TakeUpcard() in legal
+            and value(upcard) <= _cheapest_card(view)
+            and any(value(card) > value(upcard) for card in _hand(view))
+        ):
+            return TakeUpcard()
+        return DrawStock() if DrawStock() in legal else super()._draw(view, legal)
+
     def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        held = self._hold_for_blind(view, legal) if self.blind else None
+        guarding = self._guarding(view)  # a guarded deal holds nothing back
+        held = self._hold_for_blind(view, legal) if self.blind and not guarding else None
         return held if held is not None else super()._play(view, legal)
 
     def _out_in_one(
@@ -450,6 +495,16 @@ class ExpertStrategy(NormalStrategy):
             gained += copies * (base - deficiency_of_key(grown, contract, rules, players)[0])
             weight += copies
         return base - (gained / weight) * (helping / total)
+
+
+def _cheapest_card(view: PlayerView) -> int:
+    """The fewest points a card scores (5, for the 3s to 9s of both score tables)."""
+    return min(SCORE_TABLES[view.rules.score_table].values())
+
+
+def _cheapest_hand(view: PlayerView) -> int:
+    """The fewest points a hand caught this deal can hold: a dealt hand of the cheapest cards."""
+    return view.rules.hand_size_for(len(view.seats)) * _cheapest_card(view)
 
 
 def _left_over(cards: Sequence[Card], melds: Sequence[Meld]) -> Counter[Card]:

@@ -348,3 +348,52 @@ def test_the_expert_does_not_hold_a_contract_bigger_than_a_hand() -> None:
     holding.hold_big = True
     default, held = _p1_choices(game, ExpertStrategy(), holding)[:2]
     assert isinstance(default, GoDown) and held == Discard(parse_cards("KD")[0])
+
+
+def _late_position(lead: int, *, deal: int = 10, **zones: object) -> Game:
+    """A position in ``deal`` whose earlier deals left p1's total ``lead`` points below each
+    opponent's (negative: behind)."""
+    game = position(deal=deal, discarder=0, **zones)  # type: ignore[arg-type]
+    game.score_sheet = [[100, 100 - lead, 100, 100]] + [[0, 0, 0, 0]] * (deal - 2)
+    return game
+
+
+GUARD_HAND = "3H 4H 5H 6H 8C 9C 10C JC KS QD AD"  # deal 10: a run of four, one of four (8C-JC)
+
+
+def test_leading_by_a_cheap_hand_in_the_last_deal_the_expert_buys_nothing() -> None:
+    """p1 may buy 7H, which lengthens its run: the normal player buys it (the hand is short
+    of deal 10's fifteen cards). The expert, ahead by 55 (eleven cards worth 5), refuses; so
+    it does in deal 9 ahead by 110 (two such hands); a point less, or deal 8, and it buys."""
+    zones = {"hands": {1: GUARD_HAND}, "pile": "7H", "current": 2, "step": "draw"}
+    game = _late_position(55, **zones)
+    assert NormalStrategy().wants_buy(game.view("p1"), random.Random(1))
+    assert ExpertStrategy(guard=False).wants_buy(game.view("p1"), random.Random(1))
+    for lead, deal, buys in ((55, 10, False), (54, 10, True), (110, 9, False), (109, 9, True)):
+        game = _late_position(lead, deal=deal, **zones)
+        assert ExpertStrategy().wants_buy(game.view("p1"), random.Random(1)) is buys
+    game = _late_position(500, deal=8, **zones)
+    assert ExpertStrategy().wants_buy(game.view("p1"), random.Random(1))
+
+
+def test_guarding_a_lead_the_expert_throws_its_joker() -> None:
+    """The normal player never throws a wild; the expert, guarding its lead, throws its
+    dearest card, the joker (50 points if caught), and keeps it with a lead of 54."""
+    game = _late_position(80, hands={1: f"{GUARD_HAND} JK"}, pile="2C", step="play")
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    joker = Discard(parse_cards("JK")[0])
+    assert NormalStrategy().choose(view, legal, random.Random(1)) != joker
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) == joker
+    game = _late_position(54, hands={1: f"{GUARD_HAND} JK"}, pile="2C", step="play")
+    view, legal = game.view("p1"), game.legal_actions("p1")
+    assert ExpertStrategy().choose(view, legal, random.Random(1)) != joker
+
+
+def test_guarding_a_lead_the_expert_takes_a_five_and_leaves_a_ten() -> None:
+    """5S helps no run of p1's, so the normal player draws from the stock; guarding, a card
+    worth 5 replaces a dearer one for sure. 10S saves nothing sure: the stock it is."""
+    for upcard, expert_draws in (("5S", TakeUpcard()), ("10S", DrawStock())):
+        game = _late_position(80, hands={1: GUARD_HAND}, pile=upcard)
+        view, legal = game.view("p1"), game.legal_actions("p1")
+        assert NormalStrategy().choose(view, legal, random.Random(1)) == DrawStock()
+        assert ExpertStrategy().choose(view, legal, random.Random(1)) == expert_draws
