@@ -92,6 +92,11 @@ async def advice_for(view: PlayerView, legal: Sequence[Action], *, seeded: bool)
         return advice
     if card is None:
         return advice
+    lead = ExpertStrategy().guarded_lead(view)
+    if lead is not None:  # the expert only sheds points: say why, it is not the plan's card
+        return dataclasses.replace(
+            advice, discard=card, reason=DiscardReason("guard_lead", {"points": lead})
+        )
     if card == advice.discard:  # the plain reason says why; and the expert agrees
         agreed = dataclasses.replace(advice.reason, expert_agrees=True)
         return dataclasses.replace(advice, reason=agreed)

@@ -142,6 +142,7 @@ ReasonCode = Literal[
     "least_loss",  # every card works towards the contract; this one hurts least
     "go_out",  # laying down empties the hand: nothing to discard
     "expert",  # the expert computer player's choice
+    "guard_lead",  # the expert's, guarding a lead late in the game; params: points (the lead)
 ]
 
 _REASON_ENGLISH: dict[str, str] = {
@@ -154,6 +155,7 @@ _REASON_ENGLISH: dict[str, str] = {
     "least_loss": "every card works towards the contract; this one costs the least to lose",
     "go_out": "you go out by laying down",
     "expert": "it is the expert computer player's choice",
+    "guard_lead": "you lead by {points} points this late: keep the points in your hand low",
 }
 
 

@@ -100,8 +100,12 @@ async def test_english_hint_reads_as_before(env: Any, monkeypatch: pytest.Monkey
 EXPERT_DISAGREES = "2D JC 3D KH 2C QD 7C AD 10S 8D 4C 2H"
 
 
-async def hint_after_drawing(env: simcord.Env, hand: str) -> tuple[str, Any, Any]:
-    """The current player draws, holds ``hand``, clicks Hint: (hand text, game, player)."""
+async def hint_after_drawing(
+    env: simcord.Env, hand: str, lead_in_deal_10: int | None = None
+) -> tuple[str, Any, Any]:
+    """The current player draws, holds ``hand``, clicks Hint: (hand text, game, player).
+    ``lead_in_deal_10``: the game is first moved to its last deal with the player that far
+    ahead of the other."""
     world = await open_table(env, 2)
     await start(world)
     player = world.current()
@@ -110,6 +114,11 @@ async def hint_after_drawing(env: simcord.Env, hand: str) -> tuple[str, Any, Any
     assert (await player.click(opened.response, label="Draw from stock")).acknowledged
     assert game.step == "play"
     game.hands[game.current] = parse_cards(hand)
+    if lead_in_deal_10 is not None:
+        game.deal = 10
+        row = [100 + lead_in_deal_10] * 2
+        row[game.current] = 100
+        game.score_sheet = [row] + [[0, 0]] * 8
     hinted = await player.click(opened.response, label="Hint")
     assert hinted.acknowledged
     return opened.response.content, game, player
@@ -124,6 +133,24 @@ async def test_hint_at_a_discard_gives_the_experts_card(env: Any) -> None:
     wording = "it is what the expert computer player would discard"
     assert f"Discard {expert.pretty()}: {wording}." in content
     assert f"Discard {plain.pretty()}" not in content
+
+
+#: Deal 10 (three runs of 5), after the draw: two runs of four begun, a joker, an ace.
+GUARDING = "3H 4H 5H 6H 8C 9C 10C JC KS QD AD JK"
+
+
+async def test_a_hint_for_a_player_far_ahead_in_the_last_deal_says_to_keep_points_low(
+    env: Any,
+) -> None:
+    """70 points ahead in deal 10, the expert only sheds points: the hint throws the joker
+    (50 points if caught; the plain hint keeps wilds) and says why, in the player's words."""
+    content, game, player = await hint_after_drawing(env, GUARDING, lead_in_deal_10=70)
+    view = game.view(str(player.id))
+    assert plain_hint(view).discard != parse_cards("JK")[0]  # the test's premise
+    wording = "you lead by 70 points this late in the game: keep the points in your hand low"
+    assert f"Discard {parse_cards('JK')[0].pretty()}: {wording}." in content
+    content, _, _ = await hint_after_drawing(env, GUARDING, lead_in_deal_10=40)
+    assert "you lead by" not in content
 
 
 async def test_hint_falls_back_to_the_plain_discard_when_the_expert_fails(
