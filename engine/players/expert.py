@@ -208,9 +208,10 @@ class ExpertStrategy(NormalStrategy):
     def guarded_lead(self, view: PlayerView) -> int | None:
         """The lead this seat guards (see ``guard``), or None when it plays on: ahead of
         every opponent, this late, by the cheapest hand's points for each deal still to play.
-        The Hint button words its advice with it."""
+        A seat already down plays on (its cards go to the table). The Hint button words its
+        advice with it."""
         to_play = view.rules.num_deals - view.deal + 1
-        if not self.guard or view.seat is None or to_play > self.guard_deals:
+        if not self.guard or view.seat is None or to_play > self.guard_deals or _is_down(view):
             return None
         own = view.seats[view.seat].total
         lead = min(s.total for i, s in enumerate(view.seats) if i != view.seat) - own
@@ -236,7 +237,7 @@ class ExpertStrategy(NormalStrategy):
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         upcard = view.upcard
-        if not _is_down(view) and self._guarding(view):
+        if self._guarding(view):
             return self._guarding_draw(view, legal)
         if (
             self.blind

@@ -389,6 +389,15 @@ def test_guarding_a_lead_the_expert_throws_its_joker() -> None:
     assert ExpertStrategy().choose(view, legal, random.Random(1)) != joker
 
 
+def test_a_seat_already_down_guards_no_lead() -> None:
+    """Down, its cards go to the table: the expert plays on (and the Hint says nothing of a
+    lead), however far ahead."""
+    ahead = _late_position(80, hands={1: "KS QD"}, pile="2C", step="play")
+    assert ExpertStrategy().guarded_lead(ahead.view("p1")) == 80
+    down = _late_position(80, hands={1: "KS QD"}, pile="2C", step="play", down=(1,))
+    assert ExpertStrategy().guarded_lead(down.view("p1")) is None
+
+
 def test_guarding_a_lead_the_expert_takes_a_five_and_leaves_a_ten() -> None:
     """5S helps no run of p1's, so the normal player draws from the stock; guarding, a card
     worth 5 replaces a dearer one for sure. 10S saves nothing sure: the stock it is."""
