@@ -220,10 +220,10 @@ class ExpertStrategy(NormalStrategy):
     def _guarding(self, view: PlayerView) -> bool:
         return self.guarded_lead(view) is not None
 
-    def _hopeless(self, view: PlayerView, cards: Sequence[Card]) -> bool:
-        """Whether the deal will almost surely end before this hand can go down: an opponent
-        is down with a card or two and the hand still lacks two or more cards; or the seat
-        guards its lead. Then only the points held count (salvage)."""
+    def _only_points_count(self, view: PlayerView, cards: Sequence[Card]) -> bool:
+        """Whether only the points held count this deal, so the hand sheds them: the deal
+        will almost surely end before it can go down (an opponent is down with a card or two
+        and the hand still lacks two or more cards: salvage), or the seat guards its lead."""
         if self._guarding(view):
             return True
         if not self.salvage:
@@ -252,7 +252,7 @@ class ExpertStrategy(NormalStrategy):
             and upcard is not None
             and TakeUpcard() in legal
             and not _is_down(view)
-            and self._hopeless(view, _hand(view))
+            and self._only_points_count(view, _hand(view))
         ):
             # Salvage: whatever is drawn, the dearest card goes; a cheap upcard is a smaller
             # risk than the stock's average card.
@@ -358,7 +358,7 @@ class ExpertStrategy(NormalStrategy):
         return not self._would_throw_back(view, upcard)
 
     def _buy_pays(self, view: PlayerView, gain: int) -> bool:
-        if view.upcard is not None and self._hopeless(view, [*_hand(view), view.upcard]):
+        if view.upcard is not None and self._only_points_count(view, [*_hand(view), view.upcard]):
             return False  # a buy would only add points to a hand that will be caught
         if not self.buys or gain <= 0 or view.upcard is None:
             return super()._buy_pays(view, gain)
@@ -383,7 +383,7 @@ class ExpertStrategy(NormalStrategy):
         return lambda card: self.keep_weight * collected(card)
 
     def _discard(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
-        if not _is_down(view) and self._hopeless(view, _hand(view)):
+        if not _is_down(view) and self._only_points_count(view, _hand(view)):
             # Salvage: throw the dearest card, wilds included (a joker caught costs 50).
             value = view.rules.card_value
             return max(dict.fromkeys(allowed), key=lambda c: (value(c), -card_index(c)))

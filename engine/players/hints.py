@@ -155,7 +155,9 @@ _REASON_ENGLISH: dict[str, str] = {
     "least_loss": "every card works towards the contract; this one costs the least to lose",
     "go_out": "you go out by laying down",
     "expert": "it is the expert computer player's choice",
-    "guard_lead": "you lead by {points} points this late: keep the points in your hand low",
+    "guard_lead": (
+        "you lead by {points} points this late in the game: keep the points in your hand low"
+    ),
 }
 
 
