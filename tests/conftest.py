@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from data.throwaway_postgres import REQUIRE_ENV, NoPostgres, ThrowawayCluster
+from tools.throwaway_postgres import REQUIRE_ENV, NoPostgres, ThrowawayCluster
 
 _names = itertools.count(1)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from data.throwaway_postgres import ThrowawayCluster
+from tools.throwaway_postgres import ThrowawayCluster
 
 #: Each test runs pytest in a subprocess (about 10 s on a busy 2-core machine).
 pytestmark = pytest.mark.slow
@@ -64,7 +64,7 @@ def test_a_killed_owner_leaves_no_server_behind(postgres_cluster: ThrowawayClust
 
 _CHILD = """
 import time
-from data.throwaway_postgres import ThrowawayCluster
+from tools.throwaway_postgres import ThrowawayCluster
 print(ThrowawayCluster.start().root, flush=True)
 time.sleep(120)
 """

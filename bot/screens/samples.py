@@ -1,6 +1,6 @@
 """Sample inputs for the renderers: built by hand from plain engine values (no game needed).
 
-Used by the tests, the benchmark (``python -m bot.bench_render``) and for previewing pictures.
+Used by the tests, the benchmark (``python -m tools.bench_render``) and for previewing pictures.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The computer players, the hints and the simulator: clients of the rules, never part of them.
+"""The computer players and the hints: clients of the rules, never part of them.
 
 Everything here sees a game only through ``Game.view`` and ``Game.legal_actions`` (or, for the
 simulator and random play, drives a ``Game`` as a table would), so the rules in ``engine/``
@@ -8,6 +8,7 @@ stand alone and import nothing from this package. Modules:
 - ``strategy``: the random, easy and normal computer players;
 - ``expert`` and ``reading``: the expert player and what a seat infers from the history;
 - ``random_play``: random legal play for property tests and benchmarks;
-- ``simulate``: ``python -m engine.players.simulate``, strategies against each other;
-- ``bench``: ``python -m engine.players.bench``, time per decision.
+
+Strategies against each other (``python -m tools.simulate``) and time per decision
+(``python -m tools.bench_players``) are tools beside the package, in ``tools/``.
 """

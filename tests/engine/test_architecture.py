@@ -14,8 +14,6 @@ def test_engine_imports_nothing_impure() -> None:
     files = sorted(ENGINE.rglob("*.py"))
     assert files, "engine/ should contain modules"
     for path in files:
-        if path.name.startswith("bench") or path.name == "simulate.py":
-            continue  # command-line tools beside the library may time themselves
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
             names: list[str] = []
@@ -29,11 +27,9 @@ def test_engine_imports_nothing_impure() -> None:
 
 def test_the_rules_stand_alone_without_the_players() -> None:
     """The computer players, hints and simulator live in ``engine/players/`` and use the
-    rules; no rules module imports them (only the benchmarks beside the rules may)."""
+    rules; no rules module imports them."""
     offenders: list[str] = []
     for path in sorted(ENGINE.glob("*.py")):
-        if path.name.startswith("bench"):
-            continue
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
             modules: list[str] = []

@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bench_solver import bench_find_contract
 from engine.cards import ALL_NATURALS, JOKER, SUITS, Card, parse_cards
 from engine.contracts import check_contract, check_runs_separated, check_set_ranks_distinct
 from engine.errors import IllegalAction
 from engine.melds import Meld, MeldCard
 from engine.rules import Rules
 from engine.solver import clear_cache, find_contract
+from tools.bench_solver import bench_find_contract
 
 STANDARD = Rules.preset("standard")
 

@@ -10,9 +10,9 @@ from engine.actions import Action
 from engine.players.expert import ExpertStrategy, SearchBudget
 from engine.players.hints import card_index
 from engine.players.reading import read_table
-from engine.players.simulate import play_game
 from engine.players.strategy import NormalStrategy, Strategy, make_strategy
 from tests.engine.positions import position
+from tools.simulate import play_game
 
 STANDARD = Rules.preset("standard")
 

@@ -24,16 +24,6 @@ from engine import (
 )
 from engine.actions import Action
 from engine.cards import make_pack
-from engine.players.simulate import (
-    GameRecord,
-    load_records,
-    main,
-    paired,
-    play_game,
-    seating,
-    simulate,
-    summarise,
-)
 from engine.players.strategy import (
     EasyStrategy,
     NormalStrategy,
@@ -43,6 +33,16 @@ from engine.players.strategy import (
     make_strategy,
 )
 from tests.engine.positions import position
+from tools.simulate import (
+    GameRecord,
+    load_records,
+    main,
+    paired,
+    play_game,
+    seating,
+    simulate,
+    summarise,
+)
 
 LEVELS = ("random", "easy", "normal")
 

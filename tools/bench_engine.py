@@ -1,4 +1,4 @@
-"""``python -m engine.bench``: the engine's speed figures (printed, never asserted).
+"""``python -m tools.bench_engine``: the engine's speed figures (printed, never asserted).
 
 Sections: ``find_contract`` per contract (see ``bench_solver``), random play of 4-player
 10-deal games (actions and games per second), and the JSON round trip of a mid-game
@@ -13,10 +13,10 @@ import random
 import statistics
 import time
 
-from .bench_solver import bench_find_contract
-from .game import Game
-from .players.random_play import random_step
-from .rules import Rules
+from engine.game import Game
+from engine.players.random_play import random_step
+from engine.rules import Rules
+from tools.bench_solver import bench_find_contract
 
 
 def bench_random_play(games: int, seed: int = 1) -> tuple[float, float, int]:

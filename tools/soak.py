@@ -1,4 +1,4 @@
-"""``python -m bot.soak``: many tables through the whole bot while things go wrong (issue 16).
+"""``python -m tools.soak``: many tables through the whole bot while things go wrong (issue 16).
 
 The bot runs unmodified against simcord's in-memory Discord and a real SQLite file, on
 simcord's virtual clock. ``--tables`` tables of three people each (spread over servers of at

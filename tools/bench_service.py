@@ -1,4 +1,4 @@
-"""``python -m bot.bench``: many tables through the service layer (engine + store, no Discord),
+"""``python -m tools.bench_service``: many tables through the service (engine + store, no Discord),
 on SQLite and on PostgreSQL, printed side by side.
 
 For each database it opens ``--tables`` tables of ``--players`` players in a fresh database,
@@ -37,9 +37,9 @@ from pathlib import Path
 
 from bot.service import TableService
 from data import Store
-from data.throwaway_postgres import NoPostgres, ThrowawayCluster
 from engine.actions import Action, RequestBuy
 from engine.errors import IllegalAction
+from tools.throwaway_postgres import NoPostgres, ThrowawayCluster
 
 
 class SimClock:

@@ -1,4 +1,4 @@
-"""The Hint button's cost: ``python -m bot.bench_hint [--games N] [--seed S]``.
+"""The Hint button's cost: ``python -m tools.bench_hint [--games N] [--seed S]``.
 
 Plays standard 4-player games with the normal computer in every seat (nobody buys; a game is
 cut short after ``MAX_ACTIONS``) and, at each discard

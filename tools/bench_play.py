@@ -1,4 +1,4 @@
-"""``python -m bot.bench_play``: whole games through simcord, played by scripted people.
+"""``python -m tools.bench_play``: whole games through simcord, played by scripted people.
 
 Each person clicks only what a member of the channel sees: the table message's buttons and
 their own ephemeral hand message (opened once with **My hand**, then kept). They decide with

@@ -1,4 +1,4 @@
-"""``python -m engine.bench_solver``: how long ``find_contract`` takes, per contract.
+"""``python -m tools.bench_solver``: how long ``find_contract`` takes, per contract.
 
 Hands are 12 cards from the 108-card pack of two 54-card decks (104 naturals, 4 jokers), as a
 player holds them at the moment of going down with no buys (D3). Jokers are forced fairly:
@@ -17,9 +17,9 @@ import random
 import statistics
 import time
 
-from .cards import ALL_NATURALS, JOKER, Card
-from .rules import Rules, describe_contract
-from .solver import clear_cache, find_contract
+from engine.cards import ALL_NATURALS, JOKER, Card
+from engine.rules import Rules, describe_contract
+from engine.solver import clear_cache, find_contract
 
 
 def random_hands(count: int, seed: int, size: int = 12) -> list[list[Card]]:

@@ -1,6 +1,6 @@
-"""``python -m bot.soak_service``: issue 16's soak at 500 tables, below Discord.
+"""``python -m tools.soak_service``: issue 16's soak at 500 tables, below Discord.
 
-``python -m bot.soak`` drives the whole bot through simcord, which is the honest way to click
+``python -m tools.soak`` drives the whole bot through simcord, which is the honest way to click
 but whose settling costs grow with every parked timer: on this machine it stops settling
 within its timeout at about 50 open tables. This soak keeps the parts that matter for faults
 at full scale: the real ``TableService`` (timers, back-off, restore, abandon), the real SQLite
@@ -48,7 +48,9 @@ import discord
 from bot.cogs.channel_watch import ChannelWatch
 from bot.publisher import Publisher
 from bot.service import TableService
-from bot.soak import (
+from data import SqliteStore
+from engine.actions import Action, Discard, DrawStock, RequestBuy
+from tools.soak import (
     Tracebacks,
     missing,
     no_pictures,
@@ -57,8 +59,6 @@ from bot.soak import (
     rss_mb,
     small_filesystem,
 )
-from data import SqliteStore
-from engine.actions import Action, Discard, DrawStock, RequestBuy
 
 BUY_SECONDS = 8.0
 TURN_SECONDS = 90.0
@@ -599,7 +599,7 @@ def main() -> None:
         "--concurrent", type=int, default=25, help="tables whose bursts run at the same moment"
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db-dir", default=None, help="as for python -m bot.soak")
+    parser.add_argument("--db-dir", default=None, help="as for python -m tools.soak")
     asyncio.run(main_async(parser.parse_args()))
 
 

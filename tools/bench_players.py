@@ -1,4 +1,4 @@
-"""``python -m engine.players.bench``: how long the computer players take per decision.
+"""``python -m tools.bench_players``: how long the computer players take per decision.
 
 Plays ``--games`` seat-rotated 4-player games of the ``standard`` preset with ``--seats``
 (default ``expert,normal,normal,normal``) and times every decision each strategy makes, its
@@ -20,11 +20,10 @@ from collections.abc import Sequence
 
 from engine.actions import RequestBuy
 from engine.game import Game
+from engine.players.expert import ExpertStrategy
+from engine.players.strategy import STRATEGIES, Strategy, make_strategy
 from engine.rules import PRESETS, Rules
-
-from .expert import ExpertStrategy
-from .simulate import seating
-from .strategy import STRATEGIES, Strategy, make_strategy
+from tools.simulate import seating
 
 Timings = dict[str, list[tuple[float, float]]]
 
@@ -76,7 +75,7 @@ def _percentile(sorted_values: Sequence[float], share: float) -> float:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.players.bench", description=__doc__.split("\n\n")[0]
+        prog="python -m tools.bench_players", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--games", type=int, default=12, help="games to play (default 12)")
     parser.add_argument("--seats", default="expert,normal,normal,normal")

@@ -1,4 +1,4 @@
-"""Render timings: ``python -m bot.bench_render [--repeat N]``.
+"""Render timings: ``python -m tools.bench_render [--repeat N]``.
 
 For a 15-card hand, an 8-player mid-game table (melds with jokers) and a 10-deal score sheet,
 prints the cold first render (all caches cleared: fonts, card faces), then the median and p99

@@ -1,8 +1,8 @@
-"""``python -m engine.players.simulate``: computer players against each other, for strength figures.
+"""``python -m tools.simulate``: computer players against each other, for strength figures.
 
 Example::
 
-    python -m engine.players.simulate --games 1000 --players 4 --preset standard \\
+    python -m tools.simulate --games 1000 --players 4 --preset standard \\
         --seats normal,random,random,random --seed 1 --jobs 2
 
 Seat rotation: game ``g`` gives seat ``s`` the strategy ``seats[(s + g) % players]``, so over
@@ -33,9 +33,8 @@ from dataclasses import asdict, dataclass
 from engine.actions import RequestBuy
 from engine.events import DealEnded
 from engine.game import Game
+from engine.players.strategy import STRATEGIES, Strategy, make_strategy
 from engine.rules import PRESETS, Rules
-
-from .strategy import STRATEGIES, Strategy, make_strategy
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +302,7 @@ def paired(records: Sequence[GameRecord], baseline: Sequence[GameRecord]) -> lis
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m engine.players.simulate", description=__doc__.split("\n\n")[0]
+        prog="python -m tools.simulate", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--players", type=int, default=None, help="seats (default: --seats)")
