@@ -100,7 +100,7 @@ class Delivery:
 
     async def failed(self, box: Outbox, error: BaseException, now: float) -> None:
         """A drain round failed with ``error`` (what did not go out is back in ``box``)."""
-        table = self.publisher.service.for_channel(box.channel_id)
+        table = box.last if box.last is not None and not box.last.closed else None
         guild_id = table.record.guild_id if table is not None else None
         fault = classify(error, self.bot, guild_id)
         if fault is Fault.GONE:

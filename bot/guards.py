@@ -9,8 +9,8 @@ id, so a forged ``sh:end:<table>:<user>:yes`` would end any table in any server 
   from; a control from anywhere else changes nothing;
 - ``require_may_end``: the clicker is the host or may manage the channel, checked again at the
   confirmation, not only when ``/shanghai end`` was typed;
-- ``answer_hand_on_public``: a hand control carried by a public message (where it never is)
-  opens the clicker's hand privately instead of drawing it over the public message.
+- ``is_public``: a hand control carried by a public message (where it never is) opens the
+  clicker's hand privately instead of drawing it over the public message (``views/hand.py``).
 """
 
 from __future__ import annotations
@@ -47,17 +47,3 @@ def is_public(interaction: discord.Interaction[Any]) -> bool:
     """Whether the component was clicked on a message everyone in the channel sees."""
     message = interaction.message
     return message is not None and not message.flags.ephemeral
-
-
-async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id: int) -> bool:
-    """Check a hand control's table; on a public message, answer with a private hand.
-
-    Returns ``True`` when the interaction was answered here and the control must do nothing.
-    """
-    table_here(interaction, table_id)
-    if not is_public(interaction):
-        return False
-    from .views.hand import open_hand
-
-    await open_hand(interaction, table_id)
-    return True

@@ -1,8 +1,9 @@
 """The hand follows its player: open hand messages are redrawn when something reaches them.
 
 Each time a player's hand message is drawn in answer to their click, the interaction is kept
-(its webhook token may edit that message for 15 minutes). After every change at the table the
-follower builds each followed player's ``SeatSnapshot`` and, when its tag differs from what
+(its webhook token may edit that message for 15 minutes). Every change at the table carries
+each followed player's ``SeatSnapshot`` (the service builds it under the table's lock for the
+players ``watched`` names) and, when its tag differs from what
 the message shows (their turn began, a bought or penalty card or a held draw reached them, a
 new deal was dealt, the game ended), edits the message through the webhook: no channel call,
 and the picture is uploaded again only when the hand itself changed. Once the token is too old,
@@ -21,9 +22,11 @@ import discord
 
 from bot.i18n import interaction_language, t
 from bot.screens.text import SortMode, cards_text
+from bot.views.hand import hand_files, render_hand
+from engine.cards import Card
 
 if TYPE_CHECKING:
-    from bot.service import Change, SeatSnapshot, TableService
+    from bot.service import Change, SeatSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +45,8 @@ class Followed:
     since: float
     task: asyncio.Task[None] | None = None
     dirty: bool = False
+    #: The newest screen a change brought for this player (a closed table's says so).
+    latest: SeatSnapshot | None = None
 
 
 class HandFollower:
@@ -51,10 +56,6 @@ class HandFollower:
         self.bot = bot
         self.followed: dict[tuple[int, int], Followed] = {}
         self.pushes = 0
-
-    @property
-    def service(self) -> TableService:
-        return self.bot.service  # type: ignore[no-any-return]
 
     def _now(self) -> float:
         return discord.utils.utcnow().timestamp()
@@ -80,6 +81,10 @@ class HandFollower:
         followed = self.followed.get((table_id, user_id))
         return followed is not None and self._now() - followed.since <= TOKEN_SECONDS
 
+    def watched(self, table_id: int) -> list[int]:
+        """The players of ``table_id`` whose open hands can still be updated."""
+        return [user for (table, user) in self.followed if table == table_id]
+
     def table_changed(self, change: Change) -> None:
         table = change.table
         for (table_id, user_id), followed in list(self.followed.items()):
@@ -88,6 +93,10 @@ class HandFollower:
             if self._now() - followed.since > TOKEN_SECONDS:
                 del self.followed[(table_id, user_id)]
                 continue
+            snap = change.seats.get(user_id)
+            if snap is None:
+                continue  # nothing of theirs can have changed
+            followed.latest = snap
             followed.dirty = True
             self._kick(table_id, user_id)
 
@@ -105,8 +114,6 @@ class HandFollower:
             )
 
     async def _push(self, table_id: int, user_id: int) -> None:
-        from bot.views.hand import hand_files, render_hand
-
         key = (table_id, user_id)
         while True:
             followed = self.followed.get(key)
@@ -116,24 +123,16 @@ class HandFollower:
                 return  # its own answer is on the way; ``answered`` looks again after it
             followed.dirty = False
             language = interaction_language(followed.interaction)  # the player's own language
-            table = self.service.tables.get(table_id)
+            snap = followed.latest
             try:
-                if table is None or table.game is None:
-                    self.followed.pop(key, None)
-                    if table is None:
-                        await followed.interaction.edit_original_response(
-                            content=t("hand.game_over", language), view=None, attachments=[]
-                        )
+                if snap is None:
                     return
-                snap = self.service.snapshot(table_id, user_id)
                 if snap.tag == followed.tag:
                     continue
                 hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
                 gained = Counter(hand) - Counter(followed.hand)
                 note = None
                 if gained and snap.gained == ():
-                    from engine.cards import Card
-
                     cards = sorted((Card.parse(c) for c in gained.elements()), key=Card.sort_key)
                     note = t("hand.you_got", language, cards=cards_text(cards))
                 if snap.over:

@@ -74,7 +74,8 @@ from .screens.text import (
 from .views.table import render_table
 
 if TYPE_CHECKING:
-    from .service import Change, LiveTable, TableService
+    from .service import Change, TableService
+    from .service.table_snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,12 @@ class Outbox:
     """One channel's pending edit and notice lines."""
 
     channel_id: int
-    table: LiveTable | None = None
+    #: The table as it should be drawn next (None: nothing to redraw).
+    table: TableSnapshot | None = None
+    #: The latest snapshot seen, drawn or not: what the channel's table looks like now.
+    last: TableSnapshot | None = None
+    #: Where the table message is, once this outbox posted it or was told (``posted``).
+    message_id: int | None = None
     lines: list[str] = field(default_factory=list)
     #: Score sheets to post as pictures: (names, sheet) after each deal.
     sheets: list[tuple[list[str], list[list[int]], Language]] = field(default_factory=list)
@@ -152,30 +158,31 @@ class Publisher:
             self.forget(table.channel_id)
             return
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
+        box.last = table
         lines = self._lines(change)
         if worth_showing(change):
             box.table = table  # else its lines wait for the next change worth an edit
         box.lines.extend(lines)
         ping = self._ping_for(change)
-        if ping is not None and table.game is not None:
+        view = table.view
+        if ping is not None and view is not None:
             language = table_language(table.record.options)
-            box.pings.append(t("notice.your_turn", language, user=ping, deal=table.game.deal))
-        game = table.game
-        if game is not None and any(
+            box.pings.append(t("notice.your_turn", language, user=ping, deal=view.deal))
+        if view is not None and any(
             isinstance(e, DealEnded) and e.reason != "void" for e in change.events
         ):
-            sheet = [list(r) for r in game.view(None).score_sheet]
+            sheet = [list(r) for r in view.score_sheet]
             box.sheets.append((list(table.names), sheet, table_language(table.record.options)))
         if box.table is not None or box.sheets:
             self._kick(box)
 
     def _ping_for(self, change: Change) -> int | None:
         """The person whose turn began and who can't be reached through their open hand."""
-        table, game = change.table, change.table.game
-        if not change.new_turn or game is None or game.is_over or table.closed:
+        table, view = change.table, change.table.view
+        if not change.new_turn or view is None or view.is_over or table.closed:
             return None
-        seat = game.current
-        if table.is_computer(seat) or (seat < len(table.away) and table.away[seat].away):
+        seat = view.current
+        if table.is_computer(seat) or table.is_away(seat):
             return None
         user_id = table.record.seats[seat].user_id
         hands = getattr(self.bot, "hands", None)
@@ -223,7 +230,7 @@ class Publisher:
         hands = getattr(self.bot, "hands", None)
         if table is None or hands is None or box.sheets or box.pings or box.after >= 2:
             return False
-        if table.closed or table.game is None or table.game.is_over:
+        if not table.playing:
             return False
         return all(
             hands.follows(table.id, seat.user_id)
@@ -231,11 +238,26 @@ class Publisher:
             if not table.is_computer(number) and not table.is_away(number)
         )
 
-    def refresh(self, table: LiveTable) -> None:
+    def watched(self, table_id: int) -> tuple[int, ...]:
+        """The channel side needs no seat's screen."""
+        return ()
+
+    def refresh(self, table: TableSnapshot) -> None:
         """Redraw the table message (no notice)."""
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
-        box.table = table
+        box.table = box.last = table
         self._kick(box)
+
+    def posted(self, table: TableSnapshot, message_id: int) -> None:
+        """The table message was posted anew by a command (``/shanghai new``, ``table``):
+        edits go there from now on, and the messages above it no longer count."""
+        box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
+        box.message_id, box.after, box.shown, box.picture = message_id, 0, None, None
+        box.last = box.last or table
+
+    @staticmethod
+    def _message_id(box: Outbox, table: TableSnapshot) -> int | None:
+        return box.message_id if box.message_id is not None else table.record.message_id
 
     def _kick(self, box: Outbox) -> None:
         if box.task is None or box.task.done():
@@ -262,8 +284,7 @@ class Publisher:
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
-                game = table.game if table is not None else None
-                if table is not None and game is not None and not game.is_over and not table.closed:
+                if table is not None and table.playing:
                     await self._show_game(box, table, lines)
                     table, lines = None, []
                 else:
@@ -290,7 +311,7 @@ class Publisher:
             else:
                 self.delivery.delivered(box)
             box.last_sent = loop.time()
-        closed = self.service.for_channel(box.channel_id) is None
+        closed = box.last is None or box.last.closed
         if closed and self.boxes.get(box.channel_id) is box:
             del self.boxes[box.channel_id]  # its table has closed and everything is out
 
@@ -316,19 +337,19 @@ class Publisher:
             channel = await self.bot.fetch_channel(channel_id)
         return channel
 
-    async def _show_game(self, box: Outbox, table: LiveTable, lines: list[str]) -> None:
+    async def _show_game(self, box: Outbox, table: TableSnapshot, lines: list[str]) -> None:
         """The table message of a game in play: edited in place, or moved when it must be."""
         recent = (box.recent + [line for line in lines if line])[-RECENT_LINES:]
         pings = list(box.pings)
-        embed, view = render_table(self.service, table)
-        game = table.game
-        assert game is not None
+        embed, view = render_table(table)
+        public = table.view
+        assert public is not None
         language = table_language(table.record.options)
-        png = await table_png(game.view(None), table.names, compact=True, language=language)
+        png = await table_png(public, table.names, compact=True, language=language)
         digest = hashlib.sha1(png).hexdigest()
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
-        if pings or box.after >= 2 or table.record.message_id is None:
+        if pings or box.after >= 2 or self._message_id(box, table) is None:
             await self._move(
                 box, table, "\n".join(x for x in (text, *pings) if x), embed, view, png
             )
@@ -347,7 +368,7 @@ class Publisher:
     async def _move(
         self,
         box: Outbox,
-        table: LiveTable,
+        table: TableSnapshot,
         text: str,
         embed: discord.Embed,
         view: discord.ui.View | None,
@@ -356,7 +377,7 @@ class Publisher:
         """Post the table message anew at the bottom; the old one keeps only its text (what
         happened, the ping), so the channel reads as a short log with one table at the end."""
         channel = await self._channel(table.channel_id)
-        old = table.record.message_id
+        old = self._message_id(box, table)
         await self._spend(box)
         language = table_language(table.record.options)
         kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
@@ -364,7 +385,8 @@ class Publisher:
             kwargs["view"] = view
         message = await channel.send(text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs)
         self.notices += 1
-        await self.service.set_message(table, message.id)
+        box.message_id = message.id
+        await self.service.set_message(table.id, message.id)
         box.after = 0
         box.shown = _fingerprint(text, embed, view)
         if old is not None:
@@ -375,13 +397,13 @@ class Publisher:
     async def _edit_message(
         self,
         box: Outbox,
-        table: LiveTable,
+        table: TableSnapshot,
         text: str | None,
         embed: discord.Embed | None,
         view: discord.ui.View | None,
         files: list[discord.File] | None,
     ) -> bool:
-        message_id = table.record.message_id
+        message_id = self._message_id(box, table)
         if message_id is None:
             return False
         channel = await self._channel(table.channel_id)
@@ -401,21 +423,21 @@ class Publisher:
             log.info("table %s message is gone; /shanghai table re-posts it", table.id)
             return False
 
-    async def _edit(self, box: Outbox, table: LiveTable) -> None:
+    async def _edit(self, box: Outbox, table: TableSnapshot) -> None:
         """The lobby, or a table that ended: its message as it stands, without a picture."""
-        embed, view = render_table(self.service, table)
+        embed, view = render_table(table)
         if embed is not None:
             shown = _fingerprint("", embed, view)
             if shown == box.shown:
                 return
             box.shown = shown
         attachments: list[discord.File] = []
-        if table.game is not None and not table.closed and embed is not None:
+        if table.view is not None and not table.closed and embed is not None:
             language = table_language(table.record.options)
-            picture = await table_picture(table.game.view(None), table.names, language)
+            picture = await table_picture(table.view, table.names, language)
             attachments.append(picture)
             embed.set_image(url=f"attachment://{TABLE_FILE}")
-        content = "\n".join(box.recent) if table.game is not None and box.recent else None
+        content = "\n".join(box.recent) if table.view is not None and box.recent else None
         await self._edit_message(box, table, content, embed, view, attachments)
 
     async def _send(self, box: Outbox, lines: list[str]) -> None:
@@ -464,16 +486,15 @@ class Publisher:
                 key = "notice.timeout_did" if change.kind == "timeout" else "notice.away_did"
                 did = did_text(change.auto_actions, language)
                 lines.append(t(key, language, name=name, did=did))
-                state = table.away[change.auto_seat] if change.auto_seat < len(table.away) else None
-                if change.kind == "timeout" and state is not None and state.away:
+                if change.kind == "timeout" and table.is_away(change.auto_seat):
                     lines.append(t("notice.now_away", language, name=name))
         lines.extend(event_lines(change.events, names, language))
         for event in change.events:
-            if isinstance(event, DealEnded) and event.reason != "void" and table.game is not None:
-                sheet = table.game.view(None).score_sheet
+            if isinstance(event, DealEnded) and event.reason != "void" and table.view is not None:
+                sheet = table.view.score_sheet
                 key = (
                     "notice.sheet_after_deal"
-                    if table.game.is_shanghai
+                    if table.view.rules.game == "shanghai"
                     else "notice.sheet_after_hand"
                 )
                 lines.append(t(key, language, deal=event.deal))
@@ -533,7 +554,7 @@ VISIBLE = (TurnStarted, DealStarted, DealEnded, GameEnded, WentOut, BuyAwarded, 
 
 def worth_showing(change: Change) -> bool:
     """Whether ``change`` needs the table message redrawn now (issue 10: a third of the calls)."""
-    game = change.table.game
-    if change.kind not in ("act", "timeout", "window") or game is None or game.is_over:
+    view = change.table.view
+    if change.kind not in ("act", "timeout", "window") or view is None or view.is_over:
         return True  # lobby, start, end, away, kicks, departures and the end: always shown
     return any(isinstance(event, VISIBLE) for event in change.events)

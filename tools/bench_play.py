@@ -405,8 +405,8 @@ class Game:
         table = self.table
         return (
             table is not None
-            and table.pending is not None
-            and table.game.players[table.pending.seat] == str(user_id)
+            and table.window.held is not None
+            and table.game.players[table.window.held.seat] == str(user_id)
         )
 
     async def held_draw(self, user_id: int) -> None:

@@ -126,7 +126,7 @@ async def run(tables: int, players: int, actions: int, seed: int, database: str)
             continue
         game = live.game
         action: Action
-        if service.buy_window_running(live) and rng.random() < 0.2:
+        if live.window.is_running(game, service.clock()) and rng.random() < 0.2:
             others = [p for p in game.players if game.is_legal(p, RequestBuy())]
             if not others:
                 continue

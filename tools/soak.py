@@ -372,7 +372,7 @@ class Soak:
         timers = getattr(self.service, "timers", None)
         if timers is not None:
             return timers.next_wake(live)  # type: ignore[no-any-return]
-        deadlines = [live.buy_deadline, live.turn_deadline]
+        deadlines = [live.window.deadline, live.turn_deadline]
         return min((d for d in deadlines if d is not None), default=None)
 
     async def burst(self, t: Soaked) -> None:

@@ -289,7 +289,7 @@ class ServiceSoak:
             options = {"preset": "standard", "rules": {"num_deals": self.args.deals}}
             live = await self.service.open_table(1, channel_id, people[0], "host", options)
             t.table_id = live.id
-            await self.service.set_message(live, 500_000 + index)
+            await self.service.set_message(live.id, 500_000 + index)
             for person in people[1:]:
                 await self.service.join(live.id, person, f"p{person}")
             await self.service.start(live.id, people[0])

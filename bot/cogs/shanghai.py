@@ -236,13 +236,14 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         """Post the table message again at the bottom of the channel."""
         async with guard(interaction):
-            table = self._table_here(interaction)
             service = self.bot.service
+            table = service.public(self._table_here(interaction).id)
             old = table.record.message_id
-            embed, view = render_table(service, table)
+            embed, view = render_table(table)
             await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
             message = await interaction.original_response()
-            await service.set_message(table, message.id)
+            await service.set_message(table.id, message.id)
+            self.bot.publisher.posted(table, message.id)
             if old is not None and interaction.channel is not None:
                 try:
                     partial = interaction.channel.get_partial_message(old)  # type: ignore[union-attr]
@@ -259,8 +260,8 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             table = self._table_here(interaction)
             if interaction.user.id != table.record.host_id:
                 raise NotHost("remove a player", code="not_host.kick")
-            await self.bot.service.kick(table.id, member.id)
-            key = "kick.removed_in_game" if table.game is not None else "kick.removed"
+            after = await self.bot.service.kick(table.id, member.id)
+            key = "kick.removed_in_game" if after.view is not None else "kick.removed"
             await interaction.response.send_message(
                 t(key, interaction_language(interaction), name=member.display_name),
                 ephemeral=True,
@@ -323,10 +324,12 @@ async def open_table_here(
             where=where,
             game=game,
         ) from None
-    embed, view = render_table(bot.service, table)
+    lobby = bot.service.public(table.id)
+    embed, view = render_table(lobby)
     await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
     message = await interaction.original_response()
-    await bot.service.set_message(table, message.id)
+    await bot.service.set_message(table.id, message.id)
+    bot.publisher.posted(lobby, message.id)
 
 
 #: Per game: its name, the catalogue key of its empty leaderboard and of its stats line.

@@ -1,11 +1,12 @@
 """Computer seats: which move a computer (or a seat the bot plays) makes, and its buys.
 
 A computer decides from that seat's own ``PlayerView`` and legal actions only, with the
-strategy of its level (``engine.players.strategy``), and acts through the service's normal
-path like a click. Buys are decided as soon as a window opens (a computer never holds a
-window open); a turn's moves wait ``computer_delay`` between them so people can follow. The
-expert searches for up to its budget per decision, so its decisions run in a worker thread
-(``asyncio.to_thread``) on a view taken under the table's lock, never on the event loop.
+strategy of its level (``engine.players.strategy``); ``TableService`` applies what this file
+chooses through the same path as a click. Buys are decided as soon as a window opens (a
+computer never holds a window open); a turn's moves wait ``computer_delay`` between them
+so people can follow. The expert searches for up to its budget per decision, so its
+decisions run in a worker thread (``asyncio.to_thread``) on a view taken under the table's
+lock, never on the event loop.
 """
 
 from __future__ import annotations
@@ -15,19 +16,15 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-from data.errors import StoreBusy
 from engine import Game
-from engine.actions import Action, RequestBuy
+from engine.actions import Action
 from engine.players.expert import ExpertStrategy
 from engine.players.strategy import EasyStrategy, Strategy, make_strategy
 from engine.view import PlayerView
 
 from .live import LiveTable
-
-if TYPE_CHECKING:
-    from .tables import TableService
 
 log = logging.getLogger("bot.service")
 
@@ -37,10 +34,13 @@ T = TypeVar("T")
 
 
 class ComputerSeats:
-    """The strategies of one service, and the moves they make for its tables."""
+    """The strategies of one service, and the moves they choose for its tables' seats.
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    It decides and returns; ``TableService`` applies what it returns through its one commit,
+    so a computer's move takes exactly the path of a click."""
+
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed
         self._strategies: dict[str, Strategy] = {}
 
     def strategy(self, level: str) -> Strategy:
@@ -52,10 +52,9 @@ class ComputerSeats:
         return strategy
 
     def rng(self, table: LiveTable, seat: int) -> random.Random:
-        seed = self.service.seed
-        if seed is None:
+        if self.seed is None:
             return random.Random()
-        return random.Random(f"{seed}:{table.id}:{table.version}:{seat}")
+        return random.Random(f"{self.seed}:{table.id}:{table.version}:{seat}")
 
     def action(self, table: LiveTable, seat: int, level: str) -> Action | None:
         """The strategy's move for ``seat`` from that seat's own view and legal actions only;
@@ -72,75 +71,28 @@ class ComputerSeats:
             log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
             return choose_auto_action(game, player)
 
-    def undecided_buyers(self, table: LiveTable) -> list[int]:
-        """Computer seats not yet asked whether they want the upcard on offer now."""
-        game = table.game
-        if game is None or not self.service.windows.running(table):
-            return []
-        request = RequestBuy()
-        return [
-            seat
-            for seat, player in enumerate(game.players)
-            if table.is_computer(seat)
-            and seat != game.current
-            and seat not in table.decided
-            and game.is_legal(player, request)
-        ]
-
-    async def decide_buys(self, table: LiveTable) -> None:
-        """Each computer seat that may buy the upcard decides now; buyers ask like people do."""
-        game = table.game
-        assert game is not None
-        for seat in self.undecided_buyers(table):
-            if not self.service.windows.running(table):
-                break
-            table.decided.add(seat)
-            player = game.players[seat]
-            level = table.record.seats[seat].level or "normal"
-            try:
-                if level not in SEARCHING_LEVELS:
-                    wants = self.strategy(level).wants_buy(game.view(player), self.rng(table, seat))
-                else:
-                    wants = await self._off_loop(
-                        level, lambda s, v, r: s.wants_buy(v, r), game.view(player), table, seat
-                    )
-            except Exception:
-                log.exception("wants_buy failed at table %s", table.id)
-                wants = False
-            if wants:
-                try:
-                    await self.service._act_locked(table, int(player), RequestBuy())
-                except StoreBusy:
-                    table.decided.discard(seat)  # asked again when the timer retries
-                    raise
-                except ValueError as error:
-                    log.info("computer buy refused at table %s: %s", table.id, error)
-
-    async def move(self, table: LiveTable, seat: int) -> None:
-        """One action of a computer seat's turn, through the same path as a click."""
+    async def wants_buy(self, table: LiveTable, seat: int) -> bool:
+        """Whether computer ``seat`` asks for the upcard on offer (the expert in a thread)."""
         game = table.game
         assert game is not None
         player = game.players[seat]
         level = table.record.seats[seat].level or "normal"
-        table.auto_due = self.service.clock() + self.service.computer_delay  # no busy loop
-        if level in SEARCHING_LEVELS:
-            action = await self._searched_action(table, seat, level)
-        else:
-            action = self.action(table, seat, level)
-        if action is None:
-            return
         try:
-            await self.service._act_locked(table, int(player), action)
-        except StoreBusy:
-            raise  # the move is fine, the store is busy: the timer backs off and tries again
-        except ValueError as error:
-            log.warning("computer move %s refused at table %s: %s", action, table.id, error)
-            game = table.game  # a failed commit reloads the table: decide from what it holds
-            if game is None or table.closed:
-                return
-            fallback = choose_auto_action(game, player)
-            if fallback is not None and fallback != action:
-                await self.service._act_locked(table, int(player), fallback)
+            if level not in SEARCHING_LEVELS:
+                return self.strategy(level).wants_buy(game.view(player), self.rng(table, seat))
+            return await self._off_loop(
+                level, lambda s, v, r: s.wants_buy(v, r), game.view(player), table, seat
+            )
+        except Exception:
+            log.exception("wants_buy failed at table %s", table.id)
+            return False
+
+    async def move(self, table: LiveTable, seat: int) -> Action | None:
+        """The next action of computer ``seat``'s turn (a searching level in a thread)."""
+        level = table.record.seats[seat].level or "normal"
+        if level in SEARCHING_LEVELS:
+            return await self._searched_action(table, seat, level)
+        return self.action(table, seat, level)
 
     async def _searched_action(self, table: LiveTable, seat: int, level: str) -> Action | None:
         """``action`` for a searching level: view and legal list taken here, the choice in a

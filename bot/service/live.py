@@ -3,7 +3,7 @@
 Terminology (shared by every file of ``bot/service/``):
 - *buy window*: the seconds after a discard (or the first upcard) in which others may ask to
   buy it. The engine keeps the upcard live until the in-turn player P draws; the service closes
-  the window for requests at ``buy_deadline``, or earlier once every seat that could still ask
+  the window for requests at the window's deadline, or earlier once every seat that could still ask
   has decided (asked, passed, or cannot ask: computers and away seats decide at once).
 - *pending draw* (held draw): P asked to draw from the stock while the window is running. The
   draw is held (RULES.md Part E) and submitted when the window ends, so that buy requests can
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from bot.backoff import Backoff
 from data.errors import StoreBusy
@@ -29,6 +29,12 @@ from data.store import PLAYER_WAIT_SECONDS
 from engine import Game, Rules
 from engine.actions import Action
 from engine.events import Event
+
+from .buy_window import BuyWindow
+
+if TYPE_CHECKING:
+    from .snapshot import SeatSnapshot
+    from .table_snapshot import TableSnapshot
 
 Clock = Callable[[], float]
 
@@ -57,25 +63,23 @@ TABLE_OPTION_KEYS = ("preset", "buy_seconds", "turn_seconds", "rules")
 
 
 @dataclass
-class Pending:
-    """P's draw (or take) held until the buy window closes."""
-
-    seat: int
-    action: Action
-    future: asyncio.Future[ActResult]
-
-
-@dataclass
 class LiveTable:
-    """One open table in memory: its record, its game, its deadlines and its lock."""
+    """One open table in memory: its record, its game, its deadlines and its lock.
+
+    ``TableService`` alone changes these fields (the buy window's through ``BuyWindow``'s
+    methods); everyone else reads a ``TableSnapshot`` or a ``SeatSnapshot``."""
 
     record: TableRecord
     game: Game | None
     version: int
-    buy_deadline: float | None = None
+    #: The engine state of ``version`` as the store holds it: a failed commit goes back to it
+    #: without reading the database (which may be what failed).
+    saved_state: str | None = None
     turn_deadline: float | None = None
     away: list[AwayState] = field(default_factory=list)
-    pending: Pending | None = None
+    #: Seats the bot plays for good: their player left the game or the host removed them.
+    removed: set[int] = field(default_factory=set)
+    window: BuyWindow = field(default_factory=BuyWindow)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
     timer_busy: bool = False
@@ -83,12 +87,6 @@ class LiveTable:
     #: When the next computer (or away) move may be made: a short visible delay after the
     #: last change. Memory only; ``restore`` sets it to now + the delay.
     auto_due: float | None = None
-    #: Seats that decided about the upcard now on offer: asked to buy, passed, or computers
-    #: that were asked. The window closes early once every other eligible seat is in here.
-    decided: set[int] = field(default_factory=set)
-    #: When the window of the upcard on offer ends or ended (kept after it closed, for the
-    #: table's text).
-    window_ends: float | None = None
     #: When a person last acted (a computer's or the bot's move doesn't count): a game idle
     #: for ``idle_seconds`` ends as abandoned. Memory only; ``restore`` takes the row's
     #: last update.
@@ -135,14 +133,81 @@ class LiveTable:
 
     @property
     def away_seats(self) -> list[int]:
-        return [i for i, state in enumerate(self.away) if state.away]
+        return [i for i in range(len(self.record.seats)) if self.is_away(i)]
 
     def is_computer(self, seat: int) -> bool:
         seats = self.record.seats
         return 0 <= seat < len(seats) and seats[seat].is_computer
 
     def is_away(self, seat: int) -> bool:
-        return seat < len(self.away) and self.away[seat].away
+        """Played by the bot now: marked away after timeouts, or removed for good."""
+        return seat in self.removed or (seat < len(self.away) and self.away[seat].away)
+
+    def stored_away(self) -> list[AwayState]:
+        """The seats' away flags as the store keeps them (one JSON object per seat): a removed
+        seat is ``AwayState(REMOVED, True)`` and the held draw rides on its seat, so a restart
+        gets both back (``restore.revive``)."""
+        away = [
+            AwayState(REMOVED, True) if seat in self.removed else state
+            for seat, state in enumerate(self.away)
+        ]
+        held = self.window.held
+        if held is not None and held.seat < len(away):
+            away[held.seat] = replace(away[held.seat], held=str(held.action))
+        return away
+
+    def memento(self) -> Memento:
+        """What a failed commit restores (see ``Memento``)."""
+        return Memento(
+            self.record,
+            self.version,
+            self.turn_deadline,
+            list(self.away),
+            set(self.removed),
+            self.window.copy(),
+            self.auto_due,
+            self.last_person,
+        )
+
+    def go_back(self, memento: Memento, *, game_moved: bool) -> None:
+        """Undo everything since ``memento``: the engine state from ``saved_state`` when the
+        game had moved, every other field from the memento. Nothing is read from the store."""
+        if game_moved:
+            self.game = Game.from_json(self.saved_state) if self.saved_state else None
+        (
+            self.record,
+            self.version,
+            self.turn_deadline,
+            self.away,
+            self.removed,
+            self.window,
+            self.auto_due,
+            self.last_person,
+        ) = (
+            memento.record,
+            memento.version,
+            memento.turn_deadline,
+            memento.away,
+            memento.removed,
+            memento.window,
+            memento.auto_due,
+            memento.last_person,
+        )
+
+
+@dataclass(frozen=True)
+class Memento:
+    """A table's fields before an action, so that a save the store refused leaves memory
+    exactly as it was before the click (issue 25: memory is never ahead of the database)."""
+
+    record: TableRecord
+    version: int
+    turn_deadline: float | None
+    away: list[AwayState]
+    removed: set[int]
+    window: BuyWindow
+    auto_due: float | None
+    last_person: float
 
 
 @dataclass
@@ -159,7 +224,7 @@ class ActResult:
 class Change:
     """A change the Discord side may want to show."""
 
-    table: LiveTable
+    table: TableSnapshot
     kind: ChangeKind
     events: list[Event] = field(default_factory=list)
     actor: int | None = None
@@ -172,11 +237,17 @@ class Change:
     #: Why the table ended, for an ``end`` the bot decided itself (a lobby nobody started, a
     #: game nobody played).
     note: str | None = None
+    #: The screens of the players the listener follows (``Listener.watched``), by user id,
+    #: built under the table's lock with the change.
+    seats: dict[int, SeatSnapshot] = field(default_factory=dict)
 
 
 class Listener(Protocol):
     def table_changed(self, change: Change) -> None:
         """Called after each committed change; must not block (schedule work instead)."""
+
+    def watched(self, table_id: int) -> Collection[int]:
+        """The user ids whose screens the listener wants with each change of this table."""
 
 
 class Store(Protocol):  # the parts of data.Store this service uses
@@ -208,3 +279,6 @@ class Listeners:
     def table_changed(self, change: Change) -> None:
         for listener in self.listeners:
             listener.table_changed(change)
+
+    def watched(self, table_id: int) -> Collection[int]:
+        return {user for listener in self.listeners for user in listener.watched(table_id)}

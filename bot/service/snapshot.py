@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.cards import Card
 from engine.view import PlayerView
 
+from .buy_window import undecided, window_tag
 from .live import ActResult, LiveTable
-
-if TYPE_CHECKING:
-    from .tables import TableService
 
 
 @dataclass(frozen=True)
@@ -54,6 +51,11 @@ class SeatSnapshot:
     buy_offer: str | None = None
     #: This seat asked for the upcard of the running window (it may take that back).
     buy_requested: bool = False
+    #: The control clicked was drawn from an older screen (its tag differs from this one's
+    #: before the click): a refusal is then explained with the hand redrawn.
+    stale: bool = False
+    #: Why the click was refused, for a stale control (the hand is redrawn with the reason).
+    refusal: ValueError | None = None
 
     @property
     def over(self) -> bool:
@@ -82,6 +84,11 @@ class SeatSnapshot:
         )
 
 
+#: What a click asks for, given the seat's screen as it is when the click lands (under the
+#: table's lock): the action, or None to only answer with the screen.
+Resolver = Callable[[SeatSnapshot], Action | None]
+
+
 @dataclass(frozen=True)
 class Changed:
     """What an action did to the acting player's hand."""
@@ -103,12 +110,12 @@ def seat_tag(view: PlayerView, *, pending: bool, offer: str | None = None) -> st
 
 
 def seat_snapshot(
-    service: TableService,
     table: LiveTable,
     user_id: int,
+    now: float,
     notes: Changed | Sequence[str] = (),
 ) -> SeatSnapshot:
-    """The snapshot of ``user_id``'s seat at ``table`` now (the table's lock held or not)."""
+    """The snapshot of ``user_id``'s seat at ``table`` at ``now`` (the table's lock held)."""
     game = table.game
     assert game is not None
     seat = table.seat_of(user_id)
@@ -117,9 +124,8 @@ def seat_snapshot(
     view = game.view(player)
     over = view.is_over or table.closed
     legal = tuple(game.legal_actions(player)) if view.current == seat and not over else ()
-    pending = table.pending is not None and table.pending.seat == seat
-    offer = buy_offer(service, table, seat)
-    requested = service.windows.running(table) and seat in game.buy_requests
+    pending, offer, requested = _window_for(table, seat, now)
+    running = table.window.is_running(game, now)
     changed = notes if isinstance(notes, Changed) else Changed()
     return SeatSnapshot(
         table.id,
@@ -130,7 +136,7 @@ def seat_snapshot(
         legal,
         seat_tag(view, pending=pending, offer=offer or ("asked" if requested else None)),
         pending=pending,
-        buy_deadline=table.buy_deadline if service.windows.running(table) else None,
+        buy_deadline=table.window.deadline if running else None,
         action=changed.action,
         gained=changed.gained,
         notes=() if isinstance(notes, Changed) else tuple(notes),
@@ -140,23 +146,36 @@ def seat_snapshot(
     )
 
 
-def buy_offer(service: TableService, table: LiveTable, seat: int) -> str | None:
+def _window_for(table: LiveTable, seat: int, now: float) -> tuple[bool, str | None, bool]:
+    """What the buy window means for ``seat``: its draw is held, the offer it may still
+    decide on (the window's tag), and whether it asked for the upcard."""
+    game = table.game
+    assert game is not None
+    held = table.window.held
+    pending = held is not None and held.seat == seat
+    requested = table.window.is_running(game, now) and seat in game.buy_requests
+    return pending, buy_offer(table, seat, now), requested
+
+
+def current_tag(table: LiveTable, seat: int, now: float) -> str:
+    """The ``tag`` the seat's snapshot would have now (no legal plays needed): a control drawn
+    with another tag is out of date."""
+    game = table.game
+    assert game is not None
+    pending, offer, requested = _window_for(table, seat, now)
+    view = game.view(game.players[seat])
+    return seat_tag(view, pending=pending, offer=offer or ("asked" if requested else None))
+
+
+def buy_offer(table: LiveTable, seat: int, now: float) -> str | None:
     """The running window's tag when ``seat`` may still say Buy or Pass to its upcard (the
     hand then offers both, so the table message need not change for a window)."""
     game = table.game
-    if game is None or table.closed or seat == game.current or seat in table.decided:
+    if game is None or table.closed or seat == game.current or seat in table.window.decided:
         return None
-    if not service.windows.running(table) or seat not in service.windows.undecided(table):
+    if seat not in undecided(table.window, game, table.is_away, now=now):
         return None
-    return window_tag(table)
-
-
-def window_tag(table: LiveTable) -> str:
-    """Which upcard a Buy or Pass is for: its deal, the discarder's turn and the pile."""
-    game = table.game
-    assert game is not None
-    view = game.view(None)
-    return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"
+    return window_tag(game)
 
 
 def what_changed(

@@ -1,15 +1,21 @@
-"""The table service: the only code that calls the engine, and the owner of each table's lock.
+"""The table service: the only code that calls the engine, and the owner of each table's state.
 
-Data flows one way: a click becomes an engine action, ``TableService.play`` applies it under
-the table's lock, commits the new state and deadlines to the store in one transaction, and
-answers with the acting seat's ``SeatSnapshot`` (what its screen shows now); the ``Listener``
-is told of the change, so the table message and other players' open hands follow. Nothing here
-imports discord: the benchmark drives the same code without a bot.
+Data flows one way: a click becomes an engine action, ``TableService.play`` (or, for the buy
+window, ``decide_buy``) applies it under the table's lock, commits the new state and deadlines
+to the store in one transaction, and answers with the acting seat's ``SeatSnapshot`` (what its
+screen shows now); the ``Listener`` is told of the change with a ``TableSnapshot`` and the
+followed seats' snapshots, so the table message and other players' open hands follow without
+touching the live game. Nothing here imports discord: the benchmark drives the same code.
 
-The collaborators, one file each: ``buy_window.py`` (who may still buy, the held draw),
-``timers.py`` (deadlines, timeouts, absent seats), ``computers.py`` (computer seats),
-``results.py`` (leaderboard rows), ``snapshot.py`` (a seat's screen), ``live.py`` (the
-in-memory table and the terms they share).
+Collaborators decide and return; this class carries out. ``lobby.py`` checks lobby requests
+and returns the seats or options they lead to; ``buy_window.py`` owns the window's fields and
+answers who is undecided and whether P's draw must wait; ``timers.py`` says when a table wakes
+and what is due (a ``Due``); ``computers.py`` chooses computer seats' moves and buys;
+``restore.py`` turns a stored row back into a ``LiveTable``; ``results.py`` the leaderboard
+rows; ``snapshot.py`` and ``table_snapshot.py`` the screens; ``live.py`` the in-memory table.
+
+Every change goes through ``_apply`` and ``_commit``: a save the store refuses puts memory
+back exactly as it was before the click (``LiveTable.memento``), without reading the store.
 """
 
 from __future__ import annotations
@@ -20,34 +26,56 @@ import logging
 import random
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
-from bot import quarantine
-from bot.errors import NoTable, NotHost, NotSeated, UserError, WrongPhase, rules_refusal
+from bot.errors import NoTable, NotSeated, UserError, WrongPhase
 from bot.i18n import t, table_language
+from data.errors import StoreBusy
 from data.records import AwayState, Seat
 from engine import Game
 from engine.actions import Action, CancelBuy, RequestBuy
-from engine.events import DealStarted, Discarded, Event
+from engine.errors import IllegalAction
+from engine.events import DealStarted, Discarded, Event, TurnStarted
+from engine.players.hints import Hint
 
-from .buy_window import BuyWindows, clear_held
-from .computers import ComputerSeats
+from . import lobby
+from .buy_window import (
+    BuyWindow,
+    HeldDraw,
+    check_request,
+    computer_buyers,
+    must_hold,
+    undecided,
+    window_tag,
+)
+from .computers import ComputerSeats, choose_auto_action
+from .hints import advice_for, plain_hint
 from .live import (
-    REMOVED,
     ActResult,
     Change,
     ChangeKind,
     Clock,
     Listener,
     LiveTable,
+    Memento,
     Store,
     rules_for,
 )
+from .restore import revive, table_seconds
 from .results import result_rows
-from .snapshot import SeatSnapshot, seat_snapshot, what_changed
-from .timers import Timers
+from .snapshot import Changed, Resolver, SeatSnapshot, current_tag, seat_snapshot, what_changed
+from .table_snapshot import TableSnapshot
+from .timers import Timers, Timings, what_is_due
 
 log = logging.getLogger("bot.service")
+
+BuyChoice = Literal["buy", "pass", "unbuy"]
+#: The refusal of a Buy, Pass or take-back whose window has closed, worded once for the table
+#: message's buttons and the hand's.
+WINDOW_CLOSED = (
+    "That buy window has closed: the card can no longer be bought.",
+    "buy_window_closed",
+)
 
 
 class TableService:
@@ -79,11 +107,10 @@ class TableService:
         self.idle_seconds = idle_seconds
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
-        self.windows = BuyWindows(self)
-        self.timers = Timers(self)
-        self.computers = ComputerSeats(self)
+        self.computers = ComputerSeats(seed)
+        self.timers = Timers(clock, Timings(lobby_seconds, idle_seconds), self._wake)
 
-    # -- lookup --------------------------------------------------------------------------------
+    # -- lookup -----------------------------------------------------------------------------------
 
     def get(self, table_id: int) -> LiveTable:
         table = self.tables.get(table_id)
@@ -94,6 +121,10 @@ class TableService:
     def for_channel(self, channel_id: int) -> LiveTable | None:
         table_id = self.by_channel.get(channel_id)
         return None if table_id is None else self.tables.get(table_id)
+
+    def public(self, table_id: int) -> TableSnapshot:
+        """What everyone sees of an open table now (``/shanghai table``, History)."""
+        return TableSnapshot.of(self.get(table_id), self.clock())
 
     def _remember(self, table: LiveTable) -> LiveTable:
         self.tables[table.id] = table
@@ -107,32 +138,30 @@ class TableService:
             del self.by_channel[table.channel_id]
         if table.timer is not None and not table.timer_busy:
             table.timer.cancel()
-        if table.pending is not None and not table.pending.future.done():
-            table.pending.future.cancel()
-        table.pending = None
+        held = table.window.release()
+        if held is not None and not held.future.done():
+            held.future.cancel()
 
-    def _notify(self, change: Change) -> None:
-        if self.listener is not None:
-            try:
-                self.listener.table_changed(change)
-            except Exception:
-                log.exception("listener failed for table %s", change.table.id)
-
-    def buy_window_running(self, table: LiveTable) -> bool:
-        """Whether buy requests are accepted now (the engine window and our deadline)."""
-        return self.windows.running(table)
-
-    def options(self, table: LiveTable) -> dict[str, Any]:
-        return dict(table.record.options)
+    def _notify(self, table: LiveTable, kind: ChangeKind, **fields: Any) -> None:
+        """Tell the listener, with the snapshots it draws from (taken here, under the lock)."""
+        if self.listener is None:
+            return
+        try:
+            now = self.clock()
+            seats: dict[int, SeatSnapshot] = {}
+            if table.game is not None:
+                for user_id in self.listener.watched(table.id):
+                    if table.seat_of(user_id) is not None:
+                        seats[user_id] = seat_snapshot(table, user_id, now)
+            change = Change(TableSnapshot.of(table, now), kind, seats=seats, **fields)
+            self.listener.table_changed(change)
+        except Exception:
+            log.exception("listener failed for table %s", table.id)
 
     def table_seconds(self, table: LiveTable) -> tuple[float, float]:
-        options = table.record.options
-        return (
-            float(options.get("buy_seconds", self.buy_seconds)),
-            float(options.get("turn_seconds", self.turn_seconds)),
-        )
+        return table_seconds(dict(table.record.options), self.buy_seconds, self.turn_seconds)
 
-    # -- lobby -----------------------------------------------------------------------------------
+    # -- lobby ------------------------------------------------------------------------------------
 
     async def open_table(
         self,
@@ -149,93 +178,57 @@ class TableService:
         )
         table = self._remember(LiveTable(record, None, record.version))
         self.timers.arm(table)  # a lobby nobody starts closes itself
-        self._notify(Change(table, "lobby", actor=host_id))
+        self._notify(table, "lobby", actor=host_id)
         return table
 
-    async def join(self, table_id: int, user_id: int, name: str) -> LiveTable:
+    async def _update_lobby(
+        self,
+        table: LiveTable,
+        user_id: int,
+        seats: tuple[Seat, ...] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Write the lobby's new seats or options (lock held), then keep and show them."""
+        seats = table.record.seats if seats is None else seats
+        options = dict(table.record.options) if options is None else options
+        await self.store.update_lobby(table.id, seats, options)
+        table.record = replace(table.record, seats=seats, options=options)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> TableSnapshot:
         table = self.get(table_id)
         async with table.held_for_a_click():
-            self._require_lobby(table)
-            if table.seat_of(user_id) is not None:
-                raise UserError("You already have a seat at this table.", code="already_seated")
-            rules = rules_for(dict(table.record.options))
-            if len(table.record.seats) >= rules.players[1]:
-                raise UserError(
-                    f"The table is full ({rules.players[1]} players).",
-                    code="table_full",
-                    count=rules.players[1],
-                )
-            seats = (*table.record.seats, Seat(user_id, name))
-            await self.store.update_lobby(table.id, seats, dict(table.record.options))
-            table.record = replace(table.record, seats=seats)
-        self._notify(Change(table, "lobby", actor=user_id))
-        return table
+            await self._update_lobby(table, user_id, lobby.seats_after_join(table, user_id, name))
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
 
-    async def leave(self, table_id: int, user_id: int) -> LiveTable:
+    async def leave(self, table_id: int, user_id: int) -> TableSnapshot:
         table = self.get(table_id)
         async with table.held_for_a_click():
-            self._require_lobby(table)
-            if table.seat_of(user_id) is None:
-                raise UserError("You don't have a seat at this table.", code="no_seat")
-            if user_id == table.record.host_id:
-                raise UserError(
-                    "The host can't leave; use `/shanghai end` to close the table.",
-                    code="host_cannot_leave",
-                )
-            seats = tuple(s for s in table.record.seats if s.user_id != user_id)
-            await self.store.update_lobby(table.id, seats, dict(table.record.options))
-            table.record = replace(table.record, seats=seats)
-        self._notify(Change(table, "lobby", actor=user_id))
-        return table
+            await self._update_lobby(table, user_id, lobby.seats_after_leave(table, user_id))
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
 
-    async def add_computer(self, table_id: int, user_id: int, level: str) -> LiveTable:
+    async def add_computer(self, table_id: int, user_id: int, level: str) -> TableSnapshot:
         """The host seats a computer player of ``level`` ('easy', 'normal' or 'expert')."""
-        if level not in ("easy", "normal", "expert"):
+        if level not in lobby.COMPUTER_LEVELS:
             raise UserError(
                 "Computer players are 'easy', 'normal' or 'expert'.", code="computer_level"
             )
         table = self.get(table_id)
         async with table.held_for_a_click():
-            self._require_lobby(table)
-            if user_id != table.record.host_id:
-                raise NotHost("add a computer player", code="not_host.add_computer")
-            rules = rules_for(dict(table.record.options))
-            if len(table.record.seats) >= rules.players[1]:
-                raise UserError(
-                    f"The table is full ({rules.players[1]} players).",
-                    code="table_full",
-                    count=rules.players[1],
-                )
-            taken = {s.user_id for s in table.record.seats}
-            # Negative ids: Discord snowflakes are positive, so a computer never collides.
-            number = next(n for n in range(1, 100) if -n not in taken)
-            # Named once, in the table's language: the name is shown as stored everywhere.
-            language = table_language(table.record.options)
-            worded_level = t(f"lobby.level.{level}", language)
-            name = t("lobby.computer_name", language, number=number, level=worded_level)
-            seat = Seat(-number, name, is_computer=True, level=level)
-            seats = (*table.record.seats, seat)
-            await self.store.update_lobby(table.id, seats, dict(table.record.options))
-            table.record = replace(table.record, seats=seats)
-        self._notify(Change(table, "lobby", actor=user_id))
-        return table
+            seats = lobby.seats_with_computer(table, user_id, level)
+            await self._update_lobby(table, user_id, seats)
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
 
-    async def remove_computer(self, table_id: int, user_id: int) -> LiveTable:
+    async def remove_computer(self, table_id: int, user_id: int) -> TableSnapshot:
         """The host removes the last computer seated in the lobby."""
         table = self.get(table_id)
         async with table.held_for_a_click():
-            self._require_lobby(table)
-            if user_id != table.record.host_id:
-                raise NotHost("remove a computer player", code="not_host.remove_computer")
-            computers = [s for s in table.record.seats if s.is_computer]
-            if not computers:
-                raise UserError("There is no computer player at this table.", code="no_computer")
-            gone = computers[-1]
-            seats = tuple(s for s in table.record.seats if s is not gone)
-            await self.store.update_lobby(table.id, seats, dict(table.record.options))
-            table.record = replace(table.record, seats=seats)
-        self._notify(Change(table, "lobby", actor=user_id))
-        return table
+            seats = lobby.seats_without_computer(table, user_id)
+            await self._update_lobby(table, user_id, seats)
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
 
     async def set_house_rule(
         self,
@@ -245,43 +238,16 @@ class TableService:
         preset: str | None = None,
         option: str | None = None,
         value: Any = None,
-    ) -> LiveTable:
-        """The host changes the lobby's rule set (which resets the options) or one option;
-        validated as a whole ``Rules`` and stored with the table's options (issue 11)."""
+    ) -> TableSnapshot:
+        """The host changes the lobby's rule set (which resets the options) or one option."""
         table = self.get(table_id)
         async with table.held_for_a_click():
-            self._require_lobby(table)
-            if user_id != table.record.host_id:
-                raise NotHost("change the house rules", code="not_host.house_rules")
-            options = dict(table.record.options)
-            overrides = dict(options.get("rules") or {})
-            if preset is not None:
-                options["preset"], overrides = preset, {}
-            elif option is not None:
-                overrides[option] = value
-            options["rules"] = overrides
-            try:
-                rules = rules_for(options)
-            except ValueError as error:
-                raise UserError(
-                    f"That house rule can't be used here: {error}", code="house_rule_invalid"
-                ) from rules_refusal(error)
-            if rules.game != table.record.game_kind:
-                raise UserError("That rule set is for another game.", code="other_game_rules")
-            if len(table.record.seats) > rules.players[1]:
-                raise UserError(
-                    f"Too many players are seated for {rules.players[1]} players.",
-                    code="too_many_seated",
-                    count=rules.players[1],
-                )
-            await self.store.update_lobby(table.id, table.record.seats, options)
-            table.record = replace(table.record, options=options)
-        self._notify(Change(table, "lobby", actor=user_id))
-        return table
-
-    def _require_lobby(self, table: LiveTable) -> None:
-        if table.game is not None:
-            raise WrongPhase("The game has already started.", code="started")
+            options = lobby.options_with_house_rule(
+                table, user_id, preset=preset, option=option, value=value
+            )
+            await self._update_lobby(table, user_id, options=options)
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
 
     def _table_seed(self, table: LiveTable) -> int:
         if self.seed is None:
@@ -292,51 +258,43 @@ class TableService:
         """Deal the first hand; host only, with enough players."""
         table = self.get(table_id)
         async with table.held_for_a_click():
-            self._require_lobby(table)
-            if user_id != table.record.host_id:
-                raise NotHost("start the game", code="not_host.start")
-            rules = rules_for(dict(table.record.options))
-            low = rules.players[0]
-            count = len(table.record.seats)
-            if count < low:
-                raise UserError(
-                    f"This game needs at least {low} players; {count} seated.",
-                    code="too_few_players",
-                    low=low,
-                    count=count,
-                )
-            players = [str(seat.user_id) for seat in table.record.seats]
-            game = Game.new(players, rules, self._table_seed(table))
+            players = lobby.players_to_start(table, user_id)
+            game = Game.new(players, rules_for(dict(table.record.options)), self._table_seed(table))
             now = self.clock()
             buy_seconds, turn_seconds = self.table_seconds(table)
             buy_deadline = now + buy_seconds if game.buy_window_open else None
             turn_deadline = now + turn_seconds
-            away = [AwayState() for _ in players]
+            state = game.to_json()
             await self.store.start_game(
-                table.id, list(table.record.seats), game.to_json(), buy_deadline, turn_deadline
+                table.id, list(table.record.seats), state, buy_deadline, turn_deadline
             )
             table.record = replace(table.record, status="playing")
-            table.game = game
-            table.version = 0
+            table.game, table.version, table.saved_state = game, 0, state
             table.last_person = now
-            table.buy_deadline, table.turn_deadline, table.away = buy_deadline, turn_deadline, away
-            table.window_ends = buy_deadline
+            table.turn_deadline = turn_deadline
+            table.away = [AwayState() for _ in players]
+            table.window = BuyWindow(deadline=buy_deadline, ends=buy_deadline)
             self.timers.arm(table)
-        self._notify(Change(table, "start", actor=user_id, new_turn=True))
+        self._notify(table, "start", actor=user_id, new_turn=True)
         return table
 
-    async def set_message(self, table: LiveTable, message_id: int | None) -> None:
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """The table message now lives at ``message_id`` (the publisher moved it, or
+        ``/shanghai table`` posted it again)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
         await self.store.set_message(table.id, message_id)
         table.record = replace(table.record, message_id=message_id)
 
-    async def end(self, table_id: int, user_id: int | None) -> LiveTable:
+    async def end(self, table_id: int, user_id: int | None) -> TableSnapshot:
         """Close the table without results (the host or a moderator asked)."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             await self.store.end_table(table.id)
             self._forget(table)
-        self._notify(Change(table, "end", actor=user_id))
-        return table
+        self._notify(table, "end", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
 
     async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
         """End a table whose channel or server is gone: recorded as ``abandoned`` (not
@@ -355,10 +313,17 @@ class TableService:
                 log.warning("table %s: could not record its end (%s)", table.id, error)
             self._forget(table)
         log.info("table %s abandoned: %s", table.id, reason)
-        self._notify(Change(table, "abandoned"))
+        self._notify(table, "abandoned")
         return table
 
-    # -- playing ---------------------------------------------------------------------------------
+    async def expire(self, table: LiveTable, why: str) -> None:
+        """End a table the bot closes itself (lock held): a lobby nobody started, a game nobody
+        played. Recorded as ``abandoned``, with no results, so nothing reaches the leaderboard."""
+        await self.store.end_table(table.id, status="abandoned")
+        self._forget(table)
+        self._notify(table, "end", note=why)
+
+    # -- a seat's screen and its clicks -----------------------------------------------------------
 
     def _playing(self, table: LiveTable) -> Game:
         if table.closed:
@@ -373,14 +338,13 @@ class TableService:
             raise NotSeated()
         return seat
 
-    def view(self, table_id: int, user_id: int | None) -> Any:
-        """The engine's view for this user (None: spectator); raises ``NotSeated``."""
+    def snapshot(self, table_id: int, user_id: int, notes: tuple[str, ...] = ()) -> SeatSnapshot:
+        """What ``user_id``'s screen shows now; raises ``NotSeated`` / ``WrongPhase``. (Tests
+        and tools; a click asks ``play``, which also marks its player present.)"""
         table = self.get(table_id)
-        game = self._playing(table)
-        if user_id is None:
-            return game.view(None)
+        self._playing(table)
         self._seat(table, user_id)
-        return game.view(str(user_id))
+        return seat_snapshot(table, user_id, self.clock(), notes)
 
     def legal_actions(self, table_id: int, user_id: int) -> list[Action]:
         table = self.get(table_id)
@@ -388,45 +352,119 @@ class TableService:
         self._seat(table, user_id)
         return game.legal_actions(str(user_id))
 
-    def snapshot(self, table_id: int, user_id: int, notes: tuple[str, ...] = ()) -> SeatSnapshot:
-        """What ``user_id``'s screen shows now; raises ``NotSeated`` / ``WrongPhase``."""
-        table = self.get(table_id)
-        self._playing(table)
-        self._seat(table, user_id)
-        return seat_snapshot(self, table, user_id, notes)
+    async def play(
+        self,
+        table_id: int,
+        user_id: int,
+        action: Action | Resolver | None = None,
+        *,
+        shown: str | None = None,
+    ) -> SeatSnapshot:
+        """One click's whole trip: mark its player present, apply ``action`` and answer with
+        their screen, what the action brought them included. ``action`` may be a ``Resolver``
+        (the click's meaning depends on the screen: the proposed lay-down, "lay off all"),
+        called here with the seat's snapshot; None, or a resolver's None, only looks.
 
-    async def play(self, table_id: int, user_id: int, action: Action) -> SeatSnapshot:
-        """One click's whole trip: apply ``action`` for ``user_id`` and answer with their
-        screen, a note of what happened for them included; raises ``ValueError``s."""
+        ``shown`` is the tag of the screen the control was drawn on: when it is out of date and
+        the action is refused, the answer carries the refusal (``stale``, ``refusal``) so the
+        hand is redrawn with the reason; a refusal on an up-to-date screen raises."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             game = self._playing(table)
             seat = self._seat(table, user_id)
-            before = list(game.hand_of(str(user_id)))
-            result = await self._act_locked(table, user_id, action)
+            now = self.clock()
+            stale = shown is not None and shown != current_tag(table, seat, now)
+            if self._present(table, seat):
+                self.timers.arm(table)
+                self._notify(table, "away")
+            try:
+                if action is not None and callable(action):
+                    action = action(replace(seat_snapshot(table, user_id, now), stale=stale))
+                if action is None:
+                    return replace(seat_snapshot(table, user_id, now), stale=stale)
+                before = list(game.hand_of(str(user_id)))
+                result = await self._act_locked(table, user_id, action)
+            except ValueError as error:
+                if not stale or table.closed:
+                    raise
+                answer = seat_snapshot(table, user_id, self.clock())
+                return replace(answer, stale=True, refusal=error)
             changed = what_changed(action, before, table, user_id, result)
             if table.closed or table.game is None:
                 return SeatSnapshot.finished(table, user_id, seat, changed)
-            return seat_snapshot(self, table, user_id, changed)
+            return seat_snapshot(table, user_id, self.clock(), changed)
 
-    async def pass_buy(self, table_id: int, user_id: int) -> None:
-        """``user_id`` will not buy the upcard on offer: one fewer to wait for."""
+    async def decide_buy(
+        self,
+        table_id: int,
+        user_id: int,
+        choice: BuyChoice,
+        *,
+        window: str | None = None,
+        shown: str | None = None,
+    ) -> SeatSnapshot:
+        """Buy, Pass, or take a buy request back, for one window only: the table message's
+        buttons name it (``window``), the hand's were drawn on a screen (``shown``). A control
+        of a window that has closed changes nothing and answers with ``refusal`` set."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             game = self._playing(table)
             seat = self._seat(table, user_id)
-            if not self.windows.running(table):
-                raise UserError("That buy window has closed already.", code="buy_window_over")
-            if seat == game.current:
+            now = self.clock()
+            running = table.window.is_running(game, now)
+            closed = (
+                not running
+                or (window is not None and window != window_tag(game))
+                or (shown is not None and shown != current_tag(table, seat, now))
+            )
+            if choice == "pass" and seat == game.current and not closed:
                 raise UserError(
                     "It's your turn: draw or take the upcard instead.", code="own_turn_take"
                 )
-            self._mark_present(table, seat)
-            table.decided.add(seat)
-            await self.windows.settle(table)
+            if closed:
+                refusal = UserError(WINDOW_CLOSED[0], code=WINDOW_CLOSED[1])
+                return replace(seat_snapshot(table, user_id, now), stale=True, refusal=refusal)
+            if choice == "pass":
+                self._present(table, seat)
+                table.window.decide(seat)
+                await self._settle(table)
+            else:
+                request = RequestBuy() if choice == "buy" else CancelBuy()
+                await self._act_locked(table, user_id, request)
+            if table.closed:  # the buy was the last thing the game waited for
+                return SeatSnapshot.finished(table, user_id, seat, Changed())
+            return seat_snapshot(table, user_id, self.clock())
+
+    async def hint(self, table_id: int, user_id: int) -> tuple[SeatSnapshot, Hint]:
+        """The Hint button: the seat's screen and the advice for it. The expert's part is
+        searched in a worker thread without the lock; if the table moved on meanwhile, the
+        advice is the plain hint of the screen as it is now."""
+        snap = await self.play(table_id, user_id)
+        advice = await advice_for(snap.view, snap.legal, seeded=self.seed is not None)
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            self._playing(table)
+            now = seat_snapshot(table, user_id, self.clock())
+        if now.tag != snap.tag:
+            advice = plain_hint(now.view)
+        return now, advice
+
+    def _present(self, table: LiveTable, seat: int) -> bool:
+        """A player who acts is no longer away (memory; saved with the next action). A seat the
+        bot plays for good refuses its player's clicks."""
+        if seat in table.removed:
+            raise UserError(
+                "You left this game or the host removed you; the computer plays your seat.",
+                code="kicked",
+            )
+        state = table.away[seat] if seat < len(table.away) else AwayState()
+        if state.timeouts or state.away:
+            table.away[seat] = replace(state, timeouts=0, away=False)
+            return True
+        return False
 
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
-        """Apply one player's action: lock, apply, commit, notify; raises ``ValueError``s."""
+        """Apply one player's action (tests, tools and the soak): lock, apply, commit, notify."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             return await self._act_locked(table, user_id, action)
@@ -435,28 +473,63 @@ class TableService:
         """``act`` with the table's lock held (computer seats come in here too)."""
         game = self._playing(table)
         seat = self._seat(table, user_id)
-        player = str(user_id)
-        present_changed = self._mark_present(table, seat)
+        present_changed = self._present(table, seat)
+        memento = table.memento()
+        now = self.clock()
         if not table.is_computer(seat):
-            table.last_person = self.clock()
-        self.windows.check_request(table, seat, action)
-        if self.windows.must_hold(table, seat, action):
+            table.last_person = now
+        window = table.window
+        try:
+            check_request(window, game, seat, action, now=now)
+        except BaseException:
+            table.go_back(memento, game_moved=False)
+            raise
+        if must_hold(window, game, seat, action, now=now):
             if present_changed:
-                self._notify(Change(table, "away"))
-            return await self.windows.hold(table, seat, action)
-        superseded = table.pending if table.pending is not None and seat == game.current else None
-        events = game.apply(player, action)
+                self._notify(table, "away")
+            return await self._hold(table, seat, action, memento)
+        superseded = window.held if window.held is not None and seat == game.current else None
         if superseded is not None:
-            table.pending = None
-            clear_held(table, superseded.seat)
+            window.release()
         if isinstance(action, (RequestBuy, CancelBuy)):
-            table.decided.add(seat)
-        result = await self._commit(table, user_id, action, events)
+            window.decide(seat)
+        result = await self._apply(table, seat, action, before=memento)
         if superseded is not None and not superseded.future.done():
             superseded.future.set_result(replace(result, superseded=True))
         if isinstance(action, RequestBuy):
-            await self.windows.settle(table)
+            await self._settle(table)
         return result
+
+    # -- the one way a table changes --------------------------------------------------------------
+
+    async def _apply(
+        self,
+        table: LiveTable,
+        seat: int,
+        action: Action,
+        *,
+        before: Memento | None = None,
+        kind: ChangeKind = "act",
+        auto_seat: int | None = None,
+        auto_actions: list[Action] | None = None,
+    ) -> ActResult:
+        """Apply ``action`` for ``seat`` and commit it. If the engine refuses it or the store
+        does not take it, memory goes back to ``before`` (taken now if not given)."""
+        memento = before or table.memento()
+        game = self._playing(table)
+        player = game.players[seat]
+        try:
+            events = game.apply(player, action)
+        except BaseException:
+            table.go_back(memento, game_moved=False)  # the engine changed nothing
+            raise
+        try:
+            return await self._commit(
+                table, int(player), action, events, kind, auto_seat, auto_actions
+            )
+        except BaseException:
+            table.go_back(memento, game_moved=True)
+            raise
 
     async def _commit(
         self,
@@ -464,53 +537,50 @@ class TableService:
         user_id: int,
         action: Action,
         events: list[Event],
-        *,
-        kind: ChangeKind = "act",
-        auto_seat: int | None = None,
-        auto_actions: list[Action] | None = None,
-        notify: bool = True,
+        kind: ChangeKind,
+        auto_seat: int | None,
+        auto_actions: list[Action] | None,
     ) -> ActResult:
-        """Save the state and deadlines the action produced, then tell the listener."""
+        """Save the state and deadlines the action produced in one transaction, then tell the
+        listener. Nothing is visible before the save succeeded; ``_apply`` undoes a failure."""
         game = table.game
         assert game is not None
         now = self.clock()
         buy_seconds, turn_seconds = self.table_seconds(table)
-        new_turn = any(type(e).__name__ == "TurnStarted" for e in events)
+        new_turn = any(isinstance(e, TurnStarted) for e in events)
         if new_turn:
             table.turn_deadline = now + turn_seconds
         table.auto_due = now + self.computer_delay
+        window = table.window
         if game.buy_window_open and any(isinstance(e, (Discarded, DealStarted)) for e in events):
-            self.windows.opened(table, buy_seconds)
+            window.open(now, buy_seconds)
         if not game.buy_window_open:
-            table.buy_deadline = None
+            window.lapse()
         if game.is_over:
-            table.buy_deadline = table.turn_deadline = None
+            window.lapse()
+            table.turn_deadline = None
         state = game.to_json()
-        try:
-            if game.is_over:
-                table.version = await self.store.finish_game(
-                    table.id,
-                    table.version,
-                    state,
-                    result_rows(table),
-                    user_id=user_id,
-                    action_text=str(action),
-                )
-            else:
-                table.version = await self.store.save_action(
-                    table.id,
-                    table.version,
-                    user_id,
-                    str(action),
-                    state,
-                    table.buy_deadline,
-                    table.turn_deadline,
-                    list(table.away),
-                )
-        except BaseException:
-            # The engine already moved on; go back to what the store holds.
-            await self._reload(table)
-            raise
+        if game.is_over:
+            version = await self.store.finish_game(
+                table.id,
+                table.version,
+                state,
+                result_rows(table),
+                user_id=user_id,
+                action_text=str(action),
+            )
+        else:
+            version = await self.store.save_action(
+                table.id,
+                table.version,
+                user_id,
+                str(action),
+                state,
+                window.deadline,
+                table.turn_deadline,
+                table.stored_away(),
+            )
+        table.version, table.saved_state = version, state
         if failures := table.backoff.succeeded():
             log.warning("table %s saves again after %d failed timer run(s)", table.id, failures)
         result = ActResult(events, table.version)
@@ -518,66 +588,230 @@ class TableService:
             self._forget(table)
         else:
             self.timers.arm(table)
-        if notify:
-            self._notify(
-                Change(
-                    table,
-                    kind,
-                    events,
-                    actor=user_id,
-                    auto_seat=auto_seat,
-                    auto_actions=(auto_actions or [action]) if auto_seat is not None else [],
-                    new_turn=new_turn,
-                )
-            )
+        self._notify(
+            table,
+            kind,
+            events=events,
+            actor=user_id,
+            auto_seat=auto_seat,
+            auto_actions=(auto_actions or [action]) if auto_seat is not None else [],
+            new_turn=new_turn,
+        )
         return result
 
-    async def _reload(self, table: LiveTable) -> None:
-        record = await self.store.get_table(table.id)
-        if record is None:
-            raise NoTable()
-        table.record = record
-        table.version = record.version
-        table.game = Game.from_json(record.state) if record.state else None
-        table.buy_deadline, table.turn_deadline = record.buy_deadline, record.turn_deadline
-        table.away = list(record.away) or [AwayState() for _ in record.seats]
+    async def _write_away(self, table: LiveTable, memento: Memento) -> None:
+        """Save the seats' away flags (and the held draw) as they are now in memory; if the
+        store refuses, memory goes back to ``memento``."""
+        try:
+            await self.store.set_away(table.id, table.stored_away())
+        except BaseException:
+            table.go_back(memento, game_moved=False)
+            raise
+
+    # -- the buy window and the held draw ---------------------------------------------------------
+
+    async def _hold(
+        self, table: LiveTable, seat: int, action: Action, memento: Memento
+    ) -> ActResult:
+        """Hold P's draw until the window closes (at once if nobody is left to decide). The
+        held draw is written before anyone is told, so a refused write holds nothing."""
+        game = self._playing(table)
+        player = game.players[seat]
+        held = table.window.held
+        if held is not None:
+            return ActResult([], table.version, pending=held.future)
+        if not game.is_legal(player, action):
+            table.go_back(memento, game_moved=False)
+            game.apply(player, action)  # raises the engine's reason; nothing changes
+        if not undecided(table.window, game, table.is_away, now=self.clock()):
+            result = await self._apply(table, seat, action, before=memento)
+            return replace(result, pending=None)
+        future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
+        table.window.hold(HeldDraw(seat, action, future))
+        await self._write_away(table, memento)
+        self.timers.arm(table)
+        self._notify(table, "window", actor=int(player))
+        return ActResult([], table.version, pending=future)
+
+    async def _settle(self, table: LiveTable) -> None:
+        """After anything that may have been the last decision: close the window early and
+        run the held draw when nobody is left to decide."""
+        game = table.game
+        now = self.clock()
+        if game is None or game.is_over or table.closed or not table.window.is_running(game, now):
+            return
+        if undecided(table.window, game, table.is_away, now=now):
+            return
+        if table.window.held is not None:
+            await self._run_held(table)
+        else:
+            table.window.close(now)
+            self.timers.arm(table)
+            self._notify(table, "window")
+
+    async def _run_held(self, table: LiveTable, before: Memento | None = None) -> ActResult:
+        """Submit the held draw now (the window ended or nobody else can buy)."""
+        memento = before or table.memento()
+        held = table.window.release()
+        assert held is not None
+        try:
+            result = await self._apply(table, held.seat, held.action, before=memento)
+        except IllegalAction as error:
+            # The state moved on (e.g. P took the upcard meanwhile); tell the waiter.
+            table.window.release()
+            if not held.future.done():
+                held.future.set_exception(error)
+            raise
+        if not held.future.done():
+            held.future.set_result(result)
+        return result
+
+    # -- the timer: what is due, carried out ------------------------------------------------------
 
     async def run_due(self, table_id: int) -> None:
         """Do now whatever the table's deadlines ask for at ``clock()`` (tests, benchmarks)."""
         table = self.get(table_id)
         async with table.lock:
-            await self.timers.on_timer(table)
+            await self._wake(table)
             self.timers.arm(table)
 
-    async def expire(self, table: LiveTable, why: str) -> None:
-        """End a table the bot closes itself (lock held): a lobby nobody started, a game nobody
-        played. Recorded as ``abandoned``, with no results, so nothing reaches the leaderboard."""
-        await self.store.end_table(table.id, status="abandoned")
-        self._forget(table)
-        self._notify(Change(table, "end", note=why))
+    async def _wake(self, table: LiveTable) -> None:
+        """Carry out what ``timers.what_is_due`` says (the table's lock held)."""
+        timings = self.timers.timings
+        for _ in range(2):  # computers' buys first, then whatever the turn needs
+            due = what_is_due(table, self.clock(), timings)
+            if due is None:
+                return
+            language = table_language(table.record.options)
+            if due.kind == "lobby_expired":
+                minutes = round(self.lobby_seconds / 60)
+                await self.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+            elif due.kind == "idle_expired":
+                hours = round(self.idle_seconds / 3600)
+                await self.expire(table, t("notice.idle_expired", language, hours=hours))
+            elif due.kind == "window_over":
+                await self._window_over(table)
+            elif due.kind == "computer_buys":
+                await self._computer_buys(table)
+                await self._settle(table)
+                if not table.closed and table.game is not None and not table.game.is_over:
+                    continue
+            elif due.kind == "computer_move":
+                assert due.seat is not None
+                await self._computer_move(table, due.seat)
+            elif due.kind == "timeout":
+                assert due.seat is not None
+                memento = table.memento()
+                state = table.away[due.seat]
+                timeouts = state.timeouts + 1
+                marked = state.away or timeouts >= self.away_after
+                table.away[due.seat] = AwayState(timeouts, marked)
+                await self._autoplay(table, due.seat, timeout=True, before=memento)
+            elif due.kind == "away_play":
+                assert due.seat is not None
+                await self._autoplay(table, due.seat, timeout=False)
+            return
 
-    async def leave_game(self, table_id: int, user_id: int) -> LiveTable:
+    async def _window_over(self, table: LiveTable) -> None:
+        """The buy deadline passed: no more requests; the held draw runs now."""
+        game = self._playing(table)
+        memento = table.memento()
+        table.window.lapse()
+        if table.window.held is None:
+            self._notify(table, "window")
+            return
+        await self._run_held(table, before=memento)
+        if table.closed or game.is_over:
+            return
+        seat = game.current
+        if game.step == "play" and table.is_away(seat) and not table.is_computer(seat):
+            await self._autoplay(table, seat, timeout=False)
+
+    async def _autoplay(
+        self, table: LiveTable, seat: int, *, timeout: bool, before: Memento | None = None
+    ) -> None:
+        """Play the rest of ``seat``'s turn with the normal strategy; one notice names it all."""
+        done: list[Action] = []
+        held = table.window.held
+        if held is not None and held.seat == seat:
+            done.append(held.action)
+            await self._run_held(table, before=before)
+            before = None
+        for _ in range(40):
+            game = table.game
+            if table.closed or game is None or game.is_over or game.current != seat:
+                break
+            action = self.computers.action(table, seat, "normal")
+            if action is None:
+                break
+            done.append(action)
+            await self._apply(
+                table,
+                seat,
+                action,
+                before=before,
+                kind="timeout" if timeout else "away",
+                auto_seat=seat,
+                auto_actions=list(done),
+            )
+            before = None
+
+    async def _computer_buys(self, table: LiveTable) -> None:
+        """Each computer seat that may buy the upcard decides now; buyers ask like people do."""
+        game = self._playing(table)
+        for seat in computer_buyers(table, self.clock()):
+            if not table.window.is_running(game, self.clock()):
+                break
+            table.window.decide(seat)
+            if not await self.computers.wants_buy(table, seat):
+                continue
+            try:
+                await self._act_locked(table, int(game.players[seat]), RequestBuy())
+            except StoreBusy:
+                table.window.undecide(seat)  # asked again when the timer retries
+                raise
+            except ValueError as error:
+                log.info("computer buy refused at table %s: %s", table.id, error)
+
+    async def _computer_move(self, table: LiveTable, seat: int) -> None:
+        """One action of a computer seat's turn, through the same path as a click."""
+        game = self._playing(table)
+        player = game.players[seat]
+        table.auto_due = self.clock() + self.computer_delay  # no busy loop
+        action = await self.computers.move(table, seat)
+        if action is None:
+            return
+        try:
+            await self._act_locked(table, int(player), action)
+        except StoreBusy:
+            raise  # the move is fine, the store is busy: the timer backs off and tries again
+        except ValueError as error:
+            log.warning("computer move %s refused at table %s: %s", action, table.id, error)
+            game_now = table.game  # decide again from what memory holds now
+            if game_now is None or table.closed:
+                return
+            fallback = choose_auto_action(game_now, player)
+            if fallback is not None and fallback != action:
+                await self._act_locked(table, int(player), fallback)
+
+    # -- seats that leave -------------------------------------------------------------------------
+
+    async def leave_game(self, table_id: int, user_id: int) -> TableSnapshot:
         """A player leaves a running game: the computer plays their seat from now on."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             self._playing(table)
             seat = self._seat(table, user_id)
-            if table.away[seat].timeouts >= REMOVED:
+            if seat in table.removed:
                 raise UserError(
                     "You already left this game; the computer plays your seat.",
                     code="already_left",
                 )
-            away = list(table.away)
-            away[seat] = AwayState(REMOVED, True)
-            await self.store.set_away(table.id, away)
-            table.away = away
-            self.timers.arm(table)
-        self._notify(Change(table, "left", seat=seat))
-        return table
+            await self._remove_seat(table, seat)
+        self._notify(table, "left", seat=seat)
+        return TableSnapshot.of(table, self.clock())
 
-    # -- absent players ------------------------------------------------------------------------
-
-    async def kick(self, table_id: int, user_id: int) -> LiveTable:
+    async def kick(self, table_id: int, user_id: int) -> TableSnapshot:
         """The host removes a player: from the lobby, or (in a game) the bot plays the seat."""
         table = self.get(table_id)
         if table.game is None:
@@ -591,58 +825,27 @@ class TableService:
                     "The host can't remove themself; use `/shanghai end`.",
                     code="host_cannot_kick_self",
                 )
-            away = list(table.away)
-            away[seat] = AwayState(REMOVED, True)
-            await self.store.set_away(table.id, away)  # saved before the host is answered
-            table.away = away
-            self.timers.arm(table)
-        self._notify(Change(table, "kick", seat=seat))
-        return table
+            await self._remove_seat(table, seat)  # saved before the host is answered
+        self._notify(table, "kick", seat=seat)
+        return TableSnapshot.of(table, self.clock())
 
-    def _mark_present(self, table: LiveTable, seat: int) -> bool:
-        """A player who acts is no longer away (the change is saved with the next action)."""
-        if seat < len(table.away) and table.away[seat].timeouts >= REMOVED:
-            raise UserError(
-                "You left this game or the host removed you; the computer plays your seat.",
-                code="kicked",
-            )
-        state = table.away[seat] if seat < len(table.away) else AwayState()
-        if state.timeouts or state.away:
-            table.away[seat] = replace(state, timeouts=0, away=False)
-            return True
-        return False
+    async def _remove_seat(self, table: LiveTable, seat: int) -> None:
+        memento = table.memento()
+        table.removed = {*table.removed, seat}
+        await self._write_away(table, memento)
+        self.timers.arm(table)
 
-    async def mark_present(self, table_id: int, user_id: int) -> None:
-        """Any click by a player clears their away mark."""
-        table = self.tables.get(table_id)
-        if table is None or table.game is None:
-            return
-        seat = table.seat_of(user_id)
-        if seat is not None and seat < len(table.away) and table.away[seat].away:
-            if table.away[seat].timeouts >= REMOVED:
-                raise UserError(
-                    "You left this game or the host removed you; the computer plays your seat.",
-                    code="kicked",
-                )
-            async with table.lock:
-                if self._mark_present(table, seat):
-                    self.timers.arm(table)
-                    self._notify(Change(table, "away"))
-
-    # -- start-up ----------------------------------------------------------------------------------
+    # -- start-up and shutdown --------------------------------------------------------------------
 
     async def restore(self) -> list[LiveTable]:
         """Load every open table, re-arm its timers; past-due deadlines fire at once. A row that
-        cannot be read is ended and logged (``bot.quarantine``): one bad table never keeps the
+        cannot be read is ended and logged (``restore.revive``): one bad table never keeps the
         others, or the bot, down."""
         restored = []
         for record in await self.store.open_tables():
-            table = await quarantine.revive(self, record)
+            table = await revive(self.store, record, self.clock(), self.computer_delay)
             if table is None:
                 continue
-            self.windows.revive_held(table)
-            table.last_person = record.updated_at
-            table.window_ends = record.buy_deadline
             self._remember(table)
             self.timers.arm(table)
             restored.append(table)

@@ -18,7 +18,6 @@ place for a card with several), every select is split into pages of at most 25 o
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -30,6 +29,7 @@ from bot.i18n.refusals import refusal_text
 from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import guard
 from bot.screens.attachments import hand_picture_for
+from bot.screens.hand_text import buy_answer_text, go_down_lines, hint_note, result_note
 from bot.screens.text import (
     SortMode,
     action_text,
@@ -38,30 +38,27 @@ from bot.screens.text import (
     countdown,
     hand_text,
     layoff_item_text,
-    meld_text,
 )
 from engine.actions import (
     Action,
     BuyInTurn,
-    CancelBuy,
     Discard,
     DrawStock,
     GoDown,
     LayMelds,
     LayOff,
     LayOffItem,
-    RequestBuy,
     SwapJoker,
     TakeUpcard,
     parse_action,
 )
 from engine.cards import Card
 from engine.melds import Meld
-from engine.players.hints import Hint
-from engine.view import PlayerView
 
 if TYPE_CHECKING:
     from bot.service import SeatSnapshot, TableService
+    from bot.service.snapshot import Resolver
+    from bot.service.tables import BuyChoice
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +130,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            if await guards.answer_hand_on_public(interaction, self.table_id):
+            if await answer_hand_on_public(interaction, self.table_id):
                 return
             await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
 
@@ -179,10 +176,20 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            if await guards.answer_hand_on_public(interaction, self.table_id):
+            if await answer_hand_on_public(interaction, self.table_id):
                 return
             values = [str(value) for value in self.item.values]
             await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
+
+
+async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id: int) -> bool:
+    """Check a hand control's table; on a public message (where a hand control never is),
+    answer with the clicker's private hand instead. ``True``: answered, do nothing more."""
+    guards.table_here(interaction, table_id)
+    if not guards.is_public(interaction):
+        return False
+    await open_hand(interaction, table_id)
+    return True
 
 
 # -- drawing the message --------------------------------------------------------------------------
@@ -457,28 +464,6 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
         log.info("a melds modal expired (table %s)", self.table_id)
 
 
-def go_down_lines(
-    proposal: GoDown, view: PlayerView, language: Language = DEFAULT_LANGUAGE
-) -> tuple[list[str], Counter[Card]]:
-    """The lines of a proposed go-down, with the swaps made first and the lay-offs that
-    follow in the same play (issue 11), and the cards it leaves in hand."""
-    lines: list[str] = []
-    left = Counter(view.hand or ())
-    for swap in proposal.swaps:  # preset_004: swaps made as part of going down
-        swap_text = action_text(SwapJoker(swap), language)
-        swap_text = swap_text[:1].lower() + swap_text[1:]
-        lines.append(t("hand.first_swap", language, action=swap_text))
-        left[swap.card] -= 1
-        left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
-    lines.extend(f"• {meld_text(m, language)}" for m in proposal.melds)
-    for meld in proposal.melds:
-        left.subtract(meld.plain_cards)
-    for item in proposal.layoffs:  # S37: the last cards laid off in the same play
-        lines.append(t("hand.then_lay_off", language, item=layoff_item_text(item, language)))
-        left[item.card] -= 1
-    return lines, +left
-
-
 MELDS_MODAL_PREFIX = "sh:melds:"
 
 
@@ -543,24 +528,6 @@ async def hand_files(
     return [await hand_picture_for(hand, proposal, by_rank=sort == "r", language=language)]
 
 
-def result_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str | None:
-    """What the player's own click did, in one line above the hand."""
-    action = snap.action
-    gained = list(snap.gained)
-    if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
-        return t("hand.you_got", language, cards=cards_text(gained))
-    if isinstance(action, Discard):
-        return t("hand.you_discarded", language, card=card_text(action.card))
-    if isinstance(action, GoDown):
-        return t("hand.you_went_down", language)
-    if isinstance(action, LayMelds):
-        melds = t("hand.and", language).join(meld_text(m, language) for m in action.melds)
-        return t("hand.you_laid", language, melds=melds)
-    if isinstance(action, (LayOff, SwapJoker)):
-        return t("hand.done", language, action=action_text(action, language))
-    return None
-
-
 async def show_snapshot(
     interaction: discord.Interaction[Any],
     snap: SeatSnapshot,
@@ -597,13 +564,30 @@ async def show_snapshot(
 
 
 async def play_and_show(
-    interaction: discord.Interaction[Any], table_id: int, action: Action, sort: SortMode
-) -> None:
-    """One click, one trip: the service applies ``action`` and answers with the screen."""
+    interaction: discord.Interaction[Any],
+    table_id: int,
+    action: Action | Resolver | None,
+    sort: SortMode,
+    *,
+    shown: str | None = None,
+) -> SeatSnapshot:
+    """One click, one trip: the service applies ``action`` (or what ``action`` resolves to on
+    the screen as it is now) and answers with the screen, drawn here. A refusal of a control
+    drawn on an older screen is explained above the hand as it is now."""
     service: TableService = interaction.client.service
-    snap = await service.play(table_id, interaction.user.id, action)
-    note = result_note(snap, interaction_language(interaction))
-    await show_snapshot(interaction, snap, sort, note=note)
+    snap = await service.play(table_id, interaction.user.id, action, shown=shown)
+    language = interaction_language(interaction)
+    if snap.refusal is not None:
+        note = t(
+            "hand.stale_refused",
+            language,
+            stale=refusal_text(StaleControl(), language),
+            reason=refusal_text(snap.refusal, language).rstrip(".") + ".",
+        )
+        await show_snapshot(interaction, snap, sort, note=note)
+    elif snap.action is not None:
+        await show_snapshot(interaction, snap, sort, note=result_note(snap, language))
+    return snap
 
 
 # -- handling a click ---------------------------------------------------------------------------
@@ -612,44 +596,78 @@ async def play_and_show(
 async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
     """``My hand`` on the table message: a fresh ephemeral hand message."""
     service: TableService = interaction.client.service
-    await service.mark_present(table_id, interaction.user.id)
-    snap = service.snapshot(table_id, interaction.user.id)
+    snap = await service.play(table_id, interaction.user.id)
     await show_snapshot(interaction, snap, "s", fresh=True)
 
 
-def action_for(verb: str, values: list[str] | None, snap: SeatSnapshot) -> Action | None:
-    """The engine action a click asks for, or None for a control that only redraws."""
+def resolver(verb: str, values: list[str] | None) -> Resolver | None:
+    """What a click asks for, as a function of the screen it lands on (the service calls it
+    under the table's lock with the seat's snapshot now), or None for a control that only
+    redraws."""
     if verb == "draw":
-        return DrawStock()
+        return lambda snap: DrawStock()
     if verb == "take":
-        return TakeUpcard()
+        return lambda snap: TakeUpcard()
     if verb == "buyin":
-        return BuyInTurn()
+        return lambda snap: BuyInTurn()
     if verb == "downok":
-        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        if proposal is None:
-            raise UserError(
-                "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
-            )
-        return proposal
+        return _proposal
     if verb == "discard":
-        return Discard(Card.parse(_one(values)))
+        card = Card.parse(_one(values))
+        return lambda snap: Discard(card)
     if verb == "meld":
         chosen = [Card.parse(value) for value in values or ()]
-        return LayMelds((meld_from_cards(chosen, snap.view.rules),))
+        return lambda snap: LayMelds((meld_from_cards(chosen, snap.view.rules),))
     if verb == "layall":
-        batch = everything_that_fits(snap.legal)
-        if batch is None:
-            raise UserError("No cards fit the table unambiguously now.", code="nothing_fits")
-        return batch
+        return _everything
     if verb == "place":
-        return LayOff((LayOffItem.parse(_one(values)),))
+        item = LayOffItem.parse(_one(values))
+        return lambda snap: LayOff((item,))
     if verb == "swap" and values is not None:
-        action = parse_action(_one(values))
-        if not isinstance(action, SwapJoker):
+        swap = parse_action(_one(values))
+        if not isinstance(swap, SwapJoker):
             raise UserError("That choice is not a swap.", code="not_a_swap")
-        return action
+        return lambda snap: swap
+    if verb == "layoff" and values is not None:
+        chosen_cards = [Card.parse(value) for value in values]
+        return lambda snap: layoff_choice(snap, chosen_cards)
     return None
+
+
+def _proposal(snap: SeatSnapshot) -> Action | None:
+    """The proposed lay-down; on an out-of-date screen nothing, so it is shown again first."""
+    if snap.stale:
+        return None
+    proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
+    if proposal is None:
+        raise UserError(
+            "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
+        )
+    return proposal
+
+
+def _everything(snap: SeatSnapshot) -> Action:
+    batch = everything_that_fits(snap.legal)
+    if batch is None:
+        raise UserError("No cards fit the table unambiguously now.", code="nothing_fits")
+    return batch
+
+
+def layoff_choice(snap: SeatSnapshot, chosen: list[Card]) -> Action | None:
+    """The lay-off of the cards picked, each on its one place; None when a card has several
+    places and none is sure, so the picker asks where."""
+    places = layoff_cards(snap.legal)
+    unknown = [c for c in chosen if c not in places]
+    if unknown:
+        raise UserError(
+            f"{cards_text(unknown)} can't be laid off now.",
+            code="cannot_lay_off",
+            cards=cards_text(unknown),
+        )
+    sure = [places[c][0] for c in chosen if len(places[c]) == 1]
+    if len(chosen) == 1 and not sure:
+        return None
+    return LayOff(tuple(sure)) if sure else None
 
 
 async def hand_click(
@@ -660,49 +678,15 @@ async def hand_click(
     verb: str,
     values: list[str] | None,
 ) -> None:
-    """A click on a hand control. A hand that is merely out of date still does what the
-    button says when that is legal now; only a refusal is explained, with the hand redrawn."""
+    """A click on a hand control: one service call, then the answer drawn from its snapshot.
+    A hand that is merely out of date still does what the button says when that is legal
+    now; only a refusal is explained, with the hand redrawn."""
     service: TableService = interaction.client.service
     user_id = interaction.user.id
-    await service.mark_present(table_id, user_id)
-    snap = service.snapshot(table_id, user_id)
-    stale = snap.tag != tag
-    if verb == "sort":
-        await show_snapshot(interaction, snap, "r" if sort == "s" else "s")
-        return
-    if verb in ("refresh", "back"):
-        await show_snapshot(interaction, snap, sort)
-        return
+    language = interaction_language(interaction)
     if verb == "hint":
-        from bot.service.hints import advice_for, plain_hint
-
-        language = interaction_language(interaction)
-        advice = await advice_for(snap.view, snap.legal, seeded=service.seed is not None)
-        now = service.snapshot(table_id, user_id)
-        if now.tag != snap.tag:  # the table moved on while the expert thought
-            advice = plain_hint(now.view)
-        await show_snapshot(interaction, now, sort, note=hint_note(advice, now.view, language))
-        return
-    if verb == "leave":
-        language = interaction_language(interaction)
-        ui = discord.ui.View(timeout=None)
-        ui.add_item(
-            HandButton(
-                table_id,
-                snap.tag,
-                sort,
-                "leaveok",
-                label=t("button.yes_leave", language),
-                style=discord.ButtonStyle.danger,
-            )
-        )
-        keep = t("button.keep_playing", language)
-        ui.add_item(HandButton(table_id, snap.tag, sort, "back", label=keep))
-        await interaction.response.edit_message(
-            content=t("hand.leave_confirm", language),
-            view=ui,
-            attachments=[],
-        )
+        snap, advice = await service.hint(table_id, user_id)
+        await show_snapshot(interaction, snap, sort, note=hint_note(advice, snap.view, language))
         return
     if verb == "leaveok":
         follower = getattr(interaction.client, "hands", None)
@@ -710,126 +694,72 @@ async def hand_click(
             follower.forget(table_id, user_id)
         await service.leave_game(table_id, user_id)
         await interaction.response.edit_message(
-            content=t("hand.left_game", interaction_language(interaction)),
-            view=None,
-            attachments=[],
+            content=t("hand.left_game", language), view=None, attachments=[]
         )
-        return
-    if verb in ("down", "swap") and values is None:
-        await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]
-        return
-    if verb == "downok" and stale:
-        language = interaction_language(interaction)
-        stale_text = refusal_text(StaleControl(), language)
-        note = t("hand.stale_down", language, stale=stale_text)
-        await show_snapshot(interaction, snap, sort, mode="down", note=note)
-        return
-    if verb == "downedit":
-        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        language = interaction_language(interaction)
-        text = melds_for_form(proposal.melds, language) if proposal else ""
-        await interaction.response.send_modal(MeldsModal(table_id, sort, text, language))
-        return
-    if verb == "layoff":
-        await layoff_click(interaction, snap, sort, values)
         return
     if verb in ("buy", "pass", "unbuy"):
-        await buy_from_hand(interaction, snap, sort, verb, stale)
-        return
-    try:
-        action = action_for(verb, values, snap)
-        if action is None:  # pragma: no cover - the template admits only the verbs above
-            raise UserError("Unknown control", code="unknown_control")
-        await play_and_show(interaction, table_id, action, sort)
-    except ValueError as error:
-        if not stale or interaction.response.is_done():
-            raise
-        language = interaction_language(interaction)
-        note = t(
-            "hand.stale_refused",
-            language,
-            stale=refusal_text(StaleControl(), language),
-            reason=refusal_text(error, language).rstrip(".") + ".",
-        )
-        await show_snapshot(interaction, service.snapshot(table_id, user_id), sort, note=note)
-
-
-def buy_recorded_text(view: PlayerView, card: str, language: Language) -> str:
-    """The reply to a buy request: the seat-order rule and what the buy leaves of the limit, so
-    a player knows before the window closes what winning the card would cost them."""
-    limit = view.buy_limit
-    used = view.seats[view.seat or 0].buys_used
-    left = (
-        t("buy.unlimited", language)
-        if limit is None
-        else t("buy.left", language, count=limit - used - 1, limit=limit)
-    )
-    return t("buy.recorded", language, card=card, left=left)
-
-
-async def buy_from_hand(
-    interaction: discord.Interaction[Any],
-    snap: SeatSnapshot,
-    sort: SortMode,
-    verb: str,
-    stale: bool,
-) -> None:
-    """Buy or Pass from the hand, for the window the hand showed (its tag names it): a click
-    on the buttons of a window that has closed is refused with the hand as it is now."""
-    service: TableService = interaction.client.service
-    open_now = snap.buy_requested if verb == "unbuy" else snap.buy_offer is not None
-    language = interaction_language(interaction)
-    if stale or not open_now:
-        note = "⚠️ " + t("error.buy_window_closed", language)
+        choice: BuyChoice = "buy" if verb == "buy" else "pass" if verb == "pass" else "unbuy"
+        snap = await service.decide_buy(table_id, user_id, choice, shown=tag)
+        if snap.refusal is not None:
+            note = "⚠️ " + refusal_text(snap.refusal, language)
+        else:
+            note = buy_answer_text(snap, choice, language)
         await show_snapshot(interaction, snap, sort, note=note)
         return
-    card = card_text(snap.view.upcard) if snap.view.upcard else t("buy.the_upcard", language)
-    if verb == "unbuy":
-        await service.act(snap.table_id, snap.user_id, CancelBuy())
-        note = t("buy.withdrawn", language, card=card)
-    elif verb == "pass":
-        await service.pass_buy(snap.table_id, snap.user_id)
-        note = t("buy.passed", language, card=card)
-    else:
-        await service.act(snap.table_id, snap.user_id, RequestBuy())
-        note = buy_recorded_text(snap.view, card, language)
-    await show_snapshot(interaction, service.snapshot(snap.table_id, snap.user_id), sort, note=note)
-
-
-async def layoff_click(
-    interaction: discord.Interaction[Any],
-    snap: SeatSnapshot,
-    sort: SortMode,
-    values: list[str] | None,
-) -> None:
-    """The lay-off picker: cards first (several at once), then a place for a card that has
-    more than one."""
-    if values is None:
-        await show_snapshot(interaction, snap, sort, mode="layoff")
+    snap = await play_and_show(interaction, table_id, resolver(verb, values), sort, shown=tag)
+    if interaction.response.is_done():
         return
-    places = layoff_cards(snap.legal)
-    chosen = [Card.parse(value) for value in values]
-    unknown = [c for c in chosen if c not in places]
-    if unknown:
-        raise UserError(
-            f"{cards_text(unknown)} can't be laid off now.",
-            code="cannot_lay_off",
-            cards=cards_text(unknown),
+    if verb == "sort":
+        await show_snapshot(interaction, snap, "r" if sort == "s" else "s")
+    elif verb == "leave":
+        await interaction.response.edit_message(
+            content=t("hand.leave_confirm", language),
+            view=leave_confirmation(table_id, snap.tag, sort, language),
+            attachments=[],
         )
-    ambiguous = [c for c in chosen if len(places[c]) > 1]
-    if ambiguous:
-        if len(chosen) == 1:
-            await show_snapshot(interaction, snap, sort, mode="layoff", picked=ambiguous[0])
-            return
-        sure = [places[c][0] for c in chosen if len(places[c]) == 1]
-        if not sure:
-            await show_snapshot(interaction, snap, sort, mode="layoff", picked=ambiguous[0])
-            return
-        await play_and_show(interaction, snap.table_id, LayOff(tuple(sure)), sort)
-        return
-    await play_and_show(
-        interaction, snap.table_id, LayOff(tuple(places[c][0] for c in chosen)), sort
+    elif verb in ("down", "swap"):
+        await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]
+    elif verb == "downok":  # drawn on an older screen: the proposal as it is now, first
+        note = t("hand.stale_down", language, stale=refusal_text(StaleControl(), language))
+        await show_snapshot(interaction, snap, sort, mode="down", note=note)
+    elif verb == "downedit":
+        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
+        text = melds_for_form(proposal.melds, language) if proposal else ""
+        await interaction.response.send_modal(MeldsModal(table_id, sort, text, language))
+    elif verb == "layoff":
+        picked = _first_ambiguous(snap, values)
+        await show_snapshot(interaction, snap, sort, mode="layoff", picked=picked)
+    else:  # refresh, back
+        await show_snapshot(interaction, snap, sort)
+
+
+def _first_ambiguous(snap: SeatSnapshot, values: list[str] | None) -> Card | None:
+    """The first picked card with several places, for the picker to ask where it goes."""
+    places = layoff_cards(snap.legal)
+    for value in values or ():
+        card = Card.parse(value)
+        if len(places.get(card, ())) > 1:
+            return card
+    return None
+
+
+def leave_confirmation(
+    table_id: int, tag: str, sort: SortMode, language: Language
+) -> discord.ui.View:
+    """Yes, leave / Keep playing: leaving ends one's game, so it is never one click."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(
+        HandButton(
+            table_id,
+            tag,
+            sort,
+            "leaveok",
+            label=t("button.yes_leave", language),
+            style=discord.ButtonStyle.danger,
+        )
     )
+    ui.add_item(HandButton(table_id, tag, sort, "back", label=t("button.keep_playing", language)))
+    return ui
 
 
 def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
@@ -840,15 +770,6 @@ def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
         raise UserError(
             f"{cards_text(cards)}: {error}.", code="cards_refused", cards=cards_text(cards)
         ) from error
-
-
-def hint_note(advice: Hint, view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
-    """The advice for this player's hand (``bot/service/hints.py``), as a note above the
-    hand, in ``language``."""
-    from bot.screens.hint_text import hint_text
-
-    text = hint_text(advice, view.rules, language).strip() or t("hint.none", language)
-    return t("hand.hint", language) + "\n" + text
 
 
 def _one(values: list[str] | None) -> str:

@@ -23,7 +23,7 @@ from bot.interactions import guard
 from engine.rules import Rules
 
 if TYPE_CHECKING:
-    from bot.service import LiveTable
+    from bot.service.table_snapshot import TableSnapshot
 
 #: Preset ids, the names players know them by, and one line on what each one is.
 PRESET_NAMES: dict[str, tuple[str, str]] = {
@@ -151,7 +151,7 @@ def preset_label(preset: str) -> str:
 
 
 def house_rules_panel(
-    table: LiveTable, language: Language = DEFAULT_LANGUAGE
+    table: TableSnapshot, language: Language = DEFAULT_LANGUAGE
 ) -> tuple[str, discord.ui.View]:
     """The content and selects of the host's private panel for ``table``, in the host's
     language."""

@@ -18,19 +18,22 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import guards
-from bot.errors import UserError
+from bot.errors import NotHost, UserError
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.catalogue import has_key
 from bot.i18n.terms import contract_text
 from bot.interactions import guard
+from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
-from bot.screens.text import card_text, countdown, score_sheet_text, standings_text, table_text
-from bot.service.snapshot import window_tag
-from bot.views.hand import buy_recorded_text, open_hand
-from engine.actions import CancelBuy, RequestBuy
+from bot.screens.text import card_text, score_sheet_text, standings_text, table_text
+from bot.service.live import rules_for
+from bot.views.hand import open_hand
+from bot.views.house_rules import house_rules_panel, preset_label
 
 if TYPE_CHECKING:
-    from bot.service import LiveTable, TableService
+    from bot.service import TableService
+    from bot.service.table_snapshot import TableSnapshot
+    from bot.service.tables import BuyChoice
 
 TABLE_BUTTON_TEMPLATE = (
     r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house)"
@@ -126,22 +129,22 @@ async def show_history(
 ) -> None:
     """The deal's public moves, privately, to whoever asks (a spectator too): the view of a
     spectator, so nothing of the clicker's own hand can slip in."""
-    view = service.view(table_id, None)
-    text = history_text(view, service.get(table_id).names, language)
-    await interaction.response.send_message(text, ephemeral=True)
+    table = service.public(table_id)
+    if table.view is None:
+        raise UserError("The game hasn't started yet.", code="not_started")
+    await interaction.response.send_message(
+        history_text(table.view, table.names, language), ephemeral=True
+    )
 
 
 async def open_house_rules(
     interaction: discord.Interaction[Any], service: TableService, table_id: int
 ) -> None:
     """The host's private *House rules* panel (``views/house_rules.py``)."""
-    from bot.errors import NotHost
-    from bot.views.house_rules import house_rules_panel
-
-    table = service.get(table_id)
+    table = service.public(table_id)
     if interaction.user.id != table.record.host_id:
         raise NotHost("change the house rules", code="not_host.house_rules")
-    if table.game is not None:
+    if table.view is not None:
         raise UserError("The game has already started.", code="started")
     content, ui = house_rules_panel(table, interaction_language(interaction))
     await interaction.response.send_message(content, view=ui, ephemeral=True)
@@ -154,63 +157,39 @@ async def buy_click(
     window: str | None,
     verb: str = "buy",
 ) -> None:
-    """Buy, Pass, or take a buy request back, for the upcard of this window only."""
-    table = service.get(table_id)
-    user_id = interaction.user.id
-    if table.game is None:
-        raise UserError("The game hasn't started yet.", code="not_started")
-    if table.seat_of(user_id) is None:
-        from bot.errors import NotSeated
-
-        raise NotSeated()
-    if window != window_tag(table) or not service.buy_window_running(table):
-        raise UserError(
-            "That buy window has closed: the card can no longer be bought.",
-            code="buy_window_closed",
-        )
-    game = table.game
+    """Buy, Pass, or take a buy request back, for the upcard of this window only: the same
+    service call as the hand's buttons, worded the same way."""
     language = interaction_language(interaction)
-    upcard = game.view(None).upcard
-    card = card_text(upcard) if upcard else t("buy.the_upcard", language)
-    if verb == "pass":
-        await service.pass_buy(table.id, user_id)
-        await interaction.response.send_message(
-            t("buy.passed", language, card=card), ephemeral=True
-        )
-        return
+    choice: BuyChoice = "buy" if verb == "buy" else "pass" if verb == "pass" else "unbuy"
+    snap = await service.decide_buy(table_id, interaction.user.id, choice, window=window or "")
+    if snap.refusal is not None:
+        raise snap.refusal
+    text = buy_answer_text(snap, choice, language)
     if verb == "unbuy":
-        await service.act(table.id, user_id, CancelBuy())
-        await interaction.response.edit_message(
-            content=t("buy.withdrawn", language, card=card), view=None
-        )
+        await interaction.response.edit_message(content=text, view=None)
         return
-    await service.act(table.id, user_id, RequestBuy())
-    recorded = buy_recorded_text(game.view(str(user_id)), card, language)
     ui = discord.ui.View(timeout=None)
-    take_back = t("buy.take_back", language)
-    ui.add_item(TableButton("unbuy", table.id, window, label=take_back))
-    await interaction.response.send_message(recorded, ephemeral=True, view=ui)
+    if verb == "buy":
+        take_back = t("buy.take_back", language)
+        ui.add_item(TableButton("unbuy", table_id, window, label=take_back))
+    await interaction.response.send_message(text, ephemeral=True, view=ui)
 
 
 # -- drawing the message ----------------------------------------------------------------------
 
 
-def game_name(table: LiveTable) -> str:
+def game_name(table: TableSnapshot) -> str:
     """'Rummy' or 'Shanghai': the game the table plays."""
     return "Rummy" if table.record.game_kind == "rummy" else "Shanghai"
 
 
 def preset_name(preset: str, language: Language) -> str:
     """A preset's name in ``language``; an unknown preset keeps its key."""
-    from bot.views.house_rules import preset_label
-
     key = f"preset.{preset}"
     return t(key, language) if has_key(key) else preset_label(preset)
 
 
-def lobby_embed(table: LiveTable) -> discord.Embed:
-    from bot.service import rules_for
-
+def lobby_embed(table: TableSnapshot) -> discord.Embed:
     options = table.record.options
     language = table_language(options)
     rules = rules_for(dict(options))
@@ -251,17 +230,16 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
 
-def render_table(
-    service: TableService, table: LiveTable
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The public table message for the table's current state, in the table's language."""
+def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The public table message drawn from ``table``'s snapshot, in the table's language."""
     ui = discord.ui.View(timeout=None)
     language = table_language(table.record.options)
 
     def button(verb: str, key: str, **kwargs: Any) -> TableButton:
         return TableButton(verb, table.id, label=t(key, language), **kwargs)
 
-    if table.game is None:
+    view = table.view
+    if view is None:
         if table.closed:
             embed = discord.Embed(
                 title=t("lobby.title_closed", language, game=game_name(table)),
@@ -286,8 +264,6 @@ def render_table(
         if table.record.game_kind != "rummy":
             ui.add_item(button("house", "button.house_rules", row=2))
         return lobby_embed(table), ui
-    game = table.game
-    view = game.view(None)
     names = table.names
     description = table_text(
         view,
@@ -312,7 +288,7 @@ def render_table(
         if view.is_over:
             embed.add_field(
                 name=t("table.final_standings", language),
-                value=standings_text(names, game.totals, view.winners)[:1024],
+                value=standings_text(names, table.totals, view.winners)[:1024],
                 inline=False,
             )
         return embed, None
@@ -323,28 +299,22 @@ def render_table(
         title = t("table.title_rummy", language, deal=view.deal)
     embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
     ui.add_item(button("hand", "button.my_hand", style=discord.ButtonStyle.primary))
-    if service.buy_window_running(table) and view.upcard is not None:
+    if table.window_running and table.window is not None and view.upcard is not None:
         ui.add_item(
             TableButton(
                 "buy",
                 table.id,
-                window_tag(table),
+                table.window,
                 label=t("button.buy", language, card=card_text(view.upcard)),
                 style=discord.ButtonStyle.success,
             )
         )
         pass_label = t("button.pass", language)
-        ui.add_item(TableButton("pass", table.id, window_tag(table), label=pass_label))
+        ui.add_item(TableButton("pass", table.id, table.window, label=pass_label))
     # A row of its own, so a buy window's buttons never move it under a hurried click.
     ui.add_item(button("history", "button.history", row=1))
     return embed, ui
 
 
-def buy_countdown(table: LiveTable) -> str:
-    return countdown(table.buy_deadline)
-
-
-def _min_players(table: LiveTable) -> int:
-    from bot.service import rules_for
-
+def _min_players(table: TableSnapshot) -> int:
     return rules_for(dict(table.record.options)).players[0]

@@ -42,7 +42,7 @@ async def test_a_player_leaves_a_running_game_and_a_computer_plays_the_seat(
     left = await leaver.click(hand.response, label="Yes, leave")
     assert left.acknowledged and "You left the game" in hand.response.content
     seat = world.table.seat_of(leaver.id)
-    assert world.table.away[seat].away
+    assert seat in world.table.removed
     assert f"**{leaver.name}** left the game" in channel_text(world)
     # When the seat's turn comes, the computer plays it at once: no 90 s wait.
     p = world.current()

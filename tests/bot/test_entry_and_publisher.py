@@ -95,10 +95,11 @@ async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyP
     channel = FakeChannel()
     bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=1.0)
-    monkeypatch.setattr("bot.publisher.render_table", lambda service, table: (None, None))
-    record = SimpleNamespace(message_id=5, seats=(), host_id=1)
-    table = SimpleNamespace(channel_id=9, record=record, names=[], game=None, away=[], closed=False)
-    bot.service = SimpleNamespace(for_channel=lambda _id: table)  # the table is still open
+    monkeypatch.setattr("bot.publisher.render_table", lambda table: (None, None))
+    record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
+    table = SimpleNamespace(
+        channel_id=9, record=record, names=[], view=None, playing=False, closed=False
+    )  # the table is still open
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)
@@ -132,19 +133,18 @@ async def test_a_table_whose_people_all_follow_their_hands_is_redrawn_less_often
     publisher._lines = lambda change: []  # type: ignore[method-assign]
     seats = (SimpleNamespace(user_id=1), SimpleNamespace(user_id=2), SimpleNamespace(user_id=-1))
     record = SimpleNamespace(message_id=5, seats=seats, host_id=1)
-    game = SimpleNamespace(is_over=False)
+    view = SimpleNamespace(is_over=False)
     table = SimpleNamespace(
         id=3,
         channel_id=9,
         record=record,
         names=[],
-        game=game,
-        away=[],
+        view=view,
+        playing=True,
         closed=False,
         is_computer=lambda seat: seat == 2,
         is_away=lambda seat: False,
     )
-    bot.service = SimpleNamespace(for_channel=lambda _id: table)
 
     async def changes(count: int) -> None:
         for _ in range(count):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import REMOVED, LiveTable, TableService
+from bot.service import LiveTable, TableService
 from data import Store
 from data.errors import StoreBusy
 
@@ -111,7 +111,7 @@ async def test_a_kick_survives_a_restart(store: Store) -> None:
     [restored] = await second.restore()
     seat = restored.seat_of(102)
     assert seat is not None
-    assert restored.away[seat].away and restored.away[seat].timeouts >= REMOVED
+    assert seat in restored.removed and restored.is_away(seat)
     await second.close()
 
 

@@ -122,7 +122,7 @@ async def test_host_removes_a_player(env: simcord.Env) -> None:
     kicked = await alice.slash(world.channel, "shanghai kick", member=carol)
     assert kicked.acknowledged
     seat = world.table.seat_of(carol.id)
-    assert world.table.away[seat].away
+    assert seat in world.table.removed
     result = await carol.click(world.message(), label="My hand")
     simcord.assert_responded(result, contains="removed you", ephemeral=True)
 

@@ -43,7 +43,7 @@ def shown(world: World) -> str | None:
 
 
 def expected(world: World) -> str | None:
-    embed, _ = render_table(world.service, world.table)
+    embed, _ = render_table(world.service.public(world.table.id))
     return embed.description
 
 

@@ -54,7 +54,7 @@ async def test_window_that_ends_after_restart_is_resolved(
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")  # held for the window
     await env.restart_bot(make_bot())
-    assert world.table.game.step == "draw" and world.table.pending is not None
+    assert world.table.game.step == "draw" and world.table.window.held is not None
     await env.advance_time(9)
     late = await seat_after(world, 1).click(world.message(), label=buy_label(world))
     simcord.assert_responded(late, contains="window has closed", ephemeral=True)

@@ -46,7 +46,7 @@ async def test_rummy_lobby_and_no_buy_window(env: simcord.Env) -> None:
     message = world.message()
     assert message.embeds[0].title == "Rummy: hand 1"
     assert not any(label.startswith("Buy") for label in button_labels(message))
-    assert not world.service.buy_window_running(world.table)
+    assert not world.table.window.is_running(world.table.game, world.service.clock())
     hand = await open_hand(world, world.current())
     assert "Rummy, hand 1" in hand.response.content
     assert not any(label.startswith("Buy") for label in button_labels(hand.response))

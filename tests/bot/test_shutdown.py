@@ -126,10 +126,11 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     channel = _Channel()
     bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=3600.0)
-    monkeypatch.setattr("bot.publisher.render_table", lambda service, table: (None, None))
-    record = SimpleNamespace(message_id=5, seats=(), host_id=1)
-    table = SimpleNamespace(channel_id=9, record=record, names=[], game=None, away=[], closed=False)
-    bot.service = SimpleNamespace(for_channel=lambda _id: table)  # the table is still open
+    monkeypatch.setattr("bot.publisher.render_table", lambda table: (None, None))
+    record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
+    table = SimpleNamespace(
+        channel_id=9, record=record, names=[], view=None, playing=False, closed=False
+    )  # the table is still open
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)

@@ -1,0 +1,102 @@
+"""The words of the private hand besides the hand itself: what a click did, a buy's answer,
+a proposed lay-down, the Hint's advice. Views only place these texts; they never word them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Literal
+
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from engine.actions import (
+    BuyInTurn,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+    TakeUpcard,
+)
+from engine.cards import Card
+from engine.players.hints import Hint
+from engine.view import PlayerView
+
+from .hint_text import hint_text
+from .text import action_text, card_text, cards_text, layoff_item_text, meld_text
+
+if TYPE_CHECKING:
+    from bot.service.snapshot import SeatSnapshot
+
+
+def result_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str | None:
+    """What the player's own click did, in one line above the hand."""
+    action = snap.action
+    gained = list(snap.gained)
+    if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
+        return t("hand.you_got", language, cards=cards_text(gained))
+    if isinstance(action, Discard):
+        return t("hand.you_discarded", language, card=card_text(action.card))
+    if isinstance(action, GoDown):
+        return t("hand.you_went_down", language)
+    if isinstance(action, LayMelds):
+        melds = t("hand.and", language).join(meld_text(m, language) for m in action.melds)
+        return t("hand.you_laid", language, melds=melds)
+    if isinstance(action, (LayOff, SwapJoker)):
+        return t("hand.done", language, action=action_text(action, language))
+    return None
+
+
+def buy_recorded_text(view: PlayerView, card: str, language: Language) -> str:
+    """The reply to a buy request: the seat-order rule and what the buy leaves of the limit, so
+    a player knows before the window closes what winning the card would cost them."""
+    limit = view.buy_limit
+    used = view.seats[view.seat or 0].buys_used
+    left = (
+        t("buy.unlimited", language)
+        if limit is None
+        else t("buy.left", language, count=limit - used - 1, limit=limit)
+    )
+    return t("buy.recorded", language, card=card, left=left)
+
+
+def buy_answer_text(
+    snap: SeatSnapshot, choice: Literal["buy", "pass", "unbuy"], language: Language
+) -> str:
+    """The answer to Buy, Pass or taking a buy back, on the table message or in the hand."""
+    upcard = snap.view.upcard
+    card = card_text(upcard) if upcard else t("buy.the_upcard", language)
+    if choice == "unbuy":
+        return t("buy.withdrawn", language, card=card)
+    if choice == "pass":
+        return t("buy.passed", language, card=card)
+    return buy_recorded_text(snap.view, card, language)
+
+
+def go_down_lines(
+    proposal: GoDown, view: PlayerView, language: Language = DEFAULT_LANGUAGE
+) -> tuple[list[str], Counter[Card]]:
+    """The lines of a proposed go-down, with the swaps made first and the lay-offs that
+    follow in the same play (issue 11), and the cards it leaves in hand."""
+    lines: list[str] = []
+    left = Counter(view.hand or ())
+    for swap in proposal.swaps:  # preset_004: swaps made as part of going down
+        swap_text = action_text(SwapJoker(swap), language)
+        swap_text = swap_text[:1].lower() + swap_text[1:]
+        lines.append(t("hand.first_swap", language, action=swap_text))
+        left[swap.card] -= 1
+        left[view.melds[swap.meld].meld.cards[swap.position].card] += 1
+    lines.extend(f"• {meld_text(m, language)}" for m in proposal.melds)
+    for meld in proposal.melds:
+        left.subtract(meld.plain_cards)
+    for item in proposal.layoffs:  # S37: the last cards laid off in the same play
+        lines.append(t("hand.then_lay_off", language, item=layoff_item_text(item, language)))
+        left[item.card] -= 1
+    return lines, +left
+
+
+def hint_note(advice: Hint, view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
+    """The advice for this player's hand (``bot/service/hints.py``), as a note above the
+    hand, in ``language``."""
+    text = hint_text(advice, view.rules, language).strip() or t("hint.none", language)
+    return t("hand.hint", language) + "\n" + text

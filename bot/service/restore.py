@@ -1,0 +1,93 @@
+"""Bringing a stored table back to life at start-up, or ending it if its row cannot be read.
+
+A row can be unreadable for reasons no player caused: a state written by a newer engine, a
+hand-edited database, a preset that was renamed. Before this module one such row raised out of
+``TableService.restore`` and every table in every server stayed down with the bot. Now the row
+is checked the way the service will use it (the engine state parses and agrees with the seats,
+the options make rules and timings) and, if anything fails, the table is ended without results
+(so nothing reaches the leaderboard and its channel is free) and its id is logged for the
+operator. The reason is logged by exception type and message only, never the state text, which
+holds every hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+
+from data.records import AwayState, TableRecord
+from engine import Game
+from engine.actions import parse_action
+
+from .buy_window import BuyWindow, HeldDraw
+from .live import REMOVED, ActResult, LiveTable, Store, rules_for
+
+log = logging.getLogger(__name__)
+
+
+def table_seconds(options: dict[str, object], buy: float, turn: float) -> tuple[float, float]:
+    """A table's buy window and turn limit: its own options over the service's defaults."""
+    return (float(options.get("buy_seconds", buy)), float(options.get("turn_seconds", turn)))  # type: ignore[arg-type]
+
+
+def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTable:
+    """The live table of ``record``; raises whatever its first unreadable part raises.
+
+    The stored away flags carry two things that have fields of their own in memory: a seat
+    removed for good (``AwayState(REMOVED, ...)``) and the draw held for the buy window
+    (``AwayState.held``), which is held again if its seat is still to draw."""
+    rules_for(dict(record.options))  # the lobby and the timings read these
+    game = Game.from_json(record.state) if record.state else None
+    if record.status == "playing" and game is None:
+        raise ValueError("a game in play without a state")
+    if game is not None and list(game.players) != [str(s.user_id) for s in record.seats]:
+        raise ValueError("the seats do not match the game's players")
+    stored = list(record.away) or [AwayState() for _ in record.seats]
+    if len(stored) != len(record.seats):
+        raise ValueError("the away flags do not match the seats")
+    table_seconds(dict(record.options), 0.0, 0.0)  # float() of the stored timings
+    removed = {seat for seat, state in enumerate(stored) if state.timeouts >= REMOVED}
+    away = [
+        AwayState(0, True) if seat in removed else replace(state, held="")
+        for seat, state in enumerate(stored)
+    ]
+    window = BuyWindow(deadline=record.buy_deadline, ends=record.buy_deadline)
+    if game is not None and not game.is_over:
+        for seat, state in enumerate(stored):
+            if state.held and seat == game.current and game.step == "draw":
+                future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
+                window.hold(HeldDraw(seat, parse_action(state.held), future))
+    return LiveTable(
+        record,
+        game,
+        record.version,
+        saved_state=record.state,
+        turn_deadline=record.turn_deadline,
+        away=away,
+        removed=removed,
+        window=window,
+        auto_due=now + computer_delay,
+        last_person=record.updated_at,
+    )
+
+
+async def revive(
+    store: Store, record: TableRecord, now: float, computer_delay: float
+) -> LiveTable | None:
+    """``record`` as a live table, or ``None`` after ending it because it cannot be read."""
+    try:
+        return live_table(record, now, computer_delay)
+    except Exception as error:
+        reason = f"{type(error).__name__}: {str(error)[:120]}"
+    log.error(
+        "table %s (channel %s) cannot be restored (%s); ending it without results",
+        record.id,
+        record.channel_id,
+        reason,
+    )
+    try:
+        await store.end_table(record.id)
+    except Exception as error:
+        log.error("table %s could not be ended either (%s)", record.id, type(error).__name__)
+    return None

@@ -1,0 +1,102 @@
+"""The public table as data: everything the table message and the channel's notices need.
+
+``SeatSnapshot`` is one seat's screen; ``TableSnapshot`` is the channel's. It is built under the
+table's lock with each change (``TableService`` hands it to the listener in the ``Change``),
+so the publisher, the table renderer and the channel's notices draw from a value that cannot
+move under them, and none of them touches the live ``Game`` or calls back into the service.
+It holds only public information: the spectators' ``PlayerView`` (no hand but the table's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.i18n import Language, table_language
+from data.records import TableRecord
+from engine.view import PlayerView
+
+from .buy_window import window_tag
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """What everyone at the table and in the channel may see now."""
+
+    record: TableRecord
+    #: The spectators' view of the game; None in the lobby.
+    view: PlayerView | None
+    closed: bool
+    #: The seats the bot plays now (away or removed), and those it plays for good.
+    away_seats: tuple[int, ...]
+    removed: frozenset[int]
+    turn_deadline: float | None
+    #: The upcard on offer's window: whether requests are accepted now, its tag (what a Buy
+    #: button is for), its deadline and when it ends or ended.
+    window_running: bool
+    window: str | None
+    buy_deadline: float | None
+    window_ends: float | None
+
+    @classmethod
+    def of(cls, table: LiveTable, now: float) -> TableSnapshot:
+        """The snapshot of ``table`` at ``now`` (the table's lock held)."""
+        game = table.game
+        running = table.window.is_running(game, now)
+        return cls(
+            record=table.record,
+            view=game.view(None) if game is not None else None,
+            closed=table.closed,
+            away_seats=tuple(table.away_seats),
+            removed=frozenset(table.removed),
+            turn_deadline=table.turn_deadline,
+            window_running=running,
+            window=window_tag(game) if game is not None and running else None,
+            buy_deadline=table.window.deadline,
+            window_ends=table.window.ends,
+        )
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def channel_id(self) -> int:
+        return self.record.channel_id
+
+    @property
+    def language(self) -> Language:
+        return table_language(self.record.options)
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.record.seats]
+
+    @property
+    def totals(self) -> list[int]:
+        """Each seat's total so far (the score sheet's columns)."""
+        view = self.view
+        if view is None:
+            return []
+        return [sum(row[seat] for row in view.score_sheet) for seat in range(len(view.seats))]
+
+    @property
+    def playing(self) -> bool:
+        """A game in play: dealt, not over, not closed."""
+        return self.view is not None and not self.view.is_over and not self.closed
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.record.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def is_computer(self, seat: int) -> bool:
+        seats = self.record.seats
+        return 0 <= seat < len(seats) and seats[seat].is_computer
+
+    def is_away(self, seat: int) -> bool:
+        return seat in self.away_seats
