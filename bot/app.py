@@ -38,9 +38,6 @@ from .interactions import report
 from .publisher import Publisher
 from .service import Listeners, TableService
 from .settings import Settings
-from .views.hand import HandButton, HandSelect
-from .views.house_rules import HouseRulesSelect
-from .views.table import TableButton
 
 log = logging.getLogger(__name__)
 
@@ -154,13 +151,6 @@ class ShanghaiBot(commands.AutoShardedBot):
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.channel_watch")
-        from .views.hand import orphan_melds_form
-
-        self.add_listener(orphan_melds_form, "on_interaction")
-        self.add_dynamic_items(TableButton, HandButton, HandSelect, HouseRulesSelect)
-        from .cogs.shanghai import EndButton
-
-        self.add_dynamic_items(EndButton)
         if 0 in self.shard_set.ids:
             guild = None if settings.dev_guild is None else discord.Object(id=settings.dev_guild)
             if guild is not None:

@@ -27,7 +27,7 @@ async def command_payload(
     tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None
 ) -> list[dict[str, Any]]:
     """What ``tree.sync(guild=guild)`` would upload, in the same order."""
-    commands = tree._get_all_commands(guild=guild)
+    commands = tree.get_commands(guild=guild)  # type=None: every kind, as sync uploads
     translator = tree.translator
     if translator is not None:
         return [await command.get_translated_payload(tree, translator) for command in commands]

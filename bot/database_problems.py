@@ -16,7 +16,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from data import MigrationError, SchemaTooNew, ShardSet, Store, describe, is_postgres_url
+from data import (
+    MigrationError,
+    SchemaTooNew,
+    ShardSet,
+    Store,
+    describe,
+    is_postgres_url,
+    open_store,
+)
 from data.backup import DEFAULT_DATABASE
 
 #: Where earlier versions kept the database by default: inside the ``data`` package folder.
@@ -35,7 +43,7 @@ class DatabaseProblem(Exception):
 def path_problem(path: Path) -> str | None:
     """Why SQLite could not create or write a database at ``path``, or ``None`` if it looks fine.
 
-    Creates the missing parent folders, as ``Store.open`` would. WAL mode writes two files
+    Creates the missing parent folders, as ``open_store`` would. WAL mode writes two files
     beside the database (``-wal`` and ``-shm``), so the folder must be writable even when the
     database file already exists.
     """
@@ -98,7 +106,7 @@ async def open_database(
     shards: ShardSet | None = None,
     fence_wait: float = 0.0,
 ) -> Store:
-    """``Store.open(database)``, or ``DatabaseProblem`` naming the database and the reason.
+    """``open_store(database)``, or ``DatabaseProblem`` naming the database and the reason.
 
     A ``postgresql://`` URL skips the file checks; a server that cannot be reached or refuses
     the login is a ``DatabaseProblem`` too (the fence's ``ShardTaken`` passes through).
@@ -107,7 +115,7 @@ async def open_database(
         import asyncpg  # only a URL needs the postgres extra
 
         try:
-            return await Store.open(database, clock=clock, shards=shards, fence_wait=fence_wait)
+            return await open_store(database, clock=clock, shards=shards, fence_wait=fence_wait)
         except (OSError, MigrationError) as error:
             raise DatabaseProblem(database, sqlite_reason(error) or str(error)) from error
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
@@ -118,7 +126,7 @@ async def open_database(
         if problem is not None:
             raise DatabaseProblem(path, problem)
     try:
-        return await Store.open(path, clock=clock, shards=shards)
+        return await open_store(path, clock=clock, shards=shards)
     except (sqlite3.Error, MigrationError, OSError) as error:
         reason = sqlite_reason(error)
         if reason is None:  # pragma: no cover - the except clause only admits known kinds

@@ -58,7 +58,7 @@ from .store import (
     BACKGROUND_WAIT_SECONDS,
     KEEP,
     PLAYER_WAIT_SECONDS,
-    _Keep,
+    Keep,
     is_background_write,
 )
 from .unreadable import decode_open
@@ -451,7 +451,7 @@ class PostgresStore:
         table_id: int,
         seats: Sequence[Seat],
         options: Mapping[str, Any],
-        message_id: int | Literal[_Keep.KEEP] | None = KEEP,
+        message_id: int | Literal[Keep.KEEP] | None = KEEP,
     ) -> None:
         """Replace a lobby's seats and options (and its message id, when given)."""
         now = self._clock()

@@ -60,7 +60,7 @@ from .store import (
     BACKGROUND_WAIT_SECONDS,
     KEEP,
     PLAYER_WAIT_SECONDS,
-    _Keep,
+    Keep,
     is_background_write,
 )
 from .unreadable import decode_open
@@ -237,13 +237,20 @@ _PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, Fal
 async def _connect(path: str | Path) -> aiosqlite.Connection:
     # Autocommit mode: every transaction below is an explicit BEGIN ... COMMIT, so none is
     # opened behind our back by the sqlite3 module.
-    pending = aiosqlite.connect(path, isolation_level=None)
-    # aiosqlite's worker thread is not a daemon: a store that is never closed (a crashed
-    # bot, a test's discarded bot) would keep the process alive after everything else ended.
-    pending._thread.daemon = True
-    db = await pending
+    db = await daemon_worker(aiosqlite.connect(path, isolation_level=None))
     db.row_factory = aiosqlite.Row
     return db
+
+
+def daemon_worker(pending: aiosqlite.Connection) -> aiosqlite.Connection:
+    """``pending`` with its worker thread made a daemon, before it starts.
+
+    aiosqlite's worker thread is not a daemon: a store that is never closed (a crashed bot, a
+    test's discarded bot) would keep the process alive after everything else ended. aiosqlite
+    offers no public way to say so; this is the one place that reaches into it, and
+    ``tests/data/test_sqlite_store.py`` fails if aiosqlite changes it."""
+    pending._thread.daemon = True
+    return pending
 
 
 class SqliteStore:
@@ -524,7 +531,7 @@ class SqliteStore:
         table_id: int,
         seats: Sequence[Seat],
         options: Mapping[str, Any],
-        message_id: int | Literal[_Keep.KEEP] | None = KEEP,
+        message_id: int | Literal[Keep.KEEP] | None = KEEP,
     ) -> None:
         """Replace a lobby's seats and options (and its message id, when given).
 

@@ -7,7 +7,7 @@ code make, and nothing else. Two classes implement it:
 - ``data.postgres_store.PostgresStore``: a PostgreSQL database on asyncpg, for several shard
   processes sharing one database, or a platform whose disk is wiped.
 
-``Store.open(database)`` (the same as ``data.opening.open_store``) picks one from a path or a
+``data.open_store(database)`` (``data/opening.py``) picks one from a path or a
 ``postgresql://`` URL, so code that opens a store never names an implementation.
 
 The life of a table, and the call that moves it::
@@ -28,12 +28,10 @@ guilds this process owns, which is what lets several processes share one databas
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import Enum
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from .records import (
@@ -49,16 +47,16 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from .shards import ShardSet
+    pass
 
 
-class _Keep(Enum):
+class Keep(Enum):
     """Marks an argument the caller left out, where ``None`` is a meaningful value."""
 
     KEEP = "keep"
 
 
-KEEP: Final = _Keep.KEEP
+KEEP: Final = Keep.KEEP
 
 #: How long a call made for a player may wait for the database before ``StoreBusy``, in
 #: seconds. Discord allows 3 s for an answer; the rest is for the engine and the reply.
@@ -100,26 +98,6 @@ class Store(Protocol):
 
     # -- lifetime ---------------------------------------------------------------------------
 
-    @classmethod
-    async def open(
-        cls,
-        database: str | Path,
-        *,
-        clock: Callable[[], float] = time.time,
-        shards: ShardSet | None = None,
-        fence_wait: float = 0.0,
-    ) -> Store:
-        """Open (creating and migrating if needed) the store ``database`` names: a SQLite file
-        path or a ``postgresql://`` URL, for the guilds of ``shards`` (default: all).
-
-        ``clock`` gives the unix time stamped on rows. On PostgreSQL the ownership fence is
-        taken first: ``ShardTaken`` if another process keeps a shard past ``fence_wait``
-        seconds. Each implementation has its own ``open`` with these parameters.
-        """
-        from .opening import open_store
-
-        return await open_store(database, clock=clock, shards=shards, fence_wait=fence_wait)
-
     async def close(self) -> None:
         """Wait for running calls and close; closing twice is harmless."""
 
@@ -157,7 +135,7 @@ class Store(Protocol):
         table_id: int,
         seats: Sequence[Seat],
         options: Mapping[str, Any],
-        message_id: int | Literal[_Keep.KEEP] | None = KEEP,
+        message_id: int | Literal[Keep.KEEP] | None = KEEP,
     ) -> None:
         """Replace a lobby's seats and options (and its message id, when given).
 

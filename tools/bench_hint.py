@@ -22,7 +22,7 @@ from typing import TypeVar
 from bot.service.hints import HINT_BUDGET, expert_discard, plain_hint, wants_expert
 from engine import Game, Rules
 from engine.actions import RequestBuy
-from engine.players.strategy import make_strategy
+from engine.players.levels import make_strategy
 
 #: Actions after which a game is cut short, a guard only: a whole game of four normal players
 #: takes about 2,300 (before the normal player stopped taking cards it would throw straight

@@ -82,7 +82,7 @@ from engine.actions import (
     SwapJoker,
     TakeUpcard,
 )
-from engine.players.strategy import make_strategy
+from engine.players.levels import make_strategy
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 STALE = "earlier moment"

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from engine.actions import RequestBuy
 from engine.game import Game
 from engine.players.expert import ExpertStrategy
-from engine.players.strategy import STRATEGIES, Strategy, make_strategy
+from engine.players.levels import STRATEGIES, make_strategy
+from engine.players.strategy import Strategy
 from engine.rules import PRESETS, Rules
 from tools.simulate import seating
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.service import TableService
-from data import Store
+from data import open_store
 from engine.actions import Action, RequestBuy
 from engine.errors import IllegalAction
 from tools.throwaway_postgres import NoPostgres, ThrowawayCluster
@@ -90,7 +90,7 @@ class Figures:
 
 async def run(tables: int, players: int, actions: int, seed: int, database: str) -> Figures:
     rng = random.Random(seed)
-    store = await Store.open(database)
+    store = await open_store(database)
     clock = SimClock()
     service = TableService(store, buy_seconds=8.0, turn_seconds=3600.0, seed=seed, clock=clock)
 
@@ -153,7 +153,7 @@ async def run(tables: int, players: int, actions: int, seed: int, database: str)
 
     # A restart: a new process opens the database and restores every open table.
     t0 = time.perf_counter()
-    fresh = await Store.open(database)
+    fresh = await open_store(database)
     open_time = time.perf_counter() - t0
     restore_service = TableService(fresh, seed=seed, turn_seconds=3600.0, clock=clock)
     t0 = time.perf_counter()

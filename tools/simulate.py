@@ -33,7 +33,8 @@ from dataclasses import asdict, dataclass
 from engine.actions import RequestBuy
 from engine.events import DealEnded
 from engine.game import Game
-from engine.players.strategy import STRATEGIES, Strategy, make_strategy
+from engine.players.levels import STRATEGIES, make_strategy
+from engine.players.strategy import Strategy
 from engine.rules import PRESETS, Rules
 
 

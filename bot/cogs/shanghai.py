@@ -28,8 +28,9 @@ from bot.i18n import (
 from bot.interactions import guard
 from bot.screens.text import rules_text
 from bot.service import rules_for
-from bot.views.house_rules import PRESET_NAMES, house_rules_text
-from bot.views.table import preset_name, render_table
+from bot.views.hand import HandButton, HandSelect, melds_form_submitted
+from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
+from bot.views.table import TableButton, preset_name, render_table
 from data.errors import TableExists
 from data.records import GameKind, LeaderboardRow
 
@@ -422,4 +423,9 @@ def _clean(name: str) -> str:
 
 
 async def setup(bot: ShanghaiBot) -> None:
+    """The /shanghai commands, and the controls of every table message and hand: dynamic
+    items rebuilt from their custom ids, so they work after a restart (Rummy's tables use the
+    same controls)."""
     await bot.add_cog(Shanghai(bot))
+    bot.add_dynamic_items(TableButton, HandButton, HandSelect, HouseRulesSelect, EndButton)
+    bot.add_listener(melds_form_submitted, "on_interaction")

@@ -21,7 +21,8 @@ from typing import TypeVar
 from engine import Game
 from engine.actions import Action
 from engine.players.expert import ExpertStrategy
-from engine.players.strategy import EasyStrategy, Strategy, make_strategy
+from engine.players.levels import make_strategy
+from engine.players.strategy import EasyStrategy, Strategy
 from engine.view import PlayerView
 
 from .live import LiveTable

@@ -456,12 +456,12 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
         self.melds.label = t("modal.label", language)
         self.melds.placeholder = t("modal.placeholder", language)
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            await submit_melds(interaction, self.table_id, self.sort, self.melds.value)
 
-    async def on_timeout(self) -> None:  # pragma: no cover - Discord closes the modal itself
-        log.info("a melds modal expired (table %s)", self.table_id)
+async def open_melds_form(interaction: discord.Interaction[Any], form: MeldsModal) -> None:
+    """Show the melds form, then stop listening to it: its submission is answered by
+    ``melds_form_submitted``, the same way before and after a restart."""
+    await interaction.response.send_modal(form)
+    form.stop()
 
 
 MELDS_MODAL_PREFIX = "sh:melds:"
@@ -479,18 +479,16 @@ async def submit_melds(
     await play_and_show(interaction, table_id, action, sort)
 
 
-async def orphan_melds_form(interaction: discord.Interaction[Any]) -> None:
-    """A melds form opened before the bot restarted has no ``MeldsModal`` behind it any more:
-    read its text from the submission itself, so the player's lay-down still works."""
+async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
+    """Every melds form is answered here, from the submission itself: a form opened before the
+    bot restarted has no ``MeldsModal`` behind it, and a form opened since has none either
+    (``open_melds_form`` stops it once sent), so there is one path and no private lookup."""
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     if interaction.type != discord.InteractionType.modal_submit:
         return
     if not custom_id.startswith(MELDS_MODAL_PREFIX):
         return
-    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
-    if custom_id in getattr(store, "_modals", {}):
-        return  # the live form answers itself
     table, _, sort = custom_id.removeprefix(MELDS_MODAL_PREFIX).partition(":")
     text = next(
         (
@@ -725,7 +723,7 @@ async def hand_click(
     elif verb == "downedit":
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         text = melds_for_form(proposal.melds, language) if proposal else ""
-        await interaction.response.send_modal(MeldsModal(table_id, sort, text, language))
+        await open_melds_form(interaction, MeldsModal(table_id, sort, text, language))
     elif verb == "layoff":
         picked = _first_ambiguous(snap, values)
         await show_snapshot(interaction, snap, sort, mode="layoff", picked=picked)

@@ -87,12 +87,12 @@ from .hints import (
 from .reading import TableReading, read_table
 from .strategy import (
     NormalStrategy,
-    _contract_cards,
-    _could_help,
-    _discard_of,
-    _hand,
-    _is_down,
     cards_short,
+    contract_cards,
+    could_help,
+    discard_of,
+    hand_in_view,
+    seat_is_down,
 )
 
 
@@ -211,7 +211,7 @@ class ExpertStrategy(NormalStrategy):
         A seat already down plays on (its cards go to the table). The Hint button words its
         advice with it."""
         to_play = view.rules.num_deals - view.deal + 1
-        if not self.guard or view.seat is None or to_play > self.guard_deals or _is_down(view):
+        if not self.guard or view.seat is None or to_play > self.guard_deals or seat_is_down(view):
             return None
         own = view.seats[view.seat].total
         lead = min(s.total for i, s in enumerate(view.seats) if i != view.seat) - own
@@ -243,16 +243,16 @@ class ExpertStrategy(NormalStrategy):
             self.blind
             and upcard is not None
             and TakeUpcard() in legal
-            and not _is_down(view)
-            and self._out_in_one([*_hand(view), upcard], view, needs=upcard)
+            and not seat_is_down(view)
+            and self._out_in_one([*hand_in_view(view), upcard], view, needs=upcard)
         ):
             return TakeUpcard()
         if (
             self.cheap_take
             and upcard is not None
             and TakeUpcard() in legal
-            and not _is_down(view)
-            and self._only_points_count(view, _hand(view))
+            and not seat_is_down(view)
+            and self._only_points_count(view, hand_in_view(view))
         ):
             # Salvage: whatever is drawn, the dearest card goes; a cheap upcard is a smaller
             # risk than the stock's average card.
@@ -281,7 +281,7 @@ class ExpertStrategy(NormalStrategy):
             upcard is not None
             and TakeUpcard() in legal
             and value(upcard) <= _cheapest_card(view)
-            and any(value(card) > value(upcard) for card in _hand(view))
+            and any(value(card) > value(upcard) for card in hand_in_view(view))
         ):
             return TakeUpcard()
         return DrawStock() if DrawStock() in legal else super()._draw(view, legal)
@@ -313,10 +313,10 @@ class ExpertStrategy(NormalStrategy):
             return None
         if (
             not self.hold_big
-            and _contract_cards(view.contract) > view.rules.hand_size_for(len(view.seats)) + 1
+            and contract_cards(view.contract) > view.rules.hand_size_for(len(view.seats)) + 1
         ):
             return None
-        hand = _hand(view)
+        hand = hand_in_view(view)
         left = _left_over(hand, downs[0].melds)
         if not 2 <= left.total() <= self.hold_left:
             return None
@@ -328,13 +328,13 @@ class ExpertStrategy(NormalStrategy):
             outs = sum(
                 copies
                 for index, copies in reading.unseen.items()
-                if _could_help(rest, card_of_index(index), view.contract, view.rules)
+                if could_help(rest, card_of_index(index), view.contract, view.rules)
                 and self._out_in_one([*rest, card_of_index(index)], view)
             )
             key = (outs, view.rules.card_value(card), -card_index(card))
             if outs and (best is None or key > best[0]):
                 best = (key, card)
-        return None if best is None else _discard_of(legal, best[1])
+        return None if best is None else discard_of(legal, best[1])
 
     def _lengthens(self, view: PlayerView, legal: Sequence[Action]) -> bool:
         """Whether to take an upcard the normal player leaves because it shortens nothing:
@@ -344,12 +344,12 @@ class ExpertStrategy(NormalStrategy):
         if (
             upcard is None
             or TakeUpcard() not in legal
-            or _is_down(view)
+            or seat_is_down(view)
             or rules.is_wild(upcard)
             or self.threat(view) >= self.extend_threat
         ):
             return False
-        hand = _hand(view)
+        hand = hand_in_view(view)
         plan = plan_contract(hand, view.contract, rules, len(view.seats))
         if not extends_plan(upcard, plan):
             return False
@@ -358,7 +358,8 @@ class ExpertStrategy(NormalStrategy):
         return not self._would_throw_back(view, upcard)
 
     def _buy_pays(self, view: PlayerView, gain: int) -> bool:
-        if view.upcard is not None and self._only_points_count(view, [*_hand(view), view.upcard]):
+        upcard = view.upcard
+        if upcard is not None and self._only_points_count(view, [*hand_in_view(view), upcard]):
             return False  # a buy would only add points to a hand that will be caught
         if not self.buys or gain <= 0 or view.upcard is None:
             return super()._buy_pays(view, gain)
@@ -373,7 +374,7 @@ class ExpertStrategy(NormalStrategy):
             close += 1  # the last copy in play: waiting will not bring another
         elif live >= 2 and gain == 1:
             close -= 1
-        after, _ = self._deficiency([*_hand(view), view.upcard], view)
+        after, _ = self._deficiency([*hand_in_view(view), view.upcard], view)
         return after <= close
 
     def _keep_when_down(self, view: PlayerView) -> Callable[[Card], float]:
@@ -383,11 +384,11 @@ class ExpertStrategy(NormalStrategy):
         return lambda card: self.keep_weight * collected(card)
 
     def _discard(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
-        if not _is_down(view) and self._only_points_count(view, _hand(view)):
+        if not seat_is_down(view) and self._only_points_count(view, hand_in_view(view)):
             # Salvage: throw the dearest card, wilds included (a joker caught costs 50).
             value = view.rules.card_value
             return max(dict.fromkeys(allowed), key=lambda c: (value(c), -card_index(c)))
-        if _is_down(view) or not (self.read or self.search):
+        if seat_is_down(view) or not (self.read or self.search):
             return super()._discard(view, allowed)
         candidates, cost = self._discard_costs(view, allowed)
         reading = read_table(view)
@@ -401,7 +402,7 @@ class ExpertStrategy(NormalStrategy):
             return ranked[0]
         meter = _Meter(self.budget, self.clock)
         per_card = max(2, self.budget.evaluations // len(close))
-        hand = _hand(view)
+        hand = hand_in_view(view)
         plan_weight = 1.0 - self.plan_threat * self.threat(view)
         scored: list[tuple[float, int, Card]] = []
         for card in close:
@@ -483,7 +484,7 @@ class ExpertStrategy(NormalStrategy):
         helpful = [
             (index, copies)
             for index, copies in sorted(reading.unseen.items())
-            if _could_help(cards, card_of_index(index), contract, rules)
+            if could_help(cards, card_of_index(index), contract, rules)
         ]
         total = reading.unseen_total
         helping = sum(copies for _, copies in helpful)

@@ -90,17 +90,17 @@ def _table(view: PlayerView) -> list[Meld]:
     return [table_meld.meld for table_meld in view.melds]
 
 
-def _is_down(view: PlayerView) -> bool:
+def seat_is_down(view: PlayerView) -> bool:
     assert view.seat is not None
     return view.seats[view.seat].is_down
 
 
-def _hand(view: PlayerView) -> list[Card]:
+def hand_in_view(view: PlayerView) -> list[Card]:
     assert view.hand is not None
     return list(view.hand)
 
 
-def _contract_cards(contract: Contract) -> int:
+def contract_cards(contract: Contract) -> int:
     return sum(size for _, size in contract)
 
 
@@ -110,11 +110,11 @@ def cards_short(view: PlayerView) -> int:
     Deals 8-10 ask for 13-15 cards, more than draws alone give (RULES.md D3), so a player
     who is short must buy; ``required`` keeps one card back for the final discard.
     """
-    hand = _hand(view)
+    hand = hand_in_view(view)
     rules = view.rules
     keep = 1 if rules.final_discard == "required" else 0
     after_draw = len(hand) + (1 if view.step != "play" or view.current != view.seat else 0)
-    return max(0, _contract_cards(view.contract) + keep - after_draw)
+    return max(0, contract_cards(view.contract) + keep - after_draw)
 
 
 def _completes_meld(hand: Sequence[Card], card: Card, contract: Contract, rules: Rules) -> bool:
@@ -157,7 +157,7 @@ def _run_through(cards: Sequence[Card], card: Card, size: int, rules: Rules) -> 
 def _pick_lay_off(view: PlayerView, options: Sequence[LayOff]) -> LayOff:
     """The lay-off that sheds the most points: whole batches that empty the hand first."""
     value = view.rules.card_value
-    hand_size = len(_hand(view))
+    hand_size = len(hand_in_view(view))
 
     def score(action: LayOff) -> tuple[int, int]:
         return (len(action.items) == hand_size, sum(value(item.card) for item in action.items))
@@ -165,7 +165,7 @@ def _pick_lay_off(view: PlayerView, options: Sequence[LayOff]) -> LayOff:
     return max(options, key=score)
 
 
-def _discard_of(legal: Sequence[Action], card: Card) -> Discard | None:
+def discard_of(legal: Sequence[Action], card: Card) -> Discard | None:
     for action in legal:
         if isinstance(action, Discard) and action.card == card:
             return action
@@ -176,7 +176,7 @@ def _rummy_turn(view: PlayerView, legal: Sequence[Action]) -> Action:
     """Classic Rummy (Part B), shared by the easy and normal players: meld what the best
     arrangement melds, lay off, then throw the loosest costly card.
     """
-    hand = _hand(view)
+    hand = hand_in_view(view)
     rules = view.rules
     if view.step == "draw":
         upcard = view.upcard
@@ -198,7 +198,7 @@ def _rummy_turn(view: PlayerView, legal: Sequence[Action]) -> Action:
     if not discards:
         return legal[0]
     card, _ = suggest_discard(hand, (), rules, table=_table(view))
-    chosen = _discard_of(legal, card)
+    chosen = discard_of(legal, card)
     if chosen is None:  # the advice named the card taken from the pile this turn (R5)
         value = rules.card_value
         chosen = max(discards, key=lambda a: value(a.card))
@@ -262,9 +262,9 @@ class EasyStrategy:
         upcard = view.upcard
         if upcard is None:
             return False
-        if _is_down(view):
+        if seat_is_down(view):
             return fits_table(upcard, _table(view), view.rules)
-        return _completes_meld(_hand(view), upcard, view.contract, view.rules)
+        return _completes_meld(hand_in_view(view), upcard, view.contract, view.rules)
 
     def _draw(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if TakeUpcard() in legal and self._wanted(view):
@@ -286,9 +286,9 @@ class EasyStrategy:
         if not discards:
             return legal[0]
         rules = view.rules
-        hand = _hand(view)
+        hand = hand_in_view(view)
         value = rules.card_value
-        if _is_down(view):
+        if seat_is_down(view):
             table = _table(view)
             card = max(
                 (a.card for a in discards),
@@ -305,12 +305,12 @@ class EasyStrategy:
                 return card_links(card, others, view.contract, rules)
 
             card = min(plain, key=lambda c: (links(c), -value(c)))
-        chosen = _discard_of(legal, card)
+        chosen = discard_of(legal, card)
         assert chosen is not None
         return chosen
 
     def wants_buy(self, view: PlayerView, rng: random.Random) -> bool:
-        if view.rules.game == "rummy" or not self._wanted(view) or _is_down(view):
+        if view.rules.game == "rummy" or not self._wanted(view) or seat_is_down(view):
             return False
         return cards_short(view) > 0 or rng.random() < self.buy_chance
 
@@ -393,8 +393,8 @@ class NormalStrategy:
         upcard = view.upcard
         if upcard is None:
             return 0
-        hand = _hand(view)
-        if not _could_help(hand, upcard, view.contract, view.rules):
+        hand = hand_in_view(view)
+        if not could_help(hand, upcard, view.contract, view.rules):
             return 0
         before, _ = self._deficiency(hand, view)
         after, _ = self._deficiency([*hand, upcard], view)
@@ -405,7 +405,7 @@ class NormalStrategy:
         can_take = TakeUpcard() in legal and upcard is not None
         if can_take and upcard is not None:
             rules = view.rules
-            if _is_down(view):
+            if seat_is_down(view):
                 if fits_table(upcard, _table(view), rules):
                     return TakeUpcard()
             else:
@@ -423,8 +423,8 @@ class NormalStrategy:
     def _would_throw_back(self, view: PlayerView, upcard: Card) -> bool:
         """Whether this player, holding the upcard, would discard that very card: then taking
         it gains nothing, and a table of such players would pass it round for ever."""
-        holding = replace(view, hand=(*_hand(view), upcard), step="play")
-        return self._discard(holding, [*_hand(view), upcard]) == upcard
+        holding = replace(view, hand=(*hand_in_view(view), upcard), step="play")
+        return self._discard(holding, [*hand_in_view(view), upcard]) == upcard
 
     def _buy_pays(self, view: PlayerView, gain: int) -> bool:
         """A buy shortens the deficiency by ``gain`` but adds ``buy_penalty_cards`` cards that
@@ -435,13 +435,13 @@ class NormalStrategy:
             return False
         if cards_short(view) > 0:
             return True
-        hand = _hand(view)
+        hand = hand_in_view(view)
         assert view.upcard is not None
         after, _ = self._deficiency([*hand, view.upcard], view)
         return after <= self.buy_close - (view.rules.buy_penalty_cards - 1)
 
     def wants_buy(self, view: PlayerView, rng: random.Random) -> bool:
-        if view.rules.game == "rummy" or view.upcard is None or _is_down(view):
+        if view.rules.game == "rummy" or view.upcard is None or seat_is_down(view):
             return False
         return self._buy_pays(view, self._upcard_gain(view))
 
@@ -459,7 +459,7 @@ class NormalStrategy:
         if not discards:
             return legal[0]
         card = self._discard(view, [a.card for a in discards])
-        chosen = _discard_of(legal, card)
+        chosen = discard_of(legal, card)
         assert chosen is not None
         return chosen
 
@@ -481,7 +481,7 @@ class NormalStrategy:
         return None
 
     def _discard(self, view: PlayerView, allowed: Sequence[Card]) -> Card:
-        if _is_down(view):
+        if seat_is_down(view):
             return self._discard_when_down(view, allowed)
         candidates, cost = self._discard_costs(view, allowed)
         return min(candidates, key=cost)
@@ -528,7 +528,7 @@ class NormalStrategy:
         (lower is better): the spare cards (all cards once the threat is high) and a cost
         weighing the plan, links, points and danger."""
         rules = view.rules
-        hand = _hand(view)
+        hand = hand_in_view(view)
         value = rules.card_value
         threat = self.threat(view)
         danger = self._danger(view)
@@ -568,7 +568,7 @@ class NormalStrategy:
         return candidates, cost
 
 
-def _could_help(hand: Sequence[Card], card: Card, contract: Contract, rules: Rules) -> bool:
+def could_help(hand: Sequence[Card], card: Card, contract: Contract, rules: Rules) -> bool:
     """A quick filter before the deficiency search: a natural can only shorten the count if
     the hand holds its rank (for a set), a card of its suit near enough to share a run, or no
     card of its suit at all (it may start a run); under ``joker_limit: none`` wilds alone
@@ -604,39 +604,10 @@ def _near_table(card: Card, table: Sequence[Meld], rules: Rules) -> int:
     return 0
 
 
-STRATEGIES: dict[str, Callable[[], Strategy]] = {
-    "random": RandomStrategy,
-    "easy": EasyStrategy,
-    "normal": NormalStrategy,
-}
-
-
-def make_strategy(name: str) -> Strategy:
-    """A fresh strategy of level ``name`` ('random', 'easy', 'normal' or 'expert'); raises
-    ``ValueError`` listing the levels for any other name.
-    """
-    try:
-        return STRATEGIES[name.strip().lower()]()
-    except KeyError:
-        levels = ", ".join(STRATEGIES)
-        raise ValueError(f"Unknown strategy {name!r}; choose one of: {levels}") from None
-
-
 __all__ = [
-    "STRATEGIES",
     "EasyStrategy",
     "NormalStrategy",
     "RandomStrategy",
     "Strategy",
     "cards_short",
-    "make_strategy",
 ]
-
-
-def _expert() -> Strategy:
-    from .expert import ExpertStrategy  # the expert builds on this module
-
-    return ExpertStrategy()
-
-
-STRATEGIES["expert"] = _expert

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import LiveTable, TableService
-from data import Store
+from data import Store, open_store
 from data.errors import StoreBusy
 
 
@@ -25,7 +25,7 @@ class Clock:
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await open_store(tmp_path / "db.sqlite3")
     yield store
     await store.close()
 

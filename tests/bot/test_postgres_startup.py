@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from data import ShardSet, Store
+from data import ShardSet, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
@@ -31,7 +31,7 @@ def run_bot(tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]
 async def test_a_second_process_for_a_running_shard_exits_with_a_clear_message(
     tmp_path: Path, postgres_url: str
 ) -> None:
-    owner = await Store.open(postgres_url, shards=ShardSet.of(2, [1]))
+    owner = await open_store(postgres_url, shards=ShardSet.of(2, [1]))
     try:
         done = run_bot(
             tmp_path,

@@ -18,7 +18,7 @@ import pytest
 import bot.service.live
 import data.sqlite_store
 from bot.service import LiveTable, TableService
-from data import Seat, SqliteStore, Store
+from data import Seat, SqliteStore, Store, open_store
 from data.errors import StoreBusy
 from data.store import background_writes
 from engine.actions import DrawStock
@@ -51,7 +51,7 @@ def short_player_wait(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await open_store(tmp_path / "db.sqlite3")
     yield store
     await store.close()
 

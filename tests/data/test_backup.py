@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings
-from data import Seat, Store
+from data import Seat, Store, open_store
 from data.backup import DEFAULT_DATABASE, BackupError, backup_every, backup_file, prune
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ def _restore(backup: Path, target: Path) -> None:
 
 
 async def test_backups_taken_during_writes_restore_consistently(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "live.sqlite3")
+    store = await open_store(tmp_path / "live.sqlite3")
     stop, written = asyncio.Event(), [0]
     writer = asyncio.create_task(_write_games(store, stop, written))
     backups = []
@@ -80,7 +80,7 @@ async def test_backups_taken_during_writes_restore_consistently(tmp_path: Path) 
         assert not Path(f"{backup}-wal").exists()
         restored = tmp_path / f"restored{number}" / "shanghai.sqlite3"
         _restore(backup, restored)
-        reopened = await Store.open(restored)  # migrates, as the bot would at start-up
+        reopened = await open_store(restored)  # migrates, as the bot would at start-up
         tables = await reopened.open_tables()
         await reopened.close()
         with sqlite3.connect(restored) as db:
@@ -123,7 +123,7 @@ async def test_scheduled_backups_keep_the_newest(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="data.backup")
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await open_store(tmp_path / "db.sqlite3")
     await store.create_table(1, 1, "shanghai", 101, SEATS, {})
     folder = tmp_path / "backups"  # created by the first round
     every = 0.05 / 3600  # hours: a round every 50 ms

@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from data import SqliteStore, StoreBusy, TableRecord
@@ -127,3 +128,19 @@ async def test_reads_do_not_wait_for_a_blocked_write(
     # The other program lets go in time: the waiting write then succeeds.
     other_program.rollback()
     assert await blocked == 1
+
+
+async def test_the_worker_thread_is_a_daemon(tmp_path: Path) -> None:
+    """``daemon_worker`` reaches into aiosqlite (no public way exists): if aiosqlite renames
+    its thread, this fails before a never-closed store keeps a process alive."""
+    import threading
+
+    from data.sqlite_store import daemon_worker
+
+    before = set(threading.enumerate())
+    connection = await daemon_worker(aiosqlite.connect(tmp_path / "w.sqlite3"))
+    started = [t for t in threading.enumerate() if t not in before]
+    try:
+        assert started and all(thread.daemon for thread in started)
+    finally:
+        await connection.close()

@@ -11,7 +11,7 @@ import random
 
 from engine import Game, Rules
 from engine.actions import DrawStock, RequestBuy, TakeUpcard
-from engine.players.strategy import make_strategy
+from engine.players.levels import make_strategy
 
 #: Far more actions than a whole game of four normal players takes (about 2,300).
 ACTION_CAP = 6000

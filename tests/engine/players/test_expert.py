@@ -9,8 +9,9 @@ from engine import Discard, DrawStock, Game, GoDown, PublicMove, Rules, TakeUpca
 from engine.actions import Action
 from engine.players.expert import ExpertStrategy, SearchBudget
 from engine.players.hints import card_index
+from engine.players.levels import make_strategy
 from engine.players.reading import read_table
-from engine.players.strategy import NormalStrategy, Strategy, make_strategy
+from engine.players.strategy import NormalStrategy, Strategy
 from tests.engine.positions import position
 from tools.simulate import play_game
 

@@ -24,13 +24,13 @@ from engine import (
 )
 from engine.actions import Action
 from engine.cards import make_pack
+from engine.players.levels import make_strategy
 from engine.players.strategy import (
     EasyStrategy,
     NormalStrategy,
     RandomStrategy,
     Strategy,
     cards_short,
-    make_strategy,
 )
 from tests.engine.positions import position
 from tools.simulate import (

@@ -1,0 +1,245 @@
+"""The rooms' walls as tests (issue 22): what may import what, and who may read what.
+
+- No import cycle among the product's modules at run time. Imports inside functions count
+  (they only hide a cycle); imports under ``if TYPE_CHECKING:`` do not (they never run).
+- No module imports another's private names (``from x import _y``), and no module touches a
+  private name the product does not define itself (a library's: discord.py's, aiosqlite's),
+  except inside the one isolating function named in ``PRIVATE_ACCESS``, which has a test that
+  fails when the library changes.
+- The public side (views, publisher, screens, the hand follower, delivery) never reads the live
+  ``Game`` (``.game``): it draws from ``TableSnapshot`` and ``SeatSnapshot``.
+- The product never imports the tools beside it, nor simcord (a development dependency).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PRODUCT = ("engine", "data", "bot")
+PUBLIC_SIDE = (
+    "bot/views",
+    "bot/screens",
+    "bot/publisher.py",
+    "bot/hand_follower.py",
+    "bot/delivery.py",
+)
+#: The only places that may touch a private name of another module, each isolated behind one
+#: function with a test that fails when the library changes it.
+PRIVATE_ACCESS = {
+    # aiosqlite's worker thread, made a daemon (tests/data/test_sqlite_store.py checks it).
+    ("data/sqlite_store.py", "daemon_worker"),
+    # discord.py's gateway parser, wrapped to refuse clicks during shutdown
+    # (tests/bot/test_shutdown.py: clicks after shutdown began are refused politely).
+    ("bot/app.py", "_gate_interactions"),
+}
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PRODUCT:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _type_checking_blocks(tree: ast.Module) -> set[int]:
+    """Ids of the import nodes under ``if TYPE_CHECKING:``."""
+    hidden: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                for sub in ast.walk(inner):
+                    hidden.add(id(sub))
+    return hidden
+
+
+def _imports(module: str, path: Path) -> Iterator[tuple[str, list[str]]]:
+    """(imported module, names taken from it) for each import that runs."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    hidden = _type_checking_blocks(tree)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if id(node) in hidden:
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            yield target, [alias.name for alias in node.names]
+
+
+def _edges() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for module, path in MODULES.items():
+        for target, names in _imports(module, path):
+            for name in names or [""]:
+                full = f"{target}.{name}" if name else target
+                if full in MODULES:
+                    graph[module].add(full)
+                elif target in MODULES:
+                    graph[module].add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _is_package_init_edge(module: str, target: str) -> bool:
+    """A package's ``__init__`` re-exporting its own submodules is not a cycle of ours: the
+    submodule importing a sibling loads the package first, which Python allows."""
+    return MODULES[target].name == "__init__.py" and module.startswith(target + ".")
+
+
+def test_no_import_cycle_at_run_time() -> None:
+    graph = {
+        module: {t for t in targets if not _is_package_init_edge(module, t)}
+        for module, targets in _edges().items()
+    }
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_hidden_cycle() -> None:
+    """The test above can fail: two modules importing each other, one inside a function."""
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _defined_private_names() -> set[str]:
+    """Every private name the product defines: functions, classes, attributes it assigns."""
+    names: set[str] = set()
+    for path in MODULES.values():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+    return {name for name in names if _is_private(name)}
+
+
+OURS = _defined_private_names()
+
+
+def _private_uses(path: Path) -> Iterator[tuple[str, str]]:
+    """(function, what) for each private name ``path`` imports from another module, or
+    touches without the product defining it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                functions.setdefault(id(sub), node.name)
+    for node in ast.walk(tree):
+        where = functions.get(id(node), "<module>")
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if _is_private(alias.name):
+                    yield where, f"from {node.module} import {alias.name}"
+        elif (
+            isinstance(node, ast.Attribute) and _is_private(node.attr) and node.attr not in OURS
+        ):
+            yield where, ast.unparse(node)
+
+
+def test_no_module_reads_another_modules_private_names() -> None:
+    offenders = []
+    for path in MODULES.values():
+        relative = path.relative_to(ROOT).as_posix()
+        for function, what in _private_uses(path):
+            if (relative, function) not in PRIVATE_ACCESS:
+                offenders.append(f"{relative} {function}: {what}")
+    assert offenders == []
+
+
+def _public_side_files() -> list[Path]:
+    files: list[Path] = []
+    for entry in PUBLIC_SIDE:
+        path = ROOT / entry
+        files.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
+    return files
+
+
+def test_the_public_side_never_reads_the_live_game() -> None:
+    offenders = []
+    for path in _public_side_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or node.attr != "game":
+                continue
+            owner = node.value
+            if (isinstance(owner, ast.Attribute) and owner.attr == "rules") or (
+                isinstance(owner, ast.Name) and owner.id == "rules"
+            ):
+                continue  # ``view.rules.game``: which game the rules are for
+            offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert offenders == []
+
+
+def test_the_product_imports_no_tools_and_no_simcord() -> None:
+    offenders = []
+    for module, path in MODULES.items():
+        for target, _names in _imports(module, path):
+            if target.split(".")[0] in ("tools", "simcord"):
+                offenders.append(f"{module}: {target}")
+    assert offenders == []
+
+
+def test_tools_are_not_installed_with_the_package() -> None:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'include = ["engine*", "bot*", "data*"]' in text
+    assert (ROOT / "tools" / "__init__.py").exists()
