@@ -852,8 +852,13 @@ class TableService:
         return restored
 
     async def close(self) -> None:
+        """Stop every timer. One that is writing is let finish first (cancelling it would
+        leave its write to a store about to close under it); the others are cancelled."""
         for table in list(self.tables.values()):
-            if table.timer is not None:
-                table.timer.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await table.timer
+            timer = table.timer
+            if timer is None:
+                continue
+            if not table.timer_busy:
+                timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await timer

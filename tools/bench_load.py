@@ -1,0 +1,170 @@
+"""``python -m tools.bench_load``: the service under bursts and under a steady pace of clicks.
+
+Opens ``--tables`` tables of four players on a fresh SQLite file (or ``--postgres URL``) and
+drives them through ``TableService.act``, the path every click and computer move takes:
+
+- *burst*: every table's in-turn player clicks at once (``asyncio.gather`` over all tables),
+  ``--rounds`` times; printed as actions per second (the median round and the range).
+- *paced*: ``--rate`` clicks a second arrive on random tables for ``--seconds``; each click's
+  latency runs from its arrival to its answer, so queueing behind other tables counts; printed
+  as p50, p99 and max in milliseconds.
+
+A held draw (P draws while the buy window runs) is run at once by moving the simulated clock
+past the window, as ``tools.bench_service`` does, so its two writes count but no window is
+waited out. It only uses the service calls every release has (``open_table``, ``join``,
+``start``, ``act``, ``legal_actions``, ``run_due``), so the same file measures an older tree:
+
+    PYTHONPATH=/path/to/old/tree python tools/bench_load.py
+
+Run two trees alternately on the same machine and compare medians; these machines are shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+class Clock:
+    """A simulated wall clock: the held draws' windows pass at once."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _open(store_url: str, tables: int, seed: int) -> tuple[Any, Any, Clock, list[int]]:
+    from bot.service import TableService  # the tree on PYTHONPATH
+
+    from data import SqliteStore
+
+    if store_url.startswith("postgresql"):
+        from data.postgres_store import PostgresStore
+
+        store: Any = await PostgresStore.open(store_url)
+    else:
+        store = await SqliteStore.open(store_url)
+    clock = Clock()
+    # No turn runs out and no game idles: the clock jumps past buy windows, and only the
+    # players' own clicks should be measured.
+    service = TableService(
+        store, seed=seed, clock=clock, computer_delay=0.0, turn_seconds=1e9, idle_seconds=1e12
+    )
+    ids = []
+    for index in range(tables):
+        host = 1_000_000 + 10 * index
+        live = await service.open_table(1, 10_000 + index, host, "p0", {"preset": "standard"})
+        for k in range(1, 4):
+            await service.join(live.id, host + k, f"p{k}")
+        await service.start(live.id, host)
+        ids.append(live.id)
+    return service, store, clock, ids
+
+
+async def _click(service: Any, clock: Clock, table_id: int, rng: random.Random) -> bool:
+    """The in-turn player's random legal action at ``table_id``; False once it is over."""
+    from engine.actions import RequestBuy
+
+    live = service.tables.get(table_id)
+    if live is None or live.game is None or live.game.is_over:
+        return False
+    game = live.game
+    user = int(game.current_player)
+    legal = [a for a in service.legal_actions(table_id, user) if not isinstance(a, RequestBuy)]
+    if not legal:
+        return True
+    try:
+        result = await service.act(table_id, user, rng.choice(legal))
+    except ValueError:
+        return True  # the state moved on under a concurrent click: refused, nothing changed
+    if result.pending is not None:
+        clock.now += 60.0  # past the buy window: the held draw runs now
+        await service.run_due(table_id)
+    return True
+
+
+async def burst(args: argparse.Namespace, url: str) -> list[float]:
+    service, store, clock, ids = await _open(url, args.tables, args.seed)
+    rng = random.Random(args.seed)
+    rates = []
+    try:
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            done = await asyncio.gather(*(_click(service, clock, t, rng) for t in ids))
+            rates.append(sum(done) / (time.perf_counter() - start))
+    finally:
+        await service.close()
+        await store.close()
+    return rates
+
+
+async def paced(args: argparse.Namespace, url: str) -> list[float]:
+    service, store, clock, ids = await _open(url, args.tables, args.seed)
+    rng = random.Random(args.seed + 1)
+    latencies: list[float] = []
+    locks = {t: asyncio.Lock() for t in ids}  # one click at a time per table, as people do
+
+    async def one(table_id: int, arrived: float) -> None:
+        async with locks[table_id]:
+            await _click(service, clock, table_id, rng)
+        latencies.append((time.perf_counter() - arrived) * 1000)
+
+    tasks = []
+    try:
+        start = time.perf_counter()
+        for n in range(int(args.rate * args.seconds)):
+            due = start + n / args.rate
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(one(rng.choice(ids), due)))
+        await asyncio.gather(*tasks)
+    finally:
+        await service.close()
+        await store.close()
+    return latencies
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.postgres or str(Path(folder) / "load.sqlite3")
+        rates = await burst(args, url)
+        print(
+            f"burst: {args.tables} tables x {args.rounds} rounds: median "
+            f"{statistics.median(rates):,.0f} actions/s (min {min(rates):,.0f}, "
+            f"max {max(rates):,.0f})"
+        )
+        url = args.postgres or str(Path(folder) / "paced.sqlite3")
+        ms = await paced(args, url)
+        print(
+            f"paced: {args.rate:.0f} clicks/s for {args.seconds:.0f} s on {args.tables} "
+            f"tables: p50 {_pct(ms, 50):.1f} ms, p99 {_pct(ms, 99):.1f} ms, max {max(ms):.1f} ms"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_load", description=__doc__)
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--rate", type=float, default=200.0)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--postgres", default="", help="an empty PostgreSQL database URL")
+    asyncio.run(main_async(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()
