@@ -43,7 +43,6 @@ class Clock:
 
 async def _open(store_url: str, tables: int, seed: int) -> tuple[Any, Any, Clock, list[int]]:
     from bot.service import TableService  # the tree on PYTHONPATH
-
     from data import SqliteStore
 
     if store_url.startswith("postgresql"):
