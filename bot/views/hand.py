@@ -18,7 +18,7 @@ place for a card with several), every select is split into pages of at most 25 o
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -29,15 +29,18 @@ from bot.i18n.refusals import refusal_text
 from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import guard
 from bot.screens.attachments import hand_picture_for
-from bot.screens.hand_text import buy_answer_text, go_down_lines, hint_note, result_note
+from bot.screens.hand_screen import (
+    Button,
+    Mode,
+    Style,
+    everything_that_fits,
+    hand_screen,
+    layoff_cards,
+)
+from bot.screens.hand_text import buy_answer_text, hint_note, result_note
 from bot.screens.text import (
     SortMode,
-    action_text,
-    card_text,
     cards_text,
-    countdown,
-    hand_text,
-    layoff_item_text,
 )
 from engine.actions import (
     Action,
@@ -62,7 +65,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Mode = Literal["main", "down", "layoff", "swap"]
 BUTTON_VERBS = (
     "draw",
     "take",
@@ -84,7 +86,6 @@ BUTTON_VERBS = (
     "unbuy",
 )
 SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
-MAX_OPTIONS = 25
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
 HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
@@ -195,50 +196,13 @@ async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id:
 # -- drawing the message --------------------------------------------------------------------------
 
 
-def chunks(options: list[discord.SelectOption]) -> list[list[discord.SelectOption]]:
-    """Options in selects of at most 25 (Discord's limit), so no choice is ever cut off."""
-    return [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
-
-
-def layoff_cards(legal: tuple[Action, ...]) -> dict[Card, list[LayOffItem]]:
-    """Each card that can be laid off now, with every place it fits."""
-    places: dict[Card, list[LayOffItem]] = {}
-    for action in legal:
-        if isinstance(action, LayOff) and len(action.items) == 1:
-            item = action.items[0]
-            places.setdefault(item.card, []).append(item)
-    return places
-
-
-def everything_that_fits(legal: tuple[Action, ...]) -> LayOff | None:
-    """One batch of every card whose place is unambiguous, no two on the same spot; None
-    when fewer than two cards would go."""
-    items: list[LayOffItem] = []
-    spots: set[tuple[int, str | None, str | None]] = set()
-    for card, places in sorted(layoff_cards(legal).items(), key=lambda kv: Card.sort_key(kv[0])):
-        if len(places) != 1 or card.is_joker:
-            continue
-        item = places[0]
-        spot = (item.meld, item.end, item.suit if item.end is None else None)
-        if spot in spots:
-            continue
-        spots.add(spot)
-        items.append(item)
-    return LayOff(tuple(items)) if len(items) >= 2 else None
-
-
-def layoff_options(
-    places: dict[Card, list[LayOffItem]], language: Language = DEFAULT_LANGUAGE
-) -> list[discord.SelectOption]:
-    """One option per card: where it goes when that is unambiguous, else how many places."""
-    options = []
-    for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0])):
-        if len(items) == 1:
-            label = layoff_item_text(items[0], language)
-        else:
-            label = t("hand.places_choose", language, card=card_text(card), count=len(items))
-        options.append(discord.SelectOption(label=label[:100], value=str(card)))
-    return options
+#: Discord's button styles by the names the screens use.
+STYLES: dict[Style, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
 def render_hand(
@@ -250,181 +214,33 @@ def render_hand(
     picked: Card | None = None,
     language: Language = DEFAULT_LANGUAGE,
 ) -> tuple[str, discord.ui.View]:
-    """The content and controls of a seat's private message, from its snapshot alone, in the
-    player's own language."""
-    view = snap.view
-    tag = snap.tag
-    legal = snap.legal
+    """The hand message of ``snap``: the screen ``hand_screen`` words, as Discord components
+    whose custom ids carry the table, the snapshot's tag and the sort order."""
+    screen = hand_screen(snap, sort, mode=mode, note=note, picked=picked, language=language)
     ui = discord.ui.View(timeout=None)
-    tid = snap.table_id
-    pending_text = None
-    if snap.pending:
-        pending_text = t("hand.pending", language, countdown=countdown(snap.buy_deadline))
-    extra: list[str] = []
-    notes = [n for n in (note, *snap.notes) if n]
-
-    def button(verb: str, key: str, style: discord.ButtonStyle, row: int, **params: Any) -> None:
-        label = t(key, language, **params)
-        ui.add_item(HandButton(tid, tag, sort, verb, label=label, style=style, row=row))
-
-    def selects(
-        verb: str,
-        options: list[discord.SelectOption],
-        placeholder: str,
-        first_row: int,
-        *,
-        arg: str = "",
-        many: bool = False,
-    ) -> None:
-        for page, part in enumerate(chunks(options)[: 5 - first_row]):
-            ui.add_item(
-                HandSelect(
-                    tid,
-                    tag,
-                    sort,
-                    verb,
-                    arg=f"{arg}{page}" if arg or page else "",
-                    options=part,
-                    placeholder=placeholder
-                    if page == 0
-                    else t("hand.more", language, placeholder=placeholder),
-                    row=first_row + page,
-                    max_values=len(part) if many else 1,
-                )
+    tid, tag = snap.table_id, snap.tag
+    for control in screen.controls:
+        if isinstance(control, Button):
+            style = STYLES[control.style]
+            item: discord.ui.Item[Any] = HandButton(
+                tid, tag, sort, control.verb, label=control.label, style=style, row=control.row
             )
-
-    if mode == "down":
-        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
-        if proposal is None:
-            mode, notes = "main", [*notes, t("hand.cannot_meet_contract", language)]
         else:
-            extra.append(t("hand.lay_down_these", language))
-            lines, left = go_down_lines(proposal, view, language)
-            extra.extend(lines)
-            left_cards = cards_text(sorted(left.elements(), key=Card.sort_key))
-            extra.append(t("hand.left_in_hand", language, cards=left_cards))
-            button("downok", "button.confirm_down", discord.ButtonStyle.success, 0)
-            button("downedit", "button.own_melds", discord.ButtonStyle.secondary, 0)
-            button("back", "button.back", discord.ButtonStyle.secondary, 0)
-    if mode == "layoff":
-        places = layoff_cards(legal)
-        if not places:
-            mode, notes = "main", [*notes, t("hand.nothing_to_lay_off", language)]
-        elif picked is not None and picked in places:
-            extra.append(t("hand.where_goes", language, card=card_text(picked)))
-            options = [
-                discord.SelectOption(label=layoff_item_text(item, language)[:100], value=str(item))
-                for item in places[picked]
-            ]
-            placeholder = t("hand.lay_off_on", language, card=card_text(picked))
-            selects("place", options, placeholder, 0, arg="p")
-            button("layoff", "button.back_to_cards", discord.ButtonStyle.secondary, 4)
-        else:
-            extra.append(t("hand.lay_off_help", language))
-            options = layoff_options(places, language)
-            selects("layoff", options, t("hand.cards_to_lay_off", language), 0, many=True)
-            button("back", "button.back", discord.ButtonStyle.secondary, 4)
-    if mode == "swap":
-        swaps = [a for a in legal if isinstance(a, SwapJoker)]
-        if not swaps:
-            mode, notes = "main", [*notes, t("hand.nothing_to_swap", language)]
-        else:
-            options = [
-                discord.SelectOption(label=action_text(a, language)[:100], value=str(a)[:100])
-                for a in swaps
-            ]
-            selects("swap", options, t("hand.choose_swap", language), 0)
-            button("back", "button.back", discord.ButtonStyle.secondary, 4)
-    if mode == "main":
-        # Everything a turn needs is on this one screen, so most turns take two clicks.
-        if not snap.pending:
-            if any(isinstance(a, DrawStock) for a in legal):
-                button("draw", "button.draw_stock", discord.ButtonStyle.primary, 0)
-            if any(isinstance(a, TakeUpcard) for a in legal):
-                if view.upcard:
-                    upcard = card_text(view.upcard)
-                    button("take", "button.take", discord.ButtonStyle.primary, 0, card=upcard)
-                else:
-                    button("take", "button.take_upcard", discord.ButtonStyle.primary, 0)
-            if any(isinstance(a, BuyInTurn) for a in legal):
-                button("buyin", "button.buy_in_turn", discord.ButtonStyle.success, 0)
-        if snap.buy_offer is not None and view.upcard is not None:
-            # Off turn, the upcard's window is decided here: the table message needn't change.
-            upcard = card_text(view.upcard)
-            button("buy", "button.buy", discord.ButtonStyle.success, 0, card=upcard)
-            button("pass", "button.pass", discord.ButtonStyle.secondary, 0)
-        if snap.buy_requested:
-            button("unbuy", "buy.take_back", discord.ButtonStyle.secondary, 0)
-        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
-        if proposal is not None:
-            extra.append(t("hand.can_lay_down", language))
-            extra.extend(go_down_lines(proposal, view, language)[0])
-            button("downok", "button.lay_down_these", discord.ButtonStyle.success, 1)
-            button("downedit", "button.own_melds", discord.ButtonStyle.secondary, 1)
-        places = layoff_cards(legal)
-        batch = everything_that_fits(legal)
-        if batch is not None:
-            count = len(batch.items)
-            button("layall", "button.lay_all", discord.ButtonStyle.success, 1, count=count)
-        if any(isinstance(a, SwapJoker) for a in legal):
-            button("swap", "button.swap_joker", discord.ButtonStyle.secondary, 1)
-        discards = [a for a in legal if isinstance(a, Discard)]
-        if discards:
-            cards = sorted({a.card for a in discards}, key=Card.sort_key)
-            options = [
-                discord.SelectOption(
-                    label=t("hand.discard_option", language, card=card_text(c)), value=str(c)
-                )
-                for c in cards
-            ]
-            selects("discard", options, t("hand.discard", language), 2)
-        row3_free = len(discards) <= MAX_OPTIONS
-        rummy_turn = view.rules.game == "rummy" and view.current == view.seat
-        wants_meld = rummy_turn and view.step == "play" and len(view.hand or ()) >= 3
-        if places and row3_free and not wants_meld and len(places) <= MAX_OPTIONS:
-            ui.add_item(
-                HandSelect(
-                    tid,
-                    tag,
-                    sort,
-                    "layoff",
-                    options=layoff_options(places, language),
-                    placeholder=t("hand.lay_off_pick", language),
-                    row=3,
-                    max_values=len(places),
-                )
+            options = [discord.SelectOption(label=o.label, value=o.value) for o in control.options]
+            item = HandSelect(
+                tid,
+                tag,
+                sort,
+                control.verb,
+                arg=control.arg,
+                options=options,
+                placeholder=control.placeholder,
+                row=control.row,
+                min_values=control.min_values,
+                max_values=control.max_values,
             )
-        elif places:
-            button("layoff", "button.lay_off", discord.ButtonStyle.secondary, 4)
-        if wants_meld and row3_free:
-            cards = sorted(set(view.hand or ()), key=Card.sort_key)[:MAX_OPTIONS]
-            options = [discord.SelectOption(label=card_text(c), value=str(c)) for c in cards]
-            ui.add_item(
-                HandSelect(
-                    tid,
-                    tag,
-                    sort,
-                    "meld",
-                    options=options,
-                    placeholder=t("hand.new_meld", language),
-                    row=3,
-                    min_values=min(3, len(cards)),
-                    max_values=len(cards),
-                )
-            )
-        sort_key = "button.sort_by_rank" if sort == "s" else "button.sort_by_suit"
-        button("sort", sort_key, discord.ButtonStyle.secondary, 4)
-        button("refresh", "button.refresh", discord.ButtonStyle.secondary, 4)
-        if not view.is_over:
-            button("hint", "button.hint", discord.ButtonStyle.secondary, 4)
-            button("leave", "button.leave_game", discord.ButtonStyle.danger, 4)
-    note_text = "\n".join(notes) if notes else None
-    content = hand_text(
-        view, list(snap.names), sort, note=note_text, pending=pending_text, language=language
-    )
-    if extra:
-        content += "\n\n" + "\n".join(extra)
-    return content[:2000], ui
+        ui.add_item(item)
+    return screen.content, ui
 
 
 class MeldsModal(discord.ui.Modal, title="Lay down your melds"):

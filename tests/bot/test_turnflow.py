@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import simcord
 
-from bot.views.hand import MAX_OPTIONS, render_hand
+from bot.screens.hand_screen import MAX_OPTIONS
+from bot.views.hand import render_hand
 from engine.actions import LayOff, LayOffItem
 from engine.cards import Card, parse_cards
 

@@ -1,0 +1,307 @@
+"""The private hand's screen as data: its text and its controls, worded here, drawn by views.
+
+``hand_screen`` decides from a ``SeatSnapshot`` alone what the player's message says and which
+buttons and selects it offers (each a ``Button`` or ``Select`` with its verb, label, style and
+row); ``bot/views/hand.py`` only turns them into Discord components that carry the table, the
+snapshot's tag and the sort order. Every select is split into pages of at most 25 options, so
+no choice is ever cut off, and lay-offs go through a picker (cards, then a place for a card
+with several).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from engine.actions import (
+    Action,
+    BuyInTurn,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayOff,
+    LayOffItem,
+    SwapJoker,
+    TakeUpcard,
+)
+from engine.cards import Card
+
+from .hand_text import go_down_lines
+from .text import (
+    SortMode,
+    action_text,
+    card_text,
+    cards_text,
+    countdown,
+    hand_text,
+    layoff_item_text,
+)
+
+if TYPE_CHECKING:
+    from bot.service.snapshot import SeatSnapshot
+
+Mode = Literal["main", "down", "layoff", "swap"]
+Style = Literal["primary", "secondary", "success", "danger"]
+MAX_OPTIONS = 25
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a select: what it says and the value the click sends."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Button:
+    verb: str
+    label: str
+    style: Style
+    row: int
+
+
+@dataclass(frozen=True)
+class Select:
+    verb: str
+    options: tuple[Option, ...]
+    placeholder: str
+    row: int
+    arg: str = ""
+    min_values: int = 1
+    max_values: int = 1
+
+
+Control = Button | Select
+
+
+@dataclass(frozen=True)
+class HandScreen:
+    """A hand message: its text (at most 2,000 characters) and its controls, in order."""
+
+    content: str
+    controls: tuple[Control, ...]
+
+
+def chunks(options: list[Option]) -> list[list[Option]]:
+    """Options in selects of at most 25 (Discord's limit), so no choice is ever cut off."""
+    return [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
+
+
+def layoff_cards(legal: tuple[Action, ...]) -> dict[Card, list[LayOffItem]]:
+    """Each card that can be laid off now, with every place it fits."""
+    places: dict[Card, list[LayOffItem]] = {}
+    for action in legal:
+        if isinstance(action, LayOff) and len(action.items) == 1:
+            item = action.items[0]
+            places.setdefault(item.card, []).append(item)
+    return places
+
+
+def everything_that_fits(legal: tuple[Action, ...]) -> LayOff | None:
+    """One batch of every card whose place is unambiguous, no two on the same spot; None
+    when fewer than two cards would go."""
+    items: list[LayOffItem] = []
+    spots: set[tuple[int, str | None, str | None]] = set()
+    for card, places in sorted(layoff_cards(legal).items(), key=lambda kv: Card.sort_key(kv[0])):
+        if len(places) != 1 or card.is_joker:
+            continue
+        item = places[0]
+        spot = (item.meld, item.end, item.suit if item.end is None else None)
+        if spot in spots:
+            continue
+        spots.add(spot)
+        items.append(item)
+    return LayOff(tuple(items)) if len(items) >= 2 else None
+
+
+def layoff_options(
+    places: dict[Card, list[LayOffItem]], language: Language = DEFAULT_LANGUAGE
+) -> list[Option]:
+    """One option per card: where it goes when that is unambiguous, else how many places."""
+    options = []
+    for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0])):
+        if len(items) == 1:
+            label = layoff_item_text(items[0], language)
+        else:
+            label = t("hand.places_choose", language, card=card_text(card), count=len(items))
+        options.append(Option(label[:100], str(card)))
+    return options
+
+
+def hand_screen(
+    snap: SeatSnapshot,
+    sort: SortMode,
+    *,
+    mode: Mode = "main",
+    note: str | None = None,
+    picked: Card | None = None,
+    language: Language = DEFAULT_LANGUAGE,
+) -> HandScreen:
+    """The content and controls of a seat's private message, from its snapshot alone, in the
+    player's own language."""
+    view = snap.view
+    legal = snap.legal
+    controls: list[Control] = []
+    pending_text = None
+    if snap.pending:
+        pending_text = t("hand.pending", language, countdown=countdown(snap.buy_deadline))
+    extra: list[str] = []
+    notes = [n for n in (note, *snap.notes) if n]
+
+    def button(verb: str, key: str, style: Style, row: int, **params: Any) -> None:
+        label = t(key, language, **params)
+        controls.append(Button(verb, label, style, row))
+
+    def selects(
+        verb: str,
+        options: list[Option],
+        placeholder: str,
+        first_row: int,
+        *,
+        arg: str = "",
+        many: bool = False,
+    ) -> None:
+        for page, part in enumerate(chunks(options)[: 5 - first_row]):
+            controls.append(
+                Select(
+                    verb,
+                    tuple(part),
+                    placeholder
+                    if page == 0
+                    else t("hand.more", language, placeholder=placeholder),
+                    first_row + page,
+                    arg=f"{arg}{page}" if arg or page else "",
+                    max_values=len(part) if many else 1,
+                )
+            )
+
+    if mode == "down":
+        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+        if proposal is None:
+            mode, notes = "main", [*notes, t("hand.cannot_meet_contract", language)]
+        else:
+            extra.append(t("hand.lay_down_these", language))
+            lines, left = go_down_lines(proposal, view, language)
+            extra.extend(lines)
+            left_cards = cards_text(sorted(left.elements(), key=Card.sort_key))
+            extra.append(t("hand.left_in_hand", language, cards=left_cards))
+            button("downok", "button.confirm_down", "success", 0)
+            button("downedit", "button.own_melds", "secondary", 0)
+            button("back", "button.back", "secondary", 0)
+    if mode == "layoff":
+        places = layoff_cards(legal)
+        if not places:
+            mode, notes = "main", [*notes, t("hand.nothing_to_lay_off", language)]
+        elif picked is not None and picked in places:
+            extra.append(t("hand.where_goes", language, card=card_text(picked)))
+            options = [
+                Option(layoff_item_text(item, language)[:100], str(item))
+                for item in places[picked]
+            ]
+            placeholder = t("hand.lay_off_on", language, card=card_text(picked))
+            selects("place", options, placeholder, 0, arg="p")
+            button("layoff", "button.back_to_cards", "secondary", 4)
+        else:
+            extra.append(t("hand.lay_off_help", language))
+            options = layoff_options(places, language)
+            selects("layoff", options, t("hand.cards_to_lay_off", language), 0, many=True)
+            button("back", "button.back", "secondary", 4)
+    if mode == "swap":
+        swaps = [a for a in legal if isinstance(a, SwapJoker)]
+        if not swaps:
+            mode, notes = "main", [*notes, t("hand.nothing_to_swap", language)]
+        else:
+            options = [
+                Option(action_text(a, language)[:100], str(a)[:100])
+                for a in swaps
+            ]
+            selects("swap", options, t("hand.choose_swap", language), 0)
+            button("back", "button.back", "secondary", 4)
+    if mode == "main":
+        # Everything a turn needs is on this one screen, so most turns take two clicks.
+        if not snap.pending:
+            if any(isinstance(a, DrawStock) for a in legal):
+                button("draw", "button.draw_stock", "primary", 0)
+            if any(isinstance(a, TakeUpcard) for a in legal):
+                if view.upcard:
+                    upcard = card_text(view.upcard)
+                    button("take", "button.take", "primary", 0, card=upcard)
+                else:
+                    button("take", "button.take_upcard", "primary", 0)
+            if any(isinstance(a, BuyInTurn) for a in legal):
+                button("buyin", "button.buy_in_turn", "success", 0)
+        if snap.buy_offer is not None and view.upcard is not None:
+            # Off turn, the upcard's window is decided here: the table message needn't change.
+            upcard = card_text(view.upcard)
+            button("buy", "button.buy", "success", 0, card=upcard)
+            button("pass", "button.pass", "secondary", 0)
+        if snap.buy_requested:
+            button("unbuy", "buy.take_back", "secondary", 0)
+        proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+        if proposal is not None:
+            extra.append(t("hand.can_lay_down", language))
+            extra.extend(go_down_lines(proposal, view, language)[0])
+            button("downok", "button.lay_down_these", "success", 1)
+            button("downedit", "button.own_melds", "secondary", 1)
+        places = layoff_cards(legal)
+        batch = everything_that_fits(legal)
+        if batch is not None:
+            count = len(batch.items)
+            button("layall", "button.lay_all", "success", 1, count=count)
+        if any(isinstance(a, SwapJoker) for a in legal):
+            button("swap", "button.swap_joker", "secondary", 1)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if discards:
+            cards = sorted({a.card for a in discards}, key=Card.sort_key)
+            options = [
+                Option(
+                    label=t("hand.discard_option", language, card=card_text(c)), value=str(c)
+                )
+                for c in cards
+            ]
+            selects("discard", options, t("hand.discard", language), 2)
+        row3_free = len(discards) <= MAX_OPTIONS
+        rummy_turn = view.rules.game == "rummy" and view.current == view.seat
+        wants_meld = rummy_turn and view.step == "play" and len(view.hand or ()) >= 3
+        if places and row3_free and not wants_meld and len(places) <= MAX_OPTIONS:
+            controls.append(
+                Select(
+                    "layoff",
+                    tuple(layoff_options(places, language)),
+                    t("hand.lay_off_pick", language),
+                    3,
+                    max_values=len(places),
+                )
+            )
+        elif places:
+            button("layoff", "button.lay_off", "secondary", 4)
+        if wants_meld and row3_free:
+            cards = sorted(set(view.hand or ()), key=Card.sort_key)[:MAX_OPTIONS]
+            options = [Option(card_text(c), str(c)) for c in cards]
+            controls.append(
+                Select(
+                    "meld",
+                    tuple(options),
+                    t("hand.new_meld", language),
+                    3,
+                    min_values=min(3, len(cards)),
+                    max_values=len(cards),
+                )
+            )
+        sort_key = "button.sort_by_rank" if sort == "s" else "button.sort_by_suit"
+        button("sort", sort_key, "secondary", 4)
+        button("refresh", "button.refresh", "secondary", 4)
+        if not view.is_over:
+            button("hint", "button.hint", "secondary", 4)
+            button("leave", "button.leave_game", "danger", 4)
+    note_text = "\n".join(notes) if notes else None
+    content = hand_text(
+        view, list(snap.names), sort, note=note_text, pending=pending_text, language=language
+    )
+    if extra:
+        content += "\n\n" + "\n".join(extra)
+    return HandScreen(content[:2000], tuple(controls))
+
+
