@@ -35,13 +35,18 @@ async def table_png(
     *,
     compact: bool = False,
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
 ) -> bytes:
     """The public table's PNG in the table's ``language``, drawn from the spectators' view with
     display names on the seats; ``compact``: the seats and numbered melds only, for the table
-    message (issue 10)."""
+    message (issue 10); ``four_colour``: clubs green and diamonds blue."""
     seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
     return await render_in_thread(
-        render_table, replace(view, seats=seats), compact=compact, language=language
+        render_table,
+        replace(view, seats=seats),
+        compact=compact,
+        language=language,
+        four_colour=four_colour,
     )
 
 
@@ -50,10 +55,15 @@ def table_file(png: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.Fil
 
 
 async def table_picture(
-    view: PlayerView, names: Sequence[str], language: Language = DEFAULT_LANGUAGE
+    view: PlayerView,
+    names: Sequence[str],
+    language: Language = DEFAULT_LANGUAGE,
+    *,
+    four_colour: bool = False,
 ) -> discord.File:
     """The public table as an attachment."""
-    return table_file(await table_png(view, names, language=language), language)
+    png = await table_png(view, names, language=language, four_colour=four_colour)
+    return table_file(png, language)
 
 
 async def hand_picture(
@@ -62,14 +72,17 @@ async def hand_picture(
     *,
     by_rank: bool = False,
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
 ) -> discord.File:
-    """One player's hand; ``highlight`` marks the cards a proposed lay-down uses."""
+    """One player's hand; ``highlight`` marks the cards a proposed lay-down uses;
+    ``four_colour``: clubs green and diamonds blue."""
     png = await render_in_thread(
         render_hand,
         cards,
         highlight=highlight,
         group_by="rank" if by_rank else "suit",
         language=language,
+        four_colour=four_colour,
     )
     return _file(png, HAND_FILE, t("picture.alt_hand", language))
 
@@ -88,6 +101,7 @@ async def hand_picture_for(
     *,
     by_rank: bool = False,
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
 ) -> discord.File:
     """``hand`` with the cards of a proposed lay-down (``proposal``) highlighted."""
     wanted = list(proposal)
@@ -96,4 +110,6 @@ async def hand_picture_for(
         if card in wanted:
             wanted.remove(card)
             highlight.append(index)
-    return await hand_picture(hand, highlight, by_rank=by_rank, language=language)
+    return await hand_picture(
+        hand, highlight, by_rank=by_rank, language=language, four_colour=four_colour
+    )
