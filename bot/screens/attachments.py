@@ -88,10 +88,15 @@ async def hand_picture(
 
 
 async def score_sheet_picture(
-    names: Sequence[str], sheet: Sequence[Sequence[int]], language: Language = DEFAULT_LANGUAGE
+    names: Sequence[str],
+    sheet: Sequence[Sequence[int]],
+    language: Language = DEFAULT_LANGUAGE,
+    *,
+    winners: Collection[int] | None = None,
 ) -> discord.File:
-    """Deal scores and the running totals as a chart."""
-    png = await render_in_thread(render_score_sheet, names, sheet, language)
+    """Deal scores and the running totals as a chart; ``winners`` (seats, at the game's end)
+    are starred and labelled, otherwise the lowest totals are starred as the leaders."""
+    png = await render_in_thread(render_score_sheet, names, sheet, language, winners=winners)
     return _file(png, SHEET_FILE, t("picture.alt_sheet", language))
 
 

@@ -420,11 +420,12 @@ def _meld_tile(
     suit_y = 17.4 * u
     if suit is not None:
         if joker:
-            r = 5.6 * u
-            draw.ellipse((cx - r, suit_y - r, cx + r, suit_y + r), fill=CARD_BG)
-            draw_suit(draw, suit, cx, suit_y, 7.6 * u, suit_colour(suit, four_colour))
-        else:
-            draw_suit(draw, suit, cx, suit_y, size.suit_height * s, suit_colour(suit, four_colour))
+            # The suit keeps its colour (and its full size) on a window of card white.
+            r = 5.3 * u
+            draw.rounded_rectangle(
+                (cx - r, suit_y - r, cx + r, suit_y + r), radius=2 * u, fill=CARD_BG
+            )
+        draw_suit(draw, suit, cx, suit_y, size.suit_height * s, suit_colour(suit, four_colour))
     else:
         # A joker unplaced (its star fills the index), or a set's wild (any suit: a star).
         radius = 6.6 * u if rank else 8 * u
