@@ -297,11 +297,11 @@ class TileSize:
     @property
     def step(self) -> int:
         """The visible index column of a tile under the next one in a meld."""
-        return round(11 * self.unit)
+        return round(10.5 * self.unit)
 
     @property
     def width(self) -> int:
-        return round(17 * self.unit)
+        return round(15.5 * self.unit)
 
     @property
     def rank_cap(self) -> float:

@@ -68,7 +68,7 @@ OUTER = 3.0
 BAR = 3.0
 INFO_WIDTH = 122.0
 INFO_GAP = 4.0
-ROW_PAD = 2.5
+ROW_PAD = 2.0
 LINE_GAP = 2.0
 MELD_GAP = 5.0
 BADGE_GAP = 1.5
@@ -151,6 +151,8 @@ class Scale:
     """The measures of the seat rows at scale ``factor`` (1: the legible size), in pixels."""
 
     factor: float
+    #: The width of the names and figures left of the melds, in phone px at scale 1.
+    info: float = INFO_WIDTH
 
     def of(self, phone: float) -> float:
         return phone * PHONE * self.factor
@@ -177,7 +179,7 @@ class Scale:
 
     @property
     def melds_left(self) -> float:
-        return self.info_left + self.of(INFO_WIDTH + INFO_GAP)
+        return self.info_left + self.of(self.info + INFO_GAP)
 
     @property
     def melds_width(self) -> float:
@@ -284,24 +286,64 @@ def _widest_fits(lines: Sequence[Sequence[tuple[int, Meld]]], scale: Scale, comp
     )
 
 
-def layout_table(view: PlayerView, *, compact: bool = False) -> TableLayout:
-    """The rows of the picture at the largest scale that fits the square."""
+def _stats(view: PlayerView, seat: int, language: Language) -> tuple[str, str]:
+    """The second line of a seat: cards in hand, and the buys of the limit."""
+    info = view.seats[seat]
+    limit = "∞" if view.buy_limit is None else str(view.buy_limit)
+    return str(info.hand_size), t("picture.buys", language, used=info.buys_used, limit=limit)
+
+
+def _stats_width(count: str, buys: str, scale: Scale) -> float:
+    """The pixels the second line needs: the card-back icon, the count and the buys."""
+    size = scale.text_size
+    icon = size * CAP_HEIGHT * 1.25 * 0.7
+    return icon + scale.of(2) + text_width(count, size) + scale.of(6) + text_width(buys, size)
+
+
+#: Narrower name columns tried, in phone px, before the rows shrink below the legible size:
+#: names shorten further ("Bartholomew") so that a line holds more cards.
+NARROWER_INFO = (110.0, 100.0, 90.0)
+
+
+def layout_table(
+    view: PlayerView, *, compact: bool = False, language: Language = DEFAULT_LANGUAGE
+) -> TableLayout:
+    """The rows of the picture at the largest scale that fits the square: with the widest
+    name column down to the legible size, then with narrower ones (never narrower than the
+    cards-and-buys line of ``language``), then smaller still."""
     head = 0.0 if compact else float(px(HEADER_HEIGHT))
     available = SIZE - head - px(OUTER)
     by_owner: dict[int, list[tuple[int, Meld]]] = {seat: [] for seat in range(len(view.seats))}
     for number, table_meld in enumerate(view.melds, start=1):
         by_owner.setdefault(table_meld.owner, []).append((number, table_meld.meld))
-    factor = MAX_SCALE
-    while True:
-        scale = Scale(factor)
+    stats = [_stats(view, seat, language) for seat in range(len(view.seats))]
+
+    def attempt(
+        factor: float, info: float
+    ) -> tuple[Scale, dict[int, list[list[tuple[int, Meld]]]], dict[int, float], bool]:
+        scale = Scale(factor, info)
         flows = {seat: _flow(melds, scale, compact) for seat, melds in by_owner.items()}
         heights = {seat: _row_height(lines, scale) for seat, lines in flows.items()}
-        fits = sum(heights.values()) <= available and all(
-            _widest_fits(lines, scale, compact) for lines in flows.values()
+        room = scale.of(info) - scale.of(1)
+        fits = (
+            sum(heights.values()) <= available
+            and all(_widest_fits(lines, scale, compact) for lines in flows.values())
+            and all(_stats_width(count, buys, scale) <= room for count, buys in stats)
         )
-        if fits or factor <= MIN_SCALE:
+        return scale, flows, heights, fits
+
+    def factors(low: float) -> list[float]:
+        return [round(MAX_SCALE - 0.02 * i, 2) for i in range(round((MAX_SCALE - low) / 0.02) + 1)]
+
+    plans = [(f, INFO_WIDTH) for f in factors(1.0)]
+    plans += [(f, info) for f in factors(1.0) for info in NARROWER_INFO]
+    plans += [(f, info) for f in factors(MIN_SCALE) if f < 1.0 for info in NARROWER_INFO]
+    for factor, info in plans:
+        scale, flows, heights, fits = attempt(factor, info)
+        if fits:
             break
-        factor = round(factor - 0.02, 2)
+    else:
+        scale, flows, heights, _ = attempt(MIN_SCALE, INFO_WIDTH)
     # Equal rows when the tallest fits that way (a tidy grid), else each row its own height.
     tallest = max(heights.values(), default=0.0)
     if tallest * len(heights) <= available:
@@ -391,7 +433,7 @@ def _seat_info(
     """Name and total on the first line, cards in hand and buys on the second."""
     info = view.seats[row.seat]
     left = scale.info_left
-    right = left + scale.of(INFO_WIDTH)
+    right = left + scale.of(scale.info)
     name_size, text_size = scale.name_size, scale.text_size
     name_line = name_size * LINE_SPACING
     total = str(info.total)
@@ -437,8 +479,7 @@ def _seat_info(
         draw, (x, second), count, text_size, fill=INK_LIGHT, anchor="lm", weight=text_size / 60
     )
     x += text_width(count, text_size) + scale.of(6)
-    limit = "∞" if view.buy_limit is None else str(view.buy_limit)
-    buys = t("picture.buys", language, used=info.buys_used, limit=limit)
+    buys = _stats(view, row.seat, language)[1]
     draw.text((x, second), buys, fill=INK_MUTED, font=font(text_size), anchor="lm")
     x += text_width(buys, text_size) + scale.of(4)
     marks: list[tuple[str, RGB, RGB]] = []
@@ -554,14 +595,22 @@ def _header(
         )
         draw.text((x + width / 2, middle), word, fill=INK_LIGHT, font=font(text_size), anchor="mm")
         x += width + px(8)
+    right = SIZE - px(OUTER + 2)
+    room = right - x
     if view.is_over:
         status = t("picture.game_over", language)
     elif view.step == "over":
         status = t("picture.deal_over", language)
     else:
-        status = t(f"picture.to_{view.step}", language, name=seat_label(view.seats, view.current))
-    right = SIZE - px(OUTER + 2)
-    if right - x >= text_width(status, text_size):
+        key = f"picture.to_{view.step}"
+        name = seat_label(view.seats, view.current, language)
+        status = t(key, language, name=name)
+        if text_width(status, text_size) > room:  # the name gives way, never the verb
+            other = text_width(t(key, language, name=""), text_size)
+            short = short_name(name, text_size, room - other)
+            # A cut name would be a stump: leave the status out (the gold frame says it).
+            status = "" if "…" in short else t(key, language, name=short)
+    if status and text_width(status, text_size) <= room:
         draw.text((right, middle), status, fill=INK_MUTED, font=font(text_size), anchor="rm")
 
 
@@ -576,7 +625,7 @@ def render_table(
     seat with its melds; ``compact``: only the seats and their melds, each meld numbered as in
     the text; ``four_colour``: clubs green and diamonds blue. The seat to move is marked in
     both."""
-    layout = layout_table(view, compact=compact)
+    layout = layout_table(view, compact=compact, language=language)
     image = Image.new("RGB", (SIZE, SIZE), FELT)
     draw = ImageDraw.Draw(image)
     if not compact:
