@@ -522,11 +522,16 @@ def _rows(
         if not row.melds:
             down = 0 <= row.seat < len(view.seats) and view.seats[row.seat].is_down
             text = t("picture.no_melds" if down else "picture.not_down", language)
+            # A big scale's words may be too wide for the meld area: smaller, down to the
+            # legible size, before anything is cut.
+            size = scale.text_size
+            while size > Scale(1.0).text_size and text_width(text, size) > scale.melds_width:
+                size -= 1
             draw.text(
                 (scale.melds_left, row.top + row.height / 2),
-                fit(text, scale.text_size, scale.melds_width),
+                fit(text, size, scale.melds_width),
                 fill=INK_MUTED,
-                font=font(scale.text_size),
+                font=font(size),
                 anchor="lm",
             )
         _paste_melds(image, draw, row, layout, view, four_colour)

@@ -254,6 +254,9 @@ def test_names_and_labels_fit_whole(
         if rest and rest[0].isdigit():
             assert f"{first} {rest[0]}" in name, name  # "Computer 1", never "Comput…"
         assert name == seat.player or len(name.split()[0].rstrip("…")) >= 4, name
+    firsts = tuple(seat.player.split()[0][:4] for seat in view.seats)
+    cut = [text.text for text in drawn if "…" in text.text and not text.text.startswith(firsts)]
+    assert cut == []  # no label is cut ("niet uitgele…")
     buys = [text for text in drawn if text.text.endswith(("/3", "/1", "/2", "/∞"))]
     assert len(buys) == players
     for text in buys:
