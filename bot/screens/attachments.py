@@ -36,10 +36,12 @@ async def table_png(
     compact: bool = False,
     language: Language = DEFAULT_LANGUAGE,
     four_colour: bool = False,
+    mark_turn: bool = True,
 ) -> bytes:
     """The public table's PNG in the table's ``language``, drawn from the spectators' view with
     display names on the seats; ``compact``: the seats and numbered melds only, for the table
-    message (issue 10); ``four_colour``: clubs green and diamonds blue."""
+    message (issue 10); ``four_colour``: clubs green and diamonds blue; ``mark_turn``: the
+    seat to move framed in gold (the picture then changes every turn)."""
     seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
     return await render_in_thread(
         render_table,
@@ -47,6 +49,7 @@ async def table_png(
         compact=compact,
         language=language,
         four_colour=four_colour,
+        mark_turn=mark_turn,
     )
 
 

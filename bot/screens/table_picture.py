@@ -422,6 +422,11 @@ def _paste_melds(
             image.paste(face, (where.x, where.y), face)
 
 
+def _to_move(view: PlayerView, seat: int) -> bool:
+    """Whether ``seat`` is the one to move (nobody is, between deals and after the game)."""
+    return seat == view.current and view.step != "over" and not view.is_over
+
+
 def _seat_info(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -429,6 +434,7 @@ def _seat_info(
     row: Row,
     scale: Scale,
     language: Language,
+    mark_turn: bool = True,
 ) -> None:
     """Name and total on the first line, cards in hand and buys on the second."""
     info = view.seats[row.seat]
@@ -449,7 +455,7 @@ def _seat_info(
     )
     block = scale.info_height + name_line * (len(names) - 1)
     top = row.top + (row.height - block) / 2
-    to_move = row.seat == view.current and view.step != "over" and not view.is_over
+    to_move = mark_turn and _to_move(view, row.seat)
     first = top + name_line / 2
     second = top + name_line * len(names) + text_size * LINE_SPACING / 2
     draw.text((right, first), total, fill=GOLD, font=font(text_size), anchor="rm")
@@ -506,11 +512,12 @@ def _rows(
     layout: TableLayout,
     language: Language,
     four_colour: bool,
+    mark_turn: bool = True,
 ) -> None:
     scale = layout.scale
     for number, row in enumerate(layout.rows):
         box = (0, round(row.top), SIZE - 1, round(row.top + row.height) - 1)
-        to_move = row.seat == view.current and view.step != "over" and not view.is_over
+        to_move = mark_turn and _to_move(view, row.seat)
         if to_move:
             draw.rectangle(box, fill=TURN_TINT)
             draw.rectangle(box, outline=GOLD, width=max(2, px(1.2)))
@@ -518,7 +525,7 @@ def _rows(
         elif number % 2 == 0:
             draw.rectangle(box, fill=FELT_LIGHT)
         if 0 <= row.seat < len(view.seats):
-            _seat_info(image, draw, view, row, scale, language)
+            _seat_info(image, draw, view, row, scale, language, mark_turn)
         if not row.melds:
             down = 0 <= row.seat < len(view.seats) and view.seats[row.seat].is_down
             text = t("picture.no_melds" if down else "picture.not_down", language)
@@ -625,17 +632,19 @@ def render_table(
     compact: bool = False,
     language: Language = DEFAULT_LANGUAGE,
     four_colour: bool = False,
+    mark_turn: bool = True,
 ) -> bytes:
     """The table as PNG bytes in ``language``, ``SIZE`` pixels square: header, piles, and every
     seat with its melds; ``compact``: only the seats and their melds, each meld numbered as in
-    the text; ``four_colour``: clubs green and diamonds blue. The seat to move is marked in
-    both."""
+    the text; ``four_colour``: clubs green and diamonds blue. The seat to move is framed in
+    gold in both; ``mark_turn=False`` leaves it out, so that a compact picture stays the same
+    bytes across turns that change no seat or meld (and need not be uploaded again)."""
     layout = layout_table(view, compact=compact, language=language)
     image = Image.new("RGB", (SIZE, SIZE), FELT)
     draw = ImageDraw.Draw(image)
     if not compact:
         _header(image, draw, view, language, four_colour)
-    _rows(image, draw, view, layout, language, four_colour)
+    _rows(image, draw, view, layout, language, four_colour, mark_turn)
     return encode_png(image)
 
 

@@ -360,6 +360,18 @@ def test_compact_table_is_square_numbered_and_marks_the_turn() -> None:
     assert render_table(game.view(None), compact=True) == after
 
 
+def test_without_the_turn_marker_a_turn_leaves_the_compact_picture_as_it_was() -> None:
+    """``mark_turn=False``: the table message's picture need not be uploaded again on a turn
+    that changes no seat or meld (issue 10's saving, for the publisher to choose)."""
+    game = Game.new(["1", "2", "3"], Rules.preset("standard"), seed=2)
+    before = render_table(game.view(None), compact=True, mark_turn=False)
+    assert before != render_table(game.view(None), compact=True)
+    player = game.current_player
+    game.apply(player, parse_action("draw"))
+    game.apply(player, parse_action(f"discard {game.hand_of(player)[0]}"))
+    assert render_table(game.view(None), compact=True, mark_turn=False) == before
+
+
 def test_score_sheet_columns_cut_long_names_visibly_and_keep_short_ones() -> None:
     names = ["alice", "Computer 1 (makkelijk)", "Zoë"]
     text = score_sheet_text(names, [[0, 10, 5]], "nl")
