@@ -45,13 +45,23 @@ DEAD_GREY: RGB = (118, 124, 130)
 DOWN_BLUE: RGB = (52, 120, 220)
 BACK_BLUE: RGB = (30, 58, 138)
 BACK_LINE: RGB = (72, 104, 190)
+#: The four-colour deck's clubs and diamonds (spades stay black, hearts red): as far apart
+#: from each other and from red and black as a card's white allows.
+CLUB_GREEN: RGB = (16, 128, 54)
+DIAMOND_BLUE: RGB = (22, 92, 206)
 
 #: Supersampling factor for shapes: drawn this much larger, then downsampled (anti-aliasing).
 SUPERSAMPLE = 3
 
 
-def suit_colour(suit: str | None) -> RGB:
-    """Red for hearts and diamonds, black for clubs and spades (and rank-only identities)."""
+def suit_colour(suit: str | None, four_colour: bool = False) -> RGB:
+    """Red for hearts and diamonds, black for clubs and spades (and rank-only identities);
+    ``four_colour``: clubs green and diamonds blue, so every suit has its own colour (a
+    player who cannot tell the shapes apart at a glance, or on a small screen, still can)."""
+    if four_colour and suit == "C":
+        return CLUB_GREEN
+    if four_colour and suit == "D":
+        return DIAMOND_BLUE
     return RED if suit in ("H", "D") else BLACK
 
 
@@ -136,6 +146,15 @@ def bold_text(
 
 def text_width(text: str, size: int) -> float:
     return font(size).getlength(text)
+
+
+#: The height of a capital letter or a digit of the bundled font, as a share of its size.
+CAP_HEIGHT = 0.729
+
+
+def size_for_cap(cap: float) -> int:
+    """The smallest font size (pixels) whose capitals and digits are at least ``cap`` tall."""
+    return math.ceil(cap / CAP_HEIGHT)
 
 
 # -- shapes ----------------------------------------------------------------------------------

@@ -35,13 +35,21 @@ async def table_png(
     *,
     compact: bool = False,
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
+    mark_turn: bool = True,
 ) -> bytes:
     """The public table's PNG in the table's ``language``, drawn from the spectators' view with
     display names on the seats; ``compact``: the seats and numbered melds only, for the table
-    message (issue 10)."""
+    message (issue 10); ``four_colour``: clubs green and diamonds blue; ``mark_turn``: the
+    seat to move framed in gold (the picture then changes every turn)."""
     seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
     return await render_in_thread(
-        render_table, replace(view, seats=seats), compact=compact, language=language
+        render_table,
+        replace(view, seats=seats),
+        compact=compact,
+        language=language,
+        four_colour=four_colour,
+        mark_turn=mark_turn,
     )
 
 
@@ -50,10 +58,15 @@ def table_file(png: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.Fil
 
 
 async def table_picture(
-    view: PlayerView, names: Sequence[str], language: Language = DEFAULT_LANGUAGE
+    view: PlayerView,
+    names: Sequence[str],
+    language: Language = DEFAULT_LANGUAGE,
+    *,
+    four_colour: bool = False,
 ) -> discord.File:
     """The public table as an attachment."""
-    return table_file(await table_png(view, names, language=language), language)
+    png = await table_png(view, names, language=language, four_colour=four_colour)
+    return table_file(png, language)
 
 
 async def hand_picture(
@@ -62,23 +75,31 @@ async def hand_picture(
     *,
     by_rank: bool = False,
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
 ) -> discord.File:
-    """One player's hand; ``highlight`` marks the cards a proposed lay-down uses."""
+    """One player's hand; ``highlight`` marks the cards a proposed lay-down uses;
+    ``four_colour``: clubs green and diamonds blue."""
     png = await render_in_thread(
         render_hand,
         cards,
         highlight=highlight,
         group_by="rank" if by_rank else "suit",
         language=language,
+        four_colour=four_colour,
     )
     return _file(png, HAND_FILE, t("picture.alt_hand", language))
 
 
 async def score_sheet_picture(
-    names: Sequence[str], sheet: Sequence[Sequence[int]], language: Language = DEFAULT_LANGUAGE
+    names: Sequence[str],
+    sheet: Sequence[Sequence[int]],
+    language: Language = DEFAULT_LANGUAGE,
+    *,
+    winners: Collection[int] | None = None,
 ) -> discord.File:
-    """Deal scores and the running totals as a chart."""
-    png = await render_in_thread(render_score_sheet, names, sheet, language)
+    """Deal scores and the running totals as a chart; ``winners`` (seats, at the game's end)
+    are starred and labelled, otherwise the lowest totals are starred as the leaders."""
+    png = await render_in_thread(render_score_sheet, names, sheet, language, winners=winners)
     return _file(png, SHEET_FILE, t("picture.alt_sheet", language))
 
 
@@ -88,6 +109,7 @@ async def hand_picture_for(
     *,
     by_rank: bool = False,
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
 ) -> discord.File:
     """``hand`` with the cards of a proposed lay-down (``proposal``) highlighted."""
     wanted = list(proposal)
@@ -96,4 +118,6 @@ async def hand_picture_for(
         if card in wanted:
             wanted.remove(card)
             highlight.append(index)
-    return await hand_picture(hand, highlight, by_rank=by_rank, language=language)
+    return await hand_picture(
+        hand, highlight, by_rank=by_rank, language=language, four_colour=four_colour
+    )

@@ -40,6 +40,7 @@ from ._draw import (
     draw_suit,
     font,
     has_glyph,
+    size_for_cap,
     star_points,
     suit_colour,
 )
@@ -93,21 +94,28 @@ def card_face(
     identity: Identity | None = None,
     highlight: bool = False,
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
 ) -> Image.Image:
     """The face of ``card`` as an RGBA image of ``size`` (transparent rounded corners).
 
     ``identity`` marks a wild on the table with the identity it plays as; ``highlight`` gives the
-    card a gold border and a warm tint; ``language`` words the joker and the wild tag. The
-    result is cached and shared: do not draw on it.
+    card a gold border and a warm tint; ``language`` words the joker and the wild tag;
+    ``four_colour`` draws clubs green and diamonds blue. The result is cached and shared: do
+    not draw on it.
     """
     if not card.is_joker and identity is None:
         language = DEFAULT_LANGUAGE  # no words on it: one cached face for every language
-    return _card_face(card, size, identity, highlight, language)
+    return _card_face(card, size, identity, highlight, language, four_colour)
 
 
 @lru_cache(maxsize=1024)
 def _card_face(
-    card: Card, size: CardSize, identity: Identity | None, highlight: bool, language: Language
+    card: Card,
+    size: CardSize,
+    identity: Identity | None,
+    highlight: bool,
+    language: Language,
+    four_colour: bool = False,
 ) -> Image.Image:
     s = SUPERSAMPLE
     width, height = size.width * s, size.height * s
@@ -119,11 +127,11 @@ def _card_face(
     column = size.step * s  # the index column's width
 
     if card.is_joker:
-        _draw_joker(draw, size, identity, column, language)
+        _draw_joker(draw, size, identity, column, language, four_colour)
     else:
         assert card.suit is not None
-        colour = suit_colour(card.suit)
-        index = _index_layer(card, size)
+        colour = suit_colour(card.suit, four_colour)
+        index = _index_layer(card, size, four_colour)
         face.paste(index, (0, 0), index)
         # The large centre, right of the index column so a fan hides it: rank over suit.
         cx = (column + width) / 2
@@ -132,7 +140,15 @@ def _card_face(
         )
         draw_suit(draw, card.suit, cx, 97 * u, 36 * u, colour)
         if identity is not None:
-            _draw_wild_tag(draw, size, identity, top=60 * u, column=column, language=language)
+            _draw_wild_tag(
+                draw,
+                size,
+                identity,
+                top=60 * u,
+                column=column,
+                language=language,
+                four_colour=four_colour,
+            )
 
     # Round the corners and draw the edge.
     radius = 9 * u
@@ -151,12 +167,12 @@ def _card_face(
     return face.resize((size.width, size.height), Image.Resampling.LANCZOS)
 
 
-def _index_layer(card: Card, size: CardSize) -> Image.Image:
+def _index_layer(card: Card, size: CardSize, four_colour: bool = False) -> Image.Image:
     """The corner index (rank over suit) on a transparent layer, supersampled."""
     s = SUPERSAMPLE
     u = size.unit * s
     assert card.suit is not None
-    colour = suit_colour(card.suit)
+    colour = suit_colour(card.suit, four_colour)
     layer = Image.new("RGBA", (size.step * s, round(58 * u)), (*colour, 0))
     draw = ImageDraw.Draw(layer)
     cx = layer.width / 2 + 1 * u
@@ -173,6 +189,7 @@ def _draw_joker(
     identity: Identity | None,
     column: int,
     language: Language,
+    four_colour: bool = False,
 ) -> None:
     """A purple index band with a star and the joker's word (or the identity) spelt downwards,
     a big star in the centre with the word under it."""
@@ -192,7 +209,15 @@ def _draw_joker(
                 (cx, (36 + step * i) * u), letter, fill=INK_LIGHT, font=letter_font, anchor="mm"
             )
     else:
-        _draw_wild_tag(draw, size, identity, top=30 * u, column=column, language=language)
+        _draw_wild_tag(
+            draw,
+            size,
+            identity,
+            top=30 * u,
+            column=column,
+            language=language,
+            four_colour=four_colour,
+        )
     # Centre: a big gold star and the word.
     mx = (column + width) / 2
     draw.polygon(star_points(mx, 62 * u, 27 * u), fill=GOLD)
@@ -218,6 +243,7 @@ def _draw_wild_tag(
     top: float,
     column: int,
     language: Language,
+    four_colour: bool = False,
 ) -> None:
     """The identity a wild plays as, stacked in the index column: "as", rank, suit."""
     s = SUPERSAMPLE
@@ -248,7 +274,196 @@ def _draw_wild_tag(
         r = 10.5 * u
         cy = top + 55 * u
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CARD_BG)
-        draw_suit(draw, suit, cx, cy, 13 * u, suit_colour(suit))
+        draw_suit(draw, suit, cx, cy, 13 * u, suit_colour(suit, four_colour))
+
+
+@dataclass(frozen=True, slots=True)
+class TileSize:
+    """A table card drawn for a phone: only its index (rank over suit), ``height`` pixels tall.
+
+    On the table only the index of a card matters, and a whole card at a legible index is far
+    too big for a picture that must read at 300 px wide with eight seats (issue 24). A tile is
+    24 units tall (1 unit = height/24): the rank's capitals 8.6 units, the suit 9 units, so
+    both stay above 8 px when a unit is at least about 0.93 px at the width Discord shows.
+    Tiles overlap by all but ``step`` pixels in a meld; the last one shows its whole width.
+    """
+
+    height: int
+
+    @property
+    def unit(self) -> float:
+        return self.height / 24
+
+    @property
+    def step(self) -> int:
+        """The visible index column of a tile under the next one in a meld."""
+        return round(10.5 * self.unit)
+
+    @property
+    def width(self) -> int:
+        return round(15.5 * self.unit)
+
+    @property
+    def rank_cap(self) -> float:
+        """The height of the rank's capitals and digits, in pixels."""
+        return 8.6 * self.unit
+
+    @property
+    def suit_height(self) -> float:
+        return 9 * self.unit
+
+    @property
+    def rank_box(self) -> tuple[int, int, int, int]:
+        """Where the rank's ink lies on the tile (left, top, right, bottom): badges and the
+        next tile of a meld keep off it."""
+        u = self.unit
+        return (math.floor(0.8 * u), math.floor(2 * u), self.step, math.ceil(11.6 * u))
+
+    @property
+    def suit_box(self) -> tuple[int, int, int, int]:
+        u = self.unit
+        return (math.floor(0.8 * u), math.floor(12.4 * u), self.step, math.ceil(22.4 * u))
+
+
+def _paste_ink(
+    image: Image.Image,
+    text: str,
+    *,
+    centre_x: float,
+    top: float,
+    cap: float,
+    max_width: float,
+    fill: RGB,
+) -> None:
+    """``text`` with its capitals ``cap`` pixels tall and its ink's top at ``top``, centred on
+    ``centre_x`` and narrowed (never shortened) to ``max_width``: "10" keeps its height in an
+    index column one digit wide, its digits set close like a real card's."""
+    size = size_for_cap(cap)
+    face = font(size)
+    parts: list[Image.Image] = []
+    for char in text:
+        mask = Image.new("L", (size * 2, size * 2), 0)
+        ImageDraw.Draw(mask).text(
+            (size // 2, size * 3 // 2), char, fill=255, font=face, anchor="ls"
+        )
+        box = mask.getbbox()
+        if box is not None:
+            parts.append(mask.crop((box[0], 0, box[2], mask.height)))
+    if not parts:
+        return
+    gap = round(0.07 * size)
+    width = sum(part.width for part in parts) + gap * (len(parts) - 1)
+    joined = Image.new("L", (width, parts[0].height), 0)
+    x = 0
+    for part in parts:
+        joined.paste(part, (x, 0))
+        x += part.width + gap
+    box = joined.getbbox()
+    assert box is not None
+    joined = joined.crop((0, box[1], joined.width, box[3]))
+    if joined.width > max_width:
+        joined = joined.resize(
+            (max(1, math.floor(max_width)), joined.height), Image.Resampling.LANCZOS
+        )
+    ink = Image.new("RGB", joined.size, fill)
+    image.paste(ink, (round(centre_x - joined.width / 2), round(top)), joined)
+
+
+def meld_tile(
+    card: Card,
+    size: TileSize,
+    *,
+    identity: Identity | None = None,
+    four_colour: bool = False,
+) -> Image.Image:
+    """One card of the table as a tile of ``size`` (RGBA, rounded corners).
+
+    A wild (``identity`` given) shows the identity it plays as, in purple: a joker on a solid
+    purple tile, a deuce on a pale one; a rank-only identity (a set's wild) has a star for a
+    suit. A joker without an identity (the upcard) is a purple tile with a gold star. Cached
+    and shared: do not draw on it.
+    """
+    return _meld_tile(card, size, identity, four_colour)
+
+
+@lru_cache(maxsize=2048)
+def _meld_tile(
+    card: Card, size: TileSize, identity: Identity | None, four_colour: bool
+) -> Image.Image:
+    s = SUPERSAMPLE
+    u = size.unit * s
+    width, height = size.width * s, size.height * s
+    column = size.step * s
+    joker = card.is_joker
+    wild = identity is not None
+    background = JOKER_PURPLE if joker else JOKER_TINT if wild else CARD_BG
+    tile = Image.new("RGB", (width, height), background)
+    draw = ImageDraw.Draw(tile)
+    cx = column / 2 + 0.5 * u
+    if identity is not None:
+        rank, suit = identity
+    elif not joker:
+        rank, suit = card.rank, card.suit
+    else:
+        rank, suit = 0, None
+    ink = INK_LIGHT if joker else JOKER_PURPLE if wild else suit_colour(suit, four_colour)
+    if rank:
+        _paste_ink(
+            tile,
+            rank_text(rank),
+            centre_x=cx,
+            top=2.6 * u,
+            cap=size.rank_cap * s,
+            max_width=column - 2.4 * u,
+            fill=ink,
+        )
+    suit_y = 17.4 * u
+    if suit is not None:
+        if joker:
+            # The suit keeps its colour (and its full size) on a window of card white.
+            r = 5.3 * u
+            draw.rounded_rectangle(
+                (cx - r, suit_y - r, cx + r, suit_y + r), radius=2 * u, fill=CARD_BG
+            )
+        draw_suit(draw, suit, cx, suit_y, size.suit_height * s, suit_colour(suit, four_colour))
+    else:
+        # A joker unplaced (its star fills the index), or a set's wild (any suit: a star).
+        radius = 6.6 * u if rank else 8 * u
+        centre = suit_y if rank else 12 * u
+        draw.polygon(star_points(cx, centre, radius), fill=GOLD if joker else JOKER_PURPLE)
+    radius = 3 * u
+    edge: RGB = JOKER_PURPLE if wild else CARD_EDGE
+    edge_width = round(2 * u) if wild else max(s, round(1.1 * u))
+    draw.rounded_rectangle(
+        (0, 0, width - 1, height - 1), radius=radius, outline=edge, width=edge_width
+    )
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=255)
+    tile.putalpha(mask)
+    return tile.resize((size.width, size.height), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=8)
+def tile_back(size: TileSize) -> Image.Image:
+    """The back of a card at a tile's size (the stock): blue, white-framed."""
+    s = SUPERSAMPLE
+    u = size.unit * s
+    width, height = size.width * s, size.height * s
+    back = Image.new("RGB", (width, height), BACK_BLUE)
+    draw = ImageDraw.Draw(back)
+    draw.rounded_rectangle(
+        (2.5 * u, 2.5 * u, width - 2.5 * u, height - 2.5 * u),
+        radius=2 * u,
+        outline=BACK_LINE,
+        width=round(1.5 * u),
+    )
+    draw.rounded_rectangle(
+        (0, 0, width - 1, height - 1), radius=3 * u, outline=CARD_BG, width=round(1.2 * u)
+    )
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius=3 * u, fill=255)
+    back.putalpha(mask)
+    return back.resize((size.width, size.height), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=8)
@@ -300,6 +515,8 @@ def card_back(size: CardSize = TABLE) -> Image.Image:
 def clear_caches() -> None:
     """Forget every cached face, back and font (the benchmark's cold start)."""
     _card_face.cache_clear()
+    _meld_tile.cache_clear()
+    tile_back.cache_clear()
     card_back.cache_clear()
     font.cache_clear()
     has_glyph.cache_clear()
@@ -310,8 +527,11 @@ __all__ = [
     "TABLE",
     "CardSize",
     "Identity",
+    "TileSize",
     "card_back",
     "card_face",
     "clear_caches",
     "identity_text",
+    "meld_tile",
+    "tile_back",
 ]

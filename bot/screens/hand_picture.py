@@ -106,8 +106,10 @@ def render_hand(
     highlight: Collection[int] = (),
     group_by: GroupBy = "suit",
     language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
 ) -> bytes:
-    """The hand as PNG bytes; ``highlight`` holds positions in ``cards`` to raise and outline.
+    """The hand as PNG bytes; ``highlight`` holds positions in ``cards`` to raise and outline;
+    ``four_colour`` draws clubs green and diamonds blue.
 
     Raises ``ValueError`` for a highlight position outside the hand.
     """
@@ -122,6 +124,12 @@ def render_hand(
             anchor="mm",
         )
     for slot in layout.slots:
-        face = card_face(slot.card, HAND, highlight=slot.highlighted, language=language)
+        face = card_face(
+            slot.card,
+            HAND,
+            highlight=slot.highlighted,
+            language=language,
+            four_colour=four_colour,
+        )
         image.paste(face, (slot.x, slot.y), face)
     return encode_png(image)

@@ -7,7 +7,8 @@ legend, so a line can be followed without telling colours apart.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 from itertools import accumulate
 
 from PIL import Image, ImageDraw
@@ -25,6 +26,7 @@ from ._draw import (
     encode_png,
     fit,
     font,
+    star_points,
     text_width,
 )
 
@@ -103,11 +105,58 @@ def _labels(names: Sequence[str], language: Language) -> list[str]:
     ]
 
 
+def best_seats(totals: Sequence[int], *, low_wins: bool = True) -> tuple[int, ...]:
+    """The seats with the best total (the lowest in Shanghai, the highest when not
+    ``low_wins``): the winners of a finished game without a tie-break, the leaders of one in
+    play."""
+    if not totals:
+        return ()
+    best = min(totals) if low_wins else max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == best)
+
+
+def tied_seats(totals: Sequence[int]) -> frozenset[int]:
+    """The seats whose total another seat shares."""
+    counts = Counter(totals)
+    return frozenset(seat for seat, total in enumerate(totals) if counts[total] > 1)
+
+
+def dodge(values: Sequence[float], spacing: float) -> list[float]:
+    """Offsets that spread equal ``values`` ``spacing`` apart around their value (in the
+    order given), and leave a value nobody shares where it is.
+
+    Two players with the same running total used to draw the same line and the same markers
+    on the same pixels, so the line drawn first vanished under the second (issue 24).
+    """
+    groups: dict[float, list[int]] = {}
+    for index, value in enumerate(values):
+        groups.setdefault(value, []).append(index)
+    offsets = [0.0] * len(values)
+    for members in groups.values():
+        for position, index in enumerate(members):
+            offsets[index] = (position - (len(members) - 1) / 2) * spacing
+    return offsets
+
+
+def _star(draw: ImageDraw.ImageDraw, x: float, y: float, radius: float) -> None:
+    draw.polygon(star_points(x, y, radius), fill=GOLD, outline=INK)
+
+
 def render_score_sheet(
-    names: Sequence[str], sheet: Sequence[Sequence[int]], language: Language = DEFAULT_LANGUAGE
+    names: Sequence[str],
+    sheet: Sequence[Sequence[int]],
+    language: Language = DEFAULT_LANGUAGE,
+    *,
+    winners: Collection[int] | None = None,
+    low_wins: bool = True,
 ) -> bytes:
     """PNG bytes in ``language``: deal scores (a row per deal, a column per player, a totals
     row) and a chart.
+
+    Every player's line shows, tied or not. A gold star marks ``winners`` (seats: the game's
+    own decision, tie-break included), labelled "winner"; without them, the best totals
+    (``low_wins``) get the star unlabelled (the leaders so far). A total another player shares
+    is labelled "tied" in the legend.
 
     Raises ``ValueError`` when a row of ``sheet`` does not have one score per name.
     """
@@ -120,6 +169,11 @@ def render_score_sheet(
     deals = len(sheet)
     labels = _labels(names, language)
     totals = [sum(row[p] for row in sheet) for p in range(players)]
+    final = winners is not None
+    starred = frozenset(winners) if winners is not None else frozenset()
+    if winners is None and deals:
+        starred = frozenset(best_seats(totals, low_wins=low_wins))
+    tied = tied_seats(totals) if deals else frozenset()
 
     table_height = (deals + 2) * ROW_HEIGHT
     legend_rows = math.ceil(players / 4)
@@ -154,10 +208,21 @@ def render_score_sheet(
     )
 
     top = HEADER_HEIGHT + 16
-    _draw_table(draw, labels, sheet, totals, top, language)
+    _draw_table(draw, labels, sheet, totals, top, language, starred)
     chart_top = top + table_height + 24
     _draw_chart(image, players, sheet, chart_top, language)
-    _draw_legend(draw, labels, totals, chart_top + CHART_HEIGHT + 16)
+    marks = [
+        " ".join(
+            word
+            for word, on in (
+                (t("picture.winner", language), final and player in starred),
+                (t("picture.tied", language), player in tied),
+            )
+            if on
+        )
+        for player in range(players)
+    ]
+    _draw_legend(draw, labels, totals, chart_top + CHART_HEIGHT + 16, starred, marks)
     return encode_png(image)
 
 
@@ -168,6 +233,7 @@ def _draw_table(
     totals: Sequence[int],
     top: int,
     language: Language,
+    starred: Collection[int] = (),
 ) -> None:
     players = len(labels)
     column = min(150.0, (WIDTH - 2 * MARGIN - DEAL_COLUMN) / players)
@@ -214,15 +280,14 @@ def _draw_table(
         weight=0.4,
     )
     for player, total in enumerate(totals):
-        bold_text(
-            draw,
-            (centre(player), y + ROW_HEIGHT / 2),
-            str(total),
-            17,
-            fill=INK,
-            anchor="mm",
-            weight=0.4,
-        )
+        cx, cy = centre(player), y + ROW_HEIGHT / 2
+        if player in starred:
+            half = text_width(str(total), 17) / 2 + 8
+            draw.rounded_rectangle(
+                (cx - half - 22, cy - 12, cx + half, cy + 12), radius=12, fill=GOLD
+            )
+            _star(draw, cx - half - 9, cy, 8)
+        bold_text(draw, (cx, cy), str(total), 17, fill=INK, anchor="mm", weight=0.4)
     for player in range(1, players):
         x = left + DEAL_COLUMN + column * player
         draw.line((x, top + 4, x, y + ROW_HEIGHT), fill=RULE, width=1)
@@ -279,13 +344,18 @@ def _draw_chart(
         pen.line((*at(plot_left, py(value)), *at(plot_right, py(value))), fill=RULE, width=ss)
     pen.line((*at(plot_left, plot_top - 6), *at(plot_left, plot_bottom)), fill=INK, width=2 * ss)
     pen.line((*at(plot_left, py(0)), *at(plot_right, py(0))), fill=INK, width=2 * ss)
-    for player, line in enumerate(running if deals else []):
-        points = [at(px(deal), py(total)) for deal, total in enumerate(line)]
+    # Equal totals are spread 5 px apart, so tied players' lines run side by side.
+    offsets = [dodge([line[deal] for line in running], 5.0) for deal in range(deals + 1)]
+
+    def point(player: int, deal: int) -> tuple[float, float]:
+        return at(px(deal), py(running[player][deal]) + offsets[deal][player])
+
+    for player in range(players if deals else 0):
+        points = [point(player, deal) for deal in range(deals + 1)]
         pen.line(points, fill=player_colour(player), width=3 * ss, joint="curve")
-    for player, line in enumerate(running if deals else []):
-        for deal, total in enumerate(line):
-            if deal:
-                _marker(pen, player, *at(px(deal), py(total)), 4.5 * ss)
+    for player in range(players if deals else 0):
+        for deal in range(1, deals + 1):
+            _marker(pen, player, *point(player, deal), 4.5 * ss)
     image.paste(
         layer.resize((layer.width // ss, layer.height // ss), Image.Resampling.BOX), (ox, oy)
     )
@@ -310,8 +380,15 @@ def _draw_chart(
 
 
 def _draw_legend(
-    draw: ImageDraw.ImageDraw, labels: Sequence[str], totals: Sequence[int], top: int
+    draw: ImageDraw.ImageDraw,
+    labels: Sequence[str],
+    totals: Sequence[int],
+    top: int,
+    starred: Collection[int] = (),
+    marks: Sequence[str] = (),
 ) -> None:
+    """A line, marker, name and total per player; a star for the winners (or leaders) and
+    "winner" / "tied" after the total."""
     column = (WIDTH - 2 * MARGIN) / 4
     for player, label in enumerate(labels):
         x = MARGIN + column * (player % 4)
@@ -320,6 +397,18 @@ def _draw_legend(
         draw.line((x, y, x + 30, y), fill=colour, width=3)
         _marker(draw, player, x + 15, y, 5)
         total = f"{totals[player]}"
-        name = fit(label, 16, column - 40 - 8 - text_width(total, 16) - 18)
+        mark = marks[player] if player < len(marks) else ""
+        star = player in starred
+        extra = (
+            text_width(total, 16) + (20 if star else 0) + (text_width(mark, 14) + 6 if mark else 0)
+        )
+        name = fit(label, 16, column - 40 - 8 - extra - 18)
         draw.text((x + 40, y), name, fill=INK, font=font(16), anchor="lm")
-        draw.text((x + 48 + text_width(name, 16), y), total, fill=FAINT, font=font(16), anchor="lm")
+        tx = x + 48 + text_width(name, 16)
+        draw.text((tx, y), total, fill=FAINT, font=font(16), anchor="lm")
+        tx += text_width(total, 16) + 4
+        if star:
+            _star(draw, tx + 8, y, 8)
+            tx += 20
+        if mark:
+            draw.text((tx, y), mark, fill=INK, font=font(14), anchor="lm")

@@ -1,9 +1,445 @@
-"""bot.screens.attachments: the hand picture, with the proposed lay-down highlighted (issue 6)."""
+"""The pictures at the sizes Discord shows them (issue 24), and the hand picture's highlight.
+
+An embed's picture shows at about 400 px wide (at most about 300 px tall) on a desktop and
+about 300 px wide on a phone. These tests render, scale the PNG to 300 px wide with Pillow
+and measure: the shape, the glyph heights (from the font sizes drawn and from the ink), the
+seat to move, names, labels in every language, meld badges against the ranks they must not
+cover; and the score sheet's ties and winners.
+"""
 
 from __future__ import annotations
 
-from bot.screens.attachments import hand_picture_for
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import LANGUAGES, Language, t
+from bot.screens import render_hand, render_score_sheet, render_table
+from bot.screens._draw import (
+    CAP_HEIGHT,
+    CARD_BG,
+    CLUB_GREEN,
+    DIAMOND_BLUE,
+    GOLD,
+    INK_LIGHT,
+    JOKER_PURPLE,
+    JOKER_TINT,
+    RGB,
+    suit_colour,
+    text_width,
+)
+from bot.screens.attachments import hand_picture_for, table_png
+from bot.screens.cards import TileSize, meld_tile
+from bot.screens.samples import HAND_15, table_view
+from bot.screens.score_sheet import PLAYER_COLOURS, dodge
+from bot.screens.table_picture import (
+    BAR,
+    MIN_GLYPH,
+    OUTER,
+    PHONE_WIDTH,
+    SIZE,
+    Box,
+    PlacedMeld,
+    TableLayout,
+    layout_table,
+    px,
+    short_name,
+)
 from engine import parse_cards
+from engine.cards import Card
+from engine.view import PlayerView
+
+SEATS = range(2, 9)
+#: Long names as Discord and the lobby give them (computers' names in each language).
+LONG_NAMES = (
+    "Bartholomew the Magnificent",
+    "Computer 1 (normal)",
+    "Computer 2 (makkelijk)",
+    "Bot 3 (experto)",
+    "Maximiliana Fernández-Castillo",
+    "Computer 4 (expert)",
+    "Wolfeschlegelsteinhausen",
+    "Zoë",
+)
+
+
+def scaled(data: bytes, width: int = PHONE_WIDTH) -> Image.Image:
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    height = round(image.height * width / image.width)
+    return image.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def long_named(players: int, *, current: int = 1) -> PlayerView:
+    view = table_view(players)
+    seats = tuple(replace(seat, player=LONG_NAMES[i]) for i, seat in enumerate(view.seats))
+    return replace(view, seats=seats, current=current % players)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    text: str
+    box: tuple[float, float, float, float]
+    size: int
+
+
+def drawing(monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
+    """Every text the renderers draw from now on, with its box and font size."""
+    drawn: list[Drawn] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kw: Any) -> Any:
+        face = kw.get("font")
+        if isinstance(face, ImageFont.FreeTypeFont) and self.im.size == (SIZE, SIZE):
+            left, top, right, bottom = face.getbbox(str(text), anchor=kw.get("anchor"))
+            x, y = xy
+            drawn.append(
+                Drawn(str(text), (x + left, y + top, x + right, y + bottom), round(face.size))
+            )
+        return original(self, xy, text, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    return drawn
+
+
+def at_phone(pixels: float) -> float:
+    return pixels * PHONE_WIDTH / SIZE
+
+
+def tiles(layout: TableLayout) -> Iterator[tuple[Box, Box]]:
+    for row in layout.rows:
+        for meld in row.melds:
+            for tile in meld.tiles:
+                yield tile.rank, tile.suit
+
+
+# -- the shape ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_the_table_keeps_one_square_shape_for_every_number_of_seats(compact: bool) -> None:
+    sizes = {
+        Image.open(io.BytesIO(render_table(table_view(n), compact=compact))).size for n in SEATS
+    }
+    assert sizes == {(SIZE, SIZE)}
+    # Scaled to a phone it stays inside Discord's 300 px tall frame too.
+    assert scaled(render_table(table_view(8), compact=compact)).size == (300, 300)
+
+
+# -- glyph heights at 300 px wide ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("players", SEATS)
+def test_every_text_rank_and_suit_is_at_least_8_px_tall_at_300_px(
+    players: int, language: Language, compact: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Font sizes as drawn: a capital or digit of each text is >= 8 px at 300 px wide, and
+    the layout's ranks and suits are too; every text stays inside the picture."""
+    drawn = drawing(monkeypatch)
+    view = long_named(players)
+    render_table(view, compact=compact, language=language)
+    layout = layout_table(view, compact=compact)
+    assert drawn
+    for text in drawn:
+        assert at_phone(text.size * CAP_HEIGHT) >= MIN_GLYPH, text
+        left, top, right, bottom = text.box
+        assert left >= 0 and top >= 0 and right <= SIZE and bottom <= SIZE, text
+    tile = layout.scale.tile
+    assert at_phone(tile.rank_cap) >= MIN_GLYPH
+    assert at_phone(tile.suit_height) >= MIN_GLYPH
+
+
+def _ink_rows(
+    image: Image.Image, box: Box, inset: tuple[float, float], ink: RGB, paper: RGB
+) -> int:
+    """Rows of ``box`` (picture pixels, scaled to ``image``) holding ink: a pixel at least a
+    third of the way from the tile's ``paper`` to the glyph's colour ``ink`` (the faint tips
+    of a spade or a diamond at 300 px count once they are that dark)."""
+    f = image.width / SIZE
+    crop = image.crop(
+        (
+            round((box.left + inset[0]) * f),
+            round(box.top * f),
+            round((box.right - inset[1]) * f),
+            round(box.bottom * f),
+        )
+    )
+
+    def distance(a: Any, b: RGB) -> int:
+        return sum(abs(x - y) for x, y in zip(a, b, strict=True))
+
+    threshold = distance(ink, paper) / 2
+    return sum(
+        any(distance(crop.getpixel((x, y)), paper) >= threshold for x in range(crop.width))
+        for y in range(crop.height)
+    )
+
+
+def _colours(placed: PlacedMeld, index: int, view: PlayerView) -> tuple[RGB, RGB, RGB, RGB]:
+    """(rank ink, rank paper, suit ink, suit paper) of a tile, as ``meld_tile`` paints it."""
+    card = placed.meld.cards[index]
+    joker = card.card.is_joker
+    wild = card.is_wild_in(placed.meld.kind, view.rules)
+    paper = JOKER_PURPLE if joker else JOKER_TINT if wild else CARD_BG
+    rank_ink = INK_LIGHT if joker else JOKER_PURPLE if wild else suit_colour(card.suit)
+    if card.suit is None:
+        return rank_ink, paper, (GOLD if joker else JOKER_PURPLE), paper
+    return rank_ink, paper, suit_colour(card.suit), (CARD_BG if joker else paper)
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_rank_and_suit_ink_is_at_least_8_px_tall_at_300_px(players: int, compact: bool) -> None:
+    """The ink itself, measured on the picture scaled to 300 px wide: every tile's rank and
+    suit fill at least 8 rows of pixels."""
+    view = table_view(players)
+    layout = layout_table(view, compact=compact)
+    image = scaled(render_table(view, compact=compact))
+    unit = layout.scale.tile.unit
+    inset = (1.6 * unit, 0.8 * unit)  # off the tile's own edge and the next tile's
+    measured = 0
+    for row in layout.rows:
+        for placed in row.melds:
+            for index, tile in enumerate(placed.tiles):
+                rank_ink, rank_paper, suit_ink, suit_paper = _colours(placed, index, view)
+                rank_rows = _ink_rows(image, tile.rank, inset, rank_ink, rank_paper)
+                suit_rows = _ink_rows(image, tile.suit, inset, suit_ink, suit_paper)
+                assert rank_rows >= MIN_GLYPH, (placed.meld.cards[index], rank_rows)
+                assert suit_rows >= MIN_GLYPH, (placed.meld.cards[index], suit_rows)
+                measured += 1
+    assert measured == sum(len(meld.meld.cards) for meld in view.melds)
+
+
+def test_tiles_read_rank_over_suit_at_a_legible_size() -> None:
+    tile = TileSize(58)
+    face = meld_tile(Card.parse("10H"), tile)
+    assert face.size == (tile.width, tile.height)
+    # The ten's two digits sit inside the index column a later tile leaves visible.
+    ink = face.crop((3, tile.rank_box[1], tile.width - 3, tile.rank_box[3])).convert("L")
+    dark = [
+        x + 3 for x in range(ink.width) for y in range(ink.height) if ink.getpixel((x, y)) < 160
+    ]  # type: ignore[operator]
+    assert dark and max(dark) < tile.step
+
+
+# -- names and labels ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("players", [2, 4, 6, 8])
+def test_names_and_labels_fit_whole(
+    players: int, language: Language, compact: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No stump ("Comput…"): each seat's name is whole or recognisably shortened (its first
+    word and the computer's number kept); the buys label keeps its limit in every language
+    and stays left of the melds."""
+    drawn = drawing(monkeypatch)
+    view = long_named(players)
+    render_table(view, compact=compact, language=language)
+    layout = layout_table(view, compact=compact)
+    texts = [text.text for text in drawn]
+    for seat in view.seats:
+        first, *rest = seat.player.split()
+        shown = [
+            text for text in texts if text.split()[:1] == [first] or text.startswith(first[:4])
+        ]
+        assert shown, (seat.player, texts)
+        name = " ".join(shown) if seat.player not in texts else seat.player
+        if rest and rest[0].isdigit():
+            assert f"{first} {rest[0]}" in name, name  # "Computer 1", never "Comput…"
+        assert name == seat.player or len(name.split()[0].rstrip("…")) >= 4, name
+    firsts = tuple(seat.player.split()[0][:4] for seat in view.seats)
+    cut = [text.text for text in drawn if "…" in text.text and not text.text.startswith(firsts)]
+    assert cut == []  # no label is cut ("niet uitgele…")
+    buys = [text for text in drawn if text.text.endswith(("/3", "/1", "/2", "/∞"))]
+    assert len(buys) == players
+    for text in buys:
+        assert text.box[2] <= layout.scale.melds_left, text  # never runs into the melds
+        assert text.text == t("picture.buys", language, used=text.text[-3], limit=text.text[-1])
+
+
+def test_short_names_keep_what_tells_players_apart() -> None:
+    def room(text: str) -> float:
+        return text_width(text, 29) + 0.5
+
+    assert short_name("Alice", 29, room("Alice")) == "Alice"
+    long = "Bartholomew the Magnificent"
+    assert short_name(long, 29, room(long) - 1) == "Bartholomew the M."
+    assert short_name(long, 29, room("Bartholomew t. M.")) == "Bartholomew t. M."
+    assert short_name(long, 29, room("Bartholomew t. M.") - 1) == "Bartholomew"
+    assert short_name("Computer 1 (normal)", 29, room("Computer 1 (n.)")) == "Computer 1 (n.)"
+    assert short_name("Computer 12 (makkelijk)", 29, room("Computer 12")) == "Computer 12"
+    cut = short_name("Wolfeschlegelsteinhausen", 29, 150)
+    assert cut.endswith("…") and len(cut) >= 5 and text_width(cut, 29) <= 150
+
+
+# -- the seat to move ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("players", SEATS)
+def test_the_seat_to_move_is_marked(players: int, compact: bool) -> None:
+    for current in {0, players - 1}:
+        view = replace(table_view(players), current=current)
+        layout = layout_table(view, compact=compact)
+        image = scaled(render_table(view, compact=compact))
+        f = image.width / SIZE
+        x = round(px(OUTER + BAR) / 2 * f)
+        for row in layout.rows:
+            y = round((row.top + row.height / 2) * f)
+            pixel = image.getpixel((x, y))
+            assert isinstance(pixel, tuple)
+            is_gold = all(abs(p - g) <= 40 for p, g in zip(pixel, GOLD, strict=True))
+            assert is_gold == (row.seat == current), (row.seat, current, pixel)
+
+
+def test_no_seat_is_marked_once_the_deal_is_over() -> None:
+    view = replace(table_view(4), step="over")
+    layout = layout_table(view, compact=True)
+    image = scaled(render_table(view, compact=True))
+    for row in layout.rows:
+        pixel = image.getpixel((1, round((row.top + row.height / 2) * 300 / SIZE)))
+        assert isinstance(pixel, tuple)
+        assert not all(abs(p - g) <= 40 for p, g in zip(pixel, GOLD, strict=True))
+
+
+# -- meld badges -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", SEATS)
+def test_meld_badges_cover_no_rank_or_suit(players: int) -> None:
+    layout = layout_table(long_named(players), compact=True)
+    badges = [meld.badge for row in layout.rows for meld in row.melds]
+    assert badges and all(badge is not None for badge in badges)
+    numbers = [meld.number for row in layout.rows for meld in row.melds]
+    assert sorted(numbers) == list(range(1, len(numbers) + 1))
+    for badge in badges:
+        assert badge is not None
+        for rank, suit in tiles(layout):
+            assert not badge.overlaps(rank) and not badge.overlaps(suit), (badge, rank)
+
+
+def test_a_meld_never_hides_an_index_of_its_own() -> None:
+    """Within a meld the next tile starts where the index column ends."""
+    layout = layout_table(table_view(8))
+    for row in layout.rows:
+        for meld in row.melds:
+            for before, after in zip(meld.tiles, meld.tiles[1:], strict=False):
+                assert before.rank.right <= after.x and before.suit.right <= after.x
+
+
+# -- a table too full to be legible shrinks, it does not grow --------------------------------
+
+
+def test_a_crowded_table_shrinks_inside_the_same_square() -> None:
+    view = table_view(8)
+    crowded = replace(view, melds=view.melds * 3)
+    layout = layout_table(crowded, compact=True)
+    assert layout.scale.factor < 1
+    assert Image.open(io.BytesIO(render_table(crowded, compact=True))).size == (SIZE, SIZE)
+    assert max(row.top + row.height for row in layout.rows) <= SIZE
+
+
+# -- four colours ------------------------------------------------------------------------------
+
+
+def _near(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 30) -> int:
+    rgb = image.convert("RGB")
+    return sum(
+        count
+        for count, pixel in rgb.getcolors(1 << 20) or []
+        if isinstance(pixel, tuple)
+        and all(abs(p - c) <= tolerance for p, c in zip(pixel, colour, strict=True))
+    )
+
+
+def test_four_colour_suits_are_a_rendering_choice_off_by_default() -> None:
+    club, diamond = Card.parse("7C"), Card.parse("7D")
+    tile = TileSize(58)
+    assert _near(meld_tile(club, tile), CLUB_GREEN) == 0
+    assert _near(meld_tile(club, tile, four_colour=True), CLUB_GREEN) > 40
+    assert _near(meld_tile(diamond, tile, four_colour=True), DIAMOND_BLUE) > 40
+    view = table_view(8)
+    assert render_table(view) == render_table(view, four_colour=False)
+    four = Image.open(io.BytesIO(render_table(view, four_colour=True)))
+    assert _near(four, CLUB_GREEN, 20) > 200 and _near(four, DIAMOND_BLUE, 20) > 200
+    hand = Image.open(io.BytesIO(render_hand(HAND_15, four_colour=True)))
+    assert _near(hand, CLUB_GREEN, 20) > 100
+    assert render_hand(HAND_15) != render_hand(HAND_15, four_colour=True)
+
+
+async def test_four_colour_passes_through_the_attachments() -> None:
+    view = table_view(4)
+    names = [seat.player for seat in view.seats]
+    plain = await table_png(view, names, compact=True)
+    four = await table_png(view, names, compact=True, four_colour=True)
+    assert plain != four and four == render_table(view, compact=True, four_colour=True)
+    hand = parse_cards("7C 8C 9C 7D")
+    assert (await hand_picture_for(hand)).fp.read() != (
+        await hand_picture_for(hand, four_colour=True)
+    ).fp.read()
+
+
+# -- the score sheet ---------------------------------------------------------------------------
+
+TIED_NAMES = ("Alice", "Bob", "Carol", "Dave")
+TIED_SHEET = ((10, 10, 30, 0), (20, 20, 0, 40), (0, 0, 25, 15))
+
+
+def _chart(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    top = 54 + 16 + (len(TIED_SHEET) + 2) * 30 + 24  # below the table of scores
+    return image.crop((80, top + 30, image.width - 20, top + 300))
+
+
+def test_tied_players_lines_both_show() -> None:
+    """Alice and Bob have the same running totals all game: both lines are visible."""
+    chart = _chart(render_score_sheet(TIED_NAMES, TIED_SHEET))
+    for player in range(len(TIED_NAMES)):
+        assert _near(chart, PLAYER_COLOURS[player], 25) > 400, TIED_NAMES[player]
+
+
+def test_equal_values_are_spread_and_others_stay() -> None:
+    assert dodge([5, 5, 7], 4.0) == [-2.0, 2.0, 0.0]
+    assert dodge([1, 2, 3], 4.0) == [0.0, 0.0, 0.0]
+
+
+def test_the_score_sheet_marks_the_winners_and_ties(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kw: Any) -> Any:
+        drawn.append(str(text))
+        return original(self, xy, text, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    final = render_score_sheet(TIED_NAMES, TIED_SHEET, winners=[0, 1])
+
+    def count(word: str) -> int:
+        return sum(word in text.split() for text in drawn)
+
+    assert count(t("picture.winner", "en")) == 2  # Alice and Bob share the win
+    assert count(t("picture.tied", "en")) == 4  # 30, 30 and 55, 55
+    image = Image.open(io.BytesIO(final)).convert("RGB")
+    totals = image.crop((20, 54 + 16 + 4 * 30, 700, 54 + 16 + 5 * 30))
+    assert _near(totals, GOLD, 20) > 500  # the winners' totals on gold
+    drawn.clear()
+    render_score_sheet(TIED_NAMES, TIED_SHEET, "nl", winners=[2])
+    assert count("winnaar") == 1
+    # In play: the leaders are starred, nobody is called the winner.
+    drawn.clear()
+    leading = render_score_sheet(TIED_NAMES, TIED_SHEET)
+    assert t("picture.winner", "en") not in drawn
+    assert leading != final and leading != render_score_sheet(TIED_NAMES, TIED_SHEET[:1])
+
+
+# -- the hand ----------------------------------------------------------------------------------
 
 
 async def test_proposed_lay_down_changes_the_hand_picture() -> None:

@@ -20,18 +20,12 @@ from bot.screens.cards import HAND, TABLE, card_face, clear_caches
 from bot.screens.hand_picture import MARGIN, RAISE, layout_hand
 from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 from bot.screens.score_sheet import PLAYER_COLOURS
-from bot.screens.table_picture import (
-    HEADER_HEIGHT,
-    PANEL_WIDTH,
-    PILES_HEIGHT,
-    ROW_MIN_HEIGHT,
-    WIDTH,
-)
+from bot.screens.table_picture import SIZE, layout_table
 from bot.screens.text import score_sheet_text
 from engine import Game, Rules, parse_action
 from engine.cards import Card, parse_cards
 from engine.melds import Meld
-from engine.view import TableMeld
+from engine.view import PlayerView, TableMeld
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -211,8 +205,10 @@ def test_an_empty_hand_still_renders() -> None:
 # -- table -------------------------------------------------------------------------------------
 
 
-def _meld_area(image: Image.Image, top: int, height: int) -> Image.Image:
-    return image.crop((PANEL_WIDTH + 16, top, WIDTH, top + height))
+def _meld_area(image: Image.Image, view: PlayerView, *, compact: bool = False) -> Image.Image:
+    """The part of the picture right of the seats' names, below the header."""
+    layout = layout_table(view, compact=compact)
+    return image.crop((round(layout.scale.melds_left), round(layout.head), SIZE, SIZE))
 
 
 def test_eight_player_table_without_melds() -> None:
@@ -223,28 +219,25 @@ def test_eight_player_table_without_melds() -> None:
         upcard=None,
     )
     image = png(render_table(view))
-    assert image.width == WIDTH
-    assert image.height == HEADER_HEIGHT + PILES_HEIGHT + 8 * ROW_MIN_HEIGHT + 16
-    # No card faces anywhere below the piles: the meld area is bare felt and text.
-    rows = _meld_area(image, HEADER_HEIGHT + PILES_HEIGHT, 8 * ROW_MIN_HEIGHT)
-    assert count_near(rows, CARD_BG, 3) == 0
+    assert image.size == (SIZE, SIZE)
+    # No card faces anywhere right of the names: bare felt and "not down".
+    assert count_near(_meld_area(image, view), CARD_BG, 3) == 0
     assert count_near(image, JOKER_PURPLE, 20) == 0
 
 
 def test_mid_game_table_shows_melds_with_jokers() -> None:
     view = table_view(8)
     image = png(render_table(view))
-    assert image.width == WIDTH
-    assert image.height > HEADER_HEIGHT + PILES_HEIGHT + 8 * ROW_MIN_HEIGHT
-    rows = _meld_area(image, HEADER_HEIGHT + PILES_HEIGHT, image.height)
+    assert image.size == (SIZE, SIZE)
+    rows = _meld_area(image, view)
     assert count_near(rows, CARD_BG, 3) > 20_000
     assert count_near(rows, JOKER_PURPLE, 20) > 1_000
 
 
-def test_table_height_grows_with_seats_and_renders_for_spectators() -> None:
+def test_table_keeps_its_size_with_seats_and_renders_for_spectators() -> None:
     four = png(render_table(table_view(4)))
     eight = png(render_table(table_view(8)))
-    assert four.height < eight.height
+    assert four.size == eight.size == (SIZE, SIZE)
     spectator = render_table(table_view(8, seat=None))
     assert spectator != render_table(table_view(8))  # no "you" badge for a spectator
 
@@ -263,10 +256,12 @@ def test_each_wild_on_the_table_shows_its_identity() -> None:
     natural = replace(view, melds=(TableMeld(0, Meld.parse("set: 9S 9C 9H")),))
     images = [png(render_table(v)) for v in (as_9h, as_9d, natural)]
     assert mean_difference(images[0], images[1]) > 0
-    # The tag is in the joker's index column, so it shows in the middle of a meld too.
-    first_row = HEADER_HEIGHT + PILES_HEIGHT
-    tags = [count_near(_meld_area(i, first_row, ROW_MIN_HEIGHT), JOKER_PURPLE, 20) for i in images]
-    assert tags[0] == tags[1] > 0 == tags[2]
+    tags = [
+        count_near(_meld_area(i, v), JOKER_PURPLE, 20)
+        for i, v in zip(images, (as_9h, as_9d, natural), strict=True)
+    ]
+    # The same wild tile, another suit in its window: about the same purple, none without it.
+    assert tags[0] > 0 and abs(tags[0] - tags[1]) < tags[0] / 50 and tags[2] == 0
 
 
 def test_upcard_live_and_dead_differ() -> None:
@@ -323,6 +318,8 @@ async def test_render_in_thread_gives_the_same_bytes() -> None:
         ("hand_15", lambda: render_hand(HAND_15, highlight={0, 1, 2, 3})),
         ("hand_by_rank", lambda: render_hand(HAND_15[:11], group_by="rank")),
         ("table_8", lambda: render_table(table_view(8))),
+        ("table_8_compact", lambda: render_table(table_view(8), compact=True)),
+        ("table_2_four_colour", lambda: render_table(table_view(2), four_colour=True)),
         ("score_sheet_8x10", lambda: render_score_sheet(NAMES, SHEET_8x10)),
     ],
 )
@@ -345,17 +342,34 @@ def test_matches_golden_image(name: str, render: object) -> None:
     assert share <= GOLDEN_CHANGED_SHARE, f"{share:.2%} of the pixels changed"
 
 
-def test_compact_table_is_narrow_numbered_and_the_same_across_a_turn() -> None:
-    """Issue 10.4: the embed's picture reads at 400 px (560 px wide, no piles or turn marker,
-    melds numbered like the text), so a turn that changes neither seats nor melds re-uses it."""
+def test_compact_table_is_square_numbered_and_marks_the_turn() -> None:
+    """Issue 10.4 and 24: the table message's picture is the same square as the full one,
+    melds numbered like the text; it now marks the seat to move, so a turn that changes
+    neither seats nor melds changes it (only where the gold frame goes), and the same table
+    draws the same bytes."""
     game = Game.new(["1", "2", "3"], Rules.preset("standard"), seed=2)
     before = render_table(game.view(None), compact=True)
-    assert png(before).size[0] == 560
+    assert png(before).size == (SIZE, SIZE)
+    assert render_table(game.view(None), compact=True) == before
     player = game.current_player
     game.apply(player, parse_action("draw"))
     card = game.hand_of(player)[0]
     game.apply(player, parse_action(f"discard {card}"))  # the turn passes: same seats, melds
-    assert render_table(game.view(None), compact=True) == before
+    after = render_table(game.view(None), compact=True)
+    assert after != before
+    assert render_table(game.view(None), compact=True) == after
+
+
+def test_without_the_turn_marker_a_turn_leaves_the_compact_picture_as_it_was() -> None:
+    """``mark_turn=False``: the table message's picture need not be uploaded again on a turn
+    that changes no seat or meld (issue 10's saving, for the publisher to choose)."""
+    game = Game.new(["1", "2", "3"], Rules.preset("standard"), seed=2)
+    before = render_table(game.view(None), compact=True, mark_turn=False)
+    assert before != render_table(game.view(None), compact=True)
+    player = game.current_player
+    game.apply(player, parse_action("draw"))
+    game.apply(player, parse_action(f"discard {game.hand_of(player)[0]}"))
+    assert render_table(game.view(None), compact=True, mark_turn=False) == before
 
 
 def test_score_sheet_columns_cut_long_names_visibly_and_keep_short_ones() -> None:
