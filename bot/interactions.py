@@ -48,8 +48,32 @@ async def reply(
         log.warning("could not answer interaction %s", interaction.id)
 
 
+#: Discord's codes for an interaction that can no longer be answered: 40060, "Interaction has
+#: already been acknowledged" (Discord delivered the same click twice, and the first delivery
+#: answered it), and 10062, "Unknown interaction" (the answer came after Discord's 3 s).
+ALREADY_ANSWERED, TOO_LATE = 40060, 10062
+
+
+def unanswerable(error: BaseException) -> int | None:
+    """Discord's code when ``error`` says the interaction cannot be answered any more."""
+    original = getattr(error, "original", error)
+    code = getattr(original, "code", None)
+    if isinstance(original, discord.HTTPException) and code in (ALREADY_ANSWERED, TOO_LATE):
+        return int(code)
+    return None
+
+
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Answer ``interaction`` for ``error``: the reason for a refusal, an apology for a bug."""
+    """Answer ``interaction`` for ``error``: the reason for a refusal, an apology for a bug.
+
+    A click Discord delivered twice, or one answered after its 3 s, cannot be answered: one
+    line says so, and it is not counted as a bug (the user already has, or never will have,
+    the answer; sending anything else would reach them twice)."""
+    code = unanswerable(error)
+    if code is not None:
+        why = "delivered twice" if code == ALREADY_ANSWERED else "answered too late"
+        log.info("interaction %s %s (Discord %d); nothing more sent", interaction.id, why, code)
+        return
     if is_storage_fault(error):
         log.warning("interaction %s: the database refused a write", interaction.id)
         # storage_faults.REPLY is the English wording (tests/bot/test_i18n.py keeps them equal).
