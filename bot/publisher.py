@@ -91,8 +91,15 @@ class Outbox:
     table: TableSnapshot | None = None
     #: The latest snapshot seen, drawn or not: what the channel's table looks like now.
     last: TableSnapshot | None = None
-    #: Where the table message is, once this outbox posted it or was told (``posted``).
+    #: Where the table message is, once this outbox posted it or was told (``posted``), and
+    #: the text it was posted with (None: a command posted it, with an embed only).
     message_id: int | None = None
+    posted_text: str | None = None
+    #: The message id is not recorded in the database yet (its write was refused).
+    id_unsaved: bool = False
+    #: Table messages moved away from whose controls are still to be taken off: (id, whether
+    #: it has text of its own).
+    to_strip: list[tuple[int, str | None]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     #: Score sheets to post as pictures: (names, sheet) after each deal.
     sheets: list[tuple[list[str], list[list[int]], Language]] = field(default_factory=list)
@@ -173,7 +180,7 @@ class Publisher:
         ):
             sheet = [list(r) for r in view.score_sheet]
             box.sheets.append((list(table.names), sheet, table_language(table.record.options)))
-        if box.table is not None or box.sheets:
+        if box.table is not None or box.sheets or box.to_strip:
             self._kick(box)
 
     def _ping_for(self, change: Change) -> int | None:
@@ -253,6 +260,7 @@ class Publisher:
         edits go there from now on, and the messages above it no longer count."""
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
         box.message_id, box.after, box.shown, box.picture = message_id, 0, None, None
+        box.posted_text = None  # an embed only: stripping it would leave it empty
         box.last = box.last or table
 
     @staticmethod
@@ -267,7 +275,7 @@ class Publisher:
 
     async def _drain(self, box: Outbox) -> None:
         loop = asyncio.get_running_loop()
-        while box.table is not None or box.sheets:
+        while box.table is not None or box.sheets or box.to_strip:
             while not self._hurry:
                 after = self.quiet_interval if self._quiet(box) else self.interval
                 wait = (box.backoff.hold(box.last_sent + after) or 0.0) - loop.time()
@@ -284,6 +292,9 @@ class Publisher:
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
+                await self._strip_old(box)
+                if box.id_unsaved and box.last is not None:
+                    await self._save_message_id(box, box.last.id)
                 if table is not None and table.playing:
                     await self._show_game(box, table, lines)
                     table, lines = None, []
@@ -350,11 +361,16 @@ class Publisher:
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
         if pings or box.after >= 2 or self._message_id(box, table) is None:
-            await self._move(
-                box, table, "\n".join(x for x in (text, *pings) if x), embed, view, png
-            )
+            posted = "\n".join(x for x in (text, *pings) if x)
+            await self._move(box, table, posted, embed, view, png)
+            # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
             del box.pings[: len(pings)]
+            try:  # at once when it can; else the next round retries it before anything else
+                await self._strip_old(box)
+            except Exception as error:
+                log.info("channel %s: an old table message keeps its buttons for now (%s)",
+                         box.channel_id, type(error).__name__)
             return
         shown = _fingerprint(text, embed, view)
         if shown == box.shown and digest == box.picture:
@@ -385,14 +401,42 @@ class Publisher:
             kwargs["view"] = view
         message = await channel.send(text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs)
         self.notices += 1
-        box.message_id = message.id
-        await self.service.set_message(table.id, message.id)
-        box.after = 0
+        if old is not None:  # stripped by ``_strip_old``, retried until it is (issue 25.3)
+            box.to_strip.append((old, box.posted_text or None))
+        box.message_id, box.posted_text, box.after = message.id, text, 0
         box.shown = _fingerprint(text, embed, view)
-        if old is not None:
+        box.id_unsaved = True
+        await self._save_message_id(box, table.id)
+
+    async def _save_message_id(self, box: Outbox, table_id: int) -> None:
+        """Record where the table message is; a refused write is retried with the next round
+        (the message is posted already, so nothing is posted again for it)."""
+        if not box.id_unsaved or box.message_id is None:
+            return
+        try:
+            await self.service.set_message(table_id, box.message_id)
+            box.id_unsaved = False
+        except Exception as error:
+            log.warning("table %s: could not record its message (%s)", table_id, error)
+
+    async def _strip_old(self, box: Outbox) -> None:
+        """Take the controls and picture off the table messages that were moved away from, so
+        only the newest one has live buttons. A message that had no text gets one line, since
+        Discord refuses to leave a message with nothing in it (50006). A failure leaves the
+        rest queued and is retried before the next round posts anything."""
+        if not box.to_strip:
+            return
+        channel = await self._channel(box.channel_id)
+        language = box.last.language if box.last is not None else DEFAULT_LANGUAGE
+        while box.to_strip:
+            old, had_text = box.to_strip[0]
             await self._spend(box)
+            kwargs: dict[str, Any] = {"embed": None, "view": None, "attachments": []}
+            if not had_text:
+                kwargs["content"] = t("table.moved", language)
             with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(old).edit(embed=None, view=None, attachments=[])
+                await channel.get_partial_message(old).edit(**kwargs)
+            del box.to_strip[0]
 
     async def _edit_message(
         self,

@@ -122,3 +122,38 @@ async def test_a_click_the_database_refuses_is_explained_without_a_traceback(
     simcord.assert_responded(result, contains="can't save", ephemeral=True)
     assert not [r for r in caplog.records if r.exc_info]
     assert env.bot.unexpected_errors == []
+
+
+def live_table_messages(world: World) -> list[Any]:
+    """Messages in the channel that still carry buttons."""
+    return [m for m in world.channel.history() if m.components]
+
+
+async def test_a_failed_strip_of_the_old_message_posts_nothing_twice(env: simcord.Env) -> None:
+    """Issue 25.3: the move posts the new table message, then the old one's strip fails once:
+    the ping is not posted again, and the old message loses its buttons on the retry, so only
+    one table message is live."""
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    old = world.message().id
+    pings = turn_pings(world)
+    env.inject_error("PATCH", f"/channels/*/messages/{old}", status=503, times=1)
+    nxt = await play_a_turn(world)
+    await env.advance_time(61)
+    assert turn_pings(world) == [*pings, f"▶️ <@{nxt.id}>, your turn (deal 1)."]
+    assert [m.id for m in live_table_messages(world)] == [world.message().id]
+    assert world.message().id != old
+
+
+async def test_no_message_is_ever_left_empty(env: simcord.Env) -> None:
+    """Issue 24.5: real Discord refuses an edit that leaves a message with no text, embed,
+    attachment or component (50006): the lobby message, moved away from, keeps one line."""
+    world = await open_table(env, 2)
+    await start(world)
+    for _ in range(3):
+        await env.advance_time(9)
+        await play_a_turn(world)
+    await env.advance_time(30)
+    for message in world.channel.history():
+        assert message.content or message.embeds or message.attachments or message.components
