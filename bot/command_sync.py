@@ -40,8 +40,12 @@ def payload_hash(payload: list[dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _meta_key(guild: discord.abc.Snowflake | None) -> str:
-    return "commands_hash:global" if guild is None else f"commands_hash:guild:{guild.id}"
+def meta_key(application_id: int | None, guild: discord.abc.Snowflake | None) -> str:
+    """Where the last sync's digest is kept: per Discord application, since a database moved
+    to another application (a test bot's to production, a backup restored under a new one)
+    must upload that application's commands once (issue 25.5)."""
+    where = "global" if guild is None else f"guild:{guild.id}"
+    return f"commands_hash:app:{application_id or 0}:{where}"
 
 
 async def sync_if_changed(
@@ -57,7 +61,7 @@ async def sync_if_changed(
     a failed sync is tried again at the next start.
     """
     digest = payload_hash(await command_payload(tree, guild))
-    key = _meta_key(guild)
+    key = meta_key(tree.client.application_id, guild)
     if not force and await store.get_meta(key) == digest:
         log.info("slash commands unchanged since the last sync; not syncing (--sync forces it)")
         return False
