@@ -127,6 +127,7 @@ class ShanghaiBot(commands.AutoShardedBot):
                 clock=discord_clock,
                 shards=self.shard_set,
                 fence_wait=self.settings.shard_wait,
+                durable=self.settings.durable_commits,
             )
             log.info("database opened for %s", self.shard_set)
 

@@ -105,6 +105,7 @@ async def open_database(
     clock: Callable[[], float] = time.time,
     shards: ShardSet | None = None,
     fence_wait: float = 0.0,
+    durable: bool = True,
 ) -> Store:
     """``open_store(database)``, or ``DatabaseProblem`` naming the database and the reason.
 
@@ -115,7 +116,9 @@ async def open_database(
         import asyncpg  # only a URL needs the postgres extra
 
         try:
-            return await open_store(database, clock=clock, shards=shards, fence_wait=fence_wait)
+            return await open_store(
+                database, clock=clock, shards=shards, fence_wait=fence_wait, durable=durable
+            )
         except (OSError, MigrationError) as error:
             raise DatabaseProblem(database, sqlite_reason(error) or str(error)) from error
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
@@ -126,7 +129,7 @@ async def open_database(
         if problem is not None:
             raise DatabaseProblem(path, problem)
     try:
-        return await open_store(path, clock=clock, shards=shards)
+        return await open_store(path, clock=clock, shards=shards, durable=durable)
     except (sqlite3.Error, MigrationError, OSError) as error:
         reason = sqlite_reason(error)
         if reason is None:  # pragma: no cover - the except clause only admits known kinds

@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     shard_wait: float = Field(default=30.0, ge=0, le=3600)
     #: Sync the slash commands even if unchanged since the last sync (``python -m bot --sync``).
     force_sync: bool = False
+    #: A move is acknowledged only once it is on disk (SQLite synchronous=FULL, PostgreSQL
+    #: synchronous_commit=on). False trades that for speed: a crash of the machine or of the
+    #: database server may then lose the last acknowledged moves (never corrupt a game).
+    durable_commits: bool = True
 
     @field_validator("database", mode="after")
     @classmethod

@@ -41,11 +41,14 @@ async def open_store(
     clock: Callable[[], float] = time.time,
     shards: ShardSet | None = None,
     fence_wait: float = 0.0,
+    durable: bool = True,
 ) -> Store:
     """Open (and migrate) the store ``database`` names, for the guilds of ``shards``.
 
     On PostgreSQL the ownership fence is taken first (``ShardTaken`` if another process owns
-    one of ``shards`` for longer than ``fence_wait`` seconds).
+    one of ``shards`` for longer than ``fence_wait`` seconds). ``durable``: a commit returns
+    only once it is on disk (SQLite ``synchronous=FULL``, PostgreSQL ``synchronous_commit=on``);
+    off, a crash of the machine or of the database server can lose the last commits.
     """
     if is_postgres_url(database):
         try:
@@ -55,8 +58,8 @@ async def open_store(
                 "a postgresql:// database needs asyncpg: pip install 'shanghai[postgres]'"
             ) from error
         return await PostgresStore.open(
-            str(database), clock=clock, shards=shards, fence_wait=fence_wait
+            str(database), clock=clock, shards=shards, fence_wait=fence_wait, durable=durable
         )
     from .sqlite_store import SqliteStore
 
-    return await SqliteStore.open(database, clock=clock, shards=shards)
+    return await SqliteStore.open(database, clock=clock, shards=shards, durable=durable)

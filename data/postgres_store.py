@@ -239,6 +239,7 @@ class PostgresStore:
         shards: ShardSet | None = None,
         fence_wait: float = 0.0,
         fenced: bool = True,
+        durable: bool = True,
     ) -> PostgresStore:
         """Take the fence for ``shards`` (default: all), connect, and migrate the database.
 
@@ -259,10 +260,10 @@ class PostgresStore:
                     "application_name": f"shanghai {shards}",
                     # A player's write gives up on another session's row lock in time.
                     "lock_timeout": str(int(PLAYER_WAIT_SECONDS * 1000)),
-                    # The SQLite store's trade (WAL, synchronous=NORMAL), made the same way: a
-                    # commit does not wait for its fsync, so a crash of the *server* (not of the
-                    # bot) can lose the last fraction of a second of actions, never corrupt.
-                    "synchronous_commit": "off",
+                    # An acknowledged move is on the server's disk (issue 25.2). Off (the
+                    # admin's choice, SHANGHAI_DURABLE_COMMITS=false): a commit does not wait
+                    # for its fsync, and a crash of the *server* loses the last ones.
+                    "synchronous_commit": "on" if durable else "off",
                 },
             )
             try:

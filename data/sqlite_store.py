@@ -290,6 +290,7 @@ class SqliteStore:
         clock: Callable[[], float] = time.time,
         shards: ShardSet | None = None,
         fence_wait: float = 0.0,
+        durable: bool = True,
     ) -> SqliteStore:
         """Open (creating if needed) the database at ``path`` and migrate it to the latest schema.
 
@@ -311,7 +312,9 @@ class SqliteStore:
             # stays "in progress" while anything holds it, and every later COMMIT then fails.
             await db.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
             await db.execute_fetchall("PRAGMA journal_mode = WAL")
-            await db.execute_fetchall("PRAGMA synchronous = NORMAL")
+            # FULL: a commit is on disk before it returns, so an acknowledged move survives a
+            # power cut too; NORMAL (``durable=False``) may lose the last ones then.
+            await db.execute_fetchall(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
             await db.execute_fetchall("PRAGMA foreign_keys = OFF")  # see data/migrations.py
             await apply_migrations(db)
             await db.execute_fetchall("PRAGMA foreign_keys = ON")

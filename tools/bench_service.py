@@ -88,9 +88,11 @@ class Figures:
         ]
 
 
-async def run(tables: int, players: int, actions: int, seed: int, database: str) -> Figures:
+async def run(
+    tables: int, players: int, actions: int, seed: int, database: str, durable: bool = True
+) -> Figures:
     rng = random.Random(seed)
-    store = await open_store(database)
+    store = await open_store(database, durable=durable)
     clock = SimClock()
     service = TableService(store, buy_seconds=8.0, turn_seconds=3600.0, seed=seed, clock=clock)
 
@@ -209,25 +211,30 @@ def main() -> None:
     parser.add_argument("--databases", default="sqlite,postgres", help="which to run, in order")
     parser.add_argument("--sqlite", type=Path, default=None, help="SQLite file (default: temp)")
     parser.add_argument("--postgres", default=None, help="an empty PostgreSQL database URL")
+    parser.add_argument(
+        "--commits",
+        default="durable",
+        help="durable (the default: on disk before acknowledged), fast, or durable,fast",
+    )
     args = parser.parse_args()
     figures: dict[str, Figures] = {}
+    sizes = (args.tables, args.players, args.actions, args.seed)
     for name in args.databases.split(","):
-        if name == "sqlite":
-            with tempfile.TemporaryDirectory() as folder:
-                path = args.sqlite or Path(folder) / "bench.sqlite3"
-                figures["SQLite"] = asyncio.run(
-                    run(args.tables, args.players, args.actions, args.seed, str(path))
-                )
-        elif name == "postgres":
-            try:
-                with postgres_database(args.postgres) as url:
-                    figures["PostgreSQL"] = asyncio.run(
-                        run(args.tables, args.players, args.actions, args.seed, url)
-                    )
-            except NoPostgres as missing:
-                print(f"PostgreSQL skipped: {missing}")
-        else:
-            parser.error(f"unknown database {name!r} (sqlite, postgres)")
+        for commits in args.commits.split(","):
+            durable = commits == "durable"
+            label = f"{'SQLite' if name == 'sqlite' else 'PostgreSQL'} ({commits})"
+            if name == "sqlite":
+                with tempfile.TemporaryDirectory() as folder:
+                    path = args.sqlite or Path(folder) / "bench.sqlite3"
+                    figures[label] = asyncio.run(run(*sizes, str(path), durable))
+            elif name == "postgres":
+                try:
+                    with postgres_database(args.postgres) as url:
+                        figures[label] = asyncio.run(run(*sizes, url, durable))
+                except NoPostgres as missing:
+                    print(f"PostgreSQL skipped: {missing}")
+            else:
+                parser.error(f"unknown database {name!r} (sqlite, postgres)")
     print(f"{args.tables} tables x {args.players} players, {args.actions} actions", end="")
     print(f" (seed {args.seed})")
     print_side_by_side(figures)

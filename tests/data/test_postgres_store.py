@@ -61,3 +61,16 @@ async def test_an_exhausted_pool_is_a_polite_refusal_in_time(postgres_url: str) 
             await store._pool.release(conn)
     assert await store.get_open_table(500) is None  # nothing was written
     await store.close()
+
+
+@pytest.mark.parametrize(("durable", "setting"), [(True, "on"), (False, "off")])
+async def test_an_acknowledged_commit_waits_for_the_servers_disk(
+    postgres_url: str, durable: bool, setting: str
+) -> None:
+    """Issue 25.2: ``synchronous_commit`` is on unless the admin chose fast commits."""
+    store = await PostgresStore.open(postgres_url, fenced=False, durable=durable)
+    try:
+        async with store._pool.acquire() as conn:
+            assert await conn.fetchval("SHOW synchronous_commit") == setting
+    finally:
+        await store.close()

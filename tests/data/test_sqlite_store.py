@@ -56,9 +56,18 @@ async def test_connection_settings(store: SqliteStore) -> None:
         return next(iter(rows))[0]
 
     assert await pragma("journal_mode") == "wal"
-    assert await pragma("synchronous") == 1  # NORMAL
+    assert await pragma("synchronous") == 2  # FULL: an acknowledged move is on disk (25.2)
     assert await pragma("foreign_keys") == 1
     assert int(str(await pragma("busy_timeout"))) > 0
+
+
+async def test_fast_commits_are_the_admins_choice(tmp_path: Path) -> None:
+    fast = await SqliteStore.open(tmp_path / "fast.sqlite3", durable=False)
+    try:
+        rows = await fast._db.execute_fetchall("PRAGMA synchronous")
+        assert next(iter(rows))[0] == 1  # NORMAL
+    finally:
+        await fast.close()
 
 
 async def test_database_files_are_private(tmp_path: Path) -> None:
