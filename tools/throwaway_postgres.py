@@ -73,6 +73,8 @@ class ThrowawayCluster:
     port: int
     as_user: str | None
     _watchdog: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    #: The server's options, to start it again after ``halt``.
+    options: str = ""
 
     @classmethod
     def start(cls, *, durable: bool = False) -> ThrowawayCluster:
@@ -101,15 +103,25 @@ class ThrowawayCluster:
             ]
             if not durable:
                 settings += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
-            cluster._run(
-                "pg_ctl", "-D", str(root / "db"), "-l", str(root / "server.log"), "-w",
-                "-o", " ".join(settings), "start",
-            )  # fmt: skip
+            cluster.options = " ".join(settings)
+            cluster.resume()
         except BaseException:
             shutil.rmtree(root, ignore_errors=True)
             raise
         cluster._watch(os.getpid())
         return cluster
+
+    def halt(self, mode: str = "immediate") -> None:
+        """Stop the server but keep its files: ``fast`` (a clean shutdown) or ``immediate``
+        (what an OOM kill or a container stop does: no checkpoint, crash recovery on start)."""
+        self._run("pg_ctl", "-D", str(self.root / "db"), "-m", mode, "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server (again) on the same port and files."""
+        self._run(
+            "pg_ctl", "-D", str(self.root / "db"), "-l", str(self.root / "server.log"), "-w",
+            "-o", self.options, "start",
+        )  # fmt: skip
 
     def _command(self, tool: str, *args: str) -> list[str]:
         command = [str(self.bindir / tool), *args]
@@ -157,7 +169,8 @@ class ThrowawayCluster:
     def stop(self) -> None:
         """Stop the server at once and delete its files."""
         try:
-            self._run("pg_ctl", "-D", str(self.root / "db"), "-m", "immediate", "-w", "stop")
+            if (self.root / "db" / "postmaster.pid").exists():  # not halted already
+                self._run("pg_ctl", "-D", str(self.root / "db"), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
             if self._watchdog is not None:
