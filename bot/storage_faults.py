@@ -21,8 +21,21 @@ REPLY = (
 
 _SQLITE_WORDS = ("full", "readonly", "read-only", "disk i/o")
 _ERRNOS = {errno.ENOSPC, errno.EROFS, errno.EDQUOT}
+#: A database server that cannot be reached (stopped, restarting, its connection cut): the
+#: same for a player as a refused write, and it passes by itself (issue 25.1).
+_UNREACHABLE_ERRNOS = {errno.ECONNREFUSED, errno.ECONNRESET, errno.EPIPE, errno.ETIMEDOUT}
 #: asyncpg's names for the same conditions on PostgreSQL.
-_POSTGRES_NAMES = {"DiskFullError", "ReadOnlySQLTransactionError", "InsufficientResourcesError"}
+_POSTGRES_NAMES = {
+    "DiskFullError",
+    "ReadOnlySQLTransactionError",
+    "InsufficientResourcesError",
+    "ConnectionDoesNotExistError",
+    "CannotConnectNowError",
+    "AdminShutdownError",
+    "CrashShutdownError",
+    "ConnectionFailureError",
+    "TooManyConnectionsError",
+}
 
 
 def is_storage_fault(error: BaseException) -> bool:
@@ -33,7 +46,7 @@ def is_storage_fault(error: BaseException) -> bool:
     if isinstance(error, sqlite3.OperationalError):
         text = str(error).lower()
         return any(word in text for word in _SQLITE_WORDS)
-    if isinstance(error, OSError) and error.errno in _ERRNOS:
+    if isinstance(error, OSError) and error.errno in _ERRNOS | _UNREACHABLE_ERRNOS:
         return True
     return type(error).__name__ in _POSTGRES_NAMES
 

@@ -117,3 +117,17 @@ async def test_an_outage_changes_nothing_and_play_resumes_by_itself(
     finally:
         await service.close()
         await store.close()
+
+
+def test_an_unreachable_server_is_a_storage_fault_not_a_bug() -> None:
+    """A click during the outage gets the polite "nothing was changed" reply and one warning
+    line, not an apology for a bug with a traceback."""
+    import errno
+
+    from bot.storage_faults import is_storage_fault
+
+    assert is_storage_fault(ConnectionRefusedError(errno.ECONNREFUSED, "refused"))
+    assert is_storage_fault(asyncpg.exceptions.ConnectionDoesNotExistError("gone"))
+    assert is_storage_fault(asyncpg.exceptions.CannotConnectNowError("starting up"))
+    assert is_storage_fault(asyncpg.exceptions.AdminShutdownError("shutting down"))
+    assert not is_storage_fault(ValueError("a bug"))
