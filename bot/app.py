@@ -35,6 +35,7 @@ from .hand_follower import HandFollower
 from .i18n import interaction_language, t
 from .i18n.translator import CatalogueTranslator
 from .interactions import report
+from .members import MemberCheck
 from .publisher import Publisher
 from .service import Listeners, TableService
 from .settings import Settings
@@ -146,7 +147,7 @@ class ShanghaiBot(commands.AutoShardedBot):
             lobby_seconds=settings.lobby_minutes * 60,
             idle_seconds=settings.idle_hours * 3600,
             clock=discord_clock,
-            listener=Listeners(self.publisher, self.hands),
+            listener=Listeners(self.publisher, self.hands, MemberCheck(self)),
         )
         await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("bot.cogs.shanghai")

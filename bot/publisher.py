@@ -520,10 +520,10 @@ class Publisher:
         if change.kind == "end":
             why = change.note or t("notice.ended", language)
             return [t("notice.start_new", language, why=why)]
-        if change.kind in ("left", "kick") and change.seat is not None:
+        if change.kind in ("left", "kick", "gone") and change.seat is not None:
             name = names[change.seat]
-            key = "notice.left" if change.kind == "left" else "notice.kicked"
-            return [t(key, language, name=name)]
+            keys = {"left": "notice.left", "kick": "notice.kicked", "gone": "notice.left_server"}
+            return [t(keys[change.kind], language, name=name)]
         if change.auto_seat is not None:
             name = names[change.auto_seat]
             if change.auto_actions and isinstance(change.auto_actions[-1], Discard):

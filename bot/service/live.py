@@ -51,6 +51,7 @@ ChangeKind = Literal[
     "end",
     "away",
     "left",
+    "gone",
     "kick",
     "abandoned",
 ]

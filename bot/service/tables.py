@@ -829,6 +829,21 @@ class TableService:
         self._notify(table, "kick", seat=seat)
         return TableSnapshot.of(table, self.clock())
 
+    async def member_gone(self, table_id: int, user_id: int) -> TableSnapshot | None:
+        """A seated person is no longer a member of the server (Discord said so): the bot plays
+        their seat from now on, at once, instead of waiting out each turn's limit. Returns
+        None when there was nothing to do (no such game, seat, or already played for good)."""
+        table = self.tables.get(table_id)
+        if table is None or table.closed or table.game is None:
+            return None
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if table.closed or seat is None or seat in table.removed:
+                return None
+            await self._remove_seat(table, seat)
+        self._notify(table, "gone", seat=seat)
+        return TableSnapshot.of(table, self.clock())
+
     async def _remove_seat(self, table: LiveTable, seat: int) -> None:
         memento = table.memento()
         table.removed = {*table.removed, seat}
