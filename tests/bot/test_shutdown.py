@@ -199,3 +199,37 @@ async def test_signals_without_loop_handlers_still_stop_the_bot(
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+async def test_closing_the_service_lets_a_timers_write_finish_first(tmp_path: Path) -> None:
+    """Issue 25.7: a timer in the middle of its write is not cancelled under a store about to
+    close ("Task exception was never retrieved ... no active connection"): ``close`` waits
+    for it, and the write lands."""
+    from bot.service import TableService
+    from data import SqliteStore
+
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
+    writes: list[int] = []
+    entered = asyncio.Event()
+    real_save = store.save_action
+
+    async def slow_save(*args: Any, **kwargs: Any) -> int:
+        entered.set()
+        await asyncio.sleep(0.2)
+        version = await real_save(*args, **kwargs)
+        writes.append(version)
+        return version
+
+    store.save_action = slow_save  # type: ignore[method-assign]
+    now = [1_000_000.0]
+    service = TableService(store, seed=2, clock=lambda: now[0], turn_seconds=5, buy_seconds=1)
+    table = await service.open_table(1, 2, 100, "a", {"preset": "standard"})
+    await service.join(table.id, 101, "b")
+    live = await service.start(table.id, 100)
+    now[0] += 60  # the turn limit passed: the timer plays the seat, writing slowly
+    service.timers.arm(live)
+    await asyncio.wait_for(entered.wait(), 5)
+    assert live.timer_busy
+    await service.close()
+    assert writes, "the timer's write was cut off"
+    await store.close()
