@@ -144,6 +144,7 @@ class ShanghaiBot(commands.AutoShardedBot):
             seed=settings.seed,
             away_after=settings.away_after,
             computer_delay=settings.computer_delay,
+            buy_preference=settings.buy_preference,
             lobby_seconds=settings.lobby_minutes * 60,
             idle_seconds=settings.idle_hours * 3600,
             clock=discord_clock,

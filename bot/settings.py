@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -53,6 +54,9 @@ class Settings(BaseSettings):
     away_after: int = Field(default=3, ge=1, le=20)
     #: Seconds a computer player waits before each move, so people can follow its play.
     computer_delay: float = Field(default=2.0, ge=0, le=60)
+    #: When a person who has not chosen is asked about buying the upcard: ``helps`` (only
+    #: when it brings their contract closer), ``ask`` (every time), or ``never``.
+    buy_preference: Literal["ask", "helps", "never"] = "helps"
     #: Minutes a lobby may wait for Start before it closes itself.
     lobby_minutes: float = Field(default=30.0, gt=0, le=24 * 60)
     #: Hours without any person's action after which a game ends as abandoned.

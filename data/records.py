@@ -88,12 +88,16 @@ class AwayState:
     #: The seat's draw held for the buy window (the action's text, e.g. ``draw``), so that a
     #: restart keeps it; empty when none.
     held: str = ""
+    #: The seat's buy preference (``ask``, ``helps``, ``never``); empty: the default.
+    buy: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object stored, one per seat, in ``tables.away``."""
         data: dict[str, Any] = {"timeouts": self.timeouts, "away": self.away}
         if self.held:
             data["held"] = self.held
+        if self.buy:
+            data["buy"] = self.buy
         return data
 
     @classmethod
@@ -103,6 +107,7 @@ class AwayState:
             timeouts=int(obj.get("timeouts", 0)),
             away=bool(obj.get("away", False)),
             held=str(obj.get("held", "")),
+            buy=str(obj.get("buy", "")),
         )
 
 

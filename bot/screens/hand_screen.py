@@ -41,7 +41,13 @@ from .text import (
 if TYPE_CHECKING:
     from bot.service.snapshot import SeatSnapshot
 
-Mode = Literal["main", "down", "layoff", "swap"]
+Mode = Literal["main", "down", "layoff", "swap", "options"]
+#: The buy preferences, the verb of each one's button and its label's catalogue key.
+BUY_PREF_BUTTONS = (
+    ("ask", "bask", "button.buy_pref_ask"),
+    ("helps", "bhelp", "button.buy_pref_helps"),
+    ("never", "bnever", "button.buy_pref_never"),
+)
 Style = Literal["primary", "secondary", "success", "danger"]
 MAX_OPTIONS = 25
 
@@ -219,7 +225,18 @@ def hand_screen(
             ]
             selects("swap", options, t("hand.choose_swap", language), 0)
             button("back", "button.back", "secondary", 4)
-    if mode == "main":
+    if mode == "options":
+        # The seat's own settings, and leaving the game: out of the turn's rows, so a
+        # hurried click never ends anyone's game (issue 23.5).
+        extra.append(t("hand.options_help", language))
+        for pref, verb, key in BUY_PREF_BUTTONS:
+            chosen = snap.buy_pref == pref
+            button(verb, key, "success" if chosen else "secondary", 0)
+        button("leave", "button.leave_game", "danger", 1)
+        button("back", "button.back", "secondary", 1)
+    if snap.removed:  # nothing left to click: the bot plays the seat for good
+        notes = [*notes, t("hand.seat_played_by_bot", language)]
+    if mode == "main" and not snap.removed:
         # Everything a turn needs is on this one screen, so most turns take two clicks.
         if not snap.pending:
             if any(isinstance(a, DrawStock) for a in legal):
@@ -295,7 +312,7 @@ def hand_screen(
         button("refresh", "button.refresh", "secondary", 4)
         if not view.is_over:
             button("hint", "button.hint", "secondary", 4)
-            button("leave", "button.leave_game", "danger", 4)
+            button("opts", "button.options", "secondary", 4)
     note_text = "\n".join(notes) if notes else None
     content = hand_text(
         view, list(snap.names), sort, note=note_text, pending=pending_text, language=language

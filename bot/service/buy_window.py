@@ -16,11 +16,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from engine import Game
 from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
 from engine.errors import IllegalAction
+from engine.players.hints import deficiency
+
+#: What a person wants to be asked about a buy: every upcard they may buy (``ask``), only one
+#: that brings their contract closer (``helps``, the default), or none (``never``). The others
+#: are decided for at once; any player may still press Buy while the window runs.
+BuyPref = Literal["ask", "helps", "never"]
+BUY_PREFS: tuple[BuyPref, ...] = ("ask", "helps", "never")
+DEFAULT_BUY_PREF: BuyPref = "helps"
 
 if TYPE_CHECKING:
     from .live import ActResult, LiveTable
@@ -123,6 +131,29 @@ def computer_buyers(table: LiveTable, now: float) -> list[int]:
         and seat not in window.decided
         and game.is_legal(player, request)
     ]
+
+
+def upcard_helps(game: Game, seat: int) -> bool:
+    """Whether the upcard brings ``seat``'s contract closer: its hand would need fewer cards
+    (RULES.md's deficiency) with it than without. Only that seat's own hand is read."""
+    view = game.view(game.players[seat])
+    upcard = view.upcard
+    if upcard is None or view.seats[seat].is_down or not view.contract:
+        return False
+    hand = list(view.hand or ())
+    players = len(view.seats)
+    with_it = deficiency([*hand, upcard], view.contract, view.rules, players)
+    return with_it < deficiency(hand, view.contract, view.rules, players)
+
+
+def decided_by_preference(table: LiveTable, seat: int, pref: str) -> bool:
+    """Whether ``seat``'s player, by their preference ``pref``, wants no question about the
+    upcard now on offer."""
+    game = table.game
+    assert game is not None
+    if pref == "never":
+        return True
+    return pref == "helps" and not upcard_helps(game, seat)
 
 
 def must_hold(window: BuyWindow, game: Game, seat: int, action: Action, *, now: float) -> bool:

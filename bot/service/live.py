@@ -80,6 +80,8 @@ class LiveTable:
     away: list[AwayState] = field(default_factory=list)
     #: Seats the bot plays for good: their player left the game or the host removed them.
     removed: set[int] = field(default_factory=set)
+    #: Each seat's buy preference where its player chose one (``buy_window.BuyPref``).
+    buy_prefs: dict[int, str] = field(default_factory=dict)
     window: BuyWindow = field(default_factory=BuyWindow)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
@@ -155,6 +157,9 @@ class LiveTable:
         held = self.window.held
         if held is not None and held.seat < len(away):
             away[held.seat] = replace(away[held.seat], held=str(held.action))
+        for seat, pref in self.buy_prefs.items():
+            if seat < len(away):
+                away[seat] = replace(away[seat], buy=pref)
         return away
 
     def memento(self) -> Memento:
@@ -165,6 +170,7 @@ class LiveTable:
             self.turn_deadline,
             list(self.away),
             set(self.removed),
+            dict(self.buy_prefs),
             self.window.copy(),
             self.auto_due,
             self.last_person,
@@ -181,6 +187,7 @@ class LiveTable:
             self.turn_deadline,
             self.away,
             self.removed,
+            self.buy_prefs,
             self.window,
             self.auto_due,
             self.last_person,
@@ -190,6 +197,7 @@ class LiveTable:
             memento.turn_deadline,
             memento.away,
             memento.removed,
+            memento.buy_prefs,
             memento.window,
             memento.auto_due,
             memento.last_person,
@@ -206,6 +214,7 @@ class Memento:
     turn_deadline: float | None
     away: list[AwayState]
     removed: set[int]
+    buy_prefs: dict[int, str]
     window: BuyWindow
     auto_due: float | None
     last_person: float

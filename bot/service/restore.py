@@ -20,7 +20,7 @@ from data.records import AwayState, TableRecord
 from engine import Game
 from engine.actions import parse_action
 
-from .buy_window import BuyWindow, HeldDraw
+from .buy_window import BUY_PREFS, BuyWindow, HeldDraw
 from .live import REMOVED, ActResult, LiveTable, Store, rules_for
 
 log = logging.getLogger(__name__)
@@ -49,9 +49,12 @@ def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTa
     table_seconds(dict(record.options), 0.0, 0.0)  # float() of the stored timings
     removed = {seat for seat, state in enumerate(stored) if state.timeouts >= REMOVED}
     away = [
-        AwayState(0, True) if seat in removed else replace(state, held="")
+        AwayState(0, True) if seat in removed else replace(state, held="", buy="")
         for seat, state in enumerate(stored)
     ]
+    prefs: dict[int, str] = {
+        seat: state.buy for seat, state in enumerate(stored) if state.buy in BUY_PREFS
+    }
     window = BuyWindow(deadline=record.buy_deadline, ends=record.buy_deadline)
     if game is not None and not game.is_over:
         for seat, state in enumerate(stored):
@@ -66,6 +69,7 @@ def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTa
         turn_deadline=record.turn_deadline,
         away=away,
         removed=removed,
+        buy_prefs=prefs,
         window=window,
         auto_due=now + computer_delay,
         last_person=record.updated_at,

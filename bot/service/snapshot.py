@@ -21,7 +21,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.view import PlayerView
 
-from .buy_window import undecided, window_tag
+from .buy_window import DEFAULT_BUY_PREF, undecided, window_tag
 from .live import ActResult, LiveTable
 
 
@@ -56,6 +56,10 @@ class SeatSnapshot:
     stale: bool = False
     #: Why the click was refused, for a stale control (the hand is redrawn with the reason).
     refusal: ValueError | None = None
+    #: When this player wants to be asked about buys (``buy_window.BuyPref``).
+    buy_pref: str = DEFAULT_BUY_PREF
+    #: The bot plays this seat for good (its player left or was removed).
+    removed: bool = False
 
     @property
     def over(self) -> bool:
@@ -123,7 +127,8 @@ def seat_snapshot(
     player = str(user_id)
     view = game.view(player)
     over = view.is_over or table.closed
-    legal = tuple(game.legal_actions(player)) if view.current == seat and not over else ()
+    mine = view.current == seat and not over and seat not in table.removed
+    legal = tuple(game.legal_actions(player)) if mine else ()
     pending, offer, requested = _window_for(table, seat, now)
     running = table.window.is_running(game, now)
     changed = notes if isinstance(notes, Changed) else Changed()
@@ -143,6 +148,8 @@ def seat_snapshot(
         closed=table.closed,
         buy_offer=offer,
         buy_requested=requested,
+        buy_pref=table.buy_prefs.get(seat, DEFAULT_BUY_PREF),
+        removed=seat in table.removed,
     )
 
 

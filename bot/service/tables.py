@@ -40,10 +40,14 @@ from engine.players.hints import Hint
 
 from . import lobby
 from .buy_window import (
+    BUY_PREFS,
+    DEFAULT_BUY_PREF,
+    BuyPref,
     BuyWindow,
     HeldDraw,
     check_request,
     computer_buyers,
+    decided_by_preference,
     must_hold,
     undecided,
     window_tag,
@@ -94,6 +98,7 @@ class TableService:
         computer_delay: float = 2.0,
         lobby_seconds: float = 30 * 60,
         idle_seconds: float = 24 * 3600,
+        buy_preference: BuyPref = DEFAULT_BUY_PREF,
     ) -> None:
         self.store = store
         self.buy_seconds = buy_seconds
@@ -105,6 +110,8 @@ class TableService:
         self.computer_delay = computer_delay
         self.lobby_seconds = lobby_seconds
         self.idle_seconds = idle_seconds
+        #: The buy preference of a person who has not chosen one (``SHANGHAI_BUY_PREFERENCE``).
+        self.buy_preference = buy_preference
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self.computers = ComputerSeats(seed)
@@ -274,6 +281,13 @@ class TableService:
             table.turn_deadline = turn_deadline
             table.away = [AwayState() for _ in players]
             table.window = BuyWindow(deadline=buy_deadline, ends=buy_deadline)
+            table.buy_prefs = {  # each person starts with the server's default
+                seat: self.buy_preference
+                for seat, sitter in enumerate(table.record.seats)
+                if not sitter.is_computer
+            }
+            if buy_deadline is not None:
+                self._open_window(table, now, buy_seconds)
             self.timers.arm(table)
         self._notify(table, "start", actor=user_id, new_turn=True)
         return table
@@ -449,6 +463,28 @@ class TableService:
             advice = plain_hint(now.view)
         return now, advice
 
+    async def set_buy_preference(self, table_id: int, user_id: int, pref: BuyPref) -> SeatSnapshot:
+        """The player chooses when to be asked about buys (saved with the seat, so a restart
+        keeps it). A window running now applies it at once: choosing ``never`` decides this
+        seat, which may close the window."""
+        if pref not in BUY_PREFS:
+            raise UserError("That is not a buy preference.", code="not_a_buy_pref")
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            game = self._playing(table)
+            seat = self._seat(table, user_id)
+            self._present(table, seat)
+            memento = table.memento()
+            table.buy_prefs = {**table.buy_prefs, seat: pref}
+            await self._write_away(table, memento)
+            now = self.clock()
+            if seat in undecided(table.window, game, table.is_away, now=now) and (
+                decided_by_preference(table, seat, pref)
+            ):
+                table.window.decide(seat)
+                await self._settle(table)
+            return seat_snapshot(table, user_id, self.clock())
+
     def _present(self, table: LiveTable, seat: int) -> bool:
         """A player who acts is no longer away (memory; saved with the next action). A seat the
         bot plays for good refuses its player's clicks."""
@@ -553,7 +589,7 @@ class TableService:
         table.auto_due = now + self.computer_delay
         window = table.window
         if game.buy_window_open and any(isinstance(e, (Discarded, DealStarted)) for e in events):
-            window.open(now, buy_seconds)
+            self._open_window(table, now, buy_seconds)
         if not game.buy_window_open:
             window.lapse()
         if game.is_over:
@@ -632,6 +668,22 @@ class TableService:
         self.timers.arm(table)
         self._notify(table, "window", actor=int(player))
         return ActResult([], table.version, pending=future)
+
+    def _open_window(self, table: LiveTable, now: float, seconds: float) -> None:
+        """A new upcard is on offer: each person whose buy preference needs no question about
+        it is decided for at once, and with nobody left to ask (and no computer to ask) the
+        window closes there and then, so P's draw is never held for nothing."""
+        game = self._playing(table)
+        window = table.window
+        window.open(now, seconds)
+        for seat in undecided(window, game, table.is_away, now=now):
+            pref = table.buy_prefs.get(seat, self.buy_preference)
+            if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
+                window.decide(seat)
+        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(
+            table, now
+        ):
+            window.close(now)
 
     async def _settle(self, table: LiveTable) -> None:
         """After anything that may have been the last decision: close the window early and

@@ -60,6 +60,7 @@ from engine.melds import Meld
 
 if TYPE_CHECKING:
     from bot.service import SeatSnapshot, TableService
+    from bot.service.buy_window import BuyPref
     from bot.service.snapshot import Resolver
     from bot.service.tables import BuyChoice
 
@@ -81,6 +82,10 @@ BUTTON_VERBS = (
     "layall",
     "leave",
     "leaveok",
+    "opts",
+    "bask",
+    "bhelp",
+    "bnever",
     "buy",
     "pass",
     "unbuy",
@@ -195,6 +200,9 @@ async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id:
 
 # -- drawing the message --------------------------------------------------------------------------
 
+
+#: The buy preference each Options button sets.
+BUY_PREF_VERBS: dict[str, BuyPref] = {"bask": "ask", "bhelp": "helps", "bnever": "never"}
 
 #: Discord's button styles by the names the screens use.
 STYLES: dict[Style, discord.ButtonStyle] = {
@@ -511,6 +519,10 @@ async def hand_click(
             content=t("hand.left_game", language), view=None, attachments=[]
         )
         return
+    if verb in BUY_PREF_VERBS:
+        snap = await service.set_buy_preference(table_id, user_id, BUY_PREF_VERBS[verb])
+        await show_snapshot(interaction, snap, sort, mode="options")
+        return
     if verb in ("buy", "pass", "unbuy"):
         choice: BuyChoice = "buy" if verb == "buy" else "pass" if verb == "pass" else "unbuy"
         snap = await service.decide_buy(table_id, user_id, choice, shown=tag)
@@ -533,6 +545,8 @@ async def hand_click(
         )
     elif verb in ("down", "swap"):
         await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]
+    elif verb == "opts":
+        await show_snapshot(interaction, snap, sort, mode="options")
     elif verb == "downok":  # drawn on an older screen: the proposal as it is now, first
         note = t("hand.stale_down", language, stale=refusal_text(StaleControl(), language))
         await show_snapshot(interaction, snap, sort, mode="down", note=note)

@@ -23,6 +23,9 @@ def settings(tmp_path: Path) -> Settings:
         buy_seconds=8,
         turn_seconds=90,
         edit_interval=0,
+        # The buy window's mechanics are tested with every person asked; the default
+        # ("helps": asked only when the card helps) has tests of its own.
+        buy_preference="ask",
     )
 
 

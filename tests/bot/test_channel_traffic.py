@@ -31,7 +31,9 @@ async def test_a_buy_request_or_a_pass_costs_the_channel_nothing(env: simcord.En
 
 
 async def test_chat_never_buries_the_controls(env: simcord.Env) -> None:
-    world = await open_table(env, 2)
+    # Three seats: at two the only other seat is the discarder, who may not buy, so the
+    # window closes at once and the table message rightly shows no Buy.
+    world = await open_table(env, 3)
     await start(world)
     p = world.current()
     other = next(m for m in world.players if m.id != p.id)
@@ -41,6 +43,7 @@ async def test_chat_never_buries_the_controls(env: simcord.Env) -> None:
         await other.send(world.channel, text)
     assert world.channel.history()[-1].id != world.message().id
     await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(9)  # the third seat may buy: the draw waits out the window
     card = world.table.game.hand_of(str(p.id))[0]
     await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     # The turn passed: the table message moved below the chat, with My hand and Buy on it.

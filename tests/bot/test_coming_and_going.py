@@ -37,6 +37,9 @@ async def test_a_player_leaves_a_running_game_and_a_computer_plays_the_seat(
     game = world.table.game
     leaver = world.player(int(game.players[(game.current + 1) % 3]))
     hand = await open_hand(world, leaver)
+    assert "Leave game" not in button_labels(hand.response)  # not beside the turn's buttons
+    options = await leaver.click(hand.response, label="⚙️ Options")
+    assert options.acknowledged and "Only when it helps me" in button_labels(hand.response)
     asked = await leaver.click(hand.response, label="Leave game")
     assert asked.acknowledged and "Leave this game?" in hand.response.content
     left = await leaver.click(hand.response, label="Yes, leave")

@@ -288,6 +288,7 @@ async def test_the_odd_corners_show_no_english(
     simcord.assert_responded(await anna.slash(world.channel, "shanghai kick", member=kicked))
     leaver = next(p for p in (bram, cor) if p not in (kicked,))
     hand = await leaver.click(world.message(), label=label("button.my_hand", language))
+    await leaver.click(hand.response, label=label("button.options", language))
     leaving = await leaver.click(hand.response, label=label("button.leave_game", language))
     assert leaving.acknowledged
     confirm = leaving.response if leaving.response is not None else hand.response

@@ -28,7 +28,10 @@ class Clock:
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     store = await SqliteStore.open(tmp_path / "db.sqlite3")
-    svc = TableService(store, buy_seconds=8, turn_seconds=90, seed=3, clock=Clock())
+    # Every person asked about each buy: these tests are about the window's mechanics.
+    svc = TableService(
+        store, buy_seconds=8, turn_seconds=90, seed=3, clock=Clock(), buy_preference="ask"
+    )
     yield svc
     await svc.close()
     await store.close()
