@@ -43,7 +43,8 @@ from .live import (
     Store,
     rules_for,
 )
-from .results import result_rows
+from .ranked import tally
+from .results import is_ranked, result_rows
 from .snapshot import SeatSnapshot, seat_snapshot, what_changed
 from .timers import Timers
 
@@ -486,6 +487,7 @@ class TableService:
         if game.is_over:
             table.buy_deadline = table.turn_deadline = None
         state = game.to_json()
+        tally(table, user_id, auto_seat)  # who made the seat's actions: its person or the bot
         try:
             if game.is_over:
                 table.version = await self.store.finish_game(
@@ -495,6 +497,7 @@ class TableService:
                     result_rows(table),
                     user_id=user_id,
                     action_text=str(action),
+                    ranked=is_ranked(table),
                 )
             else:
                 table.version = await self.store.save_action(
@@ -568,7 +571,7 @@ class TableService:
                     code="already_left",
                 )
             away = list(table.away)
-            away[seat] = AwayState(REMOVED, True)
+            away[seat] = replace(away[seat], timeouts=REMOVED, away=True)
             await self.store.set_away(table.id, away)
             table.away = away
             self.timers.arm(table)
@@ -592,7 +595,7 @@ class TableService:
                     code="host_cannot_kick_self",
                 )
             away = list(table.away)
-            away[seat] = AwayState(REMOVED, True)
+            away[seat] = replace(away[seat], timeouts=REMOVED, away=True)
             await self.store.set_away(table.id, away)  # saved before the host is answered
             table.away = away
             self.timers.arm(table)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.i18n import t, table_language
 from bot.storage_faults import is_write_refused
-from data.records import AwayState
 from data.store import background_writes
 from engine.actions import Action
 
@@ -148,7 +148,9 @@ class Timers:
         if table.turn_deadline is not None and now >= table.turn_deadline:
             state = table.away[seat]
             timeouts = state.timeouts + 1
-            table.away[seat] = AwayState(timeouts, state.away or timeouts >= service.away_after)
+            table.away[seat] = replace(
+                state, timeouts=timeouts, away=state.away or timeouts >= service.away_after
+            )
             await self.autoplay(table, seat, timeout=True)
             return
         if table.is_away(seat) and not service.windows.running(table):

@@ -242,6 +242,9 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
                 high=high,
             ),
         ]
+    from bot.service.ranked import lobby_line
+
+    head.append(lobby_line(table, language))  # ranked or casual, and why (issue 26)
     lines = [*head, "", t("lobby.seats", language)]
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")
