@@ -151,7 +151,7 @@ ON CONFLICT (guild_id, game_kind, season, user_id) DO UPDATE SET
     games = excluded.games, wins = excluded.wins, sum_total = excluded.sum_total,
     best_total = excluded.best_total, updated_at = excluded.updated_at
 """
-_BOARD = """
+BOARD_SQL = """
 SELECT user_id, name, games, wins, sum_total, best_total, mu, sigma, ordinal FROM ratings
 WHERE guild_id = ? AND game_kind = ? AND season = ? AND games >= ?
 ORDER BY ordinal DESC, games DESC, user_id
@@ -329,7 +329,7 @@ async def leaderboard(
     """A season's board (default: the current one): ranked players by their ordinal."""
     if season is None:
         season = await current_season(sql, guild_id)
-    rows = await sql.fetch(_BOARD, guild_id, game_kind, season, MIN_RANKED_GAMES, limit)
+    rows = await sql.fetch(BOARD_SQL, guild_id, game_kind, season, MIN_RANKED_GAMES, limit)
     return [
         LeaderboardRow(
             user_id=int(row["user_id"]),

@@ -63,7 +63,7 @@ CREATE TABLE ratings (
     PRIMARY KEY (guild_id, game_kind, season, user_id)
 );
 
-CREATE INDEX ratings_board ON ratings (guild_id, game_kind, season, ordinal DESC);
+CREATE INDEX ratings_board ON ratings (guild_id, game_kind, season, ordinal DESC, games DESC, user_id);
 CREATE INDEX results_ranked ON results (guild_id, game_kind, ranked, user_id);
 CREATE INDEX results_by_table ON results (table_id, user_id);
 

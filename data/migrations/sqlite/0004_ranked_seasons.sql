@@ -72,8 +72,8 @@ CREATE TABLE ratings (
     PRIMARY KEY (guild_id, game_kind, season, user_id)
 ) WITHOUT ROWID;
 
--- The board: one guild, game and season, best ordinal first.
-CREATE INDEX ratings_board ON ratings (guild_id, game_kind, season, ordinal DESC);
+-- The board: one guild, game and season, in the order it is shown (no sort, ten rows read).
+CREATE INDEX ratings_board ON ratings (guild_id, game_kind, season, ordinal DESC, games DESC, user_id);
 
 -- Server records and head-to-head read a guild's ranked results, and a table's results.
 CREATE INDEX results_ranked ON results (guild_id, game_kind, ranked, user_id);
