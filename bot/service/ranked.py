@@ -119,5 +119,5 @@ def lobby_line(table: LiveTable, language: Language) -> str:
     if found.reason == "few_people":
         return t("ranked.lobby.few_people", language)
     if rules.game == "rummy":
-        return t("ranked.lobby.shortened_rummy", language, target=rules.target_points)
+        return t("ranked.lobby.shortened_rummy", language, count=rules.target_points)
     return t("ranked.lobby.shortened", language, count=rules.num_deals)
