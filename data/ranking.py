@@ -15,7 +15,7 @@ are ``CASE`` expressions, so the same text runs on both.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -80,6 +80,13 @@ class Rating:
     wins: int
     sum_total: int
     best_total: int
+    #: The table of the best total (the first to reach it), for the server's records.
+    best_table: int = 0
+    deals_out: int = 0
+    blind_outs: int = 0
+    #: Ranked wins in a row now, and the longest run of the season.
+    streak: int = 0
+    best_streak: int = 0
 
     @property
     def ordinal(self) -> float:
@@ -91,8 +98,10 @@ def rate_game(
     game_kind: GameKind,
     before: Sequence[Rating | None],
     rows: Sequence[ResultRow],
+    table_id: int = 0,
 ) -> list[Rating]:
-    """The people's ratings after one ranked game; ``before[i]`` is ``rows[i]``'s (or None).
+    """The people's ratings after one ranked game (table ``table_id``); ``before[i]`` is
+    ``rows[i]``'s (or None). The counts beside the rating move with it.
 
     ``rows`` are the people's results with their ``place`` (ties share one); the model sees
     the places as ranks, so a tie is a draw between those players.
@@ -102,9 +111,13 @@ def rate_game(
         for old in before
     ]
     rated = MODEL.rate(teams, ranks=[float(row.place) for row in rows])
-    better = min if lower_is_better(game_kind) else max
+    lower = lower_is_better(game_kind)
     after = []
     for old, row, [new] in zip(before, rows, rated, strict=True):
+        improved = old is None or (
+            row.total < old.best_total if lower else row.total > old.best_total
+        )
+        streak = (old.streak if old else 0) + 1 if row.is_winner else 0
         after.append(
             Rating(
                 user_id=row.user_id,
@@ -114,7 +127,12 @@ def rate_game(
                 games=(old.games if old else 0) + 1,
                 wins=(old.wins if old else 0) + int(row.is_winner),
                 sum_total=(old.sum_total if old else 0) + row.total,
-                best_total=row.total if old is None else better(old.best_total, row.total),
+                best_total=row.total if improved or old is None else old.best_total,
+                best_table=table_id if improved or old is None else old.best_table,
+                deals_out=(old.deals_out if old else 0) + row.deals_out,
+                blind_outs=(old.blind_outs if old else 0) + row.blind_outs,
+                streak=streak,
+                best_streak=max(old.best_streak if old else 0, streak),
             )
         )
     return after
@@ -139,17 +157,22 @@ def longest_streak(wins: Iterable[bool]) -> int:
 _CURRENT_SEASON = "SELECT COALESCE(MAX(number), 1) AS season FROM seasons WHERE guild_id = ?"
 _TABLE_OF = "SELECT guild_id, game_kind FROM tables WHERE id = ?"
 _RATING_OF = """
-SELECT user_id, name, mu, sigma, games, wins, sum_total, best_total FROM ratings
+SELECT user_id, name, mu, sigma, games, wins, sum_total, best_total, best_table, deals_out,
+       blind_outs, streak, best_streak
+FROM ratings
 WHERE guild_id = ? AND game_kind = ? AND season = ? AND user_id = ?
 """
 _UPSERT_RATING = """
 INSERT INTO ratings (guild_id, game_kind, season, user_id, name, mu, sigma, ordinal, games, wins,
-                     sum_total, best_total, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     sum_total, best_total, best_table, deals_out, blind_outs, streak,
+                     best_streak, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, game_kind, season, user_id) DO UPDATE SET
     name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,
     games = excluded.games, wins = excluded.wins, sum_total = excluded.sum_total,
-    best_total = excluded.best_total, updated_at = excluded.updated_at
+    best_total = excluded.best_total, best_table = excluded.best_table,
+    deals_out = excluded.deals_out, blind_outs = excluded.blind_outs, streak = excluded.streak,
+    best_streak = excluded.best_streak, updated_at = excluded.updated_at
 """
 BOARD_SQL = """
 SELECT user_id, name, games, wins, sum_total, best_total, mu, sigma, ordinal FROM ratings
@@ -179,13 +202,23 @@ FROM results AS me
 JOIN results AS other ON other.table_id = me.table_id AND other.user_id = ?
 WHERE me.guild_id = ? AND me.game_kind = ? AND me.user_id = ?
 """
-_RANKED_ON_BOARD = """
-SELECT user_id, table_id, total, is_winner, deals_out, blind_outs FROM results
-WHERE guild_id = ? AND game_kind = ? AND ranked = ? AND on_board = ?
-ORDER BY user_id, finished_at, table_id
+#: The records read the ratings table (one row per player and season, kept by every ranked
+#: game), not the results: a few hundred rows however many games a server played.
+_RECORD_SUMS = """
+SELECT user_id, SUM(wins) AS wins, SUM(deals_out) AS deals_out, SUM(blind_outs) AS blind_outs,
+       MAX(best_streak) AS best_streak
+FROM ratings WHERE guild_id = ? AND game_kind = ?
+GROUP BY user_id
 """
+_RECORD_BEST = {
+    lower: f"""
+SELECT user_id, best_total, best_table FROM ratings WHERE guild_id = ? AND game_kind = ?
+ORDER BY best_total {"ASC" if lower else "DESC"}, best_table LIMIT 1
+"""
+    for lower in (True, False)
+}
 _LATEST_NAME = """
-SELECT name FROM results WHERE guild_id = ? AND user_id = ?
+SELECT name FROM results WHERE guild_id = ? AND game_kind = ? AND user_id = ?
 ORDER BY finished_at DESC, table_id DESC LIMIT 1
 """
 _BOARD_ENTRIES = """
@@ -199,7 +232,7 @@ UPDATE results SET on_board = ? WHERE guild_id = ? AND user_id = ? AND on_board 
 _REMOVE_RATINGS = "DELETE FROM ratings WHERE guild_id = ? AND user_id = ?"
 _RANKED_FOR_REPLAY = """
 SELECT table_id, guild_id, game_kind, season, user_id, name, seat, total, is_winner, place,
-       on_board
+       deals_out, blind_outs, on_board
 FROM results
 WHERE ranked = ? AND user_id > 0
 ORDER BY finished_at, table_id, seat
@@ -237,6 +270,11 @@ async def _save_ratings(
             r.wins,
             r.sum_total,
             r.best_total,
+            r.best_table,
+            r.deals_out,
+            r.blind_outs,
+            r.streak,
+            r.best_streak,
             now,
         )
 
@@ -251,6 +289,11 @@ def _rating(row: Any) -> Rating:
         wins=int(row["wins"]),
         sum_total=int(row["sum_total"]),
         best_total=int(row["best_total"]),
+        best_table=int(row["best_table"]),
+        deals_out=int(row["deals_out"]),
+        blind_outs=int(row["blind_outs"]),
+        streak=int(row["streak"]),
+        best_streak=int(row["best_streak"]),
     )
 
 
@@ -270,7 +313,7 @@ async def rate_ranked_game(
     for row in people:
         found = await sql.fetch(_RATING_OF, guild_id, game_kind, season, row.user_id)
         before.append(_rating(found[0]) if found else None)
-    after = rate_game(game_kind, before, people)
+    after = rate_game(game_kind, before, people, table_id)
     await _save_ratings(sql, guild_id, game_kind, season, after, now)
     return after
 
@@ -304,11 +347,14 @@ async def rebuild_ratings(sql: Sql, now: float) -> int:
                 seat=int(s["seat"]),
                 total=int(s["total"]),
                 is_winner=bool(s["is_winner"]),
+                deals_out=int(s["deals_out"]),
+                blind_outs=int(s["blind_outs"]),
                 place=int(s["place"]),
             )
             for s in seats
         ]
-        after = rate_game(game_kind, [ratings.get(key) for key in keys], results)
+        before = [ratings.get(key) for key in keys]
+        after = rate_game(game_kind, before, results, int(first["table_id"]))
         for key, rating, seat in zip(keys, after, seats, strict=True):
             ratings[key] = rating
             if not bool(seat["on_board"]):
@@ -409,47 +455,37 @@ async def head_to_head(
 
 
 async def server_records(sql: Sql, guild_id: int, game_kind: GameKind) -> list[ServerRecord]:
-    """The guild's records over its ranked games (every season, members on the board only).
+    """The guild's records over its ranked games (every season; members on the board only).
 
-    Most wins, the best single game, the longest win streak, the most deals gone out (each a
-    zero-point deal) and the most blind outs. A tie goes to whoever reached it first (the best
-    game) or to the lower user id (the sums), so the answer is stable.
+    Most wins, the best single game, the longest win streak within a season, the most deals
+    gone out (each a zero-point deal) and the most blind outs. A tie goes to whoever reached
+    it first (the best game) or to the lower user id (the rest), so the answer is stable.
     """
-    rows = await sql.fetch(_RANKED_ON_BOARD, guild_id, game_kind, True, True)
-    if not rows:
+    sums = await sql.fetch(_RECORD_SUMS, guild_id, game_kind)
+    if not sums:
         return []
-    lower = lower_is_better(game_kind)
-    per_user: dict[int, list[Any]] = {}
-    for row in rows:
-        per_user.setdefault(int(row["user_id"]), []).append(row)
     found: dict[str, tuple[int, int, int | None]] = {}
 
-    def most(kind: str, values: Mapping[int, int]) -> None:
-        user, value = min(values.items(), key=lambda item: (-item[1], item[0]))
-        if value > 0:
-            found[kind] = (user, value, None)
+    def leader(column: str) -> Any:
+        return min(sums, key=lambda r: (-int(r[column]), int(r["user_id"])))
 
-    most("wins", {u: sum(bool(r["is_winner"]) for r in rs) for u, rs in per_user.items()})
-    best_row = min(
-        rows, key=lambda r: (int(r["total"]) if lower else -int(r["total"]), int(r["table_id"]))
-    )
-    found["best_game"] = (
-        int(best_row["user_id"]),
-        int(best_row["total"]),
-        int(best_row["table_id"]),
-    )
-    most(
-        "win_streak",
-        {u: longest_streak(bool(r["is_winner"]) for r in rs) for u, rs in per_user.items()},
-    )
-    most("zero_deals", {u: sum(int(r["deals_out"]) for r in rs) for u, rs in per_user.items()})
-    most("blind_outs", {u: sum(int(r["blind_outs"]) for r in rs) for u, rs in per_user.items()})
+    for kind, column in (
+        ("wins", "wins"),
+        ("win_streak", "best_streak"),
+        ("zero_deals", "deals_out"),
+        ("blind_outs", "blind_outs"),
+    ):
+        row = leader(column)
+        if int(row[column]) > 0:
+            found[kind] = (int(row["user_id"]), int(row[column]), None)
+    [best] = await sql.fetch(_RECORD_BEST[lower_is_better(game_kind)], guild_id, game_kind)
+    found["best_game"] = (int(best["user_id"]), int(best["best_total"]), int(best["best_table"]))
     records = []
     for kind in RECORD_KINDS:
         if kind not in found:
             continue
         user, value, table = found[kind]
-        [name] = await sql.fetch(_LATEST_NAME, guild_id, user)
+        [name] = await sql.fetch(_LATEST_NAME, guild_id, game_kind, user)
         records.append(ServerRecord(kind, user, str(name["name"]), value, table))
     return records
 

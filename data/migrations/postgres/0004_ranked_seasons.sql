@@ -59,13 +59,16 @@ CREATE TABLE ratings (
     wins       INTEGER NOT NULL CHECK (wins >= 0),
     sum_total  BIGINT  NOT NULL,
     best_total INTEGER NOT NULL,
+    best_table BIGINT  NOT NULL,
+    deals_out  INTEGER NOT NULL CHECK (deals_out >= 0),
+    blind_outs INTEGER NOT NULL CHECK (blind_outs >= 0),
+    streak     INTEGER NOT NULL CHECK (streak >= 0),
+    best_streak INTEGER NOT NULL CHECK (best_streak >= 0),
     updated_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (guild_id, game_kind, season, user_id)
 );
 
 CREATE INDEX ratings_board ON ratings (guild_id, game_kind, season, ordinal DESC, games DESC, user_id);
-CREATE INDEX results_ranked ON results (guild_id, game_kind, ranked, user_id);
-CREATE INDEX results_by_table ON results (table_id, user_id);
 
 INSERT INTO meta (key, value) VALUES ('ratings_rebuild', '0004')
 ON CONFLICT (key) DO UPDATE SET value = excluded.value;

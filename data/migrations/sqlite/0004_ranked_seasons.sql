@@ -54,7 +54,10 @@ CREATE TABLE seasons (
 
 -- One player's rating in one guild, game and season (openskill's Plackett-Luce mu and sigma;
 -- ordinal = mu - 3 sigma, what the board shows), with the ranked games' counts beside it so
--- the board reads this table alone. Updated in the transaction that stores a ranked game.
+-- the board and the server's records read this table alone (a row per player and season, not
+-- every result): wins, totals, the best game and its table, deals gone out, blind outs, and
+-- the win streak (now, and the season's longest). Updated in the transaction that stores a
+-- ranked game.
 CREATE TABLE ratings (
     guild_id   INTEGER NOT NULL,
     game_kind  TEXT    NOT NULL CHECK (game_kind IN ('shanghai', 'rummy')),
@@ -68,6 +71,11 @@ CREATE TABLE ratings (
     wins       INTEGER NOT NULL CHECK (wins >= 0),
     sum_total  INTEGER NOT NULL,
     best_total INTEGER NOT NULL,
+    best_table INTEGER NOT NULL,
+    deals_out  INTEGER NOT NULL CHECK (deals_out >= 0),
+    blind_outs INTEGER NOT NULL CHECK (blind_outs >= 0),
+    streak     INTEGER NOT NULL CHECK (streak >= 0),
+    best_streak INTEGER NOT NULL CHECK (best_streak >= 0),
     updated_at REAL    NOT NULL,
     PRIMARY KEY (guild_id, game_kind, season, user_id)
 ) WITHOUT ROWID;
@@ -75,9 +83,7 @@ CREATE TABLE ratings (
 -- The board: one guild, game and season, in the order it is shown (no sort, ten rows read).
 CREATE INDEX ratings_board ON ratings (guild_id, game_kind, season, ordinal DESC, games DESC, user_id);
 
--- Server records and head-to-head read a guild's ranked results, and a table's results.
-CREATE INDEX results_ranked ON results (guild_id, game_kind, ranked, user_id);
-CREATE INDEX results_by_table ON results (table_id, user_id);
+-- Head-to-head joins the results of one table (the primary key starts with table_id).
 
 -- The ratings of the games above are replayed by the store when it next opens (Python: the
 -- rating model is openskill's), then this marker is deleted.
