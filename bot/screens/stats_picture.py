@@ -46,7 +46,10 @@ def stat_tiles(card: PlayerCard, language: Language) -> list[tuple[str, str]]:
         (t("picture.stats.best", language), best),
         (t("picture.stats.streak", language), f"{card.longest_win_streak}"),
         (t("picture.stats.zero_deals", language), f"{stats.deals_out}"),
-        (t("picture.stats.blind_buys", language), f"{stats.blind_outs} · {stats.buys_used}"),
+        (t("picture.stats.blind_buys", language), f"{stats.blind_outs} · {stats.buys_used}")
+        if stats.game_kind == "shanghai"
+        # Rummy has neither blind outs nor buys: its average points instead.
+        else (t("picture.stats.average", language), decimal(stats.average_total, language)),
     ]
 
 

@@ -48,3 +48,19 @@ def test_the_tiles_say_what_the_card_holds() -> None:
     assert tiles["Games"] == "20" and tiles["Ranked games"] == "15"
     assert tiles["Best ranked game"] == "100" and tiles["Rating, season 1"] == "3.2"
     assert tiles["Blind outs · buys"] == "1 · 30"
+
+
+def test_a_rummy_card_shows_its_average_instead_of_blind_outs_and_buys() -> None:
+    rummy = card(4)
+    rummy = PlayerCard(
+        PlayerStats(7, "Ann", "rummy", 4, 2, 95.5, 160, 3, 0, 0),
+        4,
+        rummy.recent,
+        160,
+        2,
+        1,
+        None,
+        4,
+    )
+    tiles = dict(stat_tiles(rummy, "en"))
+    assert tiles["Average points"] == "95.5" and "Blind outs · buys" not in tiles
