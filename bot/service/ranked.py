@@ -6,7 +6,8 @@ The rule, shown in the lobby and applied when the game finishes:
 - the game's full length: ten deals of Shanghai (the length of every preset), Rummy to at
   least its preset's target (150 points). A shortened game is casual: one-deal totals would
   otherwise beat every ten-deal average, and twelve quick games would outweigh a real one;
-- only a game that finished: an ended or abandoned one has no results at all.
+- only a game that finished: an ended or abandoned one has no results at all;
+- at least one person played it: a game the bot played for every person is casual.
 
 A game with computers is ranked when those conditions hold, and ranks only the people's
 order among themselves: two friends playing with two computers are still a contest between
@@ -63,6 +64,27 @@ def table_verdict(table: LiveTable, rules: Rules) -> Verdict:
     seats = table.record.seats
     computers = sum(1 for seat in seats if seat.is_computer)
     return verdict(len(seats) - computers, computers, rules)
+
+
+def finished_verdict(table: LiveTable, rules: Rules) -> Verdict:
+    """The rule for a game that just finished: the lobby's, and a person must have played.
+
+    A game the bot played for every person (all of them left, or let their turns time out) is
+    casual: nobody's skill is in it. One person who stayed is enough; the others rank last, so
+    leaving a game that goes badly never saves a rating.
+    """
+    found = table_verdict(table, rules)
+    if not found.ranked:
+        return found
+    seats, away = table.record.seats, table.away
+    played = [
+        i
+        for i, seat in enumerate(seats)
+        if not seat.is_computer and not (i < len(away) and mostly_played_by_bot(away[i]))
+    ]
+    if not played:
+        return Verdict(False, "few_people", found.computers)
+    return found
 
 
 def mostly_played_by_bot(state: AwayState) -> bool:

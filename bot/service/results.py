@@ -5,7 +5,7 @@ from __future__ import annotations
 from data.records import ResultRow
 
 from .live import LiveTable, rules_for
-from .ranked import people_places, table_verdict
+from .ranked import finished_verdict, people_places
 
 
 def result_rows(table: LiveTable) -> list[ResultRow]:
@@ -38,4 +38,4 @@ def result_rows(table: LiveTable) -> list[ResultRow]:
 
 def is_ranked(table: LiveTable) -> bool:
     """Whether the finished game counts for the board (``bot.service.ranked``)."""
-    return table_verdict(table, rules_for(dict(table.record.options))).ranked
+    return finished_verdict(table, rules_for(dict(table.record.options))).ranked
