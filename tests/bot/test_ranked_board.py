@@ -116,6 +116,7 @@ async def test_two_people_ten_deals_move_by_openskills_numbers(
     assert [f.filename for f in stats.response.attachments] == ["stats.png"]
 
 
+@pytest.mark.slow  # a whole ten-deal game of three, one played by the bot: about 40 s
 async def test_a_removed_person_ranks_last_among_the_people(
     env: simcord.Env, settings: Settings
 ) -> None:
