@@ -322,10 +322,7 @@ class PostgresStore(BoardCalls):
         return self._clock()
 
     async def _board_read(self, work: Callable[[ranking.Sql], Awaitable[_T]]) -> _T:
-        """``work`` on one pooled connection, after the writes running now."""
-        running = list(self._running)
-        if running:
-            await asyncio.wait(running)
+        """``work`` on one pooled connection; like ``_read``, never waits for a write."""
         try:
             async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
                 return await work(PostgresSql(conn))

@@ -362,8 +362,7 @@ class SqliteStore(BoardCalls):
         return self._clock()
 
     async def _board_read(self, work: Callable[[ranking.Sql], Awaitable[_T]]) -> _T:
-        """``work`` on the reader, after a running write (so a caller reads its writes)."""
-        await self._settled.wait()
+        """``work`` on the reader: like the other statistics, never queued behind a write."""
         return await work(SqliteSql(self._reader))
 
     async def _board_write(self, work: Callable[[ranking.Sql], Awaitable[_T]]) -> _T:
