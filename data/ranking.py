@@ -195,11 +195,15 @@ SELECT is_winner, total FROM results
 WHERE guild_id = ? AND game_kind = ? AND user_id = ? AND ranked = ?
 ORDER BY finished_at, table_id
 """
+#: Both sides are one player's rows of the guild and game (``results_by_player``), joined by
+#: table: a few hundred rows each, whatever the server's size.
 _HEAD_TO_HEAD = """
 SELECT me.total AS my_total, other.total AS other_total, me.place AS my_place,
        other.place AS other_place, me.ranked AS ranked
 FROM results AS me
-JOIN results AS other ON other.table_id = me.table_id AND other.user_id = ?
+JOIN results AS other
+  ON other.table_id = me.table_id AND other.guild_id = me.guild_id
+ AND other.game_kind = me.game_kind AND other.user_id = ?
 WHERE me.guild_id = ? AND me.game_kind = ? AND me.user_id = ?
 """
 #: The records read the ratings table (one row per player and season, kept by every ranked

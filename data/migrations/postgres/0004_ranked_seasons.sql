@@ -8,22 +8,20 @@ ALTER TABLE results ADD COLUMN season INTEGER NOT NULL DEFAULT 1 CHECK (season >
 ALTER TABLE results ADD COLUMN on_board BOOLEAN NOT NULL DEFAULT TRUE;
 
 -- A person's place: one more than the people of the same game ahead of them (not removed
--- while they were, then the better total).
-WITH people AS (
-    SELECT r.table_id, r.seat, r.total, r.game_kind,
-           COALESCE((t.away -> r.seat ->> 'timeouts')::integer, 0) >= 1000 AS gone
+-- while they were, then the better total): RANK() gives exactly that, ties sharing a place.
+WITH placed AS (
+    SELECT r.table_id, r.seat,
+           RANK() OVER (
+               PARTITION BY r.table_id
+               ORDER BY COALESCE((t.away -> r.seat ->> 'timeouts')::integer, 0) >= 1000,
+                        CASE WHEN r.game_kind = 'shanghai' THEN r.total ELSE -r.total END
+           ) AS place
     FROM results AS r JOIN tables AS t ON t.id = r.table_id
     WHERE r.user_id > 0
 )
-UPDATE results AS r SET place = 1 + (
-    SELECT COUNT(*) FROM people AS other, people AS me
-    WHERE me.table_id = r.table_id AND me.seat = r.seat AND other.table_id = r.table_id
-      AND ((NOT other.gone AND me.gone)
-           OR (other.gone = me.gone
-               AND CASE WHEN me.game_kind = 'shanghai' THEN other.total < me.total
-                        ELSE other.total > me.total END))
-)
-WHERE r.user_id > 0;
+UPDATE results AS r SET place = placed.place
+FROM placed
+WHERE placed.table_id = r.table_id AND placed.seat = r.seat;
 
 UPDATE results AS r SET ranked = TRUE
 WHERE r.user_id > 0
