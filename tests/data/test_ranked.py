@@ -7,6 +7,8 @@ the same games; every record and head-to-head figure is worked out by hand in th
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from openskill.models import PlackettLuce
 
@@ -288,3 +290,28 @@ async def test_the_rating_and_results_are_one_transaction(
     stored = await store.table_results(table.id)
     assert [(r.user_id, r.place) for r in stored] == [(ANN, 1), (BOB, 2)]
     assert stored == rows
+
+
+async def test_two_games_finishing_at_once_both_count(store: Store, games: Games) -> None:
+    # Ann beats Bob at two tables that finish together: each rating update must start from
+    # the other's result, so both players end with two games and the model applied twice.
+    seats = [Seat(ANN, "Ann"), Seat(BOB, "Bob")]
+    rows = [
+        ResultRow(ANN, "Ann", 0, 10, True, place=1),
+        ResultRow(BOB, "Bob", 1, 20, False, place=2),
+    ]
+    tables = []
+    for channel in (501, 502):
+        table = await store.create_table(GUILD, channel, "shanghai", 1, seats, {})
+        await store.start_game(table.id, seats, "{}", None, None)
+        tables.append(table.id)
+    await asyncio.gather(*(store.finish_game(t, 0, "{}", rows, ranked=True) for t in tables))
+    model = Model()
+    model.game((ANN, 1), (BOB, 2))
+    model.game((ANN, 1), (BOB, 2))
+    await games.play((ANN, 10), (BOB, 20))  # a third, to reach the board
+    model.game((ANN, 1), (BOB, 2))
+    board = {row.user_id: row for row in await store.leaderboard(GUILD)}
+    assert (board[ANN].games, board[BOB].games) == (3, 3)
+    assert board[ANN].rating == pytest.approx(model.ordinal(ANN))
+    assert board[BOB].rating == pytest.approx(model.ordinal(BOB))
