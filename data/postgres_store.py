@@ -24,6 +24,7 @@ the engine's state is ``text`` (see ``migrations/postgres/0001_initial.sql``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -35,6 +36,8 @@ from typing import Any, Final, Literal, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from . import ranking
+from .board import BoardCalls
 from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
 from .fence import ShardFence
 from .postgres_migrations import apply_migrations
@@ -44,7 +47,6 @@ from .records import (
     AwayState,
     EndStatus,
     GameKind,
-    LeaderboardRow,
     PlayerStats,
     ResultRow,
     Seat,
@@ -52,7 +54,7 @@ from .records import (
     TableStatus,
     lower_is_better,
 )
-from .rows import dumps, leaderboard_row, result_row, stats_record, table_record
+from .rows import dumps, result_row, stats_record, table_record
 from .shards import ShardSet
 from .store import (
     BACKGROUND_WAIT_SECONDS,
@@ -142,9 +144,14 @@ WHERE id = $5 AND version = $6 AND status = 'playing'
 """
 _INSERT_RESULT = """
 INSERT INTO results (table_id, guild_id, game_kind, user_id, name, seat, total, is_winner,
-                     deals_out, blind_outs, buys_used, finished_at)
-SELECT id, guild_id, game_kind, $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM tables WHERE id = $10
+                     deals_out, blind_outs, buys_used, finished_at, ranked, place, season)
+SELECT id, guild_id, game_kind, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+FROM tables WHERE id = $13
 """
+#: Two games of one guild finishing at once must not both rate from the same old ratings:
+#: the rating update takes this transaction lock (two-key advisory locks never collide with
+#: the fence's and the migrations' one-key ones).
+_RATING_LOCK = "SELECT pg_advisory_xact_lock(1397248587, hashtext($1::text))"
 
 _END_TABLE = f"""
 UPDATE tables SET status = $1, buy_deadline = NULL, turn_deadline = NULL, updated_at = $2
@@ -155,7 +162,7 @@ _SELECT_ACTIONS = """
 SELECT table_id, seq, user_id, action, created_at FROM actions WHERE table_id = $1 ORDER BY seq
 """
 _SELECT_RESULTS = """
-SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used
+SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used, place
 FROM results WHERE table_id = $1 ORDER BY seat
 """
 
@@ -171,21 +178,6 @@ _SET_META = (
 )
 
 
-def _leaderboard_sql(lower_better: bool) -> str:
-    # Only two constant texts can come out of here; nothing from the caller is spliced in.
-    best, order = ("MIN", "ASC") if lower_better else ("MAX", "DESC")
-    return f"""
-SELECT r.user_id, {_LATEST_NAME} AS name, COUNT(*) AS games,
-       COUNT(*) FILTER (WHERE r.is_winner) AS wins, AVG(r.total) AS average_total,
-       {best}(r.total) AS best_total
-FROM results AS r
-WHERE r.guild_id = $1 AND r.game_kind = $2
-GROUP BY r.user_id
-ORDER BY wins DESC, average_total {order}, games DESC, r.user_id
-LIMIT $3
-"""
-
-
 def _player_stats_sql(lower_better: bool) -> str:
     best = "MIN" if lower_better else "MAX"
     return f"""
@@ -199,11 +191,30 @@ GROUP BY r.user_id
 """
 
 
-_LEADERBOARD_SQL: Final = {flag: _leaderboard_sql(flag) for flag in (True, False)}
 _PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, False)}
 
 
-class PostgresStore:
+class PostgresSql:
+    """A connection as ``data.ranking``'s shared queries use it: ``?`` become ``$n``."""
+
+    def __init__(self, conn: _Connection) -> None:
+        self.conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        """All rows of one query."""
+        return list(await self.conn.fetch(_numbered(sql), *args))
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        """Run one statement."""
+        await self.conn.execute(_numbered(sql), *args)
+
+
+@functools.lru_cache(maxsize=128)
+def _numbered(sql: str) -> str:
+    return ranking.numbered(sql)
+
+
+class PostgresStore(BoardCalls):
     """Tables, game state, deadlines and results in a PostgreSQL database shared by shards.
 
     Make one with ``await PostgresStore.open(url, shards=...)`` at start-up and ``await
@@ -276,7 +287,13 @@ class PostgresStore:
             if fence is not None:
                 await fence.release()
             raise
-        return cls(pool, fence, clock, shards)
+        store = cls(pool, fence, clock, shards)
+        try:
+            await store._rebuild_if_migrated()
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     async def close(self) -> None:
         """Wait for running calls, close the pool, and let the fence go; harmless twice."""
@@ -301,6 +318,25 @@ class PostgresStore:
         await self.close()
 
     # -- plumbing ---------------------------------------------------------------------------
+
+    def _now(self) -> float:
+        return self._clock()
+
+    async def _board_read(self, work: Callable[[ranking.Sql], Awaitable[_T]]) -> _T:
+        """``work`` on one pooled connection; like ``_read``, never waits for a write."""
+        try:
+            async with self._pool.acquire(timeout=PLAYER_WAIT_SECONDS) as conn:
+                return await work(PostgresSql(conn))
+        except TimeoutError:
+            raise StoreBusy() from None
+
+    async def _board_write(self, work: Callable[[ranking.Sql], Awaitable[_T]]) -> _T:
+        """``work`` as one write transaction."""
+
+        async def body(conn: _Connection) -> _T:
+            return await work(PostgresSql(conn))
+
+        return await self._write(None, body)
 
     async def _read(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         """All rows of one query on a pooled connection; never waits for a write."""
@@ -566,8 +602,10 @@ class PostgresStore:
         *,
         user_id: int | None = None,
         action_text: str | None = None,
+        ranked: bool = False,
     ) -> int:
-        """Close a game with its result rows (and its last action, if given); the version."""
+        """Close a game with its result rows (and its last action, if given); the version.
+        ``ranked`` as in ``SqliteStore.finish_game``: the people's ratings move with it."""
         if (user_id is None) != (action_text is None):
             raise ValueError("pass both user_id and action_text, or neither")
         now = self._clock()
@@ -575,7 +613,7 @@ class PostgresStore:
         result_rows = [
             (
                 r.user_id, r.name, r.seat, r.total, r.is_winner, r.deals_out, r.blind_outs,
-                r.buys_used, now, table_id,
+                r.buys_used, now, ranked and r.user_id > 0, r.place,
             )
             for r in results
         ]  # fmt: skip
@@ -588,8 +626,17 @@ class PostgresStore:
                 return False
             if user_id is not None:
                 await conn.execute(_INSERT_ACTION, table_id, new_version, user_id, action_text, now)
+            sql = PostgresSql(conn)
+            guild_id = await conn.fetchval("SELECT guild_id FROM tables WHERE id = $1", table_id)
+            if ranked:
+                await conn.execute(_RATING_LOCK, str(guild_id))
+            season = await ranking.current_season(sql, guild_id)
             if result_rows:
-                await conn.executemany(_INSERT_RESULT, result_rows)
+                await conn.executemany(
+                    _INSERT_RESULT, [(*row, season, table_id) for row in result_rows]
+                )
+            if ranked:
+                await ranking.rate_ranked_game(sql, table_id, results, season, now)
             return True
 
         if not await self._write(table_id, body):
@@ -619,15 +666,6 @@ class PostgresStore:
         """The result rows ``finish_game`` stored for a table, by seat."""
         rows = await self._read(_SELECT_RESULTS, table_id)
         return [result_row(row) for row in rows]
-
-    async def leaderboard(
-        self, guild_id: int, game_kind: GameKind = "shanghai", limit: int = 10
-    ) -> list[LeaderboardRow]:
-        """A guild's best players at one game, as ``data.store.Store.leaderboard`` orders them."""
-        rows = await self._read(
-            _LEADERBOARD_SQL[lower_is_better(game_kind)], guild_id, game_kind, limit
-        )
-        return [leaderboard_row(row) for row in rows]
 
     async def player_stats(
         self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"

@@ -90,6 +90,11 @@ class AwayState:
     held: str = ""
     #: The seat's buy preference (``ask``, ``helps``, ``never``); empty: the default.
     buy: str = ""
+    #: The seat's actions so far that its person made (``own``) and that the bot made for
+    #: them (``auto``: timeouts, away, after leaving), so that a person the bot played for most
+    #: of the game ranks last among the people.
+    own: int = 0
+    auto: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object stored, one per seat, in ``tables.away``."""
@@ -98,6 +103,10 @@ class AwayState:
             data["held"] = self.held
         if self.buy:
             data["buy"] = self.buy
+        if self.own:
+            data["own"] = self.own
+        if self.auto:
+            data["auto"] = self.auto
         return data
 
     @classmethod
@@ -108,6 +117,8 @@ class AwayState:
             away=bool(obj.get("away", False)),
             held=str(obj.get("held", "")),
             buy=str(obj.get("buy", "")),
+            own=int(obj.get("own", 0)),
+            auto=int(obj.get("auto", 0)),
         )
 
 
@@ -169,11 +180,19 @@ class ResultRow:
     deals_out: int = 0
     blind_outs: int = 0
     buys_used: int = 0
+    #: The person's place among the people of the game (1 = best, ties share a place; a person
+    #: who left, was removed or was played by the bot for most of the game comes last). 0 for
+    #: a computer, and for rows written before places existed.
+    place: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    """One player's line on a guild's leaderboard; ``name`` is the one from their latest game."""
+    """One player's line on a guild's board for one season: ranked games only.
+
+    ``rating`` is the conservative skill estimate the board sorts by (openskill's ordinal,
+    ``mu - 3 sigma``); ``name`` is the one from their latest ranked game.
+    """
 
     user_id: int
     name: str
@@ -181,6 +200,80 @@ class LeaderboardRow:
     wins: int
     average_total: float
     best_total: int
+    rating: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One finished game in a player's history, ranked or casual."""
+
+    table_id: int
+    finished_at: float
+    total: int
+    is_winner: bool
+    ranked: bool
+    place: int
+    deals_out: int
+    blind_outs: int
+    buys_used: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    """Everything ``/shanghai stats`` shows of one player in one guild and game.
+
+    ``recent`` is their last games, oldest first (ranked and casual, each marked); the best
+    game and the longest win streak count ranked games only, so a one-deal game against a
+    computer is no record. ``rating`` and ``board_games`` are of the current season (``None``
+    and 0 before their first ranked game in it).
+    """
+
+    stats: PlayerStats
+    ranked_games: int
+    recent: tuple[HistoryEntry, ...]
+    best_ranked_total: int | None
+    longest_win_streak: int
+    season: int
+    rating: float | None
+    board_games: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two members' games together: who finished ahead of whom among the people."""
+
+    user_id: int
+    other_id: int
+    games: int
+    ranked_games: int
+    ahead: int
+    behind: int
+    level: int
+    average_total: float | None
+    other_average_total: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerRecord:
+    """One record of a guild: who holds it, with what, and (for one game) in which table."""
+
+    kind: str
+    user_id: int
+    name: str
+    value: int
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntries:
+    """What a member has on a guild's board: results and ranked games, and their seasons."""
+
+    user_id: int
+    results: int
+    ranked_games: int
+    seasons: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,6 @@ from typing import Any, Protocol
 from .records import (
     AwayState,
     GameKind,
-    LeaderboardRow,
     PlayerStats,
     ResultRow,
     Seat,
@@ -66,18 +65,7 @@ def result_row(row: Row) -> ResultRow:
         deals_out=row["deals_out"],
         blind_outs=row["blind_outs"],
         buys_used=row["buys_used"],
-    )
-
-
-def leaderboard_row(row: Row) -> LeaderboardRow:
-    """One line of a leaderboard query (the average arrives as a Decimal from PostgreSQL)."""
-    return LeaderboardRow(
-        user_id=row["user_id"],
-        name=row["name"],
-        games=row["games"],
-        wins=row["wins"],
-        average_total=float(row["average_total"]),
-        best_total=row["best_total"],
+        place=row["place"],
     )
 
 

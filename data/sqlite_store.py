@@ -38,6 +38,8 @@ from typing import Any, Final, Literal, TypeVar
 
 import aiosqlite
 
+from . import ranking
+from .board import BoardCalls
 from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
 from .migrations import apply_migrations
 from .records import (
@@ -46,7 +48,6 @@ from .records import (
     AwayState,
     EndStatus,
     GameKind,
-    LeaderboardRow,
     PlayerStats,
     ResultRow,
     Seat,
@@ -54,7 +55,7 @@ from .records import (
     TableStatus,
     lower_is_better,
 )
-from .rows import dumps, leaderboard_row, result_row, stats_record, table_record
+from .rows import dumps, result_row, stats_record, table_record
 from .shards import ShardSet
 from .store import (
     BACKGROUND_WAIT_SECONDS,
@@ -177,10 +178,11 @@ SET state = ?, status = ?, version = ?, buy_deadline = NULL, turn_deadline = NUL
 WHERE id = ? AND version = ? AND status = 'playing'
 """
 # guild_id and game_kind come from the table row, so the caller cannot file them wrongly.
+# The season is the guild's current one (data.ranking).
 _INSERT_RESULT = """
 INSERT INTO results (table_id, guild_id, game_kind, user_id, name, seat, total, is_winner,
-                     deals_out, blind_outs, buys_used, finished_at)
-SELECT id, guild_id, game_kind, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?
+                     deals_out, blind_outs, buys_used, finished_at, ranked, place, season)
+SELECT id, guild_id, game_kind, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?
 """
 
 _END_TABLE = """
@@ -192,7 +194,7 @@ _SELECT_ACTIONS = """
 SELECT table_id, seq, user_id, action, created_at FROM actions WHERE table_id = ? ORDER BY seq
 """
 _SELECT_RESULTS = """
-SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used
+SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used, place
 FROM results WHERE table_id = ? ORDER BY seat
 """
 
@@ -202,20 +204,6 @@ _LATEST_NAME = """
  WHERE latest.guild_id = :guild_id AND latest.game_kind = :game_kind
    AND latest.user_id = r.user_id
  ORDER BY latest.finished_at DESC, latest.table_id DESC LIMIT 1)
-"""
-
-
-def _leaderboard_sql(lower_better: bool) -> str:
-    # Only two constant texts can come out of here; nothing from the caller is spliced in.
-    best, order = ("MIN", "ASC") if lower_better else ("MAX", "DESC")
-    return f"""
-SELECT r.user_id, {_LATEST_NAME} AS name, COUNT(*) AS games, SUM(r.is_winner) AS wins,
-       AVG(r.total) AS average_total, {best}(r.total) AS best_total
-FROM results AS r
-WHERE r.guild_id = :guild_id AND r.game_kind = :game_kind
-GROUP BY r.user_id
-ORDER BY wins DESC, average_total {order}, games DESC, r.user_id
-LIMIT :limit
 """
 
 
@@ -230,7 +218,6 @@ WHERE r.guild_id = :guild_id AND r.game_kind = :game_kind AND r.user_id = :user_
 """
 
 
-_LEADERBOARD_SQL: Final = {flag: _leaderboard_sql(flag) for flag in (True, False)}
 _PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, False)}
 
 
@@ -253,7 +240,22 @@ def daemon_worker(pending: aiosqlite.Connection) -> aiosqlite.Connection:
     return pending
 
 
-class SqliteStore:
+class SqliteSql:
+    """A connection as ``data.ranking``'s shared queries use it (SQLite takes ``?`` as is)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        """All rows of one query."""
+        return list(await self.conn.execute_fetchall(sql, args))
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        """Run one statement."""
+        await self.conn.execute(sql, args)
+
+
+class SqliteStore(BoardCalls):
     """Tables, game state, deadlines and results in one SQLite file.
 
     Make one with ``await SqliteStore.open(path)`` at start-up (it migrates the schema) and
@@ -329,7 +331,13 @@ class SqliteStore:
                 await reader.close()
             await db.close()
             raise
-        return cls(db, reader, clock, shards or ShardSet.everything())
+        store = cls(db, reader, clock, shards or ShardSet.everything())
+        try:
+            await store._rebuild_if_migrated()
+        except BaseException:
+            await store.close()
+            raise
+        return store
 
     async def close(self) -> None:
         """Wait for running writes, let SQLite refresh its query statistics, and close.
@@ -359,6 +367,21 @@ class SqliteStore:
         await self.close()
 
     # -- plumbing ---------------------------------------------------------------------------
+
+    def _now(self) -> float:
+        return self._clock()
+
+    async def _board_read(self, work: Callable[[ranking.Sql], Awaitable[_T]]) -> _T:
+        """``work`` on the reader: like the other statistics, never queued behind a write."""
+        return await work(SqliteSql(self._reader))
+
+    async def _board_write(self, work: Callable[[ranking.Sql], Awaitable[_T]]) -> _T:
+        """``work`` as one write transaction."""
+
+        async def body(db: aiosqlite.Connection) -> _T:
+            return await work(SqliteSql(db))
+
+        return await self._write(body)
 
     async def _read(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
         """All rows of one query, on the reader: never queued behind a write."""
@@ -667,8 +690,12 @@ class SqliteStore:
         *,
         user_id: int | None = None,
         action_text: str | None = None,
+        ranked: bool = False,
     ) -> int:
         """Close a game: final state, ``status``, deadlines cleared, and its result rows.
+
+        ``ranked`` marks the people's rows ranked (a computer's never is) and updates their
+        ratings of the guild's current season in the same transaction (``data.ranking``).
 
         One transaction, with the same version check as ``save_action``. Pass ``user_id`` and
         ``action_text`` to log the game-ending action in the same transaction (the version then
@@ -691,7 +718,8 @@ class SqliteStore:
                 r.blind_outs,
                 r.buys_used,
                 now,
-                table_id,
+                int(ranked and r.user_id > 0),
+                r.place,
             )
             for r in results
         ]
@@ -704,7 +732,12 @@ class SqliteStore:
                 raise await self._stale(db, table_id, "playing", expected_version)
             if user_id is not None:
                 await db.execute(_INSERT_ACTION, (table_id, new_version, user_id, action_text, now))
-            await db.executemany(_INSERT_RESULT, result_rows)
+            sql = SqliteSql(db)
+            [table] = await sql.fetch("SELECT guild_id FROM tables WHERE id = ?", table_id)
+            season = await ranking.current_season(sql, table["guild_id"])
+            await db.executemany(_INSERT_RESULT, [(*row, season, table_id) for row in result_rows])
+            if ranked:
+                await ranking.rate_ranked_game(sql, table_id, results, season, now)
             return new_version
 
         return await self._write(body)
@@ -741,22 +774,6 @@ class SqliteStore:
         """The result rows ``finish_game`` stored for a table, by seat."""
         rows = await self._read(_SELECT_RESULTS, (table_id,))
         return [result_row(row) for row in rows]
-
-    async def leaderboard(
-        self, guild_id: int, game_kind: GameKind = "shanghai", limit: int = 10
-    ) -> list[LeaderboardRow]:
-        """A guild's best players at one game: most wins first, then the better average total.
-
-        "Better" is lower in Shanghai (penalty points) and higher in Rummy, and ``best_total`` is
-        the lowest or highest total accordingly. Further ties go to more games, then user id, so
-        the order is stable.
-        """
-        lower_better = lower_is_better(game_kind)
-        rows = await self._read(
-            _LEADERBOARD_SQL[lower_better],
-            {"guild_id": guild_id, "game_kind": game_kind, "limit": limit},
-        )
-        return [leaderboard_row(row) for row in rows]
 
     async def player_stats(
         self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"

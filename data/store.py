@@ -37,12 +37,16 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 from .records import (
     ActionRecord,
     AwayState,
+    BoardEntries,
     EndStatus,
     GameKind,
+    HeadToHead,
     LeaderboardRow,
+    PlayerCard,
     PlayerStats,
     ResultRow,
     Seat,
+    ServerRecord,
     TableRecord,
 )
 
@@ -190,10 +194,12 @@ class Store(Protocol):
         *,
         user_id: int | None = None,
         action_text: str | None = None,
+        ranked: bool = False,
     ) -> int:
         """Close a game with its result rows (and, if given, its last action) in one
         transaction, with the same version check as ``save_action``; return the final
-        version."""
+        version. ``ranked``: the game counts for the board; the people's ratings of the
+        guild's current season move by the rating model in the same transaction."""
         ...
 
     async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
@@ -220,9 +226,48 @@ class Store(Protocol):
         ...
 
     async def leaderboard(
-        self, guild_id: int, game_kind: GameKind = "shanghai", limit: int = 10
+        self,
+        guild_id: int,
+        game_kind: GameKind = "shanghai",
+        limit: int = 10,
+        season: int | None = None,
     ) -> list[LeaderboardRow]:
-        """A guild's best players at one game: most wins first, then the better average."""
+        """A season's board (default: the current one): players with enough ranked games,
+        best rating (openskill's ordinal) first."""
+        ...
+
+    async def current_season(self, guild_id: int) -> int:
+        """The guild's season now: 1 until an admin starts the next."""
+        ...
+
+    async def start_season(self, guild_id: int, user_id: int) -> int:
+        """Open the guild's next season; its number. Earlier seasons stay readable."""
+        ...
+
+    async def player_card(
+        self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"
+    ) -> PlayerCard | None:
+        """What ``/shanghai stats`` shows of a player, or ``None`` without any result."""
+        ...
+
+    async def head_to_head(
+        self, guild_id: int, user_id: int, other_id: int, game_kind: GameKind = "shanghai"
+    ) -> HeadToHead:
+        """Every game the two played together in the guild: who finished ahead."""
+        ...
+
+    async def server_records(
+        self, guild_id: int, game_kind: GameKind = "shanghai"
+    ) -> list[ServerRecord]:
+        """The guild's records over its ranked games."""
+        ...
+
+    async def board_entries(self, guild_id: int, user_id: int) -> BoardEntries:
+        """What a member has on the guild's board now."""
+        ...
+
+    async def remove_from_board(self, guild_id: int, user_id: int) -> BoardEntries:
+        """Take a member's results off the guild's board (their ratings go); what it removed."""
         ...
 
     async def player_stats(

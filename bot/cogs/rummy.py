@@ -13,7 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.shanghai import open_table_here, send_leaderboard, send_stats
+from bot.cogs.leaderboard import send_leaderboard, send_stats
+from bot.cogs.shanghai import open_table_here
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -86,10 +87,15 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             await open_table_here(self.bot, interaction, options, "Rummy")
 
     @app_commands.command(name="leaderboard")
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """This server's best Rummy players (wins, then the highest average)."""
+    @app_commands.describe(season="Which season's board (default: the current one)")
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+    ) -> None:
+        """This server's best Rummy players, by skill rating over ranked games."""
         async with guard(interaction):
-            await send_leaderboard(self.bot, interaction, "rummy")
+            await send_leaderboard(self.bot, interaction, "rummy", season)
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record to show (default: yours)")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -11,16 +9,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import guards
+from bot.cogs import leaderboard as board
 from bot.errors import NoTable, NotHost, UserError
 from bot.i18n import (
-    DEFAULT_LANGUAGE,
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     TABLE_LANGUAGE_OPTION,
-    Language,
-    decimal,
     interaction_language,
-    percent,
     server_language,
     t,
     table_language,
@@ -32,7 +27,6 @@ from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
 from bot.views.table import TableButton, preset_name, render_table
 from data.errors import TableExists
-from data.records import GameKind, LeaderboardRow
 
 if TYPE_CHECKING:
     from bot.app import ShanghaiBot
@@ -269,19 +263,51 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             )
 
     @app_commands.command(name="leaderboard")
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """This server's best Shanghai players."""
+    @app_commands.describe(season="Which season's board (default: the current one)")
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+    ) -> None:
+        """This server's best Shanghai players, by skill rating over ranked games."""
         async with guard(interaction):
-            await send_leaderboard(self.bot, interaction, "shanghai")
+            await board.send_leaderboard(self.bot, interaction, "shanghai", season)
 
     @app_commands.command(name="stats")
-    @app_commands.describe(member="Whose record to show (default: yours)")
+    @app_commands.describe(
+        member="Whose record to show (default: yours)",
+        versus="Another member to compare with, game by game",
+    )
     async def stats(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        versus: discord.Member | None = None,
     ) -> None:
-        """One player's Shanghai record in this server."""
+        """One player's Shanghai record in this server, with a picture."""
         async with guard(interaction):
-            await send_stats(self.bot, interaction, "shanghai", member)
+            await board.send_stats(self.bot, interaction, "shanghai", member, versus)
+
+    @app_commands.command(name="records")
+    async def records(self, interaction: discord.Interaction[Any]) -> None:
+        """This server's Shanghai records over ranked games."""
+        async with guard(interaction):
+            await board.send_records(self.bot, interaction, "shanghai")
+
+    @app_commands.command(name="new_season")
+    async def new_season(self, interaction: discord.Interaction[Any]) -> None:
+        """Manage Server: start a new season; earlier seasons stay readable."""
+        async with guard(interaction):
+            await board.start_season(self.bot, interaction)
+
+    @app_commands.command(name="remove_results")
+    @app_commands.describe(member="The member whose results leave the leaderboard")
+    async def remove_results(
+        self, interaction: discord.Interaction[Any], member: discord.Member
+    ) -> None:
+        """Manage Server: take one member's results off the leaderboard (asks first)."""
+        async with guard(interaction):
+            await board.ask_remove(self.bot, interaction, member)
 
 
 async def open_table_here(
@@ -333,95 +359,6 @@ async def open_table_here(
     bot.publisher.posted(lobby, message.id)
 
 
-#: Per game: its name, the catalogue key of its empty leaderboard and of its stats line.
-_RECORD_KEYS: dict[GameKind, tuple[str, str, str]] = {
-    "shanghai": ("Shanghai", "leaderboard.empty", "stats.line"),
-    "rummy": ("Rummy", "leaderboard.empty_rummy", "stats.line_rummy"),
-}
-
-
-async def send_leaderboard(
-    bot: ShanghaiBot, interaction: discord.Interaction[Any], game: GameKind
-) -> None:
-    """The server's ten best players of ``game``; one answer for /shanghai and /rummy."""
-    assert interaction.guild_id is not None
-    name, empty, _ = _RECORD_KEYS[game]
-    rows = await bot.store.leaderboard(interaction.guild_id, game, 10)
-    language = server_language(interaction)
-    if not rows:
-        await interaction.response.send_message(t(empty, language))
-        return
-    await interaction.response.send_message(embed=leaderboard_embed(name, rows, language))
-
-
-async def send_stats(
-    bot: ShanghaiBot,
-    interaction: discord.Interaction[Any],
-    game: GameKind,
-    member: discord.Member | None,
-) -> None:
-    """One player's record of ``game`` in this server (Rummy's line has no blind outs or buys);
-    one answer for /shanghai and /rummy."""
-    assert interaction.guild_id is not None
-    name, _, line = _RECORD_KEYS[game]
-    who = member or interaction.user
-    stats = await bot.store.player_stats(interaction.guild_id, who.id, game)
-    if stats is None:
-        await interaction.response.send_message(
-            t(
-                "stats.none",
-                interaction_language(interaction),
-                name=_clean(who.display_name),
-                game=name,
-            ),
-            ephemeral=True,
-        )
-        return
-    language = server_language(interaction)
-    text = t(
-        line,
-        language,
-        name=_clean(stats.name),
-        games=t(f"stats.games{'_rummy' if game == 'rummy' else ''}", language, count=stats.games),
-        wins=t("stats.wins", language, count=stats.wins),
-        rate=percent(stats.win_rate, language),
-        average=decimal(stats.average_total, language),
-        best=stats.best_total,
-        out=stats.deals_out,
-        blind=stats.blind_outs,
-        buys=stats.buys_used,
-    )
-    await interaction.response.send_message(text)
-
-
-def leaderboard_embed(
-    game_name: str, rows: Sequence[LeaderboardRow], language: Language = DEFAULT_LANGUAGE
-) -> discord.Embed:
-    """A server's leaderboard rows as one embed; shared by /shanghai and /rummy."""
-    lines = [
-        t(
-            "leaderboard.line",
-            language,
-            place=i,
-            name=_clean(r.name),
-            wins=t("stats.wins", language, count=r.wins),
-            games=t("stats.games", language, count=r.games),
-            average=decimal(r.average_total, language),
-            best=r.best_total,
-        )
-        for i, r in enumerate(rows, start=1)
-    ]
-    return discord.Embed(
-        title=t("leaderboard.title", language, game=game_name),
-        description="\n".join(lines),
-        colour=discord.Colour.gold(),
-    )
-
-
-def _clean(name: str) -> str:
-    return re.sub(r"([*_`~|>])", r"\\\1", name)
-
-
 async def setup(bot: ShanghaiBot) -> None:
     """The /shanghai commands, and the controls of every table message and hand: dynamic
     items rebuilt from their custom ids, so they work after a restart (Rummy's tables use the
@@ -429,3 +366,4 @@ async def setup(bot: ShanghaiBot) -> None:
     await bot.add_cog(Shanghai(bot))
     bot.add_dynamic_items(TableButton, HandButton, HandSelect, HouseRulesSelect, EndButton)
     bot.add_listener(melds_form_submitted, "on_interaction")
+    bot.add_dynamic_items(board.RemoveButton)

@@ -151,7 +151,7 @@ class LiveTable:
         seat is ``AwayState(REMOVED, True)`` and the held draw rides on its seat, so a restart
         gets both back (``restore.revive``)."""
         away = [
-            AwayState(REMOVED, True) if seat in self.removed else state
+            replace(state, timeouts=REMOVED, away=True) if seat in self.removed else state
             for seat, state in enumerate(self.away)
         ]
         held = self.window.held

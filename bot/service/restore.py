@@ -49,7 +49,9 @@ def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTa
     table_seconds(dict(record.options), 0.0, 0.0)  # float() of the stored timings
     removed = {seat for seat, state in enumerate(stored) if state.timeouts >= REMOVED}
     away = [
-        AwayState(0, True) if seat in removed else replace(state, held="", buy="")
+        replace(state, timeouts=0, away=True, held="", buy="")
+        if seat in removed
+        else replace(state, held="", buy="")
         for seat, state in enumerate(stored)
     ]
     prefs: dict[int, str] = {

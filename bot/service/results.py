@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from data.records import ResultRow
 
-from .live import LiveTable
+from .live import LiveTable, rules_for
+from .ranked import finished_verdict, people_places
 
 
 def result_rows(table: LiveTable) -> list[ResultRow]:
-    """Each person's total, win, deals out, blind outs and buys; computers have no row."""
+    """Each person's total, win, deals out, blind outs, buys and place among the people;
+    computers have no row."""
     game = table.game
     assert game is not None
     totals = game.totals
     winners = set(game.winner_seats)
+    places = people_places(table)
     rows = []
     for index, seat in enumerate(table.record.seats):
         if seat.is_computer:
@@ -27,6 +30,12 @@ def result_rows(table: LiveTable) -> list[ResultRow]:
                 deals_out=game.deals_out[index],
                 blind_outs=game.blind_outs[index],
                 buys_used=game.buys_total[index],
+                place=places[index],
             )
         )
     return rows
+
+
+def is_ranked(table: LiveTable) -> bool:
+    """Whether the finished game counts for the board (``bot.service.ranked``)."""
+    return finished_verdict(table, rules_for(dict(table.record.options))).ranked

@@ -65,8 +65,9 @@ from .live import (
     Store,
     rules_for,
 )
+from .ranked import tally
 from .restore import revive, table_seconds
-from .results import result_rows
+from .results import is_ranked, result_rows
 from .snapshot import Changed, Resolver, SeatSnapshot, current_tag, seat_snapshot, what_changed
 from .table_snapshot import TableSnapshot
 from .timers import Timers, Timings, what_is_due
@@ -596,6 +597,7 @@ class TableService:
             window.lapse()
             table.turn_deadline = None
         state = game.to_json()
+        tally(table, user_id, auto_seat)  # who made the seat's actions: its person or the bot
         if game.is_over:
             version = await self.store.finish_game(
                 table.id,
@@ -604,6 +606,7 @@ class TableService:
                 result_rows(table),
                 user_id=user_id,
                 action_text=str(action),
+                ranked=is_ranked(table),
             )
         else:
             version = await self.store.save_action(
@@ -757,7 +760,7 @@ class TableService:
                 state = table.away[due.seat]
                 timeouts = state.timeouts + 1
                 marked = state.away or timeouts >= self.away_after
-                table.away[due.seat] = AwayState(timeouts, marked)
+                table.away[due.seat] = replace(state, timeouts=timeouts, away=marked)
                 await self._autoplay(table, due.seat, timeout=True, before=memento)
             elif due.kind == "away_play":
                 assert due.seat is not None

@@ -27,6 +27,7 @@ from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
 from bot.screens.text import card_text, score_sheet_text, standings_text, table_text
 from bot.service.live import rules_for
+from bot.service.ranked import lobby_line
 from bot.views.hand import open_hand
 from bot.views.house_rules import house_rules_panel, preset_label
 
@@ -221,6 +222,7 @@ def lobby_embed(table: TableSnapshot) -> discord.Embed:
                 high=high,
             ),
         ]
+    head.append(lobby_line(table, language))  # ranked or casual, and why (issue 26)
     lines = [*head, "", t("lobby.seats", language)]
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")

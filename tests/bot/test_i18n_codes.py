@@ -166,7 +166,7 @@ def test_the_melds_form_shows_and_reads_a_melds_kind_in_the_players_words() -> N
 
 
 def test_numbers_in_the_stats_are_written_as_each_language_writes_them() -> None:
-    from bot.cogs.shanghai import leaderboard_embed
+    from bot.cogs.leaderboard import leaderboard_embed
     from bot.i18n import decimal, percent
     from data.records import LeaderboardRow
 

@@ -121,6 +121,8 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
     world = await open_rummy(env, 2, target=1, turn_seconds=10)
     alice = world.players[0]
     await alice.click(world.message(), label="Add computer (normal)")
+    lobby = world.message().embeds[0].description
+    assert "**Casual**, because the game is shortened to 1 point" in lobby
     await alice.click(world.message(), label="Start")
     game = world.table.game
     for _ in range(400):
@@ -130,16 +132,15 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
     assert game.is_over and world.table is None
     notices = "\n".join(m.content for m in world.channel.history())
     assert "Game over!" in notices and "Score sheet after hand" in notices
+    # A game to 1 point is casual (issue 26): off the board, in the stats.
     board = await alice.slash(world.channel, "rummy leaderboard")
     assert board.acknowledged
-    text = board.response.embeds[0].description
-    assert "alice" in text and "bob" in text and "Computer" not in text
-    assert "in 1 game" in text
+    assert "Nobody is on the Rummy leaderboard" in board.response.content
     other = await alice.slash(world.channel, "shanghai leaderboard")
     assert other.acknowledged
-    assert "No finished games yet" in other.response.content
+    assert "Nobody is on the Shanghai leaderboard" in other.response.content
     mine = await alice.slash(world.channel, "rummy stats")
-    simcord.assert_responded(mine, contains="1 Rummy game")
+    simcord.assert_responded(mine, contains="1 Rummy game (0 ranked, 1 casual)")
     shanghai = await alice.slash(world.channel, "shanghai stats")
     simcord.assert_responded(shanghai, contains="no finished Shanghai games")
 

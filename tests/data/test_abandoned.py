@@ -13,6 +13,7 @@ import pytest
 from data import ResultRow, SqliteStore, Store
 from data.migrations import apply_migrations, load_migrations
 from data.postgres_migrations import apply_migrations as apply_postgres_migrations
+from data.ranking import MIN_RANKED_GAMES
 
 from .conftest import HUMANS, Backend
 
@@ -52,17 +53,22 @@ async def test_a_lobby_can_be_abandoned_too(store: Store) -> None:
 
 
 async def test_an_abandoned_game_is_not_on_the_leaderboard(store: Store) -> None:
-    finished = await _playing(store, channel=10)
-    results = [ResultRow(101, "Ann", 0, 5, True), ResultRow(102, "Bob", 1, 40, False)]
-    await store.finish_game(finished, 0, "{}", results)
-    abandoned = await _playing(store, channel=11)
+    results = [
+        ResultRow(101, "Ann", 0, 5, True, place=1),
+        ResultRow(102, "Bob", 1, 40, False, place=2),
+    ]
+    for channel in range(10, 10 + MIN_RANKED_GAMES):
+        finished = await _playing(store, channel=channel)
+        await store.finish_game(finished, 0, "{}", results, ranked=True)
+    abandoned = await _playing(store, channel=99)
     await store.end_table(abandoned, status="abandoned")
     assert await store.table_results(abandoned) == []
+    games = MIN_RANKED_GAMES
     [ann, bob] = await store.leaderboard(1)
-    assert (ann.user_id, ann.games, ann.wins) == (101, 1, 1)
-    assert (bob.user_id, bob.games, bob.wins) == (102, 1, 0)
+    assert (ann.user_id, ann.games, ann.wins) == (101, games, games)
+    assert (bob.user_id, bob.games, bob.wins) == (102, games, 0)
     stats = await store.player_stats(1, 102)
-    assert stats is not None and stats.games == 1
+    assert stats is not None and stats.games == games
 
 
 async def test_an_unknown_status_is_refused(store: Store) -> None:
