@@ -135,10 +135,13 @@ class HandFollower:
                 if gained and snap.gained == ():
                     cards = sorted((Card.parse(c) for c in gained.elements()), key=Card.sort_key)
                     note = t("hand.you_got", language, cards=cards_text(cards))
-                if snap.over:
+                if snap.over or snap.removed:
+                    # The game is over, or the bot plays this seat for good (they left, were
+                    # removed, or left the server): say so once, and follow no more.
                     self.followed.pop(key, None)
+                    text = t("hand.game_over" if snap.over else "hand.seat_gone", language)
                     await followed.interaction.edit_original_response(
-                        content=t("hand.game_over", language), view=None, attachments=[]
+                        content=text, view=None, attachments=[]
                     )
                     return
                 content, ui = render_hand(snap, followed.sort, note=note, language=language)

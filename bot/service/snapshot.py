@@ -101,7 +101,9 @@ class Changed:
     gained: tuple[Card, ...] = ()
 
 
-def seat_tag(view: PlayerView, *, pending: bool, offer: str | None = None) -> str:
+def seat_tag(
+    view: PlayerView, *, pending: bool, offer: str | None = None, removed: bool = False
+) -> str:
     """A short fingerprint of what this seat's controls depend on (stable off turn, but
     for a buy window this seat has still to decide on)."""
     mine = view.current == view.seat and not view.is_over
@@ -109,7 +111,7 @@ def seat_tag(view: PlayerView, *, pending: bool, offer: str | None = None) -> st
     down = view.seats[view.seat].is_down if view.seat is not None else "-"
     turn = f"{view.step}|{len(view.melds)}|{view.upcard_live}|{view.went_down_this_turn}"
     key = f"{view.deal}|{mine}|{turn if mine else ''}|{' '.join(hand)}|{down}|{view.is_over}"
-    key += f"|{pending}" + (f"|{offer}" if offer else "")
+    key += f"|{pending}" + (f"|{offer}" if offer else "") + ("|removed" if removed else "")
     return f"{zlib.crc32(key.encode()):08x}"
 
 
@@ -139,7 +141,12 @@ def seat_snapshot(
         tuple(table.names),
         view,
         legal,
-        seat_tag(view, pending=pending, offer=offer or ("asked" if requested else None)),
+        seat_tag(
+            view,
+            pending=pending,
+            offer=offer or ("asked" if requested else None),
+            removed=seat in table.removed,
+        ),
         pending=pending,
         buy_deadline=table.window.deadline if running else None,
         action=changed.action,
@@ -171,7 +178,12 @@ def current_tag(table: LiveTable, seat: int, now: float) -> str:
     assert game is not None
     pending, offer, requested = _window_for(table, seat, now)
     view = game.view(game.players[seat])
-    return seat_tag(view, pending=pending, offer=offer or ("asked" if requested else None))
+    return seat_tag(
+        view,
+        pending=pending,
+        offer=offer or ("asked" if requested else None),
+        removed=seat in table.removed,
+    )
 
 
 def buy_offer(table: LiveTable, seat: int, now: float) -> str | None:

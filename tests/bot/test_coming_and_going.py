@@ -100,3 +100,18 @@ async def test_a_game_nobody_plays_ends_as_abandoned(env: simcord.Env) -> None:
     assert await env.bot.store.table_results(table.id) == []
     assert (await env.bot.store.get_table(table.id)).status == "abandoned"
     assert "Start" not in button_labels(world.channel.history()[-1])
+
+
+async def test_a_kicked_players_open_hand_says_why_and_stops_following(env: simcord.Env) -> None:
+    """Issue 23.5: a removed player's hand is not left with Draw / Take buttons that are then
+    refused: it says the computer plays their seat, with no controls, and is not redrawn."""
+    world = await open_table(env, 3)
+    await start(world)
+    host = world.players[0]
+    kicked = world.players[1]
+    hand = await open_hand(world, kicked)
+    assert button_labels(hand.response)
+    assert (await host.slash(world.channel, "shanghai kick", member=kicked)).acknowledged
+    assert "computer plays your seat" in hand.response.content
+    assert button_labels(hand.response) == []
+    assert not env.bot.hands.follows(world.table.id, kicked.id)
