@@ -82,6 +82,18 @@ log = logging.getLogger(__name__)
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
 
 
+@dataclass(frozen=True)
+class Sheet:
+    """A deal's end in the channel: who went out, the scores (words for screen readers and
+    members who load no pictures) and the chart, in one message (issue 23.2)."""
+
+    names: list[str]
+    sheet: list[list[int]]
+    language: Language
+    text: str
+    winners: tuple[int, ...] | None = None
+
+
 @dataclass
 class Outbox:
     """One channel's pending edit and notice lines."""
@@ -101,8 +113,8 @@ class Outbox:
     #: it has text of its own).
     to_strip: list[tuple[int, str | None]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
-    #: Score sheets to post as pictures: (names, sheet) after each deal.
-    sheets: list[tuple[list[str], list[list[int]], Language]] = field(default_factory=list)
+    #: Score sheets to post after each deal, each one message with its words and picture.
+    sheets: list[Sheet] = field(default_factory=list)
     last_sent: float = float("-inf")
     task: asyncio.Task[None] | None = None
     #: True while the drain waits out the pacing interval (and holds nothing in hand).
@@ -175,11 +187,19 @@ class Publisher:
         if ping is not None and view is not None:
             language = table_language(table.record.options)
             box.pings.append(t("notice.your_turn", language, user=ping, deal=view.deal))
-        if view is not None and any(
-            isinstance(e, DealEnded) and e.reason != "void" for e in change.events
-        ):
+        ended = [e for e in change.events if isinstance(e, DealEnded) and e.reason != "void"]
+        if view is not None and ended:
             sheet = [list(r) for r in view.score_sheet]
-            box.sheets.append((list(table.names), sheet, table_language(table.record.options)))
+            over = next((e for e in change.events if isinstance(e, GameEnded)), None)
+            box.sheets.append(
+                Sheet(
+                    list(table.names),
+                    sheet,
+                    table.language,
+                    deal_end_text(change, ended[-1], table.language),
+                    tuple(over.winners) if over is not None else None,
+                )
+            )
         if box.table is not None or box.sheets or box.to_strip:
             self._kick(box)
 
@@ -304,10 +324,17 @@ class Publisher:
                         table = None
                     await self._send(box, lines)
                 while sheets:
-                    names, sheet, language = sheets[0]
+                    done = sheets[0]
                     channel = await self._channel(box.channel_id)
                     await self._spend(box)
-                    await channel.send(file=await score_sheet_picture(names, sheet, language))
+                    picture = await score_sheet_picture(
+                        done.names, done.sheet, done.language, winners=done.winners
+                    )
+                    await channel.send(
+                        done.text[:2000] or None,
+                        file=picture,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
                     box.after += 1
                     self.notices += 1
                     del sheets[0]
@@ -532,21 +559,43 @@ class Publisher:
                 lines.append(t(key, language, name=name, did=did))
                 if change.kind == "timeout" and table.is_away(change.auto_seat):
                     lines.append(t("notice.now_away", language, name=name))
-        lines.extend(event_lines(change.events, names, language))
-        for event in change.events:
-            if isinstance(event, DealEnded) and event.reason != "void" and table.view is not None:
-                sheet = table.view.score_sheet
-                key = (
-                    "notice.sheet_after_deal"
-                    if table.view.rules.game == "shanghai"
-                    else "notice.sheet_after_hand"
-                )
-                lines.append(t(key, language, deal=event.deal))
-                lines.append(score_sheet_text(names, sheet, language))
-            if isinstance(event, GameEnded):
-                lines.append(t("notice.game_over", language))
-                lines.append(standings_text(names, list(event.totals), event.winners))
+        ended = any(isinstance(e, DealEnded) and e.reason != "void" for e in change.events)
+        for line in event_lines(change.events, names, language):
+            lines.append(line)
+        if ended:  # the deal's end, its scores and the standings go in the sheet's message
+            lines = [line for line in lines if line not in _deal_end_lines(change, language)]
         return lines
+
+
+def _deal_end_lines(change: Change, language: Language) -> list[str]:
+    """The lines of a change that the deal's score sheet message carries instead."""
+    names = change.table.names
+    return [
+        line
+        for line in event_lines(change.events, names, language)
+        if any(
+            isinstance(e, (WentOut, DealEnded)) and line in event_lines([e], names, language)
+            for e in change.events
+        )
+    ]
+
+
+def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
+    """The score sheet message's words: who went out (a blind out celebrated), the sheet
+    after the deal, and at the game's end the final standings."""
+    table = change.table
+    names = table.names
+    view = table.view
+    assert view is not None
+    parts = [line for line in _deal_end_lines(change, language) if line]
+    key = "notice.sheet_after_deal" if view.rules.game == "shanghai" else "notice.sheet_after_hand"
+    parts.append(t(key, language, deal=ended.deal))
+    parts.append(score_sheet_text(names, view.score_sheet, language))
+    over = next((e for e in change.events if isinstance(e, GameEnded)), None)
+    if over is not None:
+        parts.append(t("notice.game_over", language))
+        parts.append(standings_text(names, list(over.totals), over.winners))
+    return "\n".join(parts)
 
 
 def did_text(actions: list[Action], language: Language = DEFAULT_LANGUAGE) -> str:

@@ -27,7 +27,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 
-from .hand_text import go_down_lines
+from .hand_text import deal_recap_text, go_down_lines
 from .text import (
     SortMode,
     action_text,
@@ -234,6 +234,8 @@ def hand_screen(
             button(verb, key, "success" if chosen else "secondary", 0)
         button("leave", "button.leave_game", "danger", 1)
         button("back", "button.back", "secondary", 1)
+    if snap.deal_end is not None:  # the deal just ended: the moment comes first
+        notes = [deal_recap_text(snap.deal_end, snap.names, language), *notes]
     if snap.removed:  # nothing left to click: the bot plays the seat for good
         notes = [*notes, t("hand.seat_played_by_bot", language)]
     if mode == "main" and not snap.removed:

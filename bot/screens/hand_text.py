@@ -5,6 +5,7 @@ a proposed lay-down, the Hint's advice. Views only place these texts; they never
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
@@ -26,7 +27,7 @@ from .hint_text import hint_text
 from .text import action_text, card_text, cards_text, layoff_item_text, meld_text
 
 if TYPE_CHECKING:
-    from bot.service.snapshot import SeatSnapshot
+    from bot.service.snapshot import DealRecap, SeatSnapshot
 
 
 def result_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str | None:
@@ -93,6 +94,35 @@ def go_down_lines(
         lines.append(t("hand.then_lay_off", language, item=layoff_item_text(item, language)))
         left[item.card] -= 1
     return lines, +left
+
+
+def deal_recap_text(
+    recap: DealRecap, names: Sequence[str], language: Language = DEFAULT_LANGUAGE
+) -> str:
+    """A seat's private word at a deal's end: the moment of going out (a blind out is
+    Shanghai, with its bonus), then the deal's points, the total, the place and the gap."""
+    if recap.you_out and recap.blind:
+        head = t("recap.you_shanghai", language, points=recap.points)
+    elif recap.you_out:
+        head = t("recap.you_out", language)
+    elif recap.out_seat is not None:
+        head = t("recap.other_out", language, name=names[recap.out_seat])
+    else:
+        head = t("recap.nobody_out", language)
+    where = t(
+        "recap.standing",
+        language,
+        deal=recap.deal,
+        points=recap.points,
+        total=recap.total,
+        place=recap.place,
+        count=recap.seats,
+    )
+    if recap.behind == 0:
+        gap = t("recap.leading", language)
+    else:
+        gap = t("recap.behind", language, points=recap.behind, name=names[recap.leader])
+    return f"{head}\n{where} · {gap}"
 
 
 def hint_note(advice: Hint, view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:

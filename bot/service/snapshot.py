@@ -17,8 +17,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from data.records import lower_is_better
 from engine.actions import Action
 from engine.cards import Card
+from engine.events import DealEnded, Event, WentOut
 from engine.view import PlayerView
 
 from .buy_window import DEFAULT_BUY_PREF, undecided, window_tag
@@ -60,6 +62,8 @@ class SeatSnapshot:
     buy_pref: str = DEFAULT_BUY_PREF
     #: The bot plays this seat for good (its player left or was removed).
     removed: bool = False
+    #: The deal that just ended, as this seat saw it (None: no deal ended with this change).
+    deal_end: DealRecap | None = None
 
     @property
     def over(self) -> bool:
@@ -94,6 +98,53 @@ Resolver = Callable[[SeatSnapshot], Action | None]
 
 
 @dataclass(frozen=True)
+class DealRecap:
+    """A deal's end for one seat: who went out, what the deal cost this seat, and where it
+    stands in the game now (a private word for each player, issue 23.2)."""
+
+    deal: int
+    points: int
+    total: int
+    #: 1 is best; seats on the same total share a place.
+    place: int
+    seats: int
+    #: Points behind the leader (0: leading or level), and the leader's seat.
+    behind: int
+    leader: int
+    out_seat: int | None
+    you_out: bool
+    blind: bool
+    exhausted: bool
+
+
+def deal_recap(table: LiveTable, seat: int, events: Sequence[Event]) -> DealRecap | None:
+    """``seat``'s recap of the deal that ended among ``events``, if one did."""
+    ended = next((e for e in events if isinstance(e, DealEnded) and e.reason != "void"), None)
+    game = table.game
+    if ended is None or game is None:
+        return None
+    out = next((e for e in events if isinstance(e, WentOut)), None)
+    totals = game.totals
+    sign = 1 if lower_is_better(table.record.game_kind) else -1  # the best total is the least
+    mine = totals[seat]
+    place = 1 + sum(1 for other in totals if sign * other < sign * mine)
+    leader = min(range(len(totals)), key=lambda other: sign * totals[other])
+    return DealRecap(
+        deal=ended.deal,
+        points=ended.scores[seat],
+        total=mine,
+        place=place,
+        seats=len(totals),
+        behind=abs(mine - totals[leader]),
+        leader=leader,
+        out_seat=ended.out_player,
+        you_out=ended.out_player == seat,
+        blind=out is not None and out.player == seat and out.blind,
+        exhausted=ended.reason == "exhausted",
+    )
+
+
+@dataclass(frozen=True)
 class Changed:
     """What an action did to the acting player's hand."""
 
@@ -120,6 +171,7 @@ def seat_snapshot(
     user_id: int,
     now: float,
     notes: Changed | Sequence[str] = (),
+    events: Sequence[Event] = (),
 ) -> SeatSnapshot:
     """The snapshot of ``user_id``'s seat at ``table`` at ``now`` (the table's lock held)."""
     game = table.game
@@ -153,6 +205,7 @@ def seat_snapshot(
         gained=changed.gained,
         notes=() if isinstance(notes, Changed) else tuple(notes),
         closed=table.closed,
+        deal_end=deal_recap(table, seat, events),
         buy_offer=offer,
         buy_requested=requested,
         buy_pref=table.buy_prefs.get(seat, DEFAULT_BUY_PREF),

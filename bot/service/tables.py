@@ -158,9 +158,10 @@ class TableService:
             now = self.clock()
             seats: dict[int, SeatSnapshot] = {}
             if table.game is not None:
+                events = fields.get("events", ())
                 for user_id in self.listener.watched(table.id):
                     if table.seat_of(user_id) is not None:
-                        seats[user_id] = seat_snapshot(table, user_id, now)
+                        seats[user_id] = seat_snapshot(table, user_id, now, events=events)
             change = Change(TableSnapshot.of(table, now), kind, seats=seats, **fields)
             self.listener.table_changed(change)
         except Exception:
@@ -407,7 +408,7 @@ class TableService:
             changed = what_changed(action, before, table, user_id, result)
             if table.closed or table.game is None:
                 return SeatSnapshot.finished(table, user_id, seat, changed)
-            return seat_snapshot(table, user_id, self.clock(), changed)
+            return seat_snapshot(table, user_id, self.clock(), changed, events=result.events)
 
     async def decide_buy(
         self,

@@ -144,6 +144,10 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     assert "Game over!" in notices and "Score sheet after deal 1" in notices
     sheets = [a for m in history for a in m.attachments if a.filename == "scores.png"]
     assert len(sheets) == 1  # issue 6: the score sheet as a picture after the deal
+    # Issue 23.2: who went out, the deal's scores and the standings, with that picture.
+    [sheet_message] = [m for m in history if any(a.filename == "scores.png" for a in m.attachments)]
+    said = sheet_message.content
+    assert "went out" in said and "Score sheet after deal 1" in said and "Game over!" in said
     tables = [m for m in history if m.embeds and m.embeds[0].title.startswith("Shanghai")]
     assert len(tables) == 1  # moved, never duplicated
     final = tables[0]
