@@ -27,7 +27,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from data import Store
+from data import Store, describe, is_postgres_url
 
 from .command_sync import sync_if_changed
 from .database_problems import open_database
@@ -88,6 +88,8 @@ class ShanghaiBot(commands.AutoShardedBot):
         self.accepting = True
         self._winding_down = False
         self._refusals: set[asyncio.Task[None]] = set()
+        #: ``python -m bot sync``: ``setup_hook`` syncs the commands and builds nothing else.
+        self.sync_only = False
         self._gate_interactions()
 
     def _gate_interactions(self) -> None:
@@ -131,11 +133,17 @@ class ShanghaiBot(commands.AutoShardedBot):
                 shards=self.shard_set,
                 fence_wait=self.settings.shard_wait,
             )
-            log.info("database opened for %s", self.shard_set)
+            kind = "PostgreSQL" if is_postgres_url(self.settings.database) else "SQLite"
+            where = describe(self.settings.database)  # a URL without its password
+            log.info("database opened: %s %s, for %s", kind, where, self.shard_set)
 
     async def setup_hook(self) -> None:
         settings = self.settings
         await self.open_store()
+        if self.sync_only:  # ``python -m bot sync``: the commands, nothing else
+            await self.load_commands()
+            await self.sync_commands()
+            return
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.hands = HandFollower(self)
         self.service = TableService(
@@ -150,10 +158,7 @@ class ShanghaiBot(commands.AutoShardedBot):
             clock=discord_clock,
             listener=Listeners(self.publisher, self.hands),
         )
-        await self.tree.set_translator(CatalogueTranslator())
-        await self.load_extension("bot.cogs.shanghai")
-        await self.load_extension("bot.cogs.rummy")
-        await self.load_extension("bot.cogs.channel_watch")
+        await self.load_commands()
         from .views.hand import orphan_melds_form
 
         self.add_listener(orphan_melds_form, "on_interaction")
@@ -162,13 +167,25 @@ class ShanghaiBot(commands.AutoShardedBot):
 
         self.add_dynamic_items(EndButton)
         if 0 in self.shard_set.ids:
-            guild = None if settings.dev_guild is None else discord.Object(id=settings.dev_guild)
-            if guild is not None:
-                self.tree.copy_global_to(guild=guild)
-            await sync_if_changed(self.tree, self.store, guild=guild, force=settings.force_sync)
+            await self.sync_commands()
         # Last: restored timers may fire at once, and nothing else should wait behind them.
         restored = await self.service.restore()
         log.info("restored %d open table(s)", len(restored))
+
+    async def load_commands(self) -> None:
+        """The slash commands and their translations (the cogs need no service to load)."""
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.load_extension("bot.cogs.shanghai")
+        await self.load_extension("bot.cogs.rummy")
+        await self.load_extension("bot.cogs.channel_watch")
+
+    async def sync_commands(self) -> None:
+        """Upload the commands if they changed (always with ``force_sync``)."""
+        settings = self.settings
+        guild = None if settings.dev_guild is None else discord.Object(id=settings.dev_guild)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        await sync_if_changed(self.tree, self.store, guild=guild, force=settings.force_sync)
 
     async def _on_tree_error(
         self,
