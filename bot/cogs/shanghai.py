@@ -26,6 +26,7 @@ from bot.i18n import (
     table_language,
 )
 from bot.interactions import guard
+from bot.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import rules_for
 from bot.views.house_rules import PRESET_NAMES, house_rules_text
@@ -290,6 +291,7 @@ async def open_table_here(
     Shared by /shanghai new and /rummy new: a bad rule combination or a channel that already
     has an open table is refused before anything is written or posted.
     """
+    require_table_permissions(interaction)
     rules_for(options)
     assert interaction.guild_id is not None and interaction.channel_id is not None
     try:
