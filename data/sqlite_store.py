@@ -99,6 +99,11 @@ _SELECT_OPEN_IN_CHANNEL = (
 )
 _SELECT_OPEN_TABLES = "SELECT * FROM tables WHERE status IN ('lobby', 'playing')"
 _GET_META = "SELECT value FROM meta WHERE key = ?"
+_GET_GUILD_SETTINGS = "SELECT settings FROM guild_settings WHERE guild_id = ?"
+_SET_GUILD_SETTINGS = """
+INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
+"""
 _SET_META = """
 INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
 """
@@ -763,6 +768,24 @@ class SqliteStore:
         return stats_record(row, user_id, game_kind)
 
     # -- settings of the deployment ---------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's defaults as last stored (``{}`` when it has none)."""
+        rows = await self._read(_GET_GUILD_SETTINGS, (guild_id,))
+        if not rows:
+            return {}
+        value = json.loads(rows[0]["settings"])
+        return value if isinstance(value, dict) else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace a server's defaults with ``settings``."""
+        text = json.dumps(dict(settings), sort_keys=True)
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(_SET_GUILD_SETTINGS, (guild_id, text, now))
+
+        await self._write(body)
 
     async def get_meta(self, key: str) -> str | None:
         """A value the bot keeps about itself (e.g. the hash of the synced commands)."""

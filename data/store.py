@@ -255,6 +255,14 @@ class Store(Protocol):
 
     # -- settings of the deployment ---------------------------------------------------------
 
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's defaults as last stored (``{}`` when it has none); the bot validates."""
+        ...
+
+    async def set_guild_settings(self, guild_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace a server's defaults with ``settings`` (a JSON object)."""
+        ...
+
     async def get_meta(self, key: str) -> str | None:
         """A value the bot keeps about itself (e.g. the hash of the synced commands)."""
         ...

@@ -10,13 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guards
+from bot import guards, guild_settings
 from bot.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
-    TABLE_LANGUAGE_OPTION,
     Language,
     decimal,
     interaction_language,
@@ -140,7 +139,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        preset: str = "standard",
+        preset: str | None = None,
         buy_seconds: app_commands.Range[int, 3, 120] | None = None,
         turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
         deals: app_commands.Range[int, 1, 10] | None = None,
@@ -164,17 +163,24 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 overrides["deuces_wild"] = deuces_wild
             if buy_limit is not None:
                 overrides["buy_limit"] = buy_limit
-            options: dict[str, Any] = {
-                "preset": preset,
-                "buy_seconds": float(
-                    buy_seconds if buy_seconds is not None else settings.buy_seconds
-                ),
-                "turn_seconds": float(
-                    turn_seconds if turn_seconds is not None else settings.turn_seconds
-                ),
-                "rules": overrides,
-                TABLE_LANGUAGE_OPTION: language or server_language(interaction),
-            }
+            # What the host gave, else the server's defaults (/shanghai settings), else ours.
+            defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
+            options = guild_settings.table_options(
+                defaults,
+                given={
+                    "preset": preset,
+                    "buy_seconds": buy_seconds,
+                    "turn_seconds": turn_seconds,
+                    "language": language,
+                },
+                fallback={
+                    "preset": "standard",
+                    "buy_seconds": settings.buy_seconds,
+                    "turn_seconds": settings.turn_seconds,
+                    "language": server_language(interaction),
+                },
+            )
+            options["rules"] = overrides
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
