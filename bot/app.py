@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -31,16 +31,20 @@ from data import Store, describe, is_postgres_url
 
 from .command_sync import sync_if_changed
 from .database_problems import open_database
+from .game_log import GameLog
 from .hand_follower import HandFollower
 from .i18n import interaction_language, t
 from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .publisher import Publisher
-from .service import Listeners, TableService
+from .service import Listener, Listeners, TableService
 from .settings import Settings
 from .views.hand import HandButton, HandSelect
 from .views.house_rules import HouseRulesSelect
 from .views.table import TableButton
+
+if TYPE_CHECKING:
+    from .metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +94,8 @@ class ShanghaiBot(commands.AutoShardedBot):
         self._refusals: set[asyncio.Task[None]] = set()
         #: ``python -m bot sync``: ``setup_hook`` syncs the commands and builds nothing else.
         self.sync_only = False
+        #: Prometheus metrics, when ``SHANGHAI_METRICS_PORT`` is set (``bot.metrics``).
+        self.metrics: Metrics | None = None
         self._gate_interactions()
 
     def _gate_interactions(self) -> None:
@@ -146,6 +152,15 @@ class ShanghaiBot(commands.AutoShardedBot):
             return
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.hands = HandFollower(self)
+        listeners: list[Listener] = [self.publisher, self.hands, GameLog()]
+        if settings.metrics_port is not None:
+            from .metrics import Metrics  # prometheus-client: the optional `metrics` extra
+
+            self.metrics = Metrics(self)
+            self.store.commit_observer = self.metrics.committed
+            self.metrics.watch_http(self.http)
+            self.metrics.serve(settings.metrics_port)
+            listeners.append(self.metrics)
         self.service = TableService(
             self.store,
             buy_seconds=settings.buy_seconds,
@@ -156,7 +171,7 @@ class ShanghaiBot(commands.AutoShardedBot):
             lobby_seconds=settings.lobby_minutes * 60,
             idle_seconds=settings.idle_hours * 3600,
             clock=discord_clock,
-            listener=Listeners(self.publisher, self.hands),
+            listener=Listeners(*listeners),
         )
         await self.load_commands()
         from .views.hand import orphan_melds_form
@@ -215,6 +230,8 @@ class ShanghaiBot(commands.AutoShardedBot):
         if store is not None:
             await store.close()
             log.info("shut down cleanly")
+        if self.metrics is not None:
+            self.metrics.close()
 
 
 async def _running_clicks_done(service: TableService) -> None:

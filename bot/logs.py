@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any, Protocol
 
 #: Loggers that would write secrets or hands at DEBUG or noise at INFO, unless named.
 QUIET = ("aiosqlite", "asyncpg", "discord.http", "discord.gateway")
@@ -57,7 +58,30 @@ def configure(text: str) -> None:
     """Set up the root handler and the levels ``text`` (``SHANGHAI_LOG_LEVEL``) asks for."""
     root, named = parse_levels(text)
     logging.basicConfig(level=root, format=FORMAT, force=True)
+    hold_quiet(named)
+
+
+def hold_quiet(named: dict[str, str]) -> None:
+    """The ``QUIET`` loggers at WARNING unless ``named``; the ``named`` ones at their level."""
     for name in QUIET:
         logging.getLogger(name).setLevel(named.get(name, "WARNING"))
     for name, level in named.items():
         logging.getLogger(name).setLevel(level)
+
+
+class _AtTable(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def record(self) -> Any: ...
+
+
+def at_table(table: _AtTable) -> str:
+    """How a log line names a table: its guild and its id (``guild 12 table 7``)."""
+    return f"guild {table.record.guild_id} table {table.id}"
+
+
+def at_ids(guild_id: int | None, table_id: int | None) -> str:
+    """``at_table`` from bare ids (either may be unknown)."""
+    return f"guild {guild_id if guild_id is not None else '?'} table {table_id}"

@@ -78,8 +78,9 @@ class Settings(BaseSettings):
 
     #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.logs``).
     log_level: str = "INFO"
-    #: A loopback port for the Prometheus metrics (``pip install '.[metrics]'``); off when unset.
-    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    #: A loopback port for the Prometheus metrics (``pip install '.[metrics]'``); off when unset,
+    #: 0 picks a free port (tests).
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
 
     @field_validator("database", mode="after")
     @classmethod

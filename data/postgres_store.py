@@ -215,6 +215,10 @@ class PostgresStore:
     store.close()`` at shutdown (which also releases the fence).
     """
 
+    #: Called with the seconds each committed write took, waits for the writer and the lock
+    #: included (``bot.metrics`` sets it for its commit latency histogram); ``None``: unused.
+    commit_observer: Callable[[float], None] | None = None
+
     def __init__(
         self,
         pool: asyncpg.Pool,
@@ -363,14 +367,18 @@ class PostgresStore:
         return await self._shielded(table_id, self._transaction(body))
 
     async def _transaction(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
+        started = time.perf_counter()
         try:
             async with (
                 self._write_connection() as conn,
                 conn.transaction(),
             ):
-                return await body(conn)
+                result = await body(conn)
         except (TimeoutError, asyncpg.LockNotAvailableError):
             raise StoreBusy() from None
+        if self.commit_observer is not None:
+            self.commit_observer(time.perf_counter() - started)
+        return result
 
     async def _one_statement(
         self, table_id: int | None, sql: str, *args: Any

@@ -258,6 +258,10 @@ class SqliteStore:
     ``await store.close()`` at shutdown, or use it as ``async with await SqliteStore.open(...)``.
     """
 
+    #: Called with the seconds each committed write took, waits for the writer and the lock
+    #: included (``bot.metrics`` sets it for its commit latency histogram); ``None``: unused.
+    commit_observer: Callable[[float], None] | None = None
+
     def __init__(
         self,
         db: aiosqlite.Connection,
@@ -406,6 +410,7 @@ class SqliteStore:
     ) -> _T:
         # No timer bounds this wait: every write ahead in the queue gives up by its own
         # deadline, which comes no later than ours, and then so do we (below, in _begin).
+        started = time.perf_counter()
         await self._lock.acquire()  # when free, taken without yielding to the loop
         # Reads of a table wait from here until the commit; the first attempt at the lock
         # usually succeeds at once, and only a busy lock lets them through early.
@@ -419,6 +424,8 @@ class SqliteStore:
                 if self._db.in_transaction:
                     await self._db.execute("ROLLBACK")
                 raise
+            if self.commit_observer is not None:
+                self.commit_observer(time.perf_counter() - started)
             return result
         finally:
             self._settled.set()

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from bot.logs import at_table
 from data.errors import StoreBusy
 from engine import Game
 from engine.actions import Action, RequestBuy
@@ -69,7 +70,7 @@ class ComputerSeats:
         try:
             return self.strategy(level).choose(game.view(player), legal, self.rng(table, seat))
         except Exception:
-            log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
+            log.exception("%s: strategy %s failed; using the simple rule", at_table(table), level)
             return choose_auto_action(game, player)
 
     def undecided_buyers(self, table: LiveTable) -> list[int]:
@@ -105,7 +106,7 @@ class ComputerSeats:
                         level, lambda s, v, r: s.wants_buy(v, r), game.view(player), table, seat
                     )
             except Exception:
-                log.exception("wants_buy failed at table %s", table.id)
+                log.exception("%s: wants_buy failed", at_table(table))
                 wants = False
             if wants:
                 try:
@@ -114,7 +115,8 @@ class ComputerSeats:
                     table.decided.discard(seat)  # asked again when the timer retries
                     raise
                 except ValueError as error:
-                    log.info("computer buy refused at table %s: %s", table.id, error)
+                    why = getattr(error, "code", "refused")
+                    log.info("%s: computer buy refused (%s)", at_table(table), why)
 
     async def move(self, table: LiveTable, seat: int) -> None:
         """One action of a computer seat's turn, through the same path as a click."""
@@ -134,7 +136,13 @@ class ComputerSeats:
         except StoreBusy:
             raise  # the move is fine, the store is busy: the timer backs off and tries again
         except ValueError as error:
-            log.warning("computer move %s refused at table %s: %s", action, table.id, error)
+            # The kind of move only: its card would show what a computer holds.
+            log.warning(
+                "%s: computer move %s refused (%s)",
+                at_table(table),
+                type(action).__name__,
+                getattr(error, "code", "refused"),
+            )
             game = table.game  # a failed commit reloads the table: decide from what it holds
             if game is None or table.closed:
                 return
@@ -156,7 +164,7 @@ class ComputerSeats:
                 level, lambda s, v, r: s.choose(v, legal, r), game.view(player), table, seat
             )
         except Exception:
-            log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
+            log.exception("%s: strategy %s failed; using the simple rule", at_table(table), level)
             return choose_auto_action(game, player)
 
     async def _off_loop(

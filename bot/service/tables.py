@@ -25,6 +25,7 @@ from typing import Any
 from bot import quarantine
 from bot.errors import NoTable, NotHost, NotSeated, UserError, WrongPhase, rules_refusal
 from bot.i18n import t, table_language
+from bot.logs import at_table
 from data.records import AwayState, Seat
 from engine import Game
 from engine.actions import Action, CancelBuy, RequestBuy
@@ -116,7 +117,7 @@ class TableService:
             try:
                 self.listener.table_changed(change)
             except Exception:
-                log.exception("listener failed for table %s", change.table.id)
+                log.exception("%s: listener failed", at_table(change.table))
 
     def buy_window_running(self, table: LiveTable) -> bool:
         """Whether buy requests are accepted now (the engine window and our deadline)."""
@@ -352,9 +353,9 @@ class TableService:
             try:
                 await self.store.end_table(table.id, status="abandoned")
             except Exception as error:  # a restart ends it again: its channel is still gone
-                log.warning("table %s: could not record its end (%s)", table.id, error)
+                log.warning("%s: could not record its end (%s)", at_table(table), error)
             self._forget(table)
-        log.info("table %s abandoned: %s", table.id, reason)
+        log.info("%s abandoned: %s", at_table(table), reason)
         self._notify(Change(table, "abandoned"))
         return table
 
@@ -512,7 +513,7 @@ class TableService:
             await self._reload(table)
             raise
         if failures := table.backoff.succeeded():
-            log.warning("table %s saves again after %d failed timer run(s)", table.id, failures)
+            log.warning("%s saves again after %d failed timer run(s)", at_table(table), failures)
         result = ActResult(events, table.version)
         if game.is_over:
             self._forget(table)
