@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     #: Sync the slash commands even if unchanged since the last sync (``python -m bot --sync``).
     force_sync: bool = False
 
+    #: Where players read the full rules (the repository's ``docs/RULES.md`` as published);
+    #: ``/shanghai rules`` links to it. Unset: it names the file instead.
+    rules_url: str = Field(default="", pattern=r"^(https?://\S+)?$")
     #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.logs``).
     log_level: str = "INFO"
     #: A loopback port for the Prometheus metrics (``pip install '.[metrics]'``); off when unset,
