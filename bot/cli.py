@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pydantic import SecretStr, ValidationError
 
-from data import describe, is_postgres_url
+from data import is_postgres_url
 
 from .settings import Settings
 
@@ -213,8 +213,3 @@ def sqlite_facts(path: Path) -> tuple[int, int] | None:
                 ).fetchone()[0]
             )
     return version, open_tables
-
-
-def database_line(database: Path | str) -> str:
-    """How a log line names the database: the path, or the URL without its password."""
-    return describe(database)

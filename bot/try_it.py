@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import logging
 import shutil
 import signal
@@ -46,8 +47,10 @@ log = logging.getLogger(__name__)
 
 #: A token of the right shape: simcord never sends it anywhere.
 FAKE_TOKEN = "try" + "x" * 21 + ".simcrd." + "y" * 27
-#: How often (real seconds) ``keep_pages_live`` looks for the bot's background requests.
+#: How often (real seconds) ``keep_pages_live`` looks for the bot's background requests, and
+#: how long they must have stopped before it publishes them.
 LIVE_EVERY = 0.25
+QUIET_SECONDS = 0.3
 VIEWER_NAMES = ("you", "friend", "neighbour")
 #: How long a click waits for the bot's work to settle. simcord waits for every timer due
 #: within it, and the computers arm one a second: above the computer delay, every click
@@ -126,18 +129,33 @@ def republish(preview: Any) -> None:
             preview._publish(page, reason="refresh")
 
 
-async def keep_pages_live(env: Any, preview: Any, every: float = LIVE_EVERY) -> None:
-    """Republish the pages whenever the bot made a request (an edit, a message, a hand's
-    redraw: simcord records each) since the last look, so the computers' moves and the
-    timers show without a click. (simcord runs the bot's timers on its own: its clock
-    follows real time between operations.)"""
+async def keep_pages_live(
+    env: Any, preview: Any, every: float = LIVE_EVERY, quiet: float = QUIET_SECONDS
+) -> None:
+    """Republish the pages whenever the bot made requests (an edit, a message, a hand's
+    redraw: simcord records each) since the last look, so the computers' moves and the timers
+    show without a click. (simcord runs the bot's timers on its own: its clock follows real
+    time between operations.)
+
+    A burst of requests (a computer's move edits the table and redraws hands) is published
+    once, after ``quiet`` seconds without a new one: every publication makes a click on the
+    page as it was one revision old ("Action was not completed": click again), so fewer is
+    better, and the page reads its state only every half second anyway.
+    """
     seen = len(env.http_requests)
     while True:
         await asyncio.sleep(every)
         count = len(env.http_requests)
-        if count != seen:
-            seen = count
-            republish(preview)
+        if count == seen:
+            continue
+        while True:  # until the burst is over (a computer's move takes a few requests)
+            await asyncio.sleep(quiet)
+            latest = len(env.http_requests)
+            if latest == count:
+                break
+            count = latest
+        seen = count
+        republish(preview)
 
 
 async def session(
@@ -185,20 +203,27 @@ async def session(
         await env.shutdown()
 
 
+#: What ``simcord[preview]`` adds (simcord checks the same list when a Preview starts).
+PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
+
+
+def preview_installed() -> bool:
+    """Whether the ``try`` extra is installed, asked without importing it."""
+    return all(importlib.util.find_spec(name) is not None for name in PREVIEW_MODULES)
+
+
 def main(*, seed: int | None, port: int | None, viewers: int, open_browser: bool) -> int:
     """``python -m bot try``: 0 after the session ends, 2 if simcord's Preview is missing."""
-    try:
-        import simcord.preview  # noqa: F401 - only to say clearly what to install
-        from simcord.preview import _require_preview_runtime
-
-        _require_preview_runtime()
-    except Exception:
+    if not preview_installed():
         print(
             "shanghai: try needs simcord's Preview: pip install -c constraints.txt -e '.[try]'",
             file=sys.stderr,
         )
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # simcord builds throwaway discord.py clients of its own, and discord.py warns about
+    # their intents: noise for a newcomer, who reads the address on the next line.
+    logging.getLogger("discord").setLevel(logging.ERROR)
     folder = Path(tempfile.mkdtemp(prefix="shanghai-try-"))
     try:
         asyncio.run(

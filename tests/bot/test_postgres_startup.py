@@ -79,3 +79,23 @@ def test_the_start_up_log_names_the_database_opened_without_its_password(
 def test_the_start_up_log_names_the_sqlite_file(tmp_path: Path) -> None:
     done = run_bot(tmp_path, SHANGHAI_DATABASE=str(tmp_path / "games.sqlite3"))
     assert f"database opened: SQLite {tmp_path / 'games.sqlite3'}, for shards" in done.stderr
+
+
+async def test_check_reads_the_postgres_schema_version(tmp_path: Path, postgres_url: str) -> None:
+    from data.migrations import load_migrations
+
+    store = await Store.open(postgres_url)
+    await store.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SHANGHAI_", "DATABASE_"))}
+    env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=TOKEN, DATABASE_URL=postgres_url)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "check"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    latest = load_migrations(dialect="postgres")[-1].version
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"schema version {latest}" in done.stdout and "database: PostgreSQL" in done.stdout
