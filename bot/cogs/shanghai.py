@@ -232,10 +232,10 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 language=language,
             )
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
-            if settings.rules_url:
-                text += "\n" + t("rules.full_link", language, url=settings.rules_url)
+            if settings.rules_url:  # the players' page (docs/RULES.md), under the heading
+                heading += "\n" + t("rules.full_link", language, url=settings.rules_url)
             else:
-                text += "\n" + t("rules.full_file", language)
+                heading += "\n" + t("rules.full_file", language)
             body = f"{heading}\n{text}"
             if len(body) + len(extra) < 1990:  # one message when it fits (Discord: 2000)
                 body, extra = f"{body}\n{extra}", ""

@@ -31,23 +31,28 @@ def shanghai(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[s
     )
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["--help"],
-        ["run", "--help"],
-        ["try", "--help"],
-        ["sync", "--help"],
-        ["check", "--help"],
-        ["backup", "--help"],
-    ],
-)
-def test_help_answers_and_starts_nothing(tmp_path: Path, args: list[str]) -> None:
-    result = shanghai(tmp_path, *args, DISCORD_TOKEN=TOKEN)
+def test_help_answers_and_starts_nothing(tmp_path: Path) -> None:
+    result = shanghai(tmp_path, "--help", DISCORD_TOKEN=TOKEN)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("usage: shanghai")
     assert list(tmp_path.iterdir()) == []  # no var/, no database, no heartbeat
     assert "database opened" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "try", "sync", "check", "backup"])
+def test_every_subcommand_has_help_that_starts_nothing(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.cli
+
+    def must_not_serve(*args: object, **kwargs: object) -> int:
+        raise AssertionError("--help started the bot")
+
+    monkeypatch.setattr(bot.cli, "serve", must_not_serve)
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--help"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: shanghai {command}")
 
 
 def test_top_level_help_lists_every_subcommand() -> None:
