@@ -454,7 +454,7 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
             await submit_melds(interaction, self.table_id, self.sort, self.melds.value)
 
     async def on_timeout(self) -> None:  # pragma: no cover - Discord closes the modal itself
-        log.info("a melds modal expired (table %s)", self.table_id)
+        log.info("table %s: a melds modal expired (its guild is not known here)", self.table_id)
 
 
 def go_down_lines(
