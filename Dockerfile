@@ -12,16 +12,25 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # relative to this folder, so both land on the volume below.
 WORKDIR /app
 
-# The tested versions, with the PostgreSQL driver so that a postgresql:// SHANGHAI_DATABASE
-# (or DATABASE_URL) works as well as the SQLite file on the volume.
+# The dependencies first, in a layer of their own: the tested versions, with the PostgreSQL
+# driver so that a postgresql:// SHANGHAI_DATABASE (or DATABASE_URL) works as well as the
+# SQLite file on the volume. This layer is rebuilt only when pyproject.toml or constraints.txt
+# change: empty packages stand in for the code, and the project itself is uninstalled again.
 COPY pyproject.toml constraints.txt README.md ./
-COPY engine engine
-COPY data data
-COPY bot bot
-RUN pip install --constraint constraints.txt '.[postgres]' \
+RUN mkdir engine data bot \
+    && touch engine/__init__.py data/__init__.py bot/__init__.py \
+    && pip install --constraint constraints.txt '.[postgres]' \
+    && pip uninstall --yes shanghai \
+    && rm -rf engine data bot build ./*.egg-info \
     && useradd --system --uid 10001 --user-group --home-dir /app --no-create-home shanghai \
     && mkdir -p /app/var \
     && chown shanghai:shanghai /app/var
+
+# Then the code: a change here rebuilds only these layers (the install takes no download).
+COPY engine engine
+COPY data data
+COPY bot bot
+RUN pip install --no-deps --constraint constraints.txt . && rm -rf build ./*.egg-info
 
 USER shanghai
 VOLUME ["/app/var"]
@@ -29,6 +38,8 @@ VOLUME ["/app/var"]
 # python -m bot handles SIGTERM itself: it finishes running clicks, sends the pending table
 # edits and closes the database within 6 s, before Docker's 10 s kill.
 STOPSIGNAL SIGTERM
+# The probe reads the heartbeat file's age with the standard library only (about 0.06 s and
+# 20 MB a run, not the bot's own imports).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot.health"]
 

@@ -22,23 +22,27 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
-from data import Store
+from data import Store, describe, is_postgres_url
 
 from .command_sync import sync_if_changed
 from .database_problems import open_database
+from .game_log import GameLog
 from .hand_follower import HandFollower
 from .i18n import interaction_language, t
 from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .members import MemberCheck
 from .publisher import Publisher
-from .service import Listeners, TableService
+from .service import Listener, Listeners, TableService
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +90,10 @@ class ShanghaiBot(commands.AutoShardedBot):
         self.accepting = True
         self._winding_down = False
         self._refusals: set[asyncio.Task[None]] = set()
+        #: ``python -m bot sync``: ``setup_hook`` syncs the commands and builds nothing else.
+        self.sync_only = False
+        #: Prometheus metrics, when ``SHANGHAI_METRICS_PORT`` is set (``bot.metrics``).
+        self.metrics: Metrics | None = None
         self._gate_interactions()
 
     def _gate_interactions(self) -> None:
@@ -130,13 +138,28 @@ class ShanghaiBot(commands.AutoShardedBot):
                 fence_wait=self.settings.shard_wait,
                 durable=self.settings.durable_commits,
             )
-            log.info("database opened for %s", self.shard_set)
+            kind = "PostgreSQL" if is_postgres_url(self.settings.database) else "SQLite"
+            where = describe(self.settings.database)  # a URL without its password
+            log.info("database opened: %s %s, for %s", kind, where, self.shard_set)
 
     async def setup_hook(self) -> None:
         settings = self.settings
         await self.open_store()
+        if self.sync_only:  # ``python -m bot sync``: the commands, nothing else
+            await self.load_commands()
+            await self.sync_commands()
+            return
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.hands = HandFollower(self)
+        listeners: list[Listener] = [self.publisher, self.hands, MemberCheck(self), GameLog()]
+        if settings.metrics_port is not None:
+            from .metrics import Metrics  # prometheus-client: the optional `metrics` extra
+
+            self.metrics = Metrics(self)
+            self.store.commit_observer = self.metrics.committed
+            self.metrics.watch_http(self.http)
+            self.metrics.serve(settings.metrics_port)
+            listeners.append(self.metrics)
         self.service = TableService(
             self.store,
             buy_seconds=settings.buy_seconds,
@@ -148,20 +171,30 @@ class ShanghaiBot(commands.AutoShardedBot):
             lobby_seconds=settings.lobby_minutes * 60,
             idle_seconds=settings.idle_hours * 3600,
             clock=discord_clock,
-            listener=Listeners(self.publisher, self.hands, MemberCheck(self)),
+            listener=Listeners(*listeners),
         )
-        await self.tree.set_translator(CatalogueTranslator())
-        await self.load_extension("bot.cogs.shanghai")
-        await self.load_extension("bot.cogs.rummy")
-        await self.load_extension("bot.cogs.channel_watch")
+        await self.load_commands()
         if 0 in self.shard_set.ids:
-            guild = None if settings.dev_guild is None else discord.Object(id=settings.dev_guild)
-            if guild is not None:
-                self.tree.copy_global_to(guild=guild)
-            await sync_if_changed(self.tree, self.store, guild=guild, force=settings.force_sync)
+            await self.sync_commands()
         # Last: restored timers may fire at once, and nothing else should wait behind them.
         restored = await self.service.restore()
         log.info("restored %d open table(s)", len(restored))
+
+    async def load_commands(self) -> None:
+        """The slash commands and their translations (the cogs need no service to load)."""
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.load_extension("bot.cogs.shanghai")
+        await self.load_extension("bot.cogs.rummy")
+        await self.load_extension("bot.cogs.settings")  # joins /shanghai: after it
+        await self.load_extension("bot.cogs.channel_watch")
+
+    async def sync_commands(self) -> None:
+        """Upload the commands if they changed (always with ``force_sync``)."""
+        settings = self.settings
+        guild = None if settings.dev_guild is None else discord.Object(id=settings.dev_guild)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        await sync_if_changed(self.tree, self.store, guild=guild, force=settings.force_sync)
 
     async def _on_tree_error(
         self,
@@ -190,6 +223,8 @@ class ShanghaiBot(commands.AutoShardedBot):
         if store is not None:
             await store.close()
             log.info("shut down cleanly")
+        if self.metrics is not None:
+            self.metrics.close()
 
 
 async def _running_clicks_done(service: TableService) -> None:

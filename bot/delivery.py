@@ -30,6 +30,7 @@ import discord
 
 from .backoff import Backoff
 from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from .logs import at_ids, at_table
 
 if TYPE_CHECKING:
     from .publisher import Outbox, Publisher
@@ -110,7 +111,8 @@ class Delivery:
             return
         if fault is Fault.BUG:
             log.error(
-                "could not update channel %s; dropping that update",
+                "%s: could not update channel %s; dropping that update",
+                at_table(table) if table is not None else "no table",
                 box.channel_id,
                 exc_info=(type(error), error, error.__traceback__),
             )
@@ -119,7 +121,8 @@ class Delivery:
         first = box.backoff.failed(now)
         if first:
             log.warning(
-                "could not update channel %s (%s); retrying with back-off",
+                "%s: could not update channel %s (%s); retrying with back-off",
+                at_table(table) if table is not None else "no table",
                 box.channel_id,
                 _summary(error),
             )
@@ -131,7 +134,9 @@ class Delivery:
         if fault is Fault.PERMISSION and table is not None and not box.host_told:
             box.host_told = True
             language = table_language(table.record.options)
-            await self._tell_host(table.record.host_id, table.id, box.channel_id, language)
+            await self._tell_host(
+                table.record.host_id, table.id, box.channel_id, language, table.record.guild_id
+            )
 
     async def _tell_host(
         self,
@@ -139,6 +144,7 @@ class Delivery:
         table_id: int,
         channel_id: int,
         language: Language = DEFAULT_LANGUAGE,
+        guild_id: int | None = None,
     ) -> None:
         missing = missing_permissions(self.bot, channel_id) or list(NEEDED)
         # Discord's own names for them, as the host's settings show them in that language.
@@ -154,7 +160,8 @@ class Delivery:
             user = self.bot.get_user(host_id) or await self.bot.fetch_user(host_id)
             await user.send(text)
         except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError):
-            log.info("could not tell the host of table %s about missing permissions", table_id)
+            where = at_ids(guild_id, table_id)
+            log.info("%s: could not tell the host about missing permissions", where)
 
 
 def _trim(box: Outbox, language: Language = DEFAULT_LANGUAGE) -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import interaction_language, t
+from bot.logs import at_ids
 from bot.screens.text import SortMode, cards_text
 from bot.views.hand import hand_files, render_hand
 from engine.cards import Card
@@ -155,6 +156,7 @@ class HandFollower:
                 followed.tag, followed.hand = snap.tag, hand
                 self.pushes += 1
             except (discord.HTTPException, ValueError):
-                log.info("could not follow a hand at table %s; it waits for My hand", table_id)
+                where = at_ids(followed.interaction.guild_id, table_id)
+                log.info("%s: could not follow a hand; it waits for My hand", where)
                 self.followed.pop(key, None)
                 return

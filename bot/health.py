@@ -7,22 +7,21 @@ when the heartbeat (``SHANGHAI_HEARTBEAT``, default ``var/heartbeat``) was touch
 reach Discord turns unhealthy too. A clean shutdown removes the file.
 
 A file rather than an HTTP port: nothing to expose, and it works the same under Docker,
-systemd and a plain shell.
+systemd and a plain shell. The probe itself imports the standard library only (it finds
+``SHANGHAI_HEARTBEAT`` in the environment or ``.env`` the way the settings do, see
+``heartbeat_path``): it costs a few tens of milliseconds, not the bot's start-up.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
+import os
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
-
-from pydantic import SecretStr, ValidationError
-
-from .settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +58,8 @@ def touch(path: Path) -> None:
 async def keep_beating(bot: _Connected, path: Path, every: float = BEAT_SECONDS) -> None:
     """Touch ``path`` every ``every`` seconds while ``bot`` is connected; remove it when
     cancelled. A heartbeat that cannot be written is logged once (the bot itself goes on)."""
+    import asyncio  # here, not at the top: the probe (``main``) needs no event loop
+
     failing = False
     try:
         while True:
@@ -89,15 +90,37 @@ def problem(path: Path, now: float | None = None, stale_after: float = STALE_AFT
     return None
 
 
-def main() -> int:
+#: ``Settings.heartbeat``'s default and its variable (a test holds them equal).
+DEFAULT_HEARTBEAT = Path("var/heartbeat")
+HEARTBEAT_VARIABLE = "SHANGHAI_HEARTBEAT"
+
+
+def heartbeat_path(environ: Mapping[str, str] | None = None, env_file: Path = Path(".env")) -> Path:
+    """Where the bot writes its heartbeat, found as ``Settings`` finds it, without pydantic:
+    the environment (names are case-insensitive there), then ``.env``, then the default."""
+    for name, value in (os.environ if environ is None else environ).items():
+        if name.upper() == HEARTBEAT_VARIABLE:
+            return Path(value)
     try:
-        # The token is not needed to check health; the other settings come from the
-        # environment and .env, exactly as the bot reads them.
-        path = Settings(discord_token=SecretStr("-")).heartbeat
-    except ValidationError as error:
-        print(f"health: invalid settings ({error.error_count()} error(s))", file=sys.stderr)
-        return 1
-    reason = problem(path)
+        lines = env_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    found: str | None = None
+    for line in lines:
+        name, equals, value = line.strip().removeprefix("export ").partition("=")
+        if not equals or name.strip().upper() != HEARTBEAT_VARIABLE:
+            continue
+        value = value.strip()
+        if value[:1] in ("'", '"') and value.endswith(value[0]) and len(value) > 1:
+            value = value[1:-1]
+        else:
+            value = value.split(" #", 1)[0].strip()
+        found = value  # the last assignment wins, as in python-dotenv
+    return Path(found) if found else DEFAULT_HEARTBEAT
+
+
+def main() -> int:
+    reason = problem(heartbeat_path())
     if reason is not None:
         print(f"unhealthy: {reason}", file=sys.stderr)
         return 1

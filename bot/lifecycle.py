@@ -101,3 +101,17 @@ async def run(bot: ShanghaiBot, token: str) -> None:
     async with bot:
         await bot.open_store()
         await serve(bot, lambda: bot.start(token))
+
+
+async def sync_commands(bot: ShanghaiBot, token: str) -> None:
+    """``python -m bot sync``: log in over HTTP (no gateway), upload the commands, close.
+
+    discord.py's ``login`` runs ``setup_hook``, which with ``sync_only`` opens the database (the
+    hash of the last sync lives there), loads the commands and uploads them, and restores no
+    table: nothing is served.
+    """
+    bot.sync_only = True
+    bot.settings.force_sync = True
+    async with bot:
+        await bot.open_store()
+        await bot.login(token)

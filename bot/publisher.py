@@ -56,6 +56,7 @@ from engine.events import (
 from .backoff import Backoff
 from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
 from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from .logs import at_table
 from .screens.attachments import (
     TABLE_FILE,
     score_sheet_picture,
@@ -491,7 +492,7 @@ class Publisher:
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
-            log.info("table %s message is gone; /shanghai table re-posts it", table.id)
+            log.info("%s: its message is gone; /shanghai table re-posts it", at_table(table))
             return False
 
     async def _edit(self, box: Outbox, table: TableSnapshot) -> None:

@@ -20,6 +20,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from data.opening import is_postgres_url
 from data.shards import ShardSet
 
+from .logs import parse_levels
+
 #: Three dot-separated base64url parts: the shape of every Discord bot token.
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 
@@ -82,11 +84,26 @@ class Settings(BaseSettings):
     #: database server may then lose the last acknowledged moves (never corrupt a game).
     durable_commits: bool = True
 
+    #: Where players read the full rules (the repository's ``docs/RULES.md`` as published);
+    #: ``/shanghai rules`` links to it. Unset: it names the file instead.
+    rules_url: str = Field(default="", pattern=r"^(https?://\S+)?$")
+    #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.logs``).
+    log_level: str = "INFO"
+    #: A loopback port for the Prometheus metrics (``pip install '.[metrics]'``); off when unset,
+    #: 0 picks a free port (tests).
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+
     @field_validator("database", mode="after")
     @classmethod
     def _path_unless_url(cls, value: Path | str) -> Path | str:
         """A file path from the environment becomes a ``Path``; a URL stays text."""
         return value if is_postgres_url(value) else Path(value)
+
+    @field_validator("log_level", mode="after")
+    @classmethod
+    def _known_levels(cls, value: str) -> str:
+        parse_levels(value)  # ValueError names the part that is not a level
+        return value
 
     def shards(self) -> ShardSet:
         """The shards this process owns; ``ValueError`` if an id is out of range."""

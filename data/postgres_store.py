@@ -173,6 +173,11 @@ _LATEST_NAME = """
 """
 
 _GET_META = "SELECT value FROM meta WHERE key = $1"
+_GET_GUILD_SETTINGS = "SELECT settings FROM guild_settings WHERE guild_id = $1"
+_SET_GUILD_SETTINGS = (
+    "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES ($1, $2, $3)"
+    " ON CONFLICT (guild_id) DO UPDATE SET settings = $2, updated_at = $3"
+)
 _SET_META = (
     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = $2"
 )
@@ -220,6 +225,10 @@ class PostgresStore(BoardCalls):
     Make one with ``await PostgresStore.open(url, shards=...)`` at start-up and ``await
     store.close()`` at shutdown (which also releases the fence).
     """
+
+    #: Called with the seconds each committed write took, waits for the writer and the lock
+    #: included (``bot.metrics`` sets it for its commit latency histogram); ``None``: unused.
+    commit_observer: Callable[[float], None] | None = None
 
     def __init__(
         self,
@@ -395,14 +404,18 @@ class PostgresStore(BoardCalls):
         return await self._shielded(table_id, self._transaction(body))
 
     async def _transaction(self, body: Callable[[_Connection], Awaitable[_T]]) -> _T:
+        started = time.perf_counter()
         try:
             async with (
                 self._write_connection() as conn,
                 conn.transaction(),
             ):
-                return await body(conn)
+                result = await body(conn)
         except (TimeoutError, asyncpg.LockNotAvailableError):
             raise StoreBusy() from None
+        if self.commit_observer is not None:
+            self.commit_observer(time.perf_counter() - started)
+        return result
 
     async def _one_statement(
         self, table_id: int | None, sql: str, *args: Any
@@ -680,6 +693,18 @@ class PostgresStore(BoardCalls):
         return stats_record(row, user_id, game_kind)
 
     # -- settings of the deployment ---------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's defaults as last stored (``{}`` when it has none)."""
+        rows = await self._read(_GET_GUILD_SETTINGS, guild_id)
+        if not rows:
+            return {}
+        value = rows[0]["settings"]  # the jsonb codec has decoded it
+        return dict(value) if isinstance(value, dict) else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace a server's defaults with ``settings``."""
+        await self._execute(None, _SET_GUILD_SETTINGS, guild_id, dict(settings), self._clock())
 
     async def get_meta(self, key: str) -> str | None:
         """A value the bot keeps about itself (e.g. the hash of the synced commands)."""

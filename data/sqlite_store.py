@@ -100,6 +100,11 @@ _SELECT_OPEN_IN_CHANNEL = (
 )
 _SELECT_OPEN_TABLES = "SELECT * FROM tables WHERE status IN ('lobby', 'playing')"
 _GET_META = "SELECT value FROM meta WHERE key = ?"
+_GET_GUILD_SETTINGS = "SELECT settings FROM guild_settings WHERE guild_id = ?"
+_SET_GUILD_SETTINGS = """
+INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
+"""
 _SET_META = """
 INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
 """
@@ -261,6 +266,10 @@ class SqliteStore(BoardCalls):
     Make one with ``await SqliteStore.open(path)`` at start-up (it migrates the schema) and
     ``await store.close()`` at shutdown, or use it as ``async with await SqliteStore.open(...)``.
     """
+
+    #: Called with the seconds each committed write took, waits for the writer and the lock
+    #: included (``bot.metrics`` sets it for its commit latency histogram); ``None``: unused.
+    commit_observer: Callable[[float], None] | None = None
 
     def __init__(
         self,
@@ -434,6 +443,7 @@ class SqliteStore(BoardCalls):
     ) -> _T:
         # No timer bounds this wait: every write ahead in the queue gives up by its own
         # deadline, which comes no later than ours, and then so do we (below, in _begin).
+        started = time.perf_counter()
         await self._lock.acquire()  # when free, taken without yielding to the loop
         # Reads of a table wait from here until the commit; the first attempt at the lock
         # usually succeeds at once, and only a busy lock lets them through early.
@@ -447,6 +457,8 @@ class SqliteStore(BoardCalls):
                 if self._db.in_transaction:
                     await self._db.execute("ROLLBACK")
                 raise
+            if self.commit_observer is not None:
+                self.commit_observer(time.perf_counter() - started)
             return result
         finally:
             self._settled.set()
@@ -790,6 +802,24 @@ class SqliteStore(BoardCalls):
         return stats_record(row, user_id, game_kind)
 
     # -- settings of the deployment ---------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's defaults as last stored (``{}`` when it has none)."""
+        rows = await self._read(_GET_GUILD_SETTINGS, (guild_id,))
+        if not rows:
+            return {}
+        value = json.loads(rows[0]["settings"])
+        return value if isinstance(value, dict) else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace a server's defaults with ``settings``."""
+        text = json.dumps(dict(settings), sort_keys=True)
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(_SET_GUILD_SETTINGS, (guild_id, text, now))
+
+        await self._write(body)
 
     async def get_meta(self, key: str) -> str | None:
         """A value the bot keeps about itself (e.g. the hash of the synced commands)."""

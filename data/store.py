@@ -28,7 +28,7 @@ guilds this process owns, which is what lets several processes share one databas
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import Enum
@@ -99,6 +99,10 @@ def is_background_write() -> bool:
 
 class Store(Protocol):
     """Everything the bot reads and writes. See the module docstring for the table life cycle."""
+
+    #: Called with the seconds each committed write took, waits for the writer and the lock
+    #: included (``bot.metrics`` sets it for its commit latency histogram); ``None``: unused.
+    commit_observer: Callable[[float], None] | None = None
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -277,6 +281,14 @@ class Store(Protocol):
         ...
 
     # -- settings of the deployment ---------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's defaults as last stored (``{}`` when it has none); the bot validates."""
+        ...
+
+    async def set_guild_settings(self, guild_id: int, settings: Mapping[str, Any]) -> None:
+        """Replace a server's defaults with ``settings`` (a JSON object)."""
+        ...
 
     async def get_meta(self, key: str) -> str | None:
         """A value the bot keeps about itself (e.g. the hash of the synced commands)."""

@@ -65,8 +65,59 @@ def test_compose_keeps_the_database_on_the_named_volume() -> None:
     text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
     volume = exec_form(instructions()["VOLUME"][-1])[0]
     assert re.search(rf"^\s*- (\S+):{re.escape(volume)}\s*$", text, re.MULTILINE)
-    assert re.search(rf"SHANGHAI_DATABASE: {re.escape(volume)}/", text)
+    assert compose_database({}).startswith(f"{volume}/")
     assert re.search(r"stop_grace_period: (\d+)s", text)
+
+
+def compose_database(dotenv: dict[str, str]) -> str:
+    """What compose sets SHANGHAI_DATABASE to for a ``.env`` holding ``dotenv``: its
+    ``${NAME:-default}`` interpolation (nested defaults included), evaluated here."""
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    match = re.search(r"^\s*SHANGHAI_DATABASE: (.+)$", text, re.MULTILINE)
+    assert match is not None
+    value = match[1].strip()
+    pattern = re.compile(r"\$\{([A-Z_]+):-([^${}]*)\}")
+    while "${" in value:
+        value, count = pattern.subn(lambda m: dotenv.get(m[1]) or m[2], value)
+        assert count, f"cannot evaluate {value!r}"
+    return value
+
+
+def test_compose_honours_the_database_named_in_env() -> None:
+    url = "postgresql://shanghai:secret@db:5432/shanghai"
+    assert compose_database({"DATABASE_URL": url}) == url
+    assert compose_database({"SHANGHAI_DATABASE": url, "DATABASE_URL": "postgresql://x"}) == url
+    # .env.example's own value, relative: under WORKDIR, so on the volume.
+    example = compose_database({"SHANGHAI_DATABASE": "var/shanghai.sqlite3"})
+    workdir = PurePosixPath(instructions()["WORKDIR"][-1])
+    volume = PurePosixPath(exec_form(instructions()["VOLUME"][-1])[0])
+    assert (workdir / example).parent == volume
+
+
+def test_compose_restarts_the_bot_and_rotates_its_log() -> None:
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^\s*restart: unless-stopped$", text, re.MULTILINE)
+    assert re.search(r"^\s*driver: json-file$", text, re.MULTILINE)
+    assert re.search(r'^\s*max-size: "\d+m"$', text, re.MULTILINE)
+    assert re.search(r'^\s*max-file: "\d+"$', text, re.MULTILINE)
+
+
+def test_dockerfile_installs_the_dependencies_before_copying_the_code() -> None:
+    """A code change must not reinstall every dependency: the layer that downloads them comes
+    before the first COPY of a package, and copies only the project's metadata."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
+    steps = [
+        " ".join(line.split())
+        for line in text.splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    first_code = next(i for i, s in enumerate(steps) if re.match(r"COPY (engine|data|bot) ", s))
+    install = next(i for i, s in enumerate(steps) if s.startswith("RUN") and "pip install" in s)
+    assert install < first_code
+    copied_before = [s for s in steps[:install] if s.startswith("COPY")]
+    assert copied_before == ["COPY pyproject.toml constraints.txt README.md ./"]
+    after = [s for s in steps[first_code:] if s.startswith("RUN") and "pip install" in s]
+    assert after and all("--no-deps" in s for s in after)
 
 
 def test_procfile_runs_the_entry_point() -> None:

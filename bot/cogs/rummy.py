@@ -13,12 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import guild_settings
 from bot.cogs.leaderboard import send_leaderboard, send_stats
 from bot.cogs.shanghai import open_table_here
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
-    TABLE_LANGUAGE_OPTION,
     server_language,
 )
 from bot.interactions import guard
@@ -75,14 +75,21 @@ class Rummy(commands.GroupCog, group_name="rummy"):
                 overrides["ace_mode"] = ace_mode
             if final_discard is not None:
                 overrides["final_discard"] = final_discard
-            options: dict[str, Any] = {
+            # The server's defaults (/shanghai settings) for the turn time and the language;
+            # Rummy has its own preset and no buying.
+            defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
+            options = guild_settings.table_options(
+                defaults,
+                given={"turn_seconds": turn_seconds, "language": language},
+                fallback={
+                    "turn_seconds": settings.turn_seconds,
+                    "language": server_language(interaction),
+                },
+            )
+            options |= {
                 "preset": "rummy",
                 "buy_seconds": float(settings.buy_seconds),
-                "turn_seconds": float(
-                    turn_seconds if turn_seconds is not None else settings.turn_seconds
-                ),
                 "rules": overrides,
-                TABLE_LANGUAGE_OPTION: language or server_language(interaction),
             }
             await open_table_here(self.bot, interaction, options, "Rummy")
 

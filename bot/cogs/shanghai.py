@@ -8,19 +8,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guards
+from bot import guards, guild_settings
 from bot.cogs import leaderboard as board
 from bot.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
-    TABLE_LANGUAGE_OPTION,
     interaction_language,
     server_language,
     t,
     table_language,
 )
 from bot.interactions import guard
+from bot.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import rules_for
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
@@ -134,7 +134,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        preset: str = "standard",
+        preset: str | None = None,
         buy_seconds: app_commands.Range[int, 3, 120] | None = None,
         turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
         deals: app_commands.Range[int, 1, 10] | None = None,
@@ -158,17 +158,24 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 overrides["deuces_wild"] = deuces_wild
             if buy_limit is not None:
                 overrides["buy_limit"] = buy_limit
-            options: dict[str, Any] = {
-                "preset": preset,
-                "buy_seconds": float(
-                    buy_seconds if buy_seconds is not None else settings.buy_seconds
-                ),
-                "turn_seconds": float(
-                    turn_seconds if turn_seconds is not None else settings.turn_seconds
-                ),
-                "rules": overrides,
-                TABLE_LANGUAGE_OPTION: language or server_language(interaction),
-            }
+            # What the host gave, else the server's defaults (/shanghai settings), else ours.
+            defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
+            options = guild_settings.table_options(
+                defaults,
+                given={
+                    "preset": preset,
+                    "buy_seconds": buy_seconds,
+                    "turn_seconds": turn_seconds,
+                    "language": language,
+                },
+                fallback={
+                    "preset": "standard",
+                    "buy_seconds": settings.buy_seconds,
+                    "turn_seconds": settings.turn_seconds,
+                    "language": server_language(interaction),
+                },
+            )
+            options["rules"] = overrides
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
@@ -220,6 +227,10 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 language=language,
             )
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
+            if settings.rules_url:  # the players' page (docs/RULES.md), under the heading
+                heading += "\n" + t("rules.full_link", language, url=settings.rules_url)
+            else:
+                heading += "\n" + t("rules.full_file", language)
             body = f"{heading}\n{text}"
             if len(body) + len(extra) < 1990:  # one message when it fits (Discord: 2000)
                 body, extra = f"{body}\n{extra}", ""
@@ -318,6 +329,7 @@ async def open_table_here(
     Shared by /shanghai new and /rummy new: a bad rule combination or a channel that already
     has an open table is refused before anything is written or posted.
     """
+    require_table_permissions(interaction)
     rules_for(options)
     assert interaction.guild_id is not None and interaction.channel_id is not None
     try:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from bot.logs import at_table
 from engine import Game
 from engine.actions import Action
 from engine.players.expert import ExpertStrategy
@@ -69,7 +70,7 @@ class ComputerSeats:
         try:
             return self.strategy(level).choose(game.view(player), legal, self.rng(table, seat))
         except Exception:
-            log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
+            log.exception("%s: strategy %s failed; using the simple rule", at_table(table), level)
             return choose_auto_action(game, player)
 
     async def wants_buy(self, table: LiveTable, seat: int) -> bool:
@@ -85,7 +86,7 @@ class ComputerSeats:
                 level, lambda s, v, r: s.wants_buy(v, r), game.view(player), table, seat
             )
         except Exception:
-            log.exception("wants_buy failed at table %s", table.id)
+            log.exception("%s: wants_buy failed", at_table(table))
             return False
 
     async def move(self, table: LiveTable, seat: int) -> Action | None:
@@ -109,7 +110,7 @@ class ComputerSeats:
                 level, lambda s, v, r: s.choose(v, legal, r), game.view(player), table, seat
             )
         except Exception:
-            log.exception("strategy %s failed at table %s; using the simple rule", level, table.id)
+            log.exception("%s: strategy %s failed; using the simple rule", at_table(table), level)
             return choose_auto_action(game, player)
 
     async def _off_loop(

@@ -27,6 +27,8 @@ class TableSnapshot:
     """What everyone at the table and in the channel may see now."""
 
     record: TableRecord
+    #: The number of actions committed so far.
+    version: int
     #: The spectators' view of the game; None in the lobby.
     view: PlayerView | None
     closed: bool
@@ -48,6 +50,7 @@ class TableSnapshot:
         running = table.window.is_running(game, now)
         return cls(
             record=table.record,
+            version=table.version,
             view=game.view(None) if game is not None else None,
             closed=table.closed,
             away_seats=tuple(table.away_seats),

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from bot.errors import NoTable, NotSeated, UserError, WrongPhase
 from bot.i18n import t, table_language
+from bot.logs import at_table
 from data.errors import StoreBusy
 from data.records import AwayState, Seat
 from engine import Game
@@ -165,7 +166,7 @@ class TableService:
             change = Change(TableSnapshot.of(table, now), kind, seats=seats, **fields)
             self.listener.table_changed(change)
         except Exception:
-            log.exception("listener failed for table %s", table.id)
+            log.exception("%s: listener failed", at_table(table))
 
     def table_seconds(self, table: LiveTable) -> tuple[float, float]:
         return table_seconds(dict(table.record.options), self.buy_seconds, self.turn_seconds)
@@ -326,9 +327,9 @@ class TableService:
             try:
                 await self.store.end_table(table.id, status="abandoned")
             except Exception as error:  # a restart ends it again: its channel is still gone
-                log.warning("table %s: could not record its end (%s)", table.id, error)
+                log.warning("%s: could not record its end (%s)", at_table(table), error)
             self._forget(table)
-        log.info("table %s abandoned: %s", table.id, reason)
+        log.info("%s abandoned: %s", at_table(table), reason)
         self._notify(table, "abandoned")
         return table
 
@@ -622,7 +623,7 @@ class TableService:
             )
         table.version, table.saved_state = version, state
         if failures := table.backoff.succeeded():
-            log.warning("table %s saves again after %d failed timer run(s)", table.id, failures)
+            log.warning("%s saves again after %d failed timer run(s)", at_table(table), failures)
         result = ActResult(events, table.version)
         if game.is_over:
             self._forget(table)
@@ -827,7 +828,8 @@ class TableService:
                 table.window.undecide(seat)  # asked again when the timer retries
                 raise
             except ValueError as error:
-                log.info("computer buy refused at table %s: %s", table.id, error)
+                why = getattr(error, "code", "refused")
+                log.info("%s: computer buy refused (%s)", at_table(table), why)
 
     async def _computer_move(self, table: LiveTable, seat: int) -> None:
         """One action of a computer seat's turn, through the same path as a click."""
@@ -842,7 +844,13 @@ class TableService:
         except StoreBusy:
             raise  # the move is fine, the store is busy: the timer backs off and tries again
         except ValueError as error:
-            log.warning("computer move %s refused at table %s: %s", action, table.id, error)
+            # The kind of move only: its card would show what a computer holds.
+            log.warning(
+                "%s: computer move %s refused (%s)",
+                at_table(table),
+                type(action).__name__,
+                getattr(error, "code", "refused"),
+            )
             game_now = table.game  # decide again from what memory holds now
             if game_now is None or table.closed:
                 return

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.logs import at_table
 from bot.storage_faults import is_write_refused
 from data.store import background_writes
 
@@ -159,12 +160,12 @@ class Timers:
                     pass  # logged when this run of failures began
                 elif is_write_refused(error):  # a full disk, a busy store: not a bug
                     log.warning(
-                        "table %s: the database refused a write (%s); retrying",
-                        table.id,
+                        "%s: the database refused a write (%s); retrying",
+                        at_table(table),
                         type(error).__name__,
                     )
                 else:
-                    log.exception("timer failed for table %s; retrying with back-off", table.id)
+                    log.exception("%s: timer failed; retrying with back-off", at_table(table))
             finally:
                 table.timer_busy = False
                 if table.timer is me:

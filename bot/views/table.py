@@ -222,7 +222,11 @@ def lobby_embed(table: TableSnapshot) -> discord.Embed:
                 high=high,
             ),
         ]
-    head.append(lobby_line(table, language))  # ranked or casual, and why (issue 26)
+    head.append(lobby_line(table, language))
+    applied = options.get("server_defaults") or []  # bot.guild_settings.APPLIED_KEY
+    if applied:
+        which = ", ".join(t(f"settings.name.{key}", language) for key in applied)
+        head.append(t("lobby.server_defaults", language, which=which))
     lines = [*head, "", t("lobby.seats", language)]
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
     lines.append("")

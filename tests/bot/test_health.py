@@ -73,3 +73,59 @@ async def test_an_unwritable_heartbeat_is_logged_once(
     await asyncio.gather(task, return_exceptions=True)
     warnings = [r for r in caplog.records if "cannot write the heartbeat" in r.getMessage()]
     assert len(warnings) == 1
+
+
+@pytest.mark.parametrize(
+    ("environ", "dotenv"),
+    [
+        ({}, None),
+        ({"SHANGHAI_HEARTBEAT": "/run/beat"}, "SHANGHAI_HEARTBEAT=/elsewhere\n"),
+        ({"shanghai_heartbeat": "lower/case"}, None),
+        ({}, "# a comment\nSHANGHAI_HEARTBEAT='quoted path/beat'\n"),
+        ({}, 'export SHANGHAI_HEARTBEAT="x/y"\nSHANGHAI_HEARTBEAT=z/w # last wins\n'),
+        ({}, "SHANGHAI_HEARTBEATS=no\nDISCORD_TOKEN=abc\n"),
+    ],
+)
+def test_the_light_probe_finds_the_heartbeat_as_the_settings_do(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    environ: dict[str, str],
+    dotenv: str | None,
+) -> None:
+    import os
+
+    from bot.health import heartbeat_path
+    from bot.settings import Settings
+
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.upper().startswith("SHANGHAI_"):
+            monkeypatch.delenv(name)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    if dotenv is not None:
+        (tmp_path / ".env").write_text(dotenv)
+    expected = Settings(discord_token="x").heartbeat  # type: ignore[arg-type]
+    assert heartbeat_path() == expected
+
+
+def test_the_probe_imports_neither_discord_nor_pydantic(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import sys, runpy; sys.argv = ['bot.health'];\n"
+        "try:\n    runpy.run_module('bot.health', run_name='__main__')\n"
+        "except SystemExit: pass\n"
+        "print(sorted(m for m in ('discord', 'pydantic', 'aiosqlite', 'PIL') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout + result.stderr

@@ -152,8 +152,7 @@ def test_a_bug_gets_the_apology_in_the_readers_language() -> None:
 
 async def _tree() -> app_commands.CommandTree[Any]:
     client = create_bot(Settings(discord_token=TOKEN))
-    await client.load_extension("bot.cogs.shanghai")
-    await client.load_extension("bot.cogs.rummy")
+    await client.load_commands()
     return client.tree
 
 

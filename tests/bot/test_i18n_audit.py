@@ -42,6 +42,7 @@ _NOT_WORDS = re.compile(
     r"<[@#!&:a-z]*[0-9]+>"  # mentions, channels, timestamps
     r"|https?://\S+"
     r"|`/[^`]*`"  # a slash command to type (command names stay English)
+    r"|`[\w/-]+\.md`"  # a file of the repository, named as it is (docs/RULES.md)
     r"|\b(?:10|[2-9AJQKT])[HDSC]\b|\bJK\b"  # card codes, as typed and printed
     r"|sh:[\w:=\"-]+"  # custom ids (never shown)
 )

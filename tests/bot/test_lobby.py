@@ -150,3 +150,14 @@ async def test_start_needs_enough_players_and_host_cannot_leave(env: simcord.Env
     leave = await alice.click(world.message(), label="Leave")
     simcord.assert_responded(leave, contains="host can't leave", ephemeral=True)
     assert world.table.game is None and len(world.table.record.seats) == 1
+
+
+async def test_the_rules_name_the_players_page(env: simcord.Env) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    member = guild.add_member(env.create_user("reader"))
+    reply = await member.slash(channel, "shanghai rules")
+    simcord.assert_responded(reply, contains="`docs/RULES.md`", ephemeral=True)
+    env.bot.settings.rules_url = "https://example.org/RULES.md"
+    linked = await member.slash(channel, "shanghai rules")
+    simcord.assert_responded(linked, contains="<https://example.org/RULES.md>", ephemeral=True)

@@ -1,0 +1,94 @@
+"""Per-server defaults for new tables, chosen with ``/shanghai settings``.
+
+A server's admins (Manage Server) pick the language, the preset, the buy window and the turn
+time once, instead of every host at every table. The store keeps them as one JSON object per
+guild (``Store.guild_settings``); ``GuildDefaults`` validates them on the way in and on the way
+out, so a value a later version no longer accepts is dropped rather than breaking
+``/shanghai new``. ``threads`` and ``ranked`` are room for the defaults of later features:
+stored and validated already, offered by no command yet.
+
+A new table takes, for each option, what its host gave, else the server's default, else the
+bot's setting; the options the server's defaults filled are listed under ``server_defaults``
+in the table's options, and the lobby names them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .i18n import TABLE_LANGUAGE_OPTION, Language
+
+log = logging.getLogger(__name__)
+
+#: The table option each default fills, in the order the lobby names them.
+DEFAULT_OPTIONS = ("language", "preset", "buy_seconds", "turn_seconds")
+#: The key under which a table's options list the defaults its server filled in.
+APPLIED_KEY = "server_defaults"
+
+
+class GuildDefaults(BaseModel):
+    """One server's defaults; ``None`` everywhere means "the bot's own"."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    language: Language | None = None
+    preset: str | None = Field(default=None, pattern=r"^[a-z0-9_]{1,40}$")
+    buy_seconds: int | None = Field(default=None, ge=3, le=120)
+    turn_seconds: int | None = Field(default=None, ge=10, le=3600)
+    #: Later features' defaults (a thread per table; ranked games): stored, not offered yet.
+    threads: bool | None = None
+    ranked: bool | None = None
+
+    @classmethod
+    def from_stored(cls, stored: dict[str, Any]) -> GuildDefaults:
+        """The valid part of what the store holds: a value no longer accepted is dropped."""
+        try:
+            return cls.model_validate(stored)
+        except ValidationError as error:
+            bad = {str(e["loc"][0]) for e in error.errors() if e["loc"]}
+            log.warning("dropping invalid server default(s): %s", ", ".join(sorted(bad)))
+            return cls.model_validate({k: v for k, v in stored.items() if k not in bad})
+
+    def stored(self) -> dict[str, Any]:
+        """What the store keeps: only the defaults that are set."""
+        return self.model_dump(exclude_none=True)
+
+
+def table_options(
+    defaults: GuildDefaults,
+    *,
+    given: dict[str, Any],
+    fallback: dict[str, Any],
+) -> dict[str, Any]:
+    """A new table's options: ``given`` by the host, else ``defaults``, else ``fallback``.
+
+    ``given`` and ``fallback`` are keyed by ``DEFAULT_OPTIONS`` (``None`` in ``given``: not
+    given). The result carries ``server_defaults``, the keys the server's defaults filled.
+    """
+    options: dict[str, Any] = {}
+    applied: list[str] = []
+    for key in DEFAULT_OPTIONS:
+        chosen = given.get(key)
+        server = getattr(defaults, key)
+        if chosen is None and server is not None and key in fallback:
+            chosen = server
+            applied.append(key)
+        value = fallback.get(key) if chosen is None else chosen
+        if value is None:
+            continue
+        if key in ("buy_seconds", "turn_seconds"):
+            value = float(value)
+        options[TABLE_LANGUAGE_OPTION if key == "language" else key] = value
+    if applied:
+        options[APPLIED_KEY] = applied
+    return options
+
+
+async def load(store: Any, guild_id: int | None) -> GuildDefaults:
+    """The defaults of ``guild_id`` from ``store`` (none outside a server)."""
+    if guild_id is None:
+        return GuildDefaults()
+    return GuildDefaults.from_stored(await store.guild_settings(guild_id))

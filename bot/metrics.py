@@ -1,0 +1,139 @@
+"""Optional Prometheus metrics on a loopback port (``SHANGHAI_METRICS_PORT``).
+
+``pip install '.[metrics]'`` adds ``prometheus-client``; without the setting nothing is
+imported or served. The endpoint listens on 127.0.0.1 only: put a reverse proxy or the
+scraper on the same host, never the internet, in front of it. Every series is about the
+process as a whole; none carries a guild, user or table id (no unbounded labels, nothing
+personal). What it serves, at ``/metrics``:
+
+- ``shanghai_open_tables{state="lobby"|"playing"}``: tables this process holds, read at scrape;
+- ``shanghai_pending_timers``: tables whose timer task is armed (a deadline, a computer's move);
+- ``shanghai_actions_total{kind=...}``: committed table changes by the service's kind
+  (``act`` a person's or computer's action, ``timeout``, ``away``, ``start``, ``end`` ...);
+- ``shanghai_commit_seconds``: a histogram of committed database writes, waits included;
+- ``shanghai_discord_requests_total{method=...}`` and
+  ``shanghai_discord_request_failures_total{status=...}``: the bot's REST calls to Discord
+  (channel messages, edits, direct messages) and the ones Discord refused or that failed on the
+  way (``status="network"``). Interaction replies go through discord.py's webhook adapter and
+  are not counted here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from .app import ShanghaiBot
+    from .service import Change
+
+log = logging.getLogger(__name__)
+
+#: Commit latency buckets, seconds: SQLite commits take about a millisecond, a busy one more.
+COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class _TableCollector(Collector):
+    """Open tables and armed timers, counted when scraped (nothing to keep in step)."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        self.bot = bot
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        service = getattr(self.bot, "service", None)
+        tables = list(service.tables.values()) if service is not None else []
+        open_tables = GaugeMetricFamily(
+            "shanghai_open_tables", "Open tables this process holds", labels=["state"]
+        )
+        playing = sum(1 for t in tables if t.game is not None)
+        open_tables.add_metric(["lobby"], len(tables) - playing)
+        open_tables.add_metric(["playing"], playing)
+        yield open_tables
+        timers = sum(1 for t in tables if t.timer is not None and not t.timer.done())
+        yield GaugeMetricFamily(
+            "shanghai_pending_timers", "Tables whose timer task is armed", value=timers
+        )
+
+
+class Metrics:
+    """The bot's metrics in their own registry (tests run several bots in one process)."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        self.registry = CollectorRegistry()
+        self.registry.register(_TableCollector(bot))
+        self.actions = Counter(
+            "shanghai_actions", "Committed table changes", ["kind"], registry=self.registry
+        )
+        self.commits = Histogram(
+            "shanghai_commit_seconds",
+            "Committed database writes, waits included",
+            buckets=COMMIT_BUCKETS,
+            registry=self.registry,
+        )
+        self.discord_calls = Counter(
+            "shanghai_discord_requests", "REST calls to Discord", ["method"], registry=self.registry
+        )
+        self.discord_failures = Counter(
+            "shanghai_discord_request_failures",
+            "REST calls to Discord that failed",
+            ["status"],
+            registry=self.registry,
+        )
+        self.port: int | None = None
+        self._server: Any = None
+
+    # -- what feeds it ----------------------------------------------------------------------
+
+    def watched(self, table_id: int) -> tuple[int, ...]:
+        """Counting needs no seat's screen."""
+        return ()
+
+    def table_changed(self, change: Change) -> None:
+        """A service listener: one count per committed change."""
+        self.actions.labels(change.kind).inc()
+
+    def committed(self, seconds: float) -> None:
+        """The store's ``commit_observer``."""
+        self.commits.observe(seconds)
+
+    def watch_http(self, http: Any) -> None:
+        """Count the REST calls of discord.py's HTTP client ``http`` (its ``request``)."""
+        import aiohttp
+        import discord
+
+        original = http.request
+        calls, failures = self.discord_calls, self.discord_failures
+
+        async def request(route: Any, **kwargs: Any) -> Any:
+            calls.labels(getattr(route, "method", "?")).inc()
+            try:
+                return await original(route, **kwargs)
+            except discord.HTTPException as error:
+                failures.labels(str(error.status)).inc()
+                raise
+            except (aiohttp.ClientError, OSError, TimeoutError):
+                failures.labels("network").inc()
+                raise
+
+        setattr(http, "request", request)  # noqa: B010 - an instance attribute over the method
+
+    # -- serving ----------------------------------------------------------------------------
+
+    def serve(self, port: int) -> int:
+        """Serve ``/metrics`` on 127.0.0.1:``port`` (0: any free port); the port bound."""
+        server, _thread = start_http_server(port, addr="127.0.0.1", registry=self.registry)
+        self._server = server
+        self.port = int(server.server_address[1])
+        log.info("metrics on http://127.0.0.1:%d/metrics", self.port)
+        return self.port
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None

@@ -1,0 +1,97 @@
+"""The optional Prometheus endpoint, scraped over loopback while a table plays."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
+
+from bot import Settings
+
+from .conftest import TOKEN
+from .helpers import open_table, start
+
+pytestmark = pytest.mark.simcord(settle_timeout=1)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The suite's settings, with metrics on a free loopback port."""
+    return Settings(
+        discord_token=TOKEN,
+        database=tmp_path / "db.sqlite3",
+        seed=1,
+        edit_interval=0,
+        metrics_port=0,
+    )
+
+
+def value(page: str, series: str) -> float:
+    match = re.search(rf"^{re.escape(series)} ([0-9.e+-]+)$", page, re.MULTILINE)
+    assert match is not None, f"{series} not in the page"
+    return float(match[1])
+
+
+async def scrape(port: int) -> str:
+    def get() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+            return str(response.read().decode())
+
+    return await asyncio.to_thread(get)
+
+
+async def test_metrics_are_served_on_loopback_and_follow_the_table(env: simcord.Env) -> None:
+    metrics: Any = env.bot.metrics
+    assert metrics is not None and metrics.port
+    assert metrics._server.server_address[0] == "127.0.0.1"
+    world = await open_table(env, 1, deals=1)
+    alice = world.players[0]
+    before = await scrape(metrics.port)
+    assert value(before, 'shanghai_open_tables{state="lobby"}') == 1
+    assert value(before, 'shanghai_open_tables{state="playing"}') == 0
+    for label in ("Add computer (easy)", "Add computer (easy)"):
+        assert (await alice.click(world.message(), label=label)).acknowledged
+    await start(world)
+    for _ in range(6):
+        await env.advance_time(3)
+    page = await scrape(metrics.port)
+    assert value(page, 'shanghai_open_tables{state="playing"}') == 1
+    assert value(page, 'shanghai_open_tables{state="lobby"}') == 0
+    assert value(page, "shanghai_pending_timers") == 1
+    assert value(page, 'shanghai_actions_total{kind="start"}') == 1
+    assert value(page, 'shanghai_actions_total{kind="act"}') >= 1  # the computers played
+    commits = value(page, "shanghai_commit_seconds_count")
+    assert commits >= 4  # the table, two computers, the start and the actions
+    assert value(page, 'shanghai_commit_seconds_bucket{le="+Inf"}') == commits
+    posts = value(page, 'shanghai_discord_requests_total{method="PATCH"}')
+    assert posts >= 1  # the table message was edited
+    assert 'shanghai_discord_request_failures_total{status="403"}' not in page
+    # A revoked permission: Discord refuses the bot's next calls, and the page counts them.
+    env.backend.set_overwrite(
+        world.channel.id,
+        Overwrite(
+            env.bot.user.id,
+            OverwriteType.MEMBER,
+            deny=discord.Permissions(send_messages=True).value,
+        ),
+    )
+    for _ in range(40):  # past a turn's 90 s: the table message must change
+        await env.advance_time(3)
+    refused = await scrape(metrics.port)
+    assert value(refused, 'shanghai_discord_request_failures_total{status="403"}') >= 1
+
+
+def test_the_setting_is_off_by_default() -> None:
+    from bot import create_bot
+
+    settings = Settings(discord_token="x")  # type: ignore[arg-type]
+    assert settings.metrics_port is None
+    assert create_bot(settings).metrics is None
