@@ -99,6 +99,8 @@ class Game:
         self.down = [False] * n
         self.melds: list[TableMeld] = []
         self.restocks = 0
+        #: Rebuilds of the stock since anyone last went down, laid off or swapped (S49a).
+        self.idle_restocks = 0
         self.dry_turns = 0
         self.went_down_this_turn = False
         self.wild_left_hand = False
@@ -168,6 +170,7 @@ class Game:
         self.down = [False] * n
         self.melds = []
         self.restocks = 0
+        self.idle_restocks = 0
         self.dry_turns = 0
         self.played_this_deal = [False] * n
         self._reset_turn_flags()
@@ -335,6 +338,7 @@ class Game:
                 cards, self.pile = self.pile[:-1], self.pile[-1:]
                 self.pile_from = self.pile_from[-1:]
             self.restocks += 1
+            self.idle_restocks += 1
             random.Random(f"{self.seed}:deal:{self.deal_attempt}:restock:{self.restocks}").shuffle(
                 cards
             )
@@ -370,7 +374,16 @@ class Game:
         self.hands[seat].append(card)
         self.step = "play"
         events.append(DrewFromStock(seat))
+        if self._only_cycling():
+            return events + self._exhaust()
         return events
+
+    def _only_cycling(self) -> bool:
+        """S49a: under ``max_restocks: unlimited`` the second rebuild of the stock in a row
+        with no go-down, lay-off or swap since the first exhausts the deal. The action that
+        needed the rebuild still gets its card (a draw, a penalty card); the deal ends right
+        after it, before anyone plays."""
+        return self.rules.max_restocks is None and self.idle_restocks >= 2
 
     def _take_upcard(self, seat: int) -> list[Event]:
         card = self.pile.pop()
@@ -399,6 +412,8 @@ class Game:
         self.step = "play"
         events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
         self.history.append(PublicMove(seat, "bought", card))
+        if self._only_cycling():
+            return events + self._exhaust()
         return events
 
     # -- play step: committing ----------------------------------------------------------------
@@ -426,6 +441,7 @@ class Game:
         for item in plan.laid_off:
             events.append(LaidOff(seat, item.meld, item.card))
         self.played_this_deal[seat] = True
+        self.idle_restocks = 0  # S49a: the deal moved on
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
         if not self.hands[seat]:
             events.extend(self._go_out(seat))
