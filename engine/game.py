@@ -63,6 +63,7 @@ from .events import (
 )
 from .play_plans import Plan, plan_play
 from .rules import Contract, Rules
+from .solver import ContractMemo
 from .view import PlayerView, PublicMove, SeatView, Step, TableMeld
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
@@ -114,6 +115,9 @@ class Game:
         self.winner_seats: tuple[int, ...] = ()
         #: This deal's public pile moves (takes, buys, discards), for the views.
         self.history: list[PublicMove] = []
+        #: Per seat, what its contract searches proved (a cache, never saved: see
+        #: ``solver.ContractMemo``); it only spares searches, it never changes an answer.
+        self.contract_memos = [ContractMemo() for _ in range(n)]
 
     # -- construction ------------------------------------------------------------------------
 

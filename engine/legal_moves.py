@@ -34,7 +34,7 @@ from .errors import IllegalAction
 from .melds import Meld, MeldCard
 from .play_plans import check_swap_target, lay_off_onto
 from .rules import Rules
-from .solver import find_contract
+from .solver import find_contract, find_contract_remembering
 
 if TYPE_CHECKING:
     from .game import Game
@@ -231,7 +231,11 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
         except IllegalAction:
             continue
         cards = list(after_swaps.elements())
-        melds = find_contract(cards, game.deal, rules)
+        melds = (
+            find_contract(cards, game.deal, rules)
+            if swaps
+            else find_contract_remembering(cards, game.deal, rules, game.contract_memos[seat])
+        )
         if melds is not None:
             offers.append(GoDown(tuple(melds), swaps))
             if rules.layoff_on_going_down_turn:

@@ -71,12 +71,14 @@ class _Params:
         "max_run",
         "max_set",
         "maxw",
+        "min_nat_memo",
         "nat_val",
         "options_memo",
         "rank_only",
         "rules",
         "same_rank_sets",
         "separated",
+        "shape_memo",
         "split_memo",
         "top",
     )
@@ -104,6 +106,27 @@ class _Params:
         self.options_memo: dict[
             tuple[int, bool, int, int, int], tuple[tuple[int, int, int, int], ...]
         ] = {}
+        self.shape_memo: dict[int, tuple[int, int, int, int]] = {}
+        self.min_nat_memo: dict[int, int] = {}
+
+    def shape(self, rules: Rules, deal: int) -> tuple[int, int, int, int]:
+        """``_shape(rules, deal)``, remembered (these are the rules this object compiles)."""
+        found = self.shape_memo.get(deal)
+        if found is None:
+            found = self.shape_memo[deal] = _shape(rules, deal)
+        return found
+
+    def min_naturals(self, set_size: int) -> int:
+        """The fewest naturals a set of ``set_size`` may hold (S13), as ``_search`` counts."""
+        found = self.min_nat_memo.get(set_size)
+        if found is None:
+            maxw = self.maxw
+            found = self.min_nat_memo[set_size] = next(
+                n
+                for n in range(1, set_size + 1)
+                if any(w <= maxw[n + w] for w in range(max(0, set_size - n), set_size + 1))
+            )
+        return found
 
     def split(
         self, naturals: int, wilds: int, sets: int, size: int
@@ -553,16 +576,18 @@ def _shape(rules: Rules, deal: int) -> tuple[int, int, int, int]:
 @lru_cache(maxsize=8192)
 def _solve(
     key: tuple[int, ...], deal: int, rules: Rules, cards_left_rule: bool
-) -> tuple[Meld, ...] | None:
-    """``find_contract`` on a sorted tuple of card indices (the memo key)."""
+) -> tuple[tuple[Meld, ...] | None, bool]:
+    """``find_contract`` on a sorted tuple of card indices (the memo key), and whether the
+    search itself found no arrangement (not merely none the going-out rule allows): then a
+    hand with fewer cards has none either."""
     p = _params(rules)
-    nsets, set_size, nruns, run_size = _shape(rules, deal)
+    nsets, set_size, nruns, run_size = p.shape(rules, deal)
     counts = [0] * _VECTOR
     for index in key:
         counts[index] += 1
     plan = _search(counts, p, nsets, set_size, nruns, run_size)
     if plan is None:
-        return None
+        return None, True
     if cards_left_rule:
         left = len(key) - plan[1]
         must_leave = 0
@@ -573,13 +598,13 @@ def _solve(
             must_leave = 2
         if must_leave:
             if p.exact:
-                return None  # every plan places the same number of cards
+                return None, False  # every plan places the same number of cards
             found = _best_leaving(counts, must_leave, p, (nsets, set_size, nruns, run_size))
             if found is None:
-                return None
+                return None, False
             reduced, plan = found
-            return _build(reduced, plan, p, set_size)
-    return _build(counts, plan, p, set_size)
+            return _build(reduced, plan, p, set_size), False
+    return _build(counts, plan, p, set_size), False
 
 
 def _best_leaving(
@@ -632,10 +657,109 @@ def find_contract(
     Answers are memoised on the multiset of cards, so asking again each turn is cheap.
     """
     key = tuple(sorted([_INDEX[card] for card in hand]))
-    melds = _solve(key, deal, rules, cards_left_rule)
+    melds = _solve(key, deal, rules, cards_left_rule)[0]
     return None if melds is None else list(melds)
+
+
+class ContractMemo:
+    """What one seat's searches proved, so that most of its next turn's search is skipped.
+
+    Whether a contract can be met at all only grows with the hand (a card may always stay
+    in hand), so once the hand ``key`` is known to meet no contract, a later hand that holds
+    only one card more than it (this turn's draw, after last turn's discard) can meet one
+    only with that card in a meld. When that card (a natural) fits no set of its rank and no
+    run window through its value, even with every wild of the hand, the answer is None
+    without a search. Exact: the full search still answers every other hand.
+    """
+
+    __slots__ = ("deal", "key", "rules")
+
+    def __init__(self) -> None:
+        self.deal = 0
+        self.rules: Rules | None = None
+        #: A sorted card-index tuple known to meet no arrangement of ``deal``'s contract.
+        self.key: tuple[int, ...] | None = None
+
+
+def find_contract_remembering(
+    hand: Sequence[Card], deal: int, rules: Rules, memo: ContractMemo
+) -> list[Meld] | None:
+    """``find_contract(hand, deal, rules)``, skipping the search when ``memo`` proves the
+    answer is None (see ``ContractMemo``); ``memo`` learns from every answer."""
+    key = tuple(sorted([_INDEX[card] for card in hand]))
+    if memo.deal != deal or memo.rules is not rules:
+        memo.deal, memo.rules, memo.key = deal, rules, None
+    elif memo.key is not None:
+        extra = _one_more(key, memo.key)
+        if extra is not None and not _may_take_part(extra, key, deal, rules):
+            memo.key = key
+            return None
+    melds, none_at_all = _solve(key, deal, rules, True)
+    if none_at_all:
+        memo.key = key
+    return None if melds is None else list(melds)
+
+
+def _one_more(key: tuple[int, ...], known: tuple[int, ...]) -> int | None:
+    """The one card index ``key`` holds beyond the multiset ``known`` (both sorted), or None
+    when it holds more than one or ``known`` is no subset of it plus one card."""
+    extra: int | None = None
+    j, m = 0, len(known)
+    for index in key:
+        while j < m and known[j] < index:
+            j += 1  # a card of ``known`` no longer held: fine, fewer cards meet less
+        if j < m and known[j] == index:
+            j += 1
+        elif extra is None:
+            extra = index
+        else:
+            return None
+    return extra
+
+
+def _may_take_part(index: int, key: tuple[int, ...], deal: int, rules: Rules) -> bool:
+    """Whether the card ``index`` could be in some meld of the contract made from ``key``:
+    a necessary condition only (True is always safe), checked with every wild of the hand:
+    a set of its rank needs enough naturals of that rank, and a run through its value needs a
+    window of the run's size, holding it, whose missing values the wilds can fill."""
+    p = _params(rules)
+    rank = index & 15
+    if index == 0 or (p.deuces_wild and rank == 2):
+        return True  # a wild fits almost anywhere
+    nsets, set_size, nruns, run_size = p.shape(rules, deal)
+    pool = key.count(0)
+    if p.deuces_wild:
+        pool += key.count(2) + key.count(18) + key.count(34) + key.count(50)
+    if nsets:
+        same = key.count(rank) + key.count(16 + rank) + key.count(32 + rank) + key.count(48 + rank)
+        if same >= p.min_naturals(set_size) and same + pool >= set_size:
+            return True
+    if nruns:
+        need = run_size - pool
+        if need <= 1:
+            return True  # the card itself and the wilds fill any window
+        base = index - rank
+        held = 0  # bit v: value v of the card's suit is held (bit 14: the ace, high)
+        for i in key:
+            if base < i <= base + 13:
+                held |= 1 << (i - base)
+        top = p.top
+        if held & 2 and top == 14:
+            held |= 1 << 14
+        window = (1 << run_size) - 1
+        for value in (1, 14) if rank == ACE and top == 14 else (rank,):
+            for lo in range(max(1, value - run_size + 1), min(value, top - run_size + 1) + 1):
+                if ((held >> lo) & window).bit_count() >= need:
+                    return True
+    return False
 
 
 def clear_cache() -> None:
     """Forget memoised answers (benchmarks time cold searches)."""
     _solve.cache_clear()
+
+
+def cache_info() -> tuple[int, int]:
+    """(hits, misses) of the memo of answers: how many searches were asked for."""
+    info = _solve.cache_info()
+    return info.hits, info.misses
