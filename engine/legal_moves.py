@@ -69,11 +69,32 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
                 actions.append(RequestBuy())
         return actions
     if game.step == "draw":
-        for draw in (TakeUpcard(), DrawStock(), BuyInTurn()):
-            if _legal(game, seat, draw):
-                actions.append(draw)
+        # Game._check's draw rules, asked directly (this runs every turn): the upcard may be
+        # taken when there is one (live, in Shanghai); the stock is refused only when it is
+        # dead with a live upcard (S49); buying in turn is two-player Shanghai's alone (S33).
+        shanghai = game.is_shanghai
+        if game.pile and (not shanghai or game.upcard_live):
+            actions.append(_TAKE)
+        if not (shanghai and game.upcard_live) or game.stock or _legal(game, seat, _DRAW):
+            actions.append(_DRAW)
+        if shanghai and len(game.players) == 2 and _legal(game, seat, _BUY_IN_TURN):
+            actions.append(_BUY_IN_TURN)
         return actions
     return _play_actions(game, seat)
+
+
+# Actions are immutable values: the lists share these rather than build new ones each turn.
+_TAKE = TakeUpcard()
+_DRAW = DrawStock()
+_BUY_IN_TURN = BuyInTurn()
+_DISCARDS: dict[Card, Discard] = {}
+
+
+def _discard(card: Card) -> Discard:
+    action = _DISCARDS.get(card)
+    if action is None:
+        action = _DISCARDS[card] = Discard(card)
+    return action
 
 
 def _legal(game: Game, seat: int, action: Action) -> bool:
@@ -107,7 +128,7 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
     # Discards are most of every list: judge them here rather than one _check each.
     if len(hand) > 1 or rules.final_discard != "forbidden":
         taken = None if game.is_shanghai else game.taken_upcard
-        legal.extend(Discard(card) for card in distinct if card is not taken)
+        legal.extend([_discard(card) for card in distinct if card is not taken])
     return legal
 
 
@@ -213,6 +234,11 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
         for size in (1, 2, 3):
             swap_sets.extend(combinations(options, size))
     bundles = rules.layoff_on_going_down_turn and rules.final_discard == "forbidden"
+    # The plain go-down (no swaps), the question of every turn, goes through the seat's
+    # memo of what its searches proved (``solver.ContractMemo``): most turns it needs none.
+    plain = find_contract_remembering(hand, game.deal, rules, game.contract_memos[seat])
+    if plain is None and not bundles and len(swap_sets) == 1:
+        return []
     relaxed = _without_final_discard(rules) if bundles else rules
     offers: list[GoDown] = []
     for swaps in swap_sets:
@@ -231,11 +257,7 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
         except IllegalAction:
             continue
         cards = list(after_swaps.elements())
-        melds = (
-            find_contract(cards, game.deal, rules)
-            if swaps
-            else find_contract_remembering(cards, game.deal, rules, game.contract_memos[seat])
-        )
+        melds = find_contract(cards, game.deal, rules) if swaps else plain
         if melds is not None:
             offers.append(GoDown(tuple(melds), swaps))
             if rules.layoff_on_going_down_turn:
