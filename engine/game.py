@@ -252,11 +252,13 @@ class Game:
         unchanged.
         """
         seat = self.seat_of(player)
-        self._check(seat, action)
-        return self._do(seat, action)
+        plan = self._check(seat, action)
+        return self._do(seat, action, plan)
 
-    def _check(self, seat: int, action: Action) -> None:
-        """Raise unless ``action`` is legal for ``seat``; never mutates."""
+    def _check(self, seat: int, action: Action) -> Plan | None:
+        """Raise unless ``action`` is legal for ``seat``; never mutates. A play-step action's
+        ``Plan`` is returned, so that ``apply`` commits what was checked without working it
+        out again."""
         if self.step == "over":
             raise GameOver("The game is over")
         if isinstance(action, RequestBuy):
@@ -278,9 +280,12 @@ class Game:
                     raise WrongStep(
                         "Draw first: take the upcard or draw from the stock", code="step.draw_first"
                     )
-                plan_play(self, seat, action)
+                return plan_play(self, seat, action)
+        return None
 
-    def _do(self, seat: int, action: Action) -> list[Event]:
+    def _do(self, seat: int, action: Action, plan: Plan | None) -> list[Event]:
+        if isinstance(action, Discard):
+            return self._discard(seat, action.card)
         if isinstance(action, RequestBuy):
             self.buy_requests.append(seat)
             return [BuyRequested(seat)]
@@ -295,9 +300,7 @@ class Game:
             return self._take_upcard(seat)
         if isinstance(action, BuyInTurn):
             return self._buy_in_turn(seat)
-        if isinstance(action, Discard):
-            return self._discard(seat, action.card)
-        plan = plan_play(self, seat, action)
+        assert plan is not None, "every other action is a play step, planned by _check"
         return self._commit_play(seat, plan)
 
     # -- draw step -----------------------------------------------------------------------------

@@ -66,6 +66,7 @@ class _Params:
         "deuces_wild",
         "exact",
         "final_discard",
+        "gaps_memo",
         "joker_val",
         "k_lim",
         "max_run",
@@ -107,7 +108,68 @@ class _Params:
             tuple[int, bool, int, int, int], tuple[tuple[int, int, int, int], ...]
         ] = {}
         self.shape_memo: dict[int, tuple[int, int, int, int]] = {}
+        self.gaps_memo: dict[int, tuple[int, int, int, int]] = {}
         self.min_nat_memo: dict[int, int] = {}
+
+    def run_gaps(self, held: int, run_size: int) -> tuple[int, int, int, int]:
+        """The fewest gaps (values no natural of the suit fills) that 0, 1, 2 and 3 runs of
+        ``run_size`` in one suit must have, given the values ``held`` (bit v); 99 when they
+        cannot fit. Runs of one suit are disjoint, and apart under ``separated``."""
+        key = held | run_size << 16
+        found = self.gaps_memo.get(key)
+        if found is not None:
+            return found
+        top = self.top
+        if held & 2 and top == 14:
+            held |= 1 << 14  # an ace may play high
+        window = (1 << run_size) - 1
+        if not self.separated:  # two runs of a suit may share values (one deck each)
+            one = min(
+                (
+                    run_size - ((held >> lo) & window).bit_count()
+                    for lo in range(1, top - run_size + 2)
+                ),
+                default=99,
+            )
+            found = (0, one, 2 * one, 3 * one)
+            self.gaps_memo[key] = found
+            return found
+        gaps = [
+            run_size - ((held >> lo) & window).bit_count() for lo in range(1, top - run_size + 2)
+        ]
+        step = run_size + 1 if self.separated else run_size  # the next run's earliest start
+        # best[k][i]: the fewest gaps of k runs, the last one starting at window i or before.
+        best = [[0] * len(gaps)]
+        for _ in range(3):
+            prev, row, low = best[-1], [], 99
+            for i, g in enumerate(gaps):
+                before = i - step
+                if len(best) == 1:
+                    low = min(low, g)
+                elif before >= 0:
+                    low = min(low, prev[before] + g)
+                row.append(low)
+            best.append(row)
+        found = (0, best[1][-1], best[2][-1], best[3][-1]) if gaps else (0, 99, 99, 99)
+        if len(self.gaps_memo) > 50_000:
+            self.gaps_memo.clear()
+        self.gaps_memo[key] = found
+        return found
+
+    def run_gaps_least(self, held: list[int], nruns: int, run_size: int) -> int:
+        """A lower bound on the wilds that ``nruns`` runs need in a hand whose naturals of each
+        suit are ``held`` (bit v per value): each run is in one suit and every gap needs a
+        wild (a run longer than ``run_size`` holds a window of that size with no more gaps).
+        The search cannot succeed when it exceeds the hand's wilds; it says nothing else."""
+        per_suit = [self.run_gaps(mask, run_size) for mask in held]
+        if nruns == 1:
+            return min(gaps[1] for gaps in per_suit)
+        totals = [0, 99, 99, 99]  # fewest gaps of k runs over the suits seen so far
+        for gaps in per_suit:
+            totals = [
+                min(totals[k - j] + gaps[j] for j in range(k + 1)) for k in range(nruns + 1)
+            ] + [99] * (3 - nruns)
+        return totals[nruns] if nruns <= 3 else nruns * min(g[1] for g in per_suit)
 
     def shape(self, rules: Rules, deal: int) -> tuple[int, int, int, int]:
         """``_shape(rules, deal)``, remembered (these are the rules this object compiles)."""
@@ -231,19 +293,25 @@ def _search(
     rank_left = [0] * 14
     n_cards = jokers
     total_value = jokers * jv
+    held = [0, 0, 0, 0]  # per suit, bit v: a natural of value v is held
     for si in range(4):
         base = 16 * si
+        mask = 0
         for rank in range(1, 14):
             c = nat[base + rank]
             if c:
                 rank_left[rank] += c
                 n_cards += c
                 total_value += c * nat_val[rank]
+                mask |= 1 << rank
+        held[si] = mask
     deuces = rank_left[2] if deuces_wild else 0
     pool_total = jokers + deuces
 
     # -- card-count checks first: most hands are answered here ----------------------------
     if n_cards < nsets * set_size + nruns * run_size:
+        return None
+    if nruns and p.run_gaps_least(held, nruns, run_size) > pool_total:
         return None
     naturals = n_cards - jokers
     need_set = set_size - maxw[set_size]

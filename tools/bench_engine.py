@@ -51,14 +51,14 @@ def bench_random_play(games: int, seed: int = 1) -> tuple[float, float, int]:
 OPENSPIEL_SCRIPT = Path(__file__).with_name("openspiel_random_play.py")
 
 
-def openspiel_rate(games: int, python: str | None) -> float | None:
+def openspiel_rate(games: int, python: str | None, seed: int = 1) -> float | None:
     """OpenSpiel gin rummy's random-play actions per second, or None when unreachable."""
     if python is None:
         if importlib.util.find_spec("pyspiel") is None:
             return None
         python = sys.executable
     done = subprocess.run(
-        [python, str(OPENSPIEL_SCRIPT), "--games", str(games)],
+        [python, str(OPENSPIEL_SCRIPT), "--games", str(games), "--seed", str(seed)],
         capture_output=True,
         text=True,
         check=True,
@@ -70,12 +70,15 @@ def openspiel_rate(games: int, python: str | None) -> float | None:
 def compare_random_play(
     rounds: int, games: int, openspiel_games: int, python: str | None
 ) -> tuple[list[float], list[float]]:
-    """Alternating rounds of this engine's and OpenSpiel's random play (actions/s each)."""
+    """Alternating rounds of this engine's and OpenSpiel's random play (actions/s each).
+
+    Every round plays new games (its own seeds): replaying the same games would answer the
+    contract searches from the solver's memo and flatter the engine."""
     ours: list[float] = []
     theirs: list[float] = []
-    for _ in range(rounds):
-        ours.append(bench_random_play(games)[0])
-        rate = openspiel_rate(openspiel_games, python)
+    for round_index in range(rounds):
+        ours.append(bench_random_play(games, seed=1 + round_index * games)[0])
+        rate = openspiel_rate(openspiel_games, python, seed=1 + round_index)
         if rate is not None:
             theirs.append(rate)
     return ours, theirs

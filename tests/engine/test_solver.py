@@ -642,3 +642,23 @@ def test_find_contract_remembering_answers_as_find_contract(preset: str) -> None
                 skipped += 1  # only find_contract's own call reached the solver
             hand.remove(rng.choice(hand))
     assert skipped > 100  # the memo did spare searches
+
+
+@pytest.mark.parametrize("preset", ["standard", "preset_000", "preset_004"])
+def test_run_gap_bound_never_refuses_a_hand_the_search_would_solve(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search's early answer for runs (issue 28: each run needs a wild per value its
+    suit lacks) changes no answer: the same hands searched without it agree."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"gaps:{preset}")
+    pack = make_pack(*rules.pack_for(4))
+    hands = [(rng.sample(pack, rng.randrange(10, 16)), rng.randrange(1, 11)) for _ in range(1500)]
+    clear_cache()
+    with_bound = [find_contract(hand, deal, rules) for hand, deal in hands]
+    monkeypatch.setattr("engine.solver._Params.run_gaps_least", lambda *_: 0)
+    clear_cache()
+    without = [find_contract(hand, deal, rules) for hand, deal in hands]
+    clear_cache()
+    assert with_bound == without
+    assert sum(m is not None for m in with_bound) > 20  # some hands do meet their contract
