@@ -78,6 +78,8 @@ class Game:
         """Use ``Game.new`` (deals the first hand) or ``Game.from_json``."""
         self.players: tuple[str, ...] = tuple(players)
         self.rules = rules
+        #: Shanghai rather than classic Rummy (a plain attribute: it is asked at every step).
+        self.is_shanghai: bool = rules.game == "shanghai"
         self.seed = seed
         self._seat_of = {player: seat for seat, player in enumerate(self.players)}
         n = len(self.players)
@@ -190,10 +192,6 @@ class Game:
         self.played_before_turn = self.played_this_deal[self.current]
 
     # -- public questions --------------------------------------------------------------------
-
-    @property
-    def is_shanghai(self) -> bool:
-        return self.rules.game == "shanghai"
 
     @property
     def current_player(self) -> str:

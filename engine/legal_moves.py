@@ -29,7 +29,7 @@ from .actions import (
     SwapJoker,
     TakeUpcard,
 )
-from .cards import Card
+from .cards import ACE, Card
 from .errors import IllegalAction
 from .melds import Meld, MeldCard
 from .play_plans import check_swap_target, lay_off_onto
@@ -87,14 +87,17 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
 _TAKE = TakeUpcard()
 _DRAW = DrawStock()
 _BUY_IN_TURN = BuyInTurn()
-_DISCARDS: dict[Card, Discard] = {}
 
 
-def _discard(card: Card) -> Discard:
-    action = _DISCARDS.get(card)
-    if action is None:
-        action = _DISCARDS[card] = Discard(card)
-    return action
+class _Discards(dict[Card, Discard]):
+    """``Discard(card)`` per card, made the first time it is asked for."""
+
+    def __missing__(self, card: Card) -> Discard:
+        action = self[card] = Discard(card)
+        return action
+
+
+_DISCARDS = _Discards()
 
 
 def _legal(game: Game, seat: int, action: Action) -> bool:
@@ -128,7 +131,11 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
     # Discards are most of every list: judge them here rather than one _check each.
     if len(hand) > 1 or rules.final_discard != "forbidden":
         taken = None if game.is_shanghai else game.taken_upcard
-        legal.extend([_discard(card) for card in distinct if card is not taken])
+        discards = _DISCARDS
+        if taken is None:
+            legal.extend([discards[card] for card in distinct])
+        else:
+            legal.extend([discards[card] for card in distinct if card is not taken])
     return legal
 
 
@@ -289,25 +296,54 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
 
 
 def lay_off_items(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[LayOffItem]:
-    """Every placement of each of ``cards`` on each meld of ``table``, end and suit named."""
-    return [
-        LayOffItem(
-            card, index, end, placed.suit if rules.is_wild(card) and meld.kind == "set" else None
-        )
-        for card in cards
-        for index, meld in enumerate(table)
-        for placed, end in meld.placements(card, rules)
-    ]
+    """Every placement of each of ``cards`` on each meld of ``table``, end and suit named,
+    card by card and meld by meld in table order.
+
+    A natural fits only a set of its rank or a run of its suit at the value just past either
+    end, so the melds are indexed by those (rank, suit) keys once and a natural is put only
+    to the melds its key names; a wild is put to every meld.
+    """
+    fits: dict[tuple[int, str | None], list[int]] = {}
+    for index, meld in enumerate(table):
+        if meld.kind == "set":
+            fits.setdefault((meld.rank, None), []).append(index)
+            continue
+        for value in (meld.low - 1, meld.high + 1):
+            if 1 <= value <= 14:
+                rank = ACE if value == 14 else value
+                targets = fits.setdefault((rank, meld.suit), [])
+                if not targets or targets[-1] != index:
+                    targets.append(index)
+    everywhere = range(len(table))
+    items: list[LayOffItem] = []
+    for card in cards:
+        wild = rules.is_wild(card)
+        if wild:
+            indices: Iterable[int] = everywhere
+        else:
+            sets = fits.get((card.rank, None), ())
+            runs = fits.get((card.rank, card.suit), ())
+            indices = sorted((*sets, *runs)) if sets and runs else sets or runs
+        for index in indices:
+            meld = table[index]
+            for placed, end in meld.placements(card, rules):
+                items.append(
+                    LayOffItem(
+                        card, index, end, placed.suit if wild and meld.kind == "set" else None
+                    )
+                )
+    return items
 
 
 def swap_candidates(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[Swap]:
     """Swaps of a natural among ``cards`` for a table wild of its rank (the suit is judged by
     ``play_plans.check_swap_target``)."""
+    ranks = {card.rank for card in cards if not card.is_joker}
     return [
         Swap(card, index, position)
         for index, meld in enumerate(table)
         for position, placed in enumerate(meld.cards)
-        if placed.is_wild_in(meld.kind, rules)
+        if placed.rank in ranks and placed.is_wild_in(meld.kind, rules)
         for card in cards
         if card.rank == placed.rank and not card.is_joker
     ]
