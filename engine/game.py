@@ -611,6 +611,35 @@ class Game:
             history=tuple(self.history),
         )
 
+    # -- copies --------------------------------------------------------------------------------
+
+    def copy(self) -> Game:
+        """An independent game in the same state, for search: it plays on exactly as a
+        ``from_json(to_json())`` restore would, at a fraction of the cost (the cards, melds
+        and moves are immutable values, so only the containers are copied)."""
+        new = object.__new__(Game)
+        state = dict(self.__dict__)
+        state["hands"] = [list(hand) for hand in self.hands]
+        for name in (
+            "stock",
+            "pile",
+            "pile_from",
+            "buys_used",
+            "buy_requests",
+            "down",
+            "melds",
+            "played_this_deal",
+            "deals_out",
+            "blind_outs",
+            "buys_total",
+            "history",
+        ):
+            state[name] = list(state[name])
+        state["score_sheet"] = [list(row) for row in self.score_sheet]
+        state["contract_memos"] = [ContractMemo() for _ in self.players]
+        new.__dict__.update(state)
+        return new
+
     # -- serialisation ---------------------------------------------------------------------------
 
     def to_json(self) -> str:
