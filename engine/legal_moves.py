@@ -122,12 +122,21 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
         if game.is_shanghai
         else (not rules.layoff_requires_own_meld or game.played_this_deal[seat])
     )
+    legal = [a for a in candidates if _legal(game, seat, a)]
     if may_lay_off and game.melds:
-        candidates.extend(_lay_off_offers(game, seat))
+        for offer in _lay_off_offers(game, seat):
+            # A single lay-off from lay_off_items is a placement Meld.placements proved (its
+            # card held, its end or suit named, the meld still valid), and the seat may lay
+            # off: only the hand it leaves is left to judge. Batches are judged in full.
+            if len(offer.items) == 1:
+                if _leaves_a_legal_hand(game, hand, offer.items[0].card):
+                    legal.append(offer)
+            elif _legal(game, seat, offer):
+                legal.append(offer)
         if game.is_shanghai and rules.joker_swap != "off":
             table = [m.meld for m in game.melds]
-            candidates.extend(SwapJoker(swap) for swap in swap_candidates(table, distinct, rules))
-    legal = [a for a in candidates if _legal(game, seat, a)]
+            swaps = [SwapJoker(swap) for swap in swap_candidates(table, distinct, rules)]
+            legal.extend(a for a in swaps if _legal(game, seat, a))
     # Discards are most of every list: judge them here rather than one _check each.
     if len(hand) > 1 or rules.final_discard != "forbidden":
         taken = None if game.is_shanghai else game.taken_upcard
@@ -137,6 +146,20 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
         else:
             legal.extend([discards[card] for card in distinct if card is not taken])
     return legal
+
+
+def _leaves_a_legal_hand(game: Game, hand: list[Card], card: Card) -> bool:
+    """``play_plans``' end-of-turn rule (S45, R8, E29) for ``hand`` less ``card``: asked of
+    the hand's size (and, in Rummy, the card it would leave) without building it."""
+    left = len(hand) - 1
+    final = game.rules.final_discard
+    if left == 0:
+        return final != "required"
+    if final == "forbidden" and left == 1:
+        return False
+    if not game.is_shanghai and game.taken_upcard is not None and left == 1:
+        return (hand[1] if hand[0] is card else hand[0]) != game.taken_upcard
+    return True
 
 
 def _lay_off_offers(game: Game, seat: int) -> list[LayOff]:
