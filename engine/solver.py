@@ -762,10 +762,35 @@ def find_contract_remembering(
         if extra is not None and not _may_take_part(extra, key, deal, rules):
             memo.key = key
             return None
+    if _runs_out_of_reach(key, deal, rules):
+        memo.key = key
+        return None
     melds, none_at_all = _solve(key, deal, rules, True)
     if none_at_all:
         memo.key = key
     return None if melds is None else list(melds)
+
+
+def _runs_out_of_reach(key: tuple[int, ...], deal: int, rules: Rules) -> bool:
+    """``_search``'s early answer on the runs' gaps (``_Params.run_gaps_least``), asked of
+    the sorted card indices straight away: most hands are answered here, without the memo
+    lookup, the count vector and the search's set-up."""
+    p = _params(rules)
+    _, _, nruns, run_size = p.shape(rules, deal)
+    if not nruns:
+        return False
+    held = [0, 0, 0, 0]
+    pool = 0
+    deuces_wild = p.deuces_wild
+    for index in key:
+        if index:
+            rank = index & 15
+            held[index >> 4] |= 1 << rank
+            if deuces_wild and rank == 2:
+                pool += 1
+        else:
+            pool += 1
+    return p.run_gaps_least(held, nruns, run_size) > pool
 
 
 def _one_more(key: tuple[int, ...], known: tuple[int, ...]) -> int | None:
