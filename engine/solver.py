@@ -114,7 +114,8 @@ class _Params:
     def run_gaps(self, held: int, run_size: int) -> tuple[int, int, int, int]:
         """The fewest gaps (values no natural of the suit fills) that 0, 1, 2 and 3 runs of
         ``run_size`` in one suit must have, given the values ``held`` (bit v); 99 when they
-        cannot fit. Runs of one suit are disjoint, and apart under ``separated``."""
+        cannot fit. Under ``separated`` runs of one suit keep a value between them; otherwise
+        they may share values (another deck's copies), so k runs have k times one's gaps."""
         key = held | run_size << 16
         found = self.gaps_memo.get(key)
         if found is not None:
@@ -137,7 +138,7 @@ class _Params:
         gaps = [
             run_size - ((held >> lo) & window).bit_count() for lo in range(1, top - run_size + 2)
         ]
-        step = run_size + 1 if self.separated else run_size  # the next run's earliest start
+        step = run_size + 1  # the next run starts a value past this one's end at the earliest
         # best[k][i]: the fewest gaps of k runs, the last one starting at window i or before.
         best = [[0] * len(gaps)]
         for _ in range(3):
