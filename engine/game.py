@@ -63,6 +63,7 @@ from .events import (
 )
 from .play_plans import Plan, plan_play
 from .rules import Contract, Rules
+from .solver import ContractMemo
 from .view import PlayerView, PublicMove, SeatView, Step, TableMeld
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
@@ -77,6 +78,8 @@ class Game:
         """Use ``Game.new`` (deals the first hand) or ``Game.from_json``."""
         self.players: tuple[str, ...] = tuple(players)
         self.rules = rules
+        #: Shanghai rather than classic Rummy (a plain attribute: it is asked at every step).
+        self.is_shanghai: bool = rules.game == "shanghai"
         self.seed = seed
         self._seat_of = {player: seat for seat, player in enumerate(self.players)}
         n = len(self.players)
@@ -99,6 +102,8 @@ class Game:
         self.down = [False] * n
         self.melds: list[TableMeld] = []
         self.restocks = 0
+        #: Rebuilds of the stock since anyone last went down, laid off or swapped (S49a).
+        self.idle_restocks = 0
         self.dry_turns = 0
         self.went_down_this_turn = False
         self.wild_left_hand = False
@@ -112,6 +117,9 @@ class Game:
         self.winner_seats: tuple[int, ...] = ()
         #: This deal's public pile moves (takes, buys, discards), for the views.
         self.history: list[PublicMove] = []
+        #: Per seat, what its contract searches proved (a cache, never saved: see
+        #: ``solver.ContractMemo``); it only spares searches, it never changes an answer.
+        self.contract_memos = [ContractMemo() for _ in range(n)]
 
     # -- construction ------------------------------------------------------------------------
 
@@ -168,6 +176,7 @@ class Game:
         self.down = [False] * n
         self.melds = []
         self.restocks = 0
+        self.idle_restocks = 0
         self.dry_turns = 0
         self.played_this_deal = [False] * n
         self._reset_turn_flags()
@@ -183,10 +192,6 @@ class Game:
         self.played_before_turn = self.played_this_deal[self.current]
 
     # -- public questions --------------------------------------------------------------------
-
-    @property
-    def is_shanghai(self) -> bool:
-        return self.rules.game == "shanghai"
 
     @property
     def current_player(self) -> str:
@@ -245,11 +250,13 @@ class Game:
         unchanged.
         """
         seat = self.seat_of(player)
-        self._check(seat, action)
-        return self._do(seat, action)
+        plan = self._check(seat, action)
+        return self._do(seat, action, plan)
 
-    def _check(self, seat: int, action: Action) -> None:
-        """Raise unless ``action`` is legal for ``seat``; never mutates."""
+    def _check(self, seat: int, action: Action) -> Plan | None:
+        """Raise unless ``action`` is legal for ``seat``; never mutates. A play-step action's
+        ``Plan`` is returned, so that ``apply`` commits what was checked without working it
+        out again."""
         if self.step == "over":
             raise GameOver("The game is over")
         if isinstance(action, RequestBuy):
@@ -271,9 +278,12 @@ class Game:
                     raise WrongStep(
                         "Draw first: take the upcard or draw from the stock", code="step.draw_first"
                     )
-                plan_play(self, seat, action)
+                return plan_play(self, seat, action)
+        return None
 
-    def _do(self, seat: int, action: Action) -> list[Event]:
+    def _do(self, seat: int, action: Action, plan: Plan | None) -> list[Event]:
+        if isinstance(action, Discard):
+            return self._discard(seat, action.card)
         if isinstance(action, RequestBuy):
             self.buy_requests.append(seat)
             return [BuyRequested(seat)]
@@ -288,9 +298,7 @@ class Game:
             return self._take_upcard(seat)
         if isinstance(action, BuyInTurn):
             return self._buy_in_turn(seat)
-        if isinstance(action, Discard):
-            return self._discard(seat, action.card)
-        plan = plan_play(self, seat, action)
+        assert plan is not None, "every other action is a play step, planned by _check"
         return self._commit_play(seat, plan)
 
     # -- draw step -----------------------------------------------------------------------------
@@ -335,6 +343,7 @@ class Game:
                 cards, self.pile = self.pile[:-1], self.pile[-1:]
                 self.pile_from = self.pile_from[-1:]
             self.restocks += 1
+            self.idle_restocks += 1
             random.Random(f"{self.seed}:deal:{self.deal_attempt}:restock:{self.restocks}").shuffle(
                 cards
             )
@@ -370,7 +379,16 @@ class Game:
         self.hands[seat].append(card)
         self.step = "play"
         events.append(DrewFromStock(seat))
+        if self._only_cycling():
+            return events + self._exhaust()
         return events
+
+    def _only_cycling(self) -> bool:
+        """S49a: under ``max_restocks: unlimited`` the second rebuild of the stock in a row
+        with no go-down, lay-off or swap since the first exhausts the deal. The action that
+        needed the rebuild still gets its card (a draw, a penalty card); the deal ends right
+        after it, before anyone plays."""
+        return self.rules.max_restocks is None and self.idle_restocks >= 2
 
     def _take_upcard(self, seat: int) -> list[Event]:
         card = self.pile.pop()
@@ -399,6 +417,8 @@ class Game:
         self.step = "play"
         events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
         self.history.append(PublicMove(seat, "bought", card))
+        if self._only_cycling():
+            return events + self._exhaust()
         return events
 
     # -- play step: committing ----------------------------------------------------------------
@@ -426,6 +446,7 @@ class Game:
         for item in plan.laid_off:
             events.append(LaidOff(seat, item.meld, item.card))
         self.played_this_deal[seat] = True
+        self.idle_restocks = 0  # S49a: the deal moved on
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
         if not self.hands[seat]:
             events.extend(self._go_out(seat))
@@ -589,6 +610,35 @@ class Game:
             restocks=self.restocks,
             history=tuple(self.history),
         )
+
+    # -- copies --------------------------------------------------------------------------------
+
+    def copy(self) -> Game:
+        """An independent game in the same state, for search: it plays on exactly as a
+        ``from_json(to_json())`` restore would, at a fraction of the cost (the cards, melds
+        and moves are immutable values, so only the containers are copied)."""
+        new = object.__new__(Game)
+        state = dict(self.__dict__)
+        state["hands"] = [list(hand) for hand in self.hands]
+        for name in (
+            "stock",
+            "pile",
+            "pile_from",
+            "buys_used",
+            "buy_requests",
+            "down",
+            "melds",
+            "played_this_deal",
+            "deals_out",
+            "blind_outs",
+            "buys_total",
+            "history",
+        ):
+            state[name] = list(state[name])
+        state["score_sheet"] = [list(row) for row in self.score_sheet]
+        state["contract_memos"] = [ContractMemo() for _ in self.players]
+        new.__dict__.update(state)
+        return new
 
     # -- serialisation ---------------------------------------------------------------------------
 

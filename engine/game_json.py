@@ -48,6 +48,7 @@ def to_json(game: Game) -> str:
                 for m in game.melds
             ],
             "restocks": game.restocks,
+            "idle_restocks": game.idle_restocks,
             "dry": game.dry_turns,
             "went_down": game.went_down_this_turn,
             "wild_left": game.wild_left_hand,
@@ -100,6 +101,7 @@ def from_json(cls: type[Game], text: str) -> Game:
             for entry in data["melds"]
         ]
         game.restocks = data["restocks"]
+        game.idle_restocks = data.get("idle_restocks", 0)
         game.dry_turns = data["dry"]
         game.went_down_this_turn = data["went_down"]
         game.wild_left_hand = data["wild_left"]

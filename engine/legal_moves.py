@@ -1,10 +1,13 @@
 """What is offered: the legal actions listed for a seat (``Game.legal_actions``).
 
-Every listed action is judged by ``Game._check``, the same check ``apply`` makes, so the list
-can never offer what ``apply`` refuses; this module only chooses which candidates to put to
-it. What is too many to list (other go-down arrangements, wild identities, bundles) is left
-to ``GoDownBuilder`` (``engine/builder.py``); ``lay_off_items`` and ``swap_candidates`` are
-shared with it.
+Every listed action is one ``Game._check`` (the check ``apply`` makes) accepts. Most are put
+to it; where this module already knows the answer it asks only what is left: the draw step's
+few rules directly, discards by hand size, and a single lay-off of ``lay_off_items`` (whose
+placement ``Meld.placements`` proved) by the hand it leaves. ``test_legal_property`` applies
+listed actions and ``test_differential`` holds the lists to those of the engine before these
+shortcuts (issue 28). What is too many to list (other go-down arrangements, wild identities,
+bundles) is left to ``GoDownBuilder`` (``engine/builder.py``); ``lay_off_items`` and
+``swap_candidates`` are shared with it.
 """
 
 from __future__ import annotations
@@ -29,12 +32,12 @@ from .actions import (
     SwapJoker,
     TakeUpcard,
 )
-from .cards import Card
+from .cards import ACE, Card
 from .errors import IllegalAction
 from .melds import Meld, MeldCard
 from .play_plans import check_swap_target, lay_off_onto
 from .rules import Rules
-from .solver import find_contract
+from .solver import find_contract, find_contract_remembering
 
 if TYPE_CHECKING:
     from .game import Game
@@ -69,11 +72,35 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
                 actions.append(RequestBuy())
         return actions
     if game.step == "draw":
-        for draw in (TakeUpcard(), DrawStock(), BuyInTurn()):
-            if _legal(game, seat, draw):
-                actions.append(draw)
+        # Game._check's draw rules, asked directly (this runs every turn): the upcard may be
+        # taken when there is one (live, in Shanghai); the stock is refused only when it is
+        # dead with a live upcard (S49); buying in turn is two-player Shanghai's alone (S33).
+        shanghai = game.is_shanghai
+        if game.pile and (not shanghai or game.upcard_live):
+            actions.append(_TAKE)
+        if not (shanghai and game.upcard_live) or game.stock or _legal(game, seat, _DRAW):
+            actions.append(_DRAW)
+        if shanghai and len(game.players) == 2 and _legal(game, seat, _BUY_IN_TURN):
+            actions.append(_BUY_IN_TURN)
         return actions
     return _play_actions(game, seat)
+
+
+# Actions are immutable values: the lists share these rather than build new ones each turn.
+_TAKE = TakeUpcard()
+_DRAW = DrawStock()
+_BUY_IN_TURN = BuyInTurn()
+
+
+class _Discards(dict[Card, Discard]):
+    """``Discard(card)`` per card, made the first time it is asked for."""
+
+    def __missing__(self, card: Card) -> Discard:
+        action = self[card] = Discard(card)
+        return action
+
+
+_DISCARDS = _Discards()
 
 
 def _legal(game: Game, seat: int, action: Action) -> bool:
@@ -98,17 +125,44 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
         if game.is_shanghai
         else (not rules.layoff_requires_own_meld or game.played_this_deal[seat])
     )
+    legal = [a for a in candidates if _legal(game, seat, a)]
     if may_lay_off and game.melds:
-        candidates.extend(_lay_off_offers(game, seat))
+        for offer in _lay_off_offers(game, seat):
+            # A single lay-off from lay_off_items is a placement Meld.placements proved (its
+            # card held, its end or suit named, the meld still valid), and the seat may lay
+            # off: only the hand it leaves is left to judge. Batches are judged in full.
+            if len(offer.items) == 1:
+                if _leaves_a_legal_hand(game, hand, offer.items[0].card):
+                    legal.append(offer)
+            elif _legal(game, seat, offer):
+                legal.append(offer)
         if game.is_shanghai and rules.joker_swap != "off":
             table = [m.meld for m in game.melds]
-            candidates.extend(SwapJoker(swap) for swap in swap_candidates(table, distinct, rules))
-    legal = [a for a in candidates if _legal(game, seat, a)]
+            swaps = [SwapJoker(swap) for swap in swap_candidates(table, distinct, rules)]
+            legal.extend(a for a in swaps if _legal(game, seat, a))
     # Discards are most of every list: judge them here rather than one _check each.
     if len(hand) > 1 or rules.final_discard != "forbidden":
         taken = None if game.is_shanghai else game.taken_upcard
-        legal.extend(Discard(card) for card in distinct if card is not taken)
+        discards = _DISCARDS
+        if taken is None:
+            legal.extend([discards[card] for card in distinct])
+        else:
+            legal.extend([discards[card] for card in distinct if card is not taken])
     return legal
+
+
+def _leaves_a_legal_hand(game: Game, hand: list[Card], card: Card) -> bool:
+    """``play_plans``' end-of-turn rule (S45, R8, E29) for ``hand`` less ``card``: asked of
+    the hand's size (and, in Rummy, the card it would leave) without building it."""
+    left = len(hand) - 1
+    final = game.rules.final_discard
+    if left == 0:
+        return final != "required"
+    if final == "forbidden" and left == 1:
+        return False
+    if not game.is_shanghai and game.taken_upcard is not None and left == 1:
+        return (hand[1] if hand[0] is card else hand[0]) != game.taken_upcard
+    return True
 
 
 def _lay_off_offers(game: Game, seat: int) -> list[LayOff]:
@@ -213,6 +267,11 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
         for size in (1, 2, 3):
             swap_sets.extend(combinations(options, size))
     bundles = rules.layoff_on_going_down_turn and rules.final_discard == "forbidden"
+    # The plain go-down (no swaps), the question of every turn, goes through the seat's
+    # memo of what its searches proved (``solver.ContractMemo``): most turns it needs none.
+    plain = find_contract_remembering(hand, game.deal, rules, game.contract_memos[seat])
+    if plain is None and not bundles and len(swap_sets) == 1:
+        return []
     relaxed = _without_final_discard(rules) if bundles else rules
     offers: list[GoDown] = []
     for swaps in swap_sets:
@@ -231,7 +290,7 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
         except IllegalAction:
             continue
         cards = list(after_swaps.elements())
-        melds = find_contract(cards, game.deal, rules)
+        melds = find_contract(cards, game.deal, rules) if swaps else plain
         if melds is not None:
             offers.append(GoDown(tuple(melds), swaps))
             if rules.layoff_on_going_down_turn:
@@ -263,25 +322,54 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
 
 
 def lay_off_items(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[LayOffItem]:
-    """Every placement of each of ``cards`` on each meld of ``table``, end and suit named."""
-    return [
-        LayOffItem(
-            card, index, end, placed.suit if rules.is_wild(card) and meld.kind == "set" else None
-        )
-        for card in cards
-        for index, meld in enumerate(table)
-        for placed, end in meld.placements(card, rules)
-    ]
+    """Every placement of each of ``cards`` on each meld of ``table``, end and suit named,
+    card by card and meld by meld in table order.
+
+    A natural fits only a set of its rank or a run of its suit at the value just past either
+    end, so the melds are indexed by those (rank, suit) keys once and a natural is put only
+    to the melds its key names; a wild is put to every meld.
+    """
+    fits: dict[tuple[int, str | None], list[int]] = {}
+    for index, meld in enumerate(table):
+        if meld.kind == "set":
+            fits.setdefault((meld.rank, None), []).append(index)
+            continue
+        for value in (meld.low - 1, meld.high + 1):
+            if 1 <= value <= 14:
+                rank = ACE if value == 14 else value
+                targets = fits.setdefault((rank, meld.suit), [])
+                if not targets or targets[-1] != index:
+                    targets.append(index)
+    everywhere = range(len(table))
+    items: list[LayOffItem] = []
+    for card in cards:
+        wild = rules.is_wild(card)
+        if wild:
+            indices: Iterable[int] = everywhere
+        else:
+            sets = fits.get((card.rank, None), ())
+            runs = fits.get((card.rank, card.suit), ())
+            indices = sorted((*sets, *runs)) if sets and runs else sets or runs
+        for index in indices:
+            meld = table[index]
+            for placed, end in meld.placements(card, rules):
+                items.append(
+                    LayOffItem(
+                        card, index, end, placed.suit if wild and meld.kind == "set" else None
+                    )
+                )
+    return items
 
 
 def swap_candidates(table: Sequence[Meld], cards: Sequence[Card], rules: Rules) -> list[Swap]:
     """Swaps of a natural among ``cards`` for a table wild of its rank (the suit is judged by
     ``play_plans.check_swap_target``)."""
+    ranks = {card.rank for card in cards if not card.is_joker}
     return [
         Swap(card, index, position)
         for index, meld in enumerate(table)
         for position, placed in enumerate(meld.cards)
-        if placed.is_wild_in(meld.kind, rules)
+        if placed.rank in ranks and placed.is_wild_in(meld.kind, rules)
         for card in cards
         if card.rank == placed.rank and not card.is_joker
     ]

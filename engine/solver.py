@@ -66,17 +66,20 @@ class _Params:
         "deuces_wild",
         "exact",
         "final_discard",
+        "gaps_memo",
         "joker_val",
         "k_lim",
         "max_run",
         "max_set",
         "maxw",
+        "min_nat_memo",
         "nat_val",
         "options_memo",
         "rank_only",
         "rules",
         "same_rank_sets",
         "separated",
+        "shape_memo",
         "split_memo",
         "top",
     )
@@ -104,6 +107,89 @@ class _Params:
         self.options_memo: dict[
             tuple[int, bool, int, int, int], tuple[tuple[int, int, int, int], ...]
         ] = {}
+        self.shape_memo: dict[int, tuple[int, int, int, int]] = {}
+        self.gaps_memo: dict[int, tuple[int, int, int, int]] = {}
+        self.min_nat_memo: dict[int, int] = {}
+
+    def run_gaps(self, held: int, run_size: int) -> tuple[int, int, int, int]:
+        """The fewest gaps (values no natural of the suit fills) that 0, 1, 2 and 3 runs of
+        ``run_size`` in one suit must have, given the values ``held`` (bit v); 99 when they
+        cannot fit. Under ``separated`` runs of one suit keep a value between them; otherwise
+        they may share values (another deck's copies), so k runs have k times one's gaps."""
+        key = held | run_size << 16
+        found = self.gaps_memo.get(key)
+        if found is not None:
+            return found
+        top = self.top
+        if held & 2 and top == 14:
+            held |= 1 << 14  # an ace may play high
+        window = (1 << run_size) - 1
+        if not self.separated:  # two runs of a suit may share values (one deck each)
+            one = min(
+                (
+                    run_size - ((held >> lo) & window).bit_count()
+                    for lo in range(1, top - run_size + 2)
+                ),
+                default=99,
+            )
+            found = (0, one, 2 * one, 3 * one)
+            self.gaps_memo[key] = found
+            return found
+        gaps = [
+            run_size - ((held >> lo) & window).bit_count() for lo in range(1, top - run_size + 2)
+        ]
+        step = run_size + 1  # the next run starts a value past this one's end at the earliest
+        # best[k][i]: the fewest gaps of k runs, the last one starting at window i or before.
+        best = [[0] * len(gaps)]
+        for _ in range(3):
+            prev, row, low = best[-1], [], 99
+            for i, g in enumerate(gaps):
+                before = i - step
+                if len(best) == 1:
+                    low = min(low, g)
+                elif before >= 0:
+                    low = min(low, prev[before] + g)
+                row.append(low)
+            best.append(row)
+        found = (0, best[1][-1], best[2][-1], best[3][-1]) if gaps else (0, 99, 99, 99)
+        if len(self.gaps_memo) > 50_000:
+            self.gaps_memo.clear()
+        self.gaps_memo[key] = found
+        return found
+
+    def run_gaps_least(self, held: list[int], nruns: int, run_size: int) -> int:
+        """A lower bound on the wilds that ``nruns`` runs need in a hand whose naturals of each
+        suit are ``held`` (bit v per value): each run is in one suit and every gap needs a
+        wild (a run longer than ``run_size`` holds a window of that size with no more gaps).
+        The search cannot succeed when it exceeds the hand's wilds; it says nothing else."""
+        per_suit = [self.run_gaps(mask, run_size) for mask in held]
+        if nruns == 1:
+            return min(gaps[1] for gaps in per_suit)
+        totals = [0, 99, 99, 99]  # fewest gaps of k runs over the suits seen so far
+        for gaps in per_suit:
+            totals = [
+                min(totals[k - j] + gaps[j] for j in range(k + 1)) for k in range(nruns + 1)
+            ] + [99] * (3 - nruns)
+        return totals[nruns] if nruns <= 3 else nruns * min(g[1] for g in per_suit)
+
+    def shape(self, rules: Rules, deal: int) -> tuple[int, int, int, int]:
+        """``_shape(rules, deal)``, remembered (these are the rules this object compiles)."""
+        found = self.shape_memo.get(deal)
+        if found is None:
+            found = self.shape_memo[deal] = _shape(rules, deal)
+        return found
+
+    def min_naturals(self, set_size: int) -> int:
+        """The fewest naturals a set of ``set_size`` may hold (S13), as ``_search`` counts."""
+        found = self.min_nat_memo.get(set_size)
+        if found is None:
+            maxw = self.maxw
+            found = self.min_nat_memo[set_size] = next(
+                n
+                for n in range(1, set_size + 1)
+                if any(w <= maxw[n + w] for w in range(max(0, set_size - n), set_size + 1))
+            )
+        return found
 
     def split(
         self, naturals: int, wilds: int, sets: int, size: int
@@ -208,19 +294,25 @@ def _search(
     rank_left = [0] * 14
     n_cards = jokers
     total_value = jokers * jv
+    held = [0, 0, 0, 0]  # per suit, bit v: a natural of value v is held
     for si in range(4):
         base = 16 * si
+        mask = 0
         for rank in range(1, 14):
             c = nat[base + rank]
             if c:
                 rank_left[rank] += c
                 n_cards += c
                 total_value += c * nat_val[rank]
+                mask |= 1 << rank
+        held[si] = mask
     deuces = rank_left[2] if deuces_wild else 0
     pool_total = jokers + deuces
 
     # -- card-count checks first: most hands are answered here ----------------------------
     if n_cards < nsets * set_size + nruns * run_size:
+        return None
+    if nruns and p.run_gaps_least(held, nruns, run_size) > pool_total:
         return None
     naturals = n_cards - jokers
     need_set = set_size - maxw[set_size]
@@ -553,16 +645,18 @@ def _shape(rules: Rules, deal: int) -> tuple[int, int, int, int]:
 @lru_cache(maxsize=8192)
 def _solve(
     key: tuple[int, ...], deal: int, rules: Rules, cards_left_rule: bool
-) -> tuple[Meld, ...] | None:
-    """``find_contract`` on a sorted tuple of card indices (the memo key)."""
+) -> tuple[tuple[Meld, ...] | None, bool]:
+    """``find_contract`` on a sorted tuple of card indices (the memo key), and whether the
+    search itself found no arrangement (not merely none the going-out rule allows): then a
+    hand with fewer cards has none either."""
     p = _params(rules)
-    nsets, set_size, nruns, run_size = _shape(rules, deal)
+    nsets, set_size, nruns, run_size = p.shape(rules, deal)
     counts = [0] * _VECTOR
     for index in key:
         counts[index] += 1
     plan = _search(counts, p, nsets, set_size, nruns, run_size)
     if plan is None:
-        return None
+        return None, True
     if cards_left_rule:
         left = len(key) - plan[1]
         must_leave = 0
@@ -573,13 +667,13 @@ def _solve(
             must_leave = 2
         if must_leave:
             if p.exact:
-                return None  # every plan places the same number of cards
+                return None, False  # every plan places the same number of cards
             found = _best_leaving(counts, must_leave, p, (nsets, set_size, nruns, run_size))
             if found is None:
-                return None
+                return None, False
             reduced, plan = found
-            return _build(reduced, plan, p, set_size)
-    return _build(counts, plan, p, set_size)
+            return _build(reduced, plan, p, set_size), False
+    return _build(counts, plan, p, set_size), False
 
 
 def _best_leaving(
@@ -632,10 +726,134 @@ def find_contract(
     Answers are memoised on the multiset of cards, so asking again each turn is cheap.
     """
     key = tuple(sorted([_INDEX[card] for card in hand]))
-    melds = _solve(key, deal, rules, cards_left_rule)
+    melds = _solve(key, deal, rules, cards_left_rule)[0]
     return None if melds is None else list(melds)
+
+
+class ContractMemo:
+    """What one seat's searches proved, so that most of its next turn's search is skipped.
+
+    Whether a contract can be met at all only grows with the hand (a card may always stay
+    in hand), so once the hand ``key`` is known to meet no contract, a later hand that holds
+    only one card more than it (this turn's draw, after last turn's discard) can meet one
+    only with that card in a meld. When that card (a natural) fits no set of its rank and no
+    run window through its value, even with every wild of the hand, the answer is None
+    without a search. Exact: the full search still answers every other hand.
+    """
+
+    __slots__ = ("deal", "key", "rules")
+
+    def __init__(self) -> None:
+        self.deal = 0
+        self.rules: Rules | None = None
+        #: A sorted card-index tuple known to meet no arrangement of ``deal``'s contract.
+        self.key: tuple[int, ...] | None = None
+
+
+def find_contract_remembering(
+    hand: Sequence[Card], deal: int, rules: Rules, memo: ContractMemo
+) -> list[Meld] | None:
+    """``find_contract(hand, deal, rules)``, skipping the search when ``memo`` proves the
+    answer is None (see ``ContractMemo``); ``memo`` learns from every answer."""
+    key = tuple(sorted([_INDEX[card] for card in hand]))
+    if memo.deal != deal or memo.rules is not rules:
+        memo.deal, memo.rules, memo.key = deal, rules, None
+    elif memo.key is not None:
+        extra = _one_more(key, memo.key)
+        if extra is not None and not _may_take_part(extra, key, deal, rules):
+            memo.key = key
+            return None
+    if _runs_out_of_reach(key, deal, rules):
+        memo.key = key
+        return None
+    melds, none_at_all = _solve(key, deal, rules, True)
+    if none_at_all:
+        memo.key = key
+    return None if melds is None else list(melds)
+
+
+def _runs_out_of_reach(key: tuple[int, ...], deal: int, rules: Rules) -> bool:
+    """``_search``'s early answer on the runs' gaps (``_Params.run_gaps_least``), asked of
+    the sorted card indices straight away: most hands are answered here, without the memo
+    lookup, the count vector and the search's set-up."""
+    p = _params(rules)
+    _, _, nruns, run_size = p.shape(rules, deal)
+    if not nruns:
+        return False
+    held = [0, 0, 0, 0]
+    pool = 0
+    deuces_wild = p.deuces_wild
+    for index in key:
+        if index:
+            rank = index & 15
+            held[index >> 4] |= 1 << rank
+            if deuces_wild and rank == 2:
+                pool += 1
+        else:
+            pool += 1
+    return p.run_gaps_least(held, nruns, run_size) > pool
+
+
+def _one_more(key: tuple[int, ...], known: tuple[int, ...]) -> int | None:
+    """The one card index ``key`` holds beyond the multiset ``known`` (both sorted), or None
+    when it holds more than one or ``known`` is no subset of it plus one card."""
+    extra: int | None = None
+    j, m = 0, len(known)
+    for index in key:
+        while j < m and known[j] < index:
+            j += 1  # a card of ``known`` no longer held: fine, fewer cards meet less
+        if j < m and known[j] == index:
+            j += 1
+        elif extra is None:
+            extra = index
+        else:
+            return None
+    return extra
+
+
+def _may_take_part(index: int, key: tuple[int, ...], deal: int, rules: Rules) -> bool:
+    """Whether the card ``index`` could be in some meld of the contract made from ``key``:
+    a necessary condition only (True is always safe), checked with every wild of the hand:
+    a set of its rank needs enough naturals of that rank, and a run through its value needs a
+    window of the run's size, holding it, whose missing values the wilds can fill."""
+    p = _params(rules)
+    rank = index & 15
+    if index == 0 or (p.deuces_wild and rank == 2):
+        return True  # a wild fits almost anywhere
+    nsets, set_size, nruns, run_size = p.shape(rules, deal)
+    pool = key.count(0)
+    if p.deuces_wild:
+        pool += key.count(2) + key.count(18) + key.count(34) + key.count(50)
+    if nsets:
+        same = key.count(rank) + key.count(16 + rank) + key.count(32 + rank) + key.count(48 + rank)
+        if same >= p.min_naturals(set_size) and same + pool >= set_size:
+            return True
+    if nruns:
+        need = run_size - pool
+        if need <= 1:
+            return True  # the card itself and the wilds fill any window
+        base = index - rank
+        held = 0  # bit v: value v of the card's suit is held (bit 14: the ace, high)
+        for i in key:
+            if base < i <= base + 13:
+                held |= 1 << (i - base)
+        top = p.top
+        if held & 2 and top == 14:
+            held |= 1 << 14
+        window = (1 << run_size) - 1
+        for value in (1, 14) if rank == ACE and top == 14 else (rank,):
+            for lo in range(max(1, value - run_size + 1), min(value, top - run_size + 1) + 1):
+                if ((held >> lo) & window).bit_count() >= need:
+                    return True
+    return False
 
 
 def clear_cache() -> None:
     """Forget memoised answers (benchmarks time cold searches)."""
     _solve.cache_clear()
+
+
+def cache_info() -> tuple[int, int]:
+    """(hits, misses) of the memo of answers: how many searches were asked for."""
+    info = _solve.cache_info()
+    return info.hits, info.misses

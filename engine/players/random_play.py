@@ -13,6 +13,9 @@ import random
 from engine.actions import Action, GoDown, LayMelds, LayOff, RequestBuy
 from engine.game import Game
 
+#: The plays random play prefers (exact types: no action class has subclasses).
+_EAGER = frozenset((GoDown, LayMelds, LayOff))
+
 
 def random_step(game: Game, rng: random.Random, buy_chance: float = 0.3) -> tuple[str, Action]:
     """Choose (player, action) for the next step of a random game; the game must not be over."""
@@ -23,7 +26,7 @@ def random_step(game: Game, rng: random.Random, buy_chance: float = 0.3) -> tupl
             return player, RequestBuy()
     player = game.current_player
     actions = game.legal_actions(player)
-    eager = [a for a in actions if isinstance(a, GoDown | LayMelds | LayOff)]
+    eager = [a for a in actions if type(a) in _EAGER]
     if eager and rng.random() < 0.9:
         return player, rng.choice(eager)
     return player, rng.choice(actions)

@@ -19,12 +19,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import ALL_NATURALS, JOKER, SUITS, Card, parse_cards
+from engine.cards import ALL_NATURALS, JOKER, SUITS, Card, make_pack, parse_cards
 from engine.contracts import check_contract, check_runs_separated, check_set_ranks_distinct
 from engine.errors import IllegalAction
 from engine.melds import Meld, MeldCard
 from engine.rules import Rules
-from engine.solver import clear_cache, find_contract
+from engine.solver import (
+    ContractMemo,
+    cache_info,
+    clear_cache,
+    find_contract,
+    find_contract_remembering,
+)
 from tools.bench_solver import bench_find_contract
 
 STANDARD = Rules.preset("standard")
@@ -608,3 +614,51 @@ def test_bench_reports_every_contract() -> None:
     assert [row["deal"] for row in rows] == list(range(1, 11))
     for row in rows:
         assert 0 < float(str(row["median_us"])) <= float(str(row["max_us"]))
+
+
+@pytest.mark.parametrize("preset", ["standard", "preset_000", "preset_004"])
+def test_find_contract_remembering_answers_as_find_contract(preset: str) -> None:
+    """The per-seat memo (issue 28) skips searches, never changes an answer: a hand that
+    draws one card and throws one, turn after turn, as a seat does, in every deal."""
+    rules = Rules.preset(preset)
+    rng = random.Random(28)
+    skipped = 0
+    for deal in range(1, 11):
+        pack = make_pack(*rules.pack_for(4))
+        rng.shuffle(pack)
+        memo = ContractMemo()
+        hand = [pack.pop() for _ in range(11)]
+        for _ in range(60):
+            if not pack:
+                break
+            hand.append(pack.pop())
+            if rng.random() < 0.1 and pack:
+                hand.append(pack.pop())  # a buy: two cards more at once
+            solve_calls = sum(cache_info())
+            assert find_contract_remembering(hand, deal, rules, memo) == find_contract(
+                hand, deal, rules
+            )
+            if sum(cache_info()) == solve_calls + 1:
+                skipped += 1  # only find_contract's own call reached the solver
+            hand.remove(rng.choice(hand))
+    assert skipped > 100  # the memo did spare searches
+
+
+@pytest.mark.parametrize("preset", ["standard", "preset_000", "preset_004"])
+def test_run_gap_bound_never_refuses_a_hand_the_search_would_solve(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search's early answer for runs (issue 28: each run needs a wild per value its
+    suit lacks) changes no answer: the same hands searched without it agree."""
+    rules = Rules.preset(preset)
+    rng = random.Random(f"gaps:{preset}")
+    pack = make_pack(*rules.pack_for(4))
+    hands = [(rng.sample(pack, rng.randrange(10, 16)), rng.randrange(1, 11)) for _ in range(1500)]
+    clear_cache()
+    with_bound = [find_contract(hand, deal, rules) for hand, deal in hands]
+    monkeypatch.setattr("engine.solver._Params.run_gaps_least", lambda *_: 0)
+    clear_cache()
+    without = [find_contract(hand, deal, rules) for hand, deal in hands]
+    clear_cache()
+    assert with_bound == without
+    assert sum(m is not None for m in with_bound) > 20  # some hands do meet their contract
