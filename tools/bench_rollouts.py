@@ -17,7 +17,7 @@ import time
 
 from engine.actions import RequestBuy
 from engine.game import Game
-from engine.players.strategy import make_strategy
+from engine.players.levels import make_strategy
 from engine.rules import Rules
 
 
