@@ -108,6 +108,10 @@ class Figures:
     #: Every turn of the game, computers' too (the per-turn channel figures use these).
     all_turns: int = 0
     clicks: list[int] = field(default_factory=list)
+    #: Clicks of the people who wait (Buy or Pass when their hand asks them), and the clicks
+    #: that opened every person's hand when the game started.
+    other_clicks: int = 0
+    opening_clicks: int = 0
     refreshes: int = 0
     held_waits: list[float] = field(default_factory=list)
     unreachable: int = 0
@@ -267,6 +271,11 @@ class Game:
             await self.settled(host.click(self.table_message(), label="Add computer (normal)"))
         started_at = self.env.backend.clock.elapsed
         await self.settled(host.click(self.table_message(), label="Start"))
+        for member in self.members:  # everyone looks at their cards when the game starts
+            self.hands[member.id] = await self.settled(
+                member.click(self.table_message(), label="My hand")
+            )
+            self.figures.opening_clicks += 1
         guard = 0
         last = (-1, -1)
         while self.table is not None and not self.table.game.is_over:
@@ -289,32 +298,35 @@ class Game:
     def member(self, user_id: int) -> Any:
         return next(m for m in self.members if m.id == user_id)
 
-    async def buyers(self, skip: int | None = None) -> None:
-        """Every other person decides about the upcard on offer, at once."""
+    def running(self) -> bool:
         table = self.table
-        if table is None or not self.service.buy_window_running(table):
+        return table is not None and table.window.is_running(table.game, self.service.clock())
+
+    async def buyers(self, skip: int | None = None) -> None:
+        """The people who wait do only what the bot asks of them: one whose open hand asks
+        about the upcard (Buy / Pass, by their buy preference) decides, Buy if the strategy
+        wants the card; everyone else does nothing. Their clicks are counted."""
+        table = self.table
+        if table is None or not self.running():
             return
         game = table.game
         for member in self.members:
-            if member.id == skip or not self.service.buy_window_running(table):
+            if member.id == skip or not self.running():
                 continue
             player = str(member.id)
             if player not in game.players or not game.is_legal(player, RequestBuy()):
                 continue
-            # Their open hand offers Buy / Pass when it follows them; else the table message.
             hand = self.hands.get(member.id)
             message = hand.response if hand is not None else None
             if message is None or "Pass" not in _labels(message):
-                message = self.table_message()
+                continue  # not asked: a person who waits does nothing
             labels = _labels(message)
             buy = next((label for label in labels if label.startswith("Buy ")), None)
             if buy is None:
                 continue
             wants = self.strategy.wants_buy(game.view(player), self.rng)
-            if wants:
-                await self.settled(member.click(message, label=buy))
-            elif "Pass" in labels:
-                await self.settled(member.click(message, label="Pass"))
+            await self.settled(member.click(message, label=buy if wants else "Pass"))
+            self.figures.other_clicks += 1
 
     async def person_turn(self, user_id: int) -> None:
         member = self.member(user_id)
@@ -330,6 +342,11 @@ class Game:
             clicks += 1
         hand = self.hands[user_id]
         deal = self.table.game.deal
+        # The people asked about the upcard decide while P looks at their hand: their clicks
+        # land at the same moment as P's first one (they click at the same pace).
+        await self.wait(self.pace)
+        await self.buyers(skip=user_id)
+        first_click_waited = True
         out_of_reach: set[str] = set()
         for _ in range(40):
             table = self.table
@@ -357,6 +374,12 @@ class Game:
                 continue
             for kind, what in steps:
                 current = hand.response
+                if first_click_waited:
+                    first_click_waited = False
+                    await self.wait(0)
+                    pace_left = 0.0
+                else:
+                    pace_left = self.pace
                 if kind == "place":
                     # Asked only when the card has several places; else it went already.
                     cid = _select(current, what)
@@ -364,7 +387,7 @@ class Game:
                         continue
                     what = f"{cid}\x00{what}"
                     kind = "select"
-                await self.wait(self.pace)
+                await self.wait(pace_left)
                 if kind == "button":
                     result = await self.settled(member.click(current, label=what))
                 elif kind == "cards":
@@ -529,7 +552,15 @@ def report(figures: Figures, pace: float) -> None:
         f"unreachable plays {figures.unreachable}; held draws {len(waits)}: wait median "
         f"{percentile(waits, 50):.2f} s, p95 {percentile(waits, 95):.2f} s"
     )
-    print(f"  game length {figures.length / 60:.1f} min")
+    print(
+        f"  people who wait: {figures.other_clicks} clicks = "
+        f"{figures.other_clicks / turns:.2f} a turn (and {figures.opening_clicks} to open the "
+        f"hands at the start); longest turn {max(clicks)} clicks"
+    )
+    print(
+        f"  game length {figures.length / 60:.1f} min, {figures.length / turns:.1f} s a turn "
+        f"({figures.all_turns} turns)"
+    )
     print(
         f"  channel: {posts} messages, {edits} edits, {deletes} deletes = {len(channel)} calls "
         f"({posts / turns:.2f} + {edits / turns:.2f} + {deletes / turns:.2f} = "

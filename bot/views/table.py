@@ -98,8 +98,12 @@ async def table_click(
         await service.leave(table_id, user.id)
         await interaction.response.send_message(t("lobby.left", language), ephemeral=True)
     elif verb == "start":
+        # The game's controls replace the lobby's at once, in the answer to the click itself
+        # (an interaction response: no channel call, no wait for the publisher's pace).
         await service.start(table_id, user.id)
-        await interaction.response.send_message(t("lobby.dealt", language), ephemeral=True)
+        embed, view = render_table(service.public(table_id))
+        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.followup.send(t("lobby.dealt", language), ephemeral=True)
     elif verb in ("addeasy", "addnormal", "addexpert"):
         level = verb.removeprefix("add")
         table = await service.add_computer(table_id, user.id, level)

@@ -161,3 +161,20 @@ async def test_the_rules_name_the_players_page(env: simcord.Env) -> None:
     env.bot.settings.rules_url = "https://example.org/RULES.md"
     linked = await member.slash(channel, "shanghai rules")
     simcord.assert_responded(linked, contains="<https://example.org/RULES.md>", ephemeral=True)
+
+
+async def test_the_table_controls_replace_the_lobby_at_start_at_once(env: simcord.Env) -> None:
+    """Issue 24.5: the click on Start itself turns the lobby message into the table (My hand,
+    History): no lobby buttons linger for the publisher's next pace."""
+    from .helpers import button_labels
+
+    world = await open_table(env, 2)
+    message = world.message()
+    result = await world.players[0].click(message, label="Start")
+    assert result.acknowledged
+    [answer] = [
+        r for r in env.http_requests if r.method == "POST" and r.path.endswith("/callback")
+    ][-1:]
+    assert answer.json["type"] == 7  # UPDATE_MESSAGE: the click's own answer edits the message
+    sent = str(answer.json["data"]["components"])
+    assert "My hand" in sent and "Join" not in sent
