@@ -166,7 +166,6 @@ async def test_the_rules_name_the_players_page(env: simcord.Env) -> None:
 async def test_the_table_controls_replace_the_lobby_at_start_at_once(env: simcord.Env) -> None:
     """Issue 24.5: the click on Start itself turns the lobby message into the table (My hand,
     History): no lobby buttons linger for the publisher's next pace."""
-    from .helpers import button_labels
 
     world = await open_table(env, 2)
     message = world.message()
