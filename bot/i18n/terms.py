@@ -43,12 +43,36 @@ def melds_from_form(text: str) -> str:
         for language in LANGUAGES
         for kind in ("set", "run")
     }
+    text = cards_as_typed(text)
     parts = []
     for part in text.split("|"):
         head, colon, body = part.partition(":")
         kind = kinds.get(_folded(head)) if colon else None
         parts.append(f"{kind}:{body}" if kind else part)
     return "|".join(parts)
+
+
+#: The bot prints cards with symbols (``8♥``, ``10♦``, ``🃏``); a player may copy them into
+#: the form as shown. Each symbol becomes the letter the engine reads (issue 24.5).
+_CARD_SYMBOLS = {
+    "\N{PLAYING CARD BLACK JOKER}": "JK",
+    "\N{BLACK HEART SUIT}": "H",
+    "\N{WHITE HEART SUIT}": "H",
+    "\N{BLACK DIAMOND SUIT}": "D",
+    "\N{WHITE DIAMOND SUIT}": "D",
+    "\N{BLACK CLUB SUIT}": "C",
+    "\N{WHITE CLUB SUIT}": "C",
+    "\N{BLACK SPADE SUIT}": "S",
+    "\N{WHITE SPADE SUIT}": "S",
+    "\N{VARIATION SELECTOR-16}": "",
+}
+
+
+def cards_as_typed(text: str) -> str:
+    """``text`` with every card symbol the bot prints replaced by the letters it parses."""
+    for symbol, letters in _CARD_SYMBOLS.items():
+        text = text.replace(symbol, letters)
+    return text
 
 
 def _folded(word: str) -> str:

@@ -168,3 +168,16 @@ async def test_meld_laid_from_the_multi_select(env: simcord.Env) -> None:
     assert laid.acknowledged
     assert "You laid" in hand.response.content
     assert len(game.view(None).melds) == 1
+
+
+def test_the_melds_form_reads_cards_as_the_bot_prints_them() -> None:
+    """Issue 24.5: ``8♥``, ``10♦`` and ``🃏`` (copied from the hand) read like ``8H``, ``10D``
+    and ``JK``, in every language's meld words."""
+    from bot.i18n.terms import melds_from_form
+    from engine.actions import parse_action
+
+    typed = "grupo: 8♥ 8♠ 8♣ | Reeks: 9♦ 10♦ 🃏=J♦ Q♦"
+    written = "set: 8H 8S 8C | run: 9D 10D JK=JD QD"
+    assert parse_action("down " + melds_from_form(typed)) == parse_action(
+        "down " + melds_from_form(written)
+    )
