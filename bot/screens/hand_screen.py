@@ -105,6 +105,26 @@ def layoff_cards(legal: tuple[Action, ...]) -> dict[Card, list[LayOffItem]]:
     return places
 
 
+def lay_offs_together(legal: tuple[Action, ...]) -> list[LayOff]:
+    """The lay-offs of several cards that the rules allow only together (preset_004's
+    ``final_discard: forbidden`` leaves a down player with two cards no single lay-off), one
+    per set of cards and places: the hand offers them as plays of their own (issue 29.1)."""
+    singles = {action.items[0] for action in legal if isinstance(action, LayOff)
+               and len(action.items) == 1}
+    seen: set[frozenset[str]] = set()
+    found: list[LayOff] = []
+    for action in legal:
+        if not isinstance(action, LayOff) or len(action.items) < 2:
+            continue
+        if all(item in singles for item in action.items):
+            continue  # reachable card by card, or with the lay-off picker's several cards
+        key = frozenset(str(item) for item in action.items)
+        if key not in seen:
+            seen.add(key)
+            found.append(action)
+    return found
+
+
 def everything_that_fits(legal: tuple[Action, ...]) -> LayOff | None:
     """One batch of every card whose place is unambiguous, no two on the same spot; None
     when fewer than two cards would go."""
@@ -296,6 +316,14 @@ def hand_screen(
             )
         elif places:
             button("layoff", "button.lay_off", "secondary", 4)
+        together = lay_offs_together(legal)
+        if together and not places and row3_free and not wants_meld:
+            options = [
+                Option(action_text(a, language)[:100], str(a)[:100])
+                for a in together[:MAX_OPTIONS]
+            ]
+            placeholder = t("hand.lay_off_together", language)
+            controls.append(Select("laybatch", tuple(options), placeholder, 3))
         if wants_meld and row3_free:
             cards = sorted(set(view.hand or ()), key=Card.sort_key)[:MAX_OPTIONS]
             options = [Option(card_text(c), str(c)) for c in cards]

@@ -90,7 +90,7 @@ BUTTON_VERBS = (
     "pass",
     "unbuy",
 )
-SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place")
+SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch")
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
 HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
@@ -450,6 +450,11 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
         if not isinstance(swap, SwapJoker):
             raise UserError("That choice is not a swap.", code="not_a_swap")
         return lambda snap: swap
+    if verb == "laybatch":
+        batch = parse_action(_one(values))
+        if not isinstance(batch, LayOff):
+            raise UserError("That choice is not a lay-off.", code="not_a_layoff")
+        return lambda snap: batch
     if verb == "layoff" and values is not None:
         chosen_cards = [Card.parse(value) for value in values]
         return lambda snap: layoff_choice(snap, chosen_cards)

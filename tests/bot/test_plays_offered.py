@@ -48,3 +48,31 @@ def test_rummy_table_text_says_who_laid_off_each_card() -> None:
         game.view(None), ["alice", "bob", "carol"], buy_deadline=None, turn_deadline=None
     )
     assert "#1 carol:" in text and "9♥ by bob" in text
+
+
+async def test_spanish_rules_a_pair_that_may_only_be_laid_off_together_goes_out(
+    env: simcord.Env,
+) -> None:
+    """Issue 29.1: at preset_004 a down player with ``JK JH`` may only lay both off together
+    (no one-card lay-off is legal); the hand offers that play, and choosing it goes out."""
+    from .helpers import custom_ids
+
+    world = await open_table(env, 3, preset="preset_004")
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    other = (seat + 1) % 3
+    game.deal = 3
+    game.step = "play"
+    game.hands[seat] = parse_cards("JK JH")
+    game.down[seat] = game.down[other] = True
+    game.melds = [TableMeld(other, Meld.parse("set: JS JD JC"))]
+    legal = game.legal_actions(str(p.id))
+    assert not [a for a in legal if str(a).startswith("layoff") and "," not in str(a)]
+    hand = await open_hand(world, p)
+    batch = next(cid for cid in custom_ids(hand.response) if ":laybatch" in cid)
+    choice = await p.select(hand.response, ["layoff JK>0, JH>0"], custom_id=batch)
+    assert choice.acknowledged
+    assert game.deal == 4  # p went out, so deal 3 ended
+    assert game.score_sheet[-1][seat] == 0
