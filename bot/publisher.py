@@ -187,7 +187,8 @@ class Publisher:
         view = table.view
         if ping is not None and view is not None:
             language = table_language(table.record.options)
-            box.pings.append(t("notice.your_turn", language, user=ping, deal=view.deal))
+            key = "notice.your_turn" if view.rules.game == "shanghai" else "notice.your_turn_rummy"
+            box.pings.append(t(key, language, user=ping, deal=view.deal))
         ended = [e for e in change.events if isinstance(e, DealEnded) and e.reason != "void"]
         if view is not None and ended:
             sheet = [list(r) for r in view.score_sheet]
@@ -543,7 +544,9 @@ class Publisher:
         names = table.names
         language = table_language(table.record.options)
         lines: list[str] = []
-        if change.kind in ("lobby", "window", "restore"):
+        if change.kind == "restore":
+            return [t("notice.restarted", language)]
+        if change.kind in ("lobby", "window"):
             return lines
         if change.kind == "end":
             why = change.note or t("notice.ended", language)

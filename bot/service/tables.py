@@ -928,6 +928,10 @@ class TableService:
             self._remember(table)
             self.timers.arm(table)
             restored.append(table)
+            if table.game is not None and not table.game.is_over:
+                # Open hands do not survive a restart: the channel says so once, and the
+                # player to move is pinged with the table message's My hand (issue 23.5).
+                self._notify(table, "restore", new_turn=True)
         return restored
 
     async def close(self) -> None:

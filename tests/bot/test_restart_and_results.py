@@ -167,3 +167,23 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     total = game.totals[game.seat_of(str(winner.id))]
     assert f"🏆({total})" in stats.response.content  # the casual game, marked, in the history
     assert "Best ranked game: —" in stats.response.content
+
+
+async def test_after_a_restart_the_player_to_move_is_pinged_and_told_to_reopen(
+    env: simcord.Env, make_bot: Callable[[], Any]
+) -> None:
+    """Issue 23.5: open hands do not survive a restart; the channel says so once and the
+    player to move is pinged, with My hand on the table message."""
+    world = await open_table(env, 3)
+    await start(world)
+    await env.advance_time(9)
+    p = world.current()
+    await open_hand(world, p)  # followed: no ping for their turn before the restart
+    before = [m.content for m in world.channel.history()]
+    await env.restart_bot(make_bot())
+    await env.advance_time(2)
+    after = [m.content for m in world.channel.history()][len(before) :]
+    said = "\n".join(after)
+    assert said.count("The bot restarted") == 1
+    assert f"<@{p.id}>, your turn" in said
+    assert "My hand" in button_labels(world.message())
