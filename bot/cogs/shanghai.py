@@ -25,7 +25,7 @@ from bot.screens.text import rules_text
 from bot.service import rules_for
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
-from bot.views.table import TableButton, preset_name, render_table
+from bot.views.table import TableButton, post_lobby, preset_name, render_table
 from data.errors import TableExists
 
 if TYPE_CHECKING:
@@ -363,12 +363,7 @@ async def open_table_here(
             where=where,
             game=game,
         ) from None
-    lobby = bot.service.public(table.id)
-    embed, view = render_table(lobby)
-    await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
-    message = await interaction.original_response()
-    await bot.service.set_message(table.id, message.id)
-    bot.publisher.posted(lobby, message.id)
+    await post_lobby(interaction, table.id)
 
 
 async def setup(bot: ShanghaiBot) -> None:

@@ -191,6 +191,31 @@ class TableService:
         self._notify(table, "lobby", actor=host_id)
         return table
 
+    async def play_again(
+        self, old_id: int, guild_id: int, channel_id: int, host_id: int, host_name: str
+    ) -> LiveTable:
+        """A new lobby with the same rules and the same people as the finished table
+        ``old_id`` (issue 24.3): the clicker hosts, the others are seated again (each may
+        Leave), computers keep their levels. Refused for a table of another channel, one not
+        finished, or a channel with an open table (``TableExists``)."""
+        old = await self.store.get_table(old_id)
+        if old is None or old.channel_id != channel_id or old.guild_id != guild_id:
+            raise UserError(
+                "That control belongs to a table in another channel, so nothing was done.",
+                code="elsewhere",
+            )
+        if old.status != "finished":
+            raise UserError("That game has not finished.", code="not_finished")
+        if not any(seat.user_id == host_id for seat in old.seats):
+            raise NotSeated()
+        options = {k: v for k, v in old.options.items() if k != "server_defaults"}
+        table = await self.open_table(guild_id, channel_id, host_id, host_name, options)
+        others = tuple(seat for seat in old.seats if seat.user_id != host_id)
+        async with table.held_for_a_click():
+            await self._update_lobby(table, host_id, (*table.record.seats, *others))
+        self._notify(table, "lobby", actor=host_id)
+        return table
+
     async def _update_lobby(
         self,
         table: LiveTable,

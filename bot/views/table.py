@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from bot.service.tables import BuyChoice
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house)"
+    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -78,8 +78,36 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
+            if self.verb == "again":  # its table has closed: the service checks the channel
+                await play_again(interaction, self.table_id)
+                return
             guards.table_here(interaction, self.table_id)
             await table_click(interaction, self.verb, self.table_id, self.window)
+
+
+async def play_again(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """**Play again** on a finished game: a new lobby, same rules, same people."""
+    service: TableService = interaction.client.service
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    table = await service.play_again(
+        table_id,
+        interaction.guild_id,
+        interaction.channel_id,
+        interaction.user.id,
+        interaction.user.display_name,
+    )
+    await post_lobby(interaction, table.id)
+
+
+async def post_lobby(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """Answer ``interaction`` with a new table's lobby message, and make it the table's."""
+    client = interaction.client
+    lobby = client.service.public(table_id)
+    embed, view = render_table(lobby)
+    await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+    message = await interaction.original_response()
+    await client.service.set_message(table_id, message.id)
+    client.publisher.posted(lobby, message.id)
 
 
 async def table_click(
@@ -301,6 +329,9 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
                 value=standings_text(names, table.totals, view.winners)[:1024],
                 inline=False,
             )
+            again = TableButton("again", table.id, label=t("button.play_again", language))
+            ui.add_item(again)  # issue 24.3: the same people, the same rules, one click
+            return embed, ui
         return embed, None
     title = t(
         "table.title", language, deal=view.deal, contract=contract_text(view.contract, language)

@@ -187,3 +187,29 @@ async def test_after_a_restart_the_player_to_move_is_pinged_and_told_to_reopen(
     assert said.count("The bot restarted") == 1
     assert f"<@{p.id}>, your turn" in said
     assert "My hand" in button_labels(world.message())
+
+
+async def test_play_again_opens_a_lobby_with_the_same_rules_and_people(env: simcord.Env) -> None:
+    """Issue 24.3: the game-over message offers Play again; one click opens a new lobby with
+    the same rules, the clicker hosting and everyone else seated again."""
+    world = await open_table(env, 3, deals=1)
+    await start(world)
+    old = world.table
+    old_options = dict(old.record.options)
+    await play_to_the_end(world, env)
+    await flush_outboxes(world, env)
+    final = next(
+        m for m in world.channel.history() if m.embeds and "game over" in m.embeds[0].title
+    )
+    bob = world.players[1]
+    again = await bob.click(final, label="🔁 Play again")
+    assert again.acknowledged and not again.ephemeral
+    table = world.table
+    assert table is not None and table.id != old.id and table.game is None
+    assert table.record.host_id == bob.id
+    assert sorted(s.user_id for s in table.record.seats) == sorted(p.id for p in world.players)
+    assert table.record.options.get("rules") == old_options.get("rules")
+    assert "Join" in button_labels(again.response.message)
+    # A second click is refused politely: the channel has its table again.
+    twice = await world.players[2].click(final, label="🔁 Play again")
+    simcord.assert_responded(twice, contains="already has an open", ephemeral=True)
