@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from engine.actions import (
+    Action,
     BuyInTurn,
     Discard,
     DrawStock,
@@ -125,8 +126,21 @@ def deal_recap_text(
     return f"{head}\n{where} · {gap}"
 
 
-def hint_note(advice: Hint, view: PlayerView, language: Language = DEFAULT_LANGUAGE) -> str:
+def hint_note(
+    advice: Hint,
+    view: PlayerView,
+    language: Language = DEFAULT_LANGUAGE,
+    legal: Sequence[Action] = (),
+) -> str:
     """The advice for this player's hand (``bot/service/hints.py``), as a note above the
-    hand, in ``language``."""
+    hand, in ``language``. Once down, what may be laid off now comes first (issue 23.4)."""
     text = hint_text(advice, view.rules, language).strip() or t("hint.none", language)
+    down = view.seat is not None and view.seats[view.seat].is_down
+    items = [a.items[0] for a in legal if isinstance(a, LayOff) and len(a.items) == 1]
+    if down and items:
+        seen: dict[str, str] = {}
+        for item in items:  # one place per card is enough advice
+            seen.setdefault(str(item.card), layoff_item_text(item, language))
+        first = t("hint.lay_off_first", language, items="; ".join(seen.values()))
+        text = f"{first}\n{text}"
     return t("hand.hint", language) + "\n" + text

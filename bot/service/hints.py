@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from engine.actions import Action, Discard
 from engine.cards import Card
 from engine.players.expert import ExpertStrategy, SearchBudget
-from engine.players.hints import DiscardReason, Hint, hint
+from engine.players.hints import DiscardReason, Hint, hint, suggest_discard
 from engine.view import PlayerView
 
 log = logging.getLogger("bot.service")
@@ -36,7 +36,16 @@ HINT_TIMEOUT = 1.0
 
 
 def plain_hint(view: PlayerView) -> Hint:
-    """The engine's instant advice for the seat whose ``view`` this is."""
+    """The engine's instant advice for the seat whose ``view`` this is. Once the seat is down
+    its contract is met: the advice is the discard of a down hand (the dearest card that
+    fits no meld on the table), and the hand's note lists what to lay off first."""
+    hand = list(view.hand or ())
+    if view.seat is not None and view.seats[view.seat].is_down and hand:
+        table = [placed.meld for placed in view.melds]
+        card, reason = suggest_discard(
+            hand, view.contract, view.rules, players=len(view.seats), table=table, down=True
+        )
+        return Hint(contract=(), needed=(), lay_down=None, discard=card, reason=reason)
     return hint(
         list(view.hand or ()),
         view.deal,

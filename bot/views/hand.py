@@ -513,7 +513,8 @@ async def hand_click(
     language = interaction_language(interaction)
     if verb == "hint":
         snap, advice = await service.hint(table_id, user_id)
-        await show_snapshot(interaction, snap, sort, note=hint_note(advice, snap.view, language))
+        note = hint_note(advice, snap.view, language, snap.legal)
+        await show_snapshot(interaction, snap, sort, note=note)
         return
     if verb == "leaveok":
         follower = getattr(interaction.client, "hands", None)

@@ -208,3 +208,29 @@ async def test_when_the_expert_agrees_the_plain_reason_stays_and_says_so(env: An
     reason = reason_text(plain.reason, "en")
     agrees = "and the expert computer player would throw it too"
     assert f"Discard {plain.discard.pretty()}: {reason}, {agrees}." in content
+
+
+async def test_once_down_the_hint_advises_lay_offs_and_a_discard_not_the_contract(
+    env: simcord.Env,
+) -> None:
+    """Issue 23.4: a down player's Hint no longer says what the contract still needs; it
+    names what to lay off now, then the card to throw."""
+    from engine import Meld, TableMeld
+
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.step = "play"
+    game.down[seat] = True
+    game.hands[seat] = parse_cards("7H KS 2C")
+    game.melds = [
+        TableMeld(seat, Meld.parse("set: 7S 7D 7C")),
+        TableMeld(seat, Meld.parse("set: 9S 9D 9C")),
+    ]
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Hint")
+    content = hand.response.content
+    assert "Lay off first: 7♥ on #1" in content
+    assert "more card" not in content and "K♠" in content  # the dearest card that fits nowhere
