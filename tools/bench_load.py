@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import tempfile
@@ -41,21 +42,33 @@ class Clock:
         return self.now
 
 
-async def _open(store_url: str, tables: int, seed: int) -> tuple[Any, Any, Clock, list[int]]:
+async def _open(
+    store_url: str, tables: int, seed: int, fast: bool = False, freeze: bool = False
+) -> tuple[Any, Any, Clock, list[int]]:
     from bot.service import TableService  # the tree on PYTHONPATH
     from data import SqliteStore
 
+    # An older tree's stores know no ``durable``: pass it only when asked for fast commits.
+    extra: dict[str, Any] = {"durable": False} if fast else {}
     if store_url.startswith("postgresql"):
         from data.postgres_store import PostgresStore
 
-        store: Any = await PostgresStore.open(store_url)
+        store: Any = await PostgresStore.open(store_url, **extra)
     else:
-        store = await SqliteStore.open(store_url)
+        store = await SqliteStore.open(store_url, **extra)
     clock = Clock()
     # No turn runs out and no game idles: the clock jumps past buy windows, and only the
     # players' own clicks should be measured.
+    # The timers sleep in real seconds towards deadlines on this frozen clock: a buy window
+    # longer than any run keeps them from waking all at once in the middle of a measurement.
     service = TableService(
-        store, seed=seed, clock=clock, computer_delay=0.0, turn_seconds=1e9, idle_seconds=1e12
+        store,
+        seed=seed,
+        clock=clock,
+        computer_delay=0.0,
+        buy_seconds=50.0,
+        turn_seconds=1e9,
+        idle_seconds=1e12,
     )
     ids = []
     for index in range(tables):
@@ -65,6 +78,8 @@ async def _open(store_url: str, tables: int, seed: int) -> tuple[Any, Any, Clock
             await service.join(live.id, host + k, f"p{k}")
         await service.start(live.id, host)
         ids.append(live.id)
+    if freeze:  # as the bot does once it has restored its tables at start-up
+        gc.freeze()
     return service, store, clock, ids
 
 
@@ -91,7 +106,7 @@ async def _click(service: Any, clock: Clock, table_id: int, rng: random.Random) 
 
 
 async def burst(args: argparse.Namespace, url: str) -> list[float]:
-    service, store, clock, ids = await _open(url, args.tables, args.seed)
+    service, store, clock, ids = await _open(url, args.tables, args.seed, args.fast_commits)
     rng = random.Random(args.seed)
     rates = []
     try:
@@ -106,7 +121,9 @@ async def burst(args: argparse.Namespace, url: str) -> list[float]:
 
 
 async def paced(args: argparse.Namespace, url: str) -> list[float]:
-    service, store, clock, ids = await _open(url, args.tables, args.seed)
+    service, store, clock, ids = await _open(
+        url, args.tables, args.seed, args.fast_commits, args.freeze
+    )
     rng = random.Random(args.seed + 1)
     latencies: list[float] = []
     locks = {t: asyncio.Lock() for t in ids}  # one click at a time per table, as people do
@@ -162,6 +179,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres", default="", help="an empty PostgreSQL database URL")
+    parser.add_argument(
+        "--fast-commits",
+        action="store_true",
+        help="SHANGHAI_DURABLE_COMMITS=false (as every release before December 1 did)",
+    )
+    parser.add_argument(
+        "--freeze",
+        action="store_true",
+        help="gc.freeze() once the tables are open, as the bot does after restoring them",
+    )
     asyncio.run(main_async(parser.parse_args(argv)))
 
 
