@@ -152,7 +152,7 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     assert len(tables) == 1  # moved, never duplicated
     final = tables[0]
     assert final.embeds[0].title == "Shanghai: game over"
-    assert button_labels(final) == []
+    assert button_labels(final) == ["🔁 Play again"]  # issue 24.3: nothing else stays live
     winners = {int(game.players[s]) for s in game.winner_seats}
     # A one-deal game is casual (issue 26): nothing on the board, all of it in the stats.
     board = await p.slash(world.channel, "shanghai leaderboard")
