@@ -47,6 +47,7 @@ from engine.events import (
     BuyAwarded,
     DealEnded,
     DealStarted,
+    Event,
     GameEnded,
     TurnStarted,
     WentDown,
@@ -563,25 +564,22 @@ class Publisher:
                 lines.append(t(key, language, name=name, did=did))
                 if change.kind == "timeout" and table.is_away(change.auto_seat):
                     lines.append(t("notice.now_away", language, name=name))
-        ended = any(isinstance(e, DealEnded) and e.reason != "void" for e in change.events)
-        for line in event_lines(change.events, names, language):
-            lines.append(line)
-        if ended:  # the deal's end, its scores and the standings go in the sheet's message
-            lines = [line for line in lines if line not in _deal_end_lines(change, language)]
+        # A deal's end (who went out, an exhausted deal) goes in the score sheet's message.
+        lines.extend(event_lines(_other_events(change.events), names, language))
         return lines
 
 
-def _deal_end_lines(change: Change, language: Language) -> list[str]:
-    """The lines of a change that the deal's score sheet message carries instead."""
-    names = change.table.names
-    return [
-        line
-        for line in event_lines(change.events, names, language)
-        if any(
-            isinstance(e, (WentOut, DealEnded)) and line in event_lines([e], names, language)
-            for e in change.events
-        )
-    ]
+def _deal_end_events(events: list[Event]) -> list[Event]:
+    """The events the deal's score sheet message words, when a deal ended among ``events``."""
+    if not any(isinstance(e, DealEnded) and e.reason != "void" for e in events):
+        return []
+    return [e for e in events if isinstance(e, (WentOut, DealEnded))]
+
+
+def _other_events(events: list[Event]) -> list[Event]:
+    """The events the table message's recent lines word: all but the deal's end."""
+    ending = _deal_end_events(events)
+    return [e for e in events if not any(e is end for end in ending)]
 
 
 def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
@@ -591,7 +589,7 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     names = table.names
     view = table.view
     assert view is not None
-    parts = [line for line in _deal_end_lines(change, language) if line]
+    parts = [line for line in event_lines(_deal_end_events(change.events), names, language) if line]
     key = "notice.sheet_after_deal" if view.rules.game == "shanghai" else "notice.sheet_after_hand"
     parts.append(t(key, language, deal=ended.deal))
     parts.append(score_sheet_text(names, view.score_sheet, language))
