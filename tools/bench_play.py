@@ -70,6 +70,7 @@ import simcord.http.router as simcord_router
 from pydantic import SecretStr
 
 from bot import Settings, create_bot
+from bot.service.shortcuts import lay_off_all
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -174,6 +175,19 @@ def _select(message: Any, value: str, verb: str = "") -> str | None:
             continue
         if item.get("type") == 3 and any(o.get("value") == value for o in item.get("options", [])):
             return str(item["custom_id"])
+    return None
+
+
+def _select_prefix(message: Any, prefix: str) -> str | None:
+    """``custom_id\\x00value`` of the first option whose value is ``prefix`` or goes on
+    from it with a suit (``...|JK>1`` or ``...|JK>1:D``), if any."""
+    for item in _items(message):
+        if item.get("type") != 3:
+            continue
+        for option in item.get("options", []):
+            value = str(option.get("value"))
+            if value == prefix or value.startswith(prefix + ":"):
+                return f"{item['custom_id']}\x00{value}"
     return None
 
 
@@ -360,7 +374,9 @@ class Game:
             player = str(user_id)
             legal = [a for a in game.legal_actions(player) if str(a) not in out_of_reach]
             action = self.strategy.choose(game.view(player), legal, self.rng)
-            steps = self.clicks_for(action, message, labels)
+            steps = self.compound(action, game, player, message) or self.clicks_for(
+                action, message, labels
+            )
             if steps is None:
                 # What the person wants is not on their message: they ask for it again.
                 if "Refresh" not in labels or refreshed:
@@ -380,6 +396,15 @@ class Game:
                     pace_left = 0.0
                 else:
                     pace_left = self.pace
+                if kind == "prefix":
+                    # The combined swap: the option for that meld and end, whatever suit the
+                    # hand declared for a joker on a set.
+                    found = _select_prefix(current, what)
+                    if found is None:
+                        figures.unreachable += 1
+                        out_of_reach.add(str(action))
+                        break
+                    what, kind = found, "select"
                 if kind == "place":
                     # Asked only when the card has several places; else it went already.
                     cid = _select(current, what)
@@ -442,6 +467,48 @@ class Game:
             if clock.elapsed - start > 600:
                 raise AssertionError("a held draw never resolves")
         self.figures.held_waits.append(clock.elapsed - start)
+
+    def then(self, game: Any, player: str, first: Action) -> Action | None:
+        """What the person would do right after ``first`` (on a copy, with a copy of their
+        random choices, so the game itself is not steered by looking ahead)."""
+        trial = game.copy()
+        trial.apply(player, first)
+        if trial.is_over or trial.current_player != player:
+            return None
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        legal = trial.legal_actions(player)
+        return self.strategy.choose(trial.view(player), legal, rng) if legal else None
+
+    def compound(
+        self, action: Action, game: Any, player: str, message: Any
+    ) -> list[tuple[str, str]] | None:
+        """The one pick that makes ``action`` and the person's next play together, when the
+        hand offers it: lay down (or lay off all) then discard; swap a joker and place it."""
+        if isinstance(action, GoDown):
+            after = self.then(game, player, action)
+            if isinstance(after, Discard):
+                value = f"d:{after.card}"
+                cid = _select(message, value, "finish")
+                if cid is not None:
+                    return [("select", f"{cid}\x00{value}")]
+        if isinstance(action, LayOff):
+            batch = lay_off_all(game, game.seat_of(player))
+            if batch is not None and set(action.items) <= set(batch.items):
+                after = self.then(game, player, batch)
+                if isinstance(after, Discard):
+                    value = f"a:{after.card}"
+                    cid = _select(message, value, "finish")
+                    if cid is not None:
+                        return [("select", f"{cid}\x00{value}")]
+        if isinstance(action, SwapJoker) and "Swap joker" in _labels(message):
+            after = self.then(game, player, action)
+            if isinstance(after, LayOff) and len(after.items) == 1:
+                item = after.items[0]
+                end = f":{item.end}" if item.end else ""
+                value = f"{action}|{item.card}>{item.meld}{end}"
+                return [("button", "Swap joker"), ("prefix", value)]
+        return None
 
     def clicks_for(
         self, action: Action, message: Any, labels: list[str]

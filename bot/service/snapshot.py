@@ -25,6 +25,7 @@ from engine.view import PlayerView
 
 from .buy_window import DEFAULT_BUY_PREF, undecided, window_tag
 from .live import ActResult, LiveTable
+from .shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,11 @@ class SeatSnapshot:
     removed: bool = False
     #: The deal that just ended, as this seat saw it (None: no deal ended with this change).
     deal_end: DealRecap | None = None
+    #: The compound plays open to the seat (lay off all, then discard, swap and place).
+    shortcuts: Shortcuts = NONE
+    #: Every action the click made, in order, when it made more than one (``action`` is the
+    #: last of them).
+    actions: tuple[Action, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -88,13 +94,15 @@ class SeatSnapshot:
             seat_tag(view, pending=False),
             action=notes.action,
             gained=notes.gained,
+            actions=notes.actions,
             closed=True,
         )
 
 
 #: What a click asks for, given the seat's screen as it is when the click lands (under the
-#: table's lock): the action, or None to only answer with the screen.
-Resolver = Callable[[SeatSnapshot], Action | None]
+#: table's lock): the action, a compound play (its actions in order), or None to only answer
+#: with the screen.
+Resolver = Callable[[SeatSnapshot], Action | Plays | None]
 
 
 @dataclass(frozen=True)
@@ -150,6 +158,8 @@ class Changed:
 
     action: Action | None = None
     gained: tuple[Card, ...] = ()
+    #: All the click's actions when it made several (``action`` is the last).
+    actions: tuple[Action, ...] = ()
 
 
 def seat_tag(
@@ -203,6 +213,7 @@ def seat_snapshot(
         buy_deadline=table.window.deadline if running else None,
         action=changed.action,
         gained=changed.gained,
+        actions=changed.actions,
         notes=() if isinstance(notes, Changed) else tuple(notes),
         closed=table.closed,
         deal_end=deal_recap(table, seat, events),
@@ -210,6 +221,7 @@ def seat_snapshot(
         buy_requested=requested,
         buy_pref=table.buy_prefs.get(seat, DEFAULT_BUY_PREF),
         removed=seat in table.removed,
+        shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
     )
 
 
@@ -251,12 +263,20 @@ def buy_offer(table: LiveTable, seat: int, now: float) -> str | None:
 
 
 def what_changed(
-    action: Action, before: Sequence[Card], table: LiveTable, user_id: int, result: ActResult
+    action: Action | Plays,
+    before: Sequence[Card],
+    table: LiveTable,
+    user_id: int,
+    result: ActResult,
 ) -> Changed:
-    """The cards ``action`` brought into ``user_id``'s hand (none while a draw is held)."""
+    """The cards ``action`` (or the last of several) brought into ``user_id``'s hand (none
+    while a draw is held)."""
+    actions = action if isinstance(action, tuple) else ()
+    last = actions[-1] if actions else action
+    assert not isinstance(last, tuple)
     game = table.game
     if game is None or result.pending is not None:
-        return Changed(action)
+        return Changed(last, actions=actions)
     after = Counter(game.hand_of(str(user_id))) if not game.is_over else Counter()
     gained = tuple(sorted((after - Counter(before)).elements(), key=Card.sort_key))
-    return Changed(action, gained)
+    return Changed(last, gained, actions)

@@ -69,6 +69,7 @@ from .live import (
 from .ranked import tally
 from .restore import revive, table_seconds
 from .results import is_ranked, result_rows
+from .shortcuts import Plays
 from .snapshot import Changed, Resolver, SeatSnapshot, current_tag, seat_snapshot, what_changed
 from .table_snapshot import TableSnapshot
 from .timers import Timers, Timings, what_is_due
@@ -420,18 +421,26 @@ class TableService:
                 self.timers.arm(table)
                 self._notify(table, "away")
             try:
+                asked: Action | Plays | None
                 if action is not None and callable(action):
-                    action = action(replace(seat_snapshot(table, user_id, now), stale=stale))
-                if action is None:
+                    asked = action(replace(seat_snapshot(table, user_id, now), stale=stale))
+                else:
+                    asked = action
+                if asked is None:
                     return replace(seat_snapshot(table, user_id, now), stale=stale)
                 before = list(game.hand_of(str(user_id)))
-                result = await self._act_locked(table, user_id, action)
+                plays = asked if isinstance(asked, tuple) else (asked,)
+                result = await self._act_locked(table, user_id, plays[0])
+                for then in plays[1:]:  # a compound play: its actions in order, each committed
+                    if table.closed or table.game is None or result.pending is not None:
+                        break
+                    result = await self._act_locked(table, user_id, then)
             except ValueError as error:
                 if not stale or table.closed:
                     raise
                 answer = seat_snapshot(table, user_id, self.clock())
                 return replace(answer, stale=True, refusal=error)
-            changed = what_changed(action, before, table, user_id, result)
+            changed = what_changed(asked, before, table, user_id, result)
             if table.closed or table.game is None:
                 return SeatSnapshot.finished(table, user_id, seat, changed)
             return seat_snapshot(table, user_id, self.clock(), changed, events=result.events)
@@ -710,9 +719,7 @@ class TableService:
             pref = table.buy_prefs.get(seat, self.buy_preference)
             if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
                 window.decide(seat)
-        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(
-            table, now
-        ):
+        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(table, now):
             window.close(now)
 
     async def _settle(self, table: LiveTable) -> None:

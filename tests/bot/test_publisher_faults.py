@@ -16,7 +16,7 @@ from simcord.enums import OverwriteType
 
 from bot.views.table import render_table
 
-from .helpers import World, open_hand, open_table, start
+from .helpers import World, discard_id, open_hand, open_table, start
 
 # Retries are a few seconds apart: keep every sleep on the virtual clock.
 pytestmark = pytest.mark.simcord(settle_timeout=1)
@@ -34,7 +34,9 @@ async def play_a_turn(world: World) -> Any:
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     card = world.table.game.hand_of(str(p.id))[-1]
-    assert (await p.select(hand.response, [str(card)])).acknowledged
+    assert (
+        await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    ).acknowledged
     return world.current()
 
 

@@ -12,7 +12,7 @@ import simcord
 
 from engine.players.strategy import EasyStrategy
 
-from .helpers import World, button_labels, open_hand, open_table, start
+from .helpers import World, button_labels, discard_id, open_hand, open_table, start
 
 
 def seat_after(world: World, steps: int) -> Any:
@@ -73,7 +73,7 @@ async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]
     await env.restart_bot(make_bot())
     # The controls of the message sent before the restart still work.
     card = world.table.game.hand_of(str(p.id))[-1]
-    result = await p.select(hand.response, [str(card)])
+    result = await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     assert result.acknowledged and "You discarded" in hand.response.content
     nxt = world.current()
     assert nxt.id != p.id
@@ -129,7 +129,9 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
     card = world.table.game.hand_of(str(p.id))[-1]
-    assert (await p.select(hand.response, [str(card)])).acknowledged
+    assert (
+        await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    ).acknowledged
     table = world.table
     await flush_outboxes(world, env)
     live = world.message()  # the table message (moved to the bottom when a turn pings)
