@@ -27,9 +27,11 @@ import hashlib
 import json
 import logging
 from collections import deque
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from engine.actions import (
@@ -73,6 +75,7 @@ from .screens.text import (
     score_sheet_text,
     standings_text,
 )
+from .threads import result_line
 from .views.table import render_table
 
 if TYPE_CHECKING:
@@ -165,6 +168,8 @@ class Publisher:
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
         self._hurry = False
         self.delivery = Delivery(self)
+        #: One-off posts beside the outboxes (a thread's result line in its channel).
+        self._side_tasks: set[asyncio.Task[None]] = set()
         add_listener = getattr(bot, "add_listener", None)
         if add_listener is not None:
             add_listener(self.on_message, "on_message")
@@ -205,6 +210,38 @@ class Publisher:
             )
         if box.table is not None or box.sheets or box.to_strip:
             self._kick(box)
+        if any(isinstance(e, GameEnded) for e in change.events):
+            line = result_line(table)
+            if line is not None and table.record.parent_channel_id is not None:
+                self._later(self._tell_parent(table.record.parent_channel_id, table.id, line))
+
+    def announce(self, table: TableSnapshot, line: str) -> None:
+        """A line for the table's channel, posted with its next message (a thread's welcome,
+        which mentions the players so the thread is in their list)."""
+        box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
+        box.last = box.last or table
+        box.lines.append(line)
+        box.table = box.table or table
+        self._kick(box)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
+
+    async def _tell_parent(self, channel_id: int, table_id: int, line: str) -> None:
+        """The channel a thread's game came from gets one result line (issue 24.2); a
+        refusal is logged, not retried: the thread holds the whole result anyway."""
+        try:
+            channel = await self._channel(channel_id)
+            await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
+            self.notices += 1
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            log.info(
+                "table %s: the channel did not take the game's result (%s)",
+                table_id,
+                type(error).__name__,
+            )
 
     def _ping_for(self, change: Change) -> int | None:
         """The person whose turn began and who can't be reached through their open hand."""
@@ -363,6 +400,8 @@ class Publisher:
         afterwards the publisher stays unpaced, which only matters to a bot about to close.
         """
         self._hurry = True
+        if self._side_tasks:
+            await asyncio.gather(*self._side_tasks, return_exceptions=True)
         for box in list(self.boxes.values()):
             if box.task is not None and box.pacing:
                 box.task.cancel()
@@ -399,8 +438,11 @@ class Publisher:
             try:  # at once when it can; else the next round retries it before anything else
                 await self._strip_old(box)
             except Exception as error:
-                log.info("channel %s: an old table message keeps its buttons for now (%s)",
-                         box.channel_id, type(error).__name__)
+                log.info(
+                    "channel %s: an old table message keeps its buttons for now (%s)",
+                    box.channel_id,
+                    type(error).__name__,
+                )
             return
         shown = _fingerprint(text, embed, view)
         if shown == box.shown and digest == box.picture:

@@ -113,6 +113,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         deuces_wild="Whether 2s are wild as well as jokers",
         buy_limit="How many buys each player gets per deal",
         language=LANGUAGE_DESCRIPTION,
+        thread="Play the game in a thread of its own (default: this server's setting)",
     )
     @app_commands.choices(  # type: ignore[misc]  # int and str choices together
         preset=PRESETS,
@@ -143,6 +144,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         deuces_wild: bool | None = None,
         buy_limit: str | None = None,
         language: str | None = None,
+        thread: bool | None = None,
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
@@ -167,12 +169,14 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     "buy_seconds": buy_seconds,
                     "turn_seconds": turn_seconds,
                     "language": language,
+                    "threads": thread,
                 },
                 fallback={
                     "preset": "standard",
                     "buy_seconds": settings.buy_seconds,
                     "turn_seconds": settings.turn_seconds,
                     "language": server_language(interaction),
+                    "threads": settings.threads,
                 },
             )
             options["rules"] = overrides

@@ -197,10 +197,12 @@ class TableService:
     ) -> LiveTable:
         """A new lobby with the same rules and the same people as the finished table
         ``old_id`` (issue 24.3): the clicker hosts, the others are seated again (each may
-        Leave), computers keep their levels. Refused for a table of another channel, one not
+        Leave), computers keep their levels. A game played in a thread opens its new lobby in
+        the channel the thread belongs to. Refused for a table of another channel, one not
         finished, or a channel with an open table (``TableExists``)."""
         old = await self.store.get_table(old_id)
-        if old is None or old.channel_id != channel_id or old.guild_id != guild_id:
+        where = (None,) if old is None else (old.channel_id, old.parent_channel_id)
+        if old is None or channel_id not in where or old.guild_id != guild_id:
             raise UserError(
                 "That control belongs to a table in another channel, so nothing was done.",
                 code="elsewhere",
@@ -210,7 +212,8 @@ class TableService:
         if not any(seat.user_id == host_id for seat in old.seats):
             raise NotSeated()
         options = {k: v for k, v in old.options.items() if k != "server_defaults"}
-        table = await self.open_table(guild_id, channel_id, host_id, host_name, options)
+        home = old.parent_channel_id or old.channel_id  # a thread's game: back in its channel
+        table = await self.open_table(guild_id, home, host_id, host_name, options)
         others = tuple(seat for seat in old.seats if seat.user_id != host_id)
         async with table.held_for_a_click():
             await self._update_lobby(table, host_id, (*table.record.seats, *others))
@@ -290,11 +293,20 @@ class TableService:
             return random.SystemRandom().randrange(2**62)
         return self.seed * 1_000_003 + table.id
 
-    async def start(self, table_id: int, user_id: int) -> LiveTable:
-        """Deal the first hand; host only, with enough players."""
+    def check_start(self, table_id: int, user_id: int) -> None:
+        """Raise what ``start`` would refuse now (before a thread is made for the game)."""
+        lobby.players_to_start(self.get(table_id), user_id)
+
+    async def start(
+        self, table_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> LiveTable:
+        """Deal the first hand; host only, with enough players. With ``thread_id`` the game
+        is played in that thread, made from the lobby message (``move_to_thread``)."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             players = lobby.players_to_start(table, user_id)
+            if thread_id is not None:
+                await self._move_to_thread(table, thread_id)
             game = Game.new(players, rules_for(dict(table.record.options)), self._table_seed(table))
             now = self.clock()
             buy_seconds, turn_seconds = self.table_seconds(table)
@@ -329,6 +341,19 @@ class TableService:
             return
         await self.store.set_message(table.id, message_id)
         table.record = replace(table.record, message_id=message_id)
+
+    async def _move_to_thread(self, table: LiveTable, thread_id: int) -> None:
+        """The table is thread ``thread_id``'s from now on (issue 24.2): its message, pings
+        and notices go there, and its channel is free for another table; the channel it came
+        from is kept for the result at the end."""
+        await self.store.move_to_thread(table.id, thread_id)
+        parent = table.channel_id
+        if self.by_channel.get(parent) == table.id:
+            del self.by_channel[parent]
+        table.record = replace(
+            table.record, channel_id=thread_id, parent_channel_id=parent, message_id=None
+        )
+        self.by_channel[thread_id] = table.id
 
     async def end(self, table_id: int, user_id: int | None) -> TableSnapshot:
         """Close the table without results (the host or a moderator asked)."""

@@ -28,6 +28,7 @@ from bot.screens.history_text import history_text
 from bot.screens.text import card_text, score_sheet_text, standings_text, table_text
 from bot.service.live import rules_for
 from bot.service.ranked import lobby_line
+from bot.threads import start_in_thread
 from bot.views.hand import open_hand
 from bot.views.house_rules import house_rules_panel, preset_label
 
@@ -96,7 +97,21 @@ async def play_again(interaction: discord.Interaction[Any], table_id: int) -> No
         interaction.user.id,
         interaction.user.display_name,
     )
-    await post_lobby(interaction, table.id)
+    if table.channel_id == interaction.channel_id:
+        await post_lobby(interaction, table.id)
+        return
+    # Clicked in a finished game's thread: the new lobby goes to the thread's channel.
+    client = interaction.client
+    lobby = service.public(table.id)
+    embed, view = render_table(lobby)
+    channel = client.get_channel(table.channel_id) or await client.fetch_channel(table.channel_id)
+    message = await channel.send(embed=embed, view=view)
+    await service.set_message(table.id, message.id)
+    client.publisher.posted(lobby, message.id)
+    language = interaction_language(interaction)
+    await interaction.response.send_message(
+        t("thread.again_elsewhere", language, link=message.jump_url), ephemeral=True
+    )
 
 
 async def post_lobby(interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -126,6 +141,9 @@ async def table_click(
         await service.leave(table_id, user.id)
         await interaction.response.send_message(t("lobby.left", language), ephemeral=True)
     elif verb == "start":
+        game = game_name(service.public(table_id))
+        if await start_in_thread(interaction, service, table_id, game):
+            return  # the game is on in a thread of its own (bot/threads.py)
         # The game's controls replace the lobby's at once, in the answer to the click itself
         # (an interaction response: no channel call, no wait for the publisher's pace).
         await service.start(table_id, user.id)
