@@ -140,6 +140,8 @@ class Outbox:
     backoff: Backoff = field(default_factory=new_backoff)
     #: Whether the host has been told that the bot lacks a permission here.
     host_told: bool = False
+    #: The table message was deleted (an edit found it gone): the next draw posts it anew.
+    gone: bool = False
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
@@ -451,6 +453,10 @@ class Publisher:
         files = [table_file(png, language)] if digest != box.picture else None
         if await self._edit_message(box, table, text, embed, view, files):
             box.shown, box.picture = shown, digest
+        elif box.gone:  # someone deleted the table message: post it anew (issue 24.5)
+            box.gone = False
+            await self._move(box, table, text, embed, view, png, old_gone=True)
+            box.picture = digest
         box.recent = recent
 
     async def _move(
@@ -461,11 +467,14 @@ class Publisher:
         embed: discord.Embed,
         view: discord.ui.View | None,
         png: bytes,
+        *,
+        old_gone: bool = False,
     ) -> None:
         """Post the table message anew at the bottom; the old one keeps only its text (what
-        happened, the ping), so the channel reads as a short log with one table at the end."""
+        happened, the ping), so the channel reads as a short log with one table at the end.
+        ``old_gone``: the old one was deleted, so there is nothing to strip."""
         channel = await self._channel(table.channel_id)
-        old = self._message_id(box, table)
+        old = None if old_gone else self._message_id(box, table)
         await self._spend(box)
         language = table_language(table.record.options)
         kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
@@ -536,7 +545,8 @@ class Publisher:
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
-            log.info("%s: its message is gone; /shanghai table re-posts it", at_table(table))
+            log.info("%s: its message is gone; posting it anew", at_table(table))
+            box.gone = True
             return False
 
     async def _edit(self, box: Outbox, table: TableSnapshot) -> None:

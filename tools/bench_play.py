@@ -116,13 +116,19 @@ class Figures:
     refreshes: int = 0
     held_waits: list[float] = field(default_factory=list)
     unreachable: int = 0
+    #: The clicks of each turn that took more than two, for ``--long-turns``.
+    long_turns: list[str] = field(default_factory=list)
     length: float = 0.0
     calls: list[Call] = field(default_factory=list)
     channel_id: int = 0
+    #: The game's thread, when it moved into one (its calls count as the channel's: Discord
+    #: limits each the same way, and they are what the game costs).
+    thread_id: int | None = None
 
     def channel_calls(self) -> list[Call]:
-        prefix = f"/channels/{self.channel_id}/messages"
-        return [c for c in self.calls if c.path.startswith(prefix)]
+        homes = [self.channel_id] if self.thread_id is None else [self.channel_id, self.thread_id]
+        prefixes = tuple(f"/channels/{home}/messages" for home in homes)
+        return [c for c in self.calls if c.path.startswith(prefixes)]
 
 
 class Recorder:
@@ -232,9 +238,14 @@ class Game:
         return self.service.tables.get(self.table_id)
 
     def table_message(self) -> Any:
+        """The table message where the table lives: its channel, or its game's thread."""
         table = self.table
         message_id = table.record.message_id
-        for message in reversed(self.channel.history()):
+        home = self.channel
+        if table.channel_id != self.channel.id:
+            home = next(t for t in self.channel.threads if t.id == table.channel_id)
+            self.figures.thread_id = home.id
+        for message in reversed(home.history()):
             if message.id == message_id:
                 return message
         raise AssertionError("the table message is gone")
@@ -285,6 +296,7 @@ class Game:
             await self.settled(host.click(self.table_message(), label="Add computer (normal)"))
         started_at = self.env.backend.clock.elapsed
         await self.settled(host.click(self.table_message(), label="Start"))
+        await self.wait(self.pace)  # the table message is posted in the game's thread
         for member in self.members:  # everyone looks at their cards when the game starts
             self.hands[member.id] = await self.settled(
                 member.click(self.table_message(), label="My hand")
@@ -347,6 +359,7 @@ class Game:
         figures = self.figures
         figures.turns += 1
         clicks = 0
+        first_trace = len(self.trace)
         refreshed = False
         if user_id not in self.hands:
             await self.wait(self.pace)
@@ -445,6 +458,8 @@ class Game:
                 if isinstance(action, (DrawStock, TakeUpcard)) and self.waiting(user_id):
                     await self.held_draw(user_id)
         self.trace.append(f"-- {clicks} clicks")
+        if clicks > 2:
+            figures.long_turns.append(" ".join(self.trace[first_trace:]))
         figures.clicks.append(clicks)
         if refreshed:
             figures.refreshes += 1
@@ -565,12 +580,19 @@ class Game:
 
 
 async def play_one(
-    people: int, computers: int, pace: float, deals: int | None, seed: int, folder: Path
+    people: int,
+    computers: int,
+    pace: float,
+    deals: int | None,
+    seed: int,
+    folder: Path,
+    threads: bool = True,
 ) -> Figures:
     settings = Settings(
         discord_token=SecretStr(TOKEN),
-        database=folder / f"bench-{people}-{computers}-{seed}.sqlite3",
+        database=folder / f"bench-{people}-{computers}-{seed}-{threads}.sqlite3",
         seed=seed,
+        threads=threads,
     )
     recorder = Recorder()
     with recorder.installed():
@@ -609,7 +631,8 @@ def report(figures: Figures, pace: float) -> None:
     per_second = len(channel) / figures.length if figures.length else 0.0
     tables = CHANNEL_RATE / per_second if per_second else float("inf")
     waits = figures.held_waits
-    print(f"== {figures.layout}, {pace:g} s a click")
+    where = "in a thread" if figures.thread_id is not None else "in the channel"
+    print(f"== {figures.layout}, {pace:g} s a click, the game {where}")
     print(
         f"  person turns {figures.turns}; clicks per turn median {statistics.median(clicks):g}, "
         f"mean {statistics.fmean(clicks):.2f}, max {max(clicks)}"
@@ -652,15 +675,31 @@ def main() -> None:
     parser.add_argument(
         "--layouts", default="4+0,2+2", help="people+computers per table, comma-separated"
     )
+    parser.add_argument(
+        "--long-turns", action="store_true", help="print the clicks of turns over two clicks"
+    )
+    parser.add_argument(
+        "--threads", choices=("on", "off"), default="on", help="a thread per game (as shipped)"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory() as folder:
         for layout in args.layouts.split(","):
             people, computers = (int(n) for n in layout.split("+"))
             figures = asyncio.run(
-                play_one(people, computers, args.pace, args.deals, args.seed, Path(folder))
+                play_one(
+                    people,
+                    computers,
+                    args.pace,
+                    args.deals,
+                    args.seed,
+                    Path(folder),
+                    threads=args.threads == "on",
+                )
             )
             report(figures, args.pace)
+            if args.long_turns:
+                print("\n".join(f"  {turn}" for turn in figures.long_turns))
 
 
 if __name__ == "__main__":
