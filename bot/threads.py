@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: What the bot needs besides ``delivery.NEEDED`` to play a game in a thread of its own.
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 #: The table option (and server default) that asks for a thread.
 THREADS_OPTION = "threads"
 #: Discord's limit for a thread's name.
@@ -48,7 +50,7 @@ def may_thread(interaction: discord.Interaction[Any]) -> bool:
     if not isinstance(interaction.channel, discord.TextChannel):
         return False  # a thread in a thread, a voice channel's chat, a forum: no
     have = interaction.app_permissions
-    return bool(have.create_public_threads and have.send_messages_in_threads)
+    return all(getattr(have, flag) for flag in THREAD_PERMISSIONS)
 
 
 def thread_name(game: str, table_id: int, names: list[str]) -> str:

@@ -229,8 +229,12 @@ def hand_screen(
             placeholder = t("hand.down_then_discard", language)
         elif cuts.lay_all_then_discard and cuts.lay_off_all is not None:
             cards, prefix = cuts.lay_all_then_discard, "a"
-            count = len(cuts.lay_off_all.items)
-            placeholder = t("hand.lay_all_then_discard", language, count=count)
+            items = cuts.lay_off_all.items
+            if len(items) == 1:
+                one = layoff_item_text(items[0], language)
+                placeholder = t("hand.lay_one_then_discard", language, item=one)
+            else:
+                placeholder = t("hand.lay_all_then_discard", language, count=len(items))
         else:
             return
         if len(cards) > MAX_OPTIONS:
@@ -335,7 +339,7 @@ def hand_screen(
         places = layoff_cards(legal, view)
         batch = snap.shortcuts.lay_off_all
         finish(snap)
-        if batch is not None:
+        if batch is not None and len(batch.items) >= 2:
             count = len(batch.items)
             button("layall", "button.lay_all", "success", 1, count=count)
         if any(isinstance(a, SwapJoker) for a in legal):

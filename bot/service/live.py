@@ -31,6 +31,7 @@ from engine.actions import Action
 from engine.events import Event
 
 from .buy_window import BuyWindow
+from .nudges import TurnNudges
 
 if TYPE_CHECKING:
     from .snapshot import SeatSnapshot
@@ -96,6 +97,8 @@ class LiveTable:
     last_person: float = 0.0
     #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
     backoff: Backoff = field(default_factory=Backoff)
+    #: This turn's nudge and skip votes (``nudges.TurnNudges``; memory only).
+    nudges: TurnNudges = field(default_factory=TurnNudges)
 
     @property
     def id(self) -> int:

@@ -34,7 +34,8 @@ Plays = tuple[Action, ...]
 class Shortcuts:
     """The compound plays open to the seat to move, each proved legal on a copy."""
 
-    #: Every card with one place, in an order the engine accepts (None: fewer than two).
+    #: Every card with one place, in an order the engine accepts (None: no card has one).
+    #: The hand offers it as a button of its own from two cards on.
     lay_off_all: LayOff | None = None
     #: The cards that may be thrown right after the proposed lay-down.
     down_then_discard: tuple[Card, ...] = ()
@@ -92,7 +93,7 @@ def lay_off_all(game: Game, seat: int) -> LayOff | None:
         items.append(item)
         if trial.is_over or trial.current != seat or trial.step != "play":
             break
-    while len(items) >= 2:
+    while items:
         batch = LayOff(tuple(items))
         if _leads_on(game, player, batch):
             return batch

@@ -39,7 +39,7 @@ from engine.errors import IllegalAction
 from engine.events import DealStarted, Discarded, Event, TurnStarted
 from engine.players.hints import Hint
 
-from . import lobby
+from . import lobby, nudges
 from .buy_window import (
     BUY_PREFS,
     DEFAULT_BUY_PREF,
@@ -815,16 +815,47 @@ class TableService:
                 await self._computer_move(table, due.seat)
             elif due.kind == "timeout":
                 assert due.seat is not None
-                memento = table.memento()
-                state = table.away[due.seat]
-                timeouts = state.timeouts + 1
-                marked = state.away or timeouts >= self.away_after
-                table.away[due.seat] = replace(state, timeouts=timeouts, away=marked)
-                await self._autoplay(table, due.seat, timeout=True, before=memento)
+                await self._time_out(table, due.seat)
             elif due.kind == "away_play":
                 assert due.seat is not None
                 await self._autoplay(table, due.seat, timeout=False)
             return
+
+    async def _time_out(self, table: LiveTable, seat: int) -> None:
+        """``seat``'s turn ran out (or the others voted to skip it): the bot plays it, and
+        the seat counts one more timeout towards being marked away."""
+        memento = table.memento()
+        state = table.away[seat]
+        timeouts = state.timeouts + 1
+        marked = state.away or timeouts >= self.away_after
+        table.away[seat] = replace(state, timeouts=timeouts, away=marked)
+        await self._autoplay(table, seat, timeout=True, before=memento)
+
+    # -- nudge and skip (issue 24.4) ----------------------------------------------------------
+
+    async def nudge(self, table_id: int, user_id: int) -> int:
+        """The host nudges the player to move: the user id to ping (once a turn)."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            _, turn_seconds = self.table_seconds(table)
+            target = nudges.check_nudge(table, user_id, self.clock(), turn_seconds)
+            table.nudges.for_turn(table.turn_deadline).nudge()
+            return target
+
+    async def vote_skip(self, table_id: int, user_id: int) -> nudges.SkipVote:
+        """One more vote to let the bot play the absent player's turn now; at a majority of
+        the other people it does, as a timed-out turn."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            _, turn_seconds = self.table_seconds(table)
+            voter, needed = nudges.check_skip(table, user_id, self.clock(), turn_seconds)
+            game = self._playing(table)
+            seat = game.current
+            votes = table.nudges.for_turn(table.turn_deadline).vote(voter)
+            if votes < needed:
+                return nudges.SkipVote(votes, needed, played=False)
+            await self._time_out(table, seat)
+            return nudges.SkipVote(votes, needed, played=True)
 
     async def _window_over(self, table: LiveTable) -> None:
         """The buy deadline passed: no more requests; the held draw runs now."""

@@ -504,7 +504,7 @@ def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
 
 def _everything(snap: SeatSnapshot) -> Action:
     batch = snap.shortcuts.lay_off_all
-    if batch is None:
+    if batch is None or len(batch.items) < 2:
         raise UserError("No cards fit the table unambiguously now.", code="nothing_fits")
     return batch
 

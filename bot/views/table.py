@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from bot.service.tables import BuyChoice
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again)"
+    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again|nudge|skip)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -168,6 +168,19 @@ async def table_click(
         await show_history(interaction, service, table_id, language)
     elif verb in WINDOW_VERBS:
         await buy_click(interaction, service, table_id, window, verb)
+    elif verb == "nudge":
+        target = await service.nudge(table_id, user.id)
+        public = service.public(table_id)
+        await interaction.response.send_message(  # the one ping, in the table's channel
+            t("nudge.ping", table_language(public.record.options), user=target),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+    elif verb == "skip":
+        vote = await service.vote_skip(table_id, user.id)
+        key = "nudge.skipped" if vote.played else "nudge.vote_counted"
+        await interaction.response.send_message(
+            t(key, language, votes=vote.votes, needed=vote.needed), ephemeral=True
+        )
     else:
         raise UserError("That button is not valid.", code="bad_button")
 
@@ -372,6 +385,8 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
         ui.add_item(TableButton("pass", table.id, table.window, label=pass_label))
     # A row of its own, so a buy window's buttons never move it under a hurried click.
     ui.add_item(button("history", "button.history", row=1))
+    ui.add_item(button("nudge", "button.nudge", row=1))  # issue 24.4: for an absent player
+    ui.add_item(button("skip", "button.skip", row=1))
     return embed, ui
 
 
