@@ -75,6 +75,7 @@ from .screens.text import (
     score_sheet_text,
     standings_text,
 )
+from .service.live import FOUR_COLOUR_OPTION
 from .threads import result_line
 from .views.table import render_table
 
@@ -427,7 +428,10 @@ class Publisher:
         public = table.view
         assert public is not None
         language = table_language(table.record.options)
-        png = await table_png(public, table.names, compact=True, language=language)
+        four = bool(table.record.options.get(FOUR_COLOUR_OPTION, False))
+        png = await table_png(
+            public, table.names, compact=True, language=language, four_colour=four
+        )
         digest = hashlib.sha1(png).hexdigest()
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
@@ -560,7 +564,8 @@ class Publisher:
         attachments: list[discord.File] = []
         if table.view is not None and not table.closed and embed is not None:
             language = table_language(table.record.options)
-            picture = await table_picture(table.view, table.names, language)
+            four = bool(table.record.options.get(FOUR_COLOUR_OPTION, False))
+            picture = await table_picture(table.view, table.names, language, four_colour=four)
             attachments.append(picture)
             embed.set_image(url=f"attachment://{TABLE_FILE}")
         content = "\n".join(box.recent) if table.view is not None and box.recent else None

@@ -60,6 +60,9 @@ ChangeKind = Literal[
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
 REMOVED = 1_000
 
+#: The table option that draws clubs green and diamonds blue in every picture (issue 24.1).
+FOUR_COLOUR_OPTION = "four_colour"
+
 #: Options a table may override at /shanghai new, with the types they must have.
 TABLE_OPTION_KEYS = ("preset", "buy_seconds", "turn_seconds", "rules")
 

@@ -24,7 +24,7 @@ from engine.events import DealEnded, Event, WentOut
 from engine.view import PlayerView
 
 from .buy_window import DEFAULT_BUY_PREF, undecided, window_tag
-from .live import ActResult, LiveTable
+from .live import FOUR_COLOUR_OPTION, ActResult, LiveTable
 from .shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 
 
@@ -70,6 +70,8 @@ class SeatSnapshot:
     #: Every action the click made, in order, when it made more than one (``action`` is the
     #: last of them).
     actions: tuple[Action, ...] = ()
+    #: The table draws clubs green and diamonds blue (its ``four_colour`` option).
+    four_colour: bool = False
 
     @property
     def over(self) -> bool:
@@ -222,6 +224,7 @@ def seat_snapshot(
         buy_pref=table.buy_prefs.get(seat, DEFAULT_BUY_PREF),
         removed=seat in table.removed,
         shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
+        four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
     )
 
 

@@ -347,7 +347,11 @@ async def hand_files(
         down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         if down is not None:
             proposal = tuple(c.card for m in down.melds for c in m.cards)
-    return [await hand_picture_for(hand, proposal, by_rank=sort == "r", language=language)]
+    return [
+        await hand_picture_for(
+            hand, proposal, by_rank=sort == "r", language=language, four_colour=snap.four_colour
+        )
+    ]
 
 
 async def show_snapshot(
