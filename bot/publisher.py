@@ -603,7 +603,14 @@ class Publisher:
         language = table_language(table.record.options)
         lines: list[str] = []
         if change.kind == "restore":
-            return [t("notice.restarted", language)]
+            # The hands opened before the restart can't be followed (their interaction tokens
+            # were in memory): each person is told in this one ping to open theirs again.
+            people = [
+                f"<@{seat.user_id}>"
+                for number, seat in enumerate(table.record.seats)
+                if not table.is_computer(number)
+            ]
+            return [t("notice.restarted", language, players=", ".join(people))]
         if change.kind in ("lobby", "window"):
             return lines
         if change.kind == "end":

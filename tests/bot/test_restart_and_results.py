@@ -186,7 +186,10 @@ async def test_after_a_restart_the_player_to_move_is_pinged_and_told_to_reopen(
     await env.advance_time(2)
     after = [m.content for m in world.channel.history()][len(before) :]
     said = "\n".join(after)
-    assert said.count("The bot restarted") == 1
+    assert said.count("the bot restarted") == 1
+    restarted = next(line for line in said.splitlines() if "the bot restarted" in line)
+    # One ping tells every person at the table to open their hand again.
+    assert all(f"<@{q.id}>" in restarted for q in world.players)
     assert f"<@{p.id}>, your turn" in said
     assert "My hand" in button_labels(world.message())
 
