@@ -203,3 +203,13 @@ async def test_play_again_in_the_thread_opens_the_lobby_in_the_channel(env: simc
     assert lobby is not None and lobby.record.status == "lobby"
     assert {s.user_id for s in lobby.record.seats} == {q.id for q in world.players}
     assert any(m.id == lobby.record.message_id for m in world.channel.history())
+
+
+async def test_deleting_the_channel_ends_the_games_in_its_threads(env: simcord.Env) -> None:
+    world = await open_table(env, 2)
+    await start(world)
+    thread = thread_of(world)
+    table_id = world.service.for_channel(thread.id).id
+    env.backend.delete_channel(world.channel.id)
+    await env.advance_time(2)
+    assert table_id not in world.service.tables
