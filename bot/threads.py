@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from .i18n import interaction_language, t, table_language
+from .i18n import t, table_language
 from .logs import at_table
 
 if TYPE_CHECKING:
@@ -70,16 +70,16 @@ def thread_name(game: str, table_id: int, names: list[str]) -> str:
 
 async def start_in_thread(
     interaction: discord.Interaction[Any], service: TableService, table_id: int, game: str
-) -> bool:
-    """Start the game in a thread made from the clicked lobby message, and answer the click;
-    False (nothing done, nothing answered) when the table wants no thread or none can be
+) -> discord.Thread | None:
+    """Start the game in a thread made from the clicked lobby message (the click is left to
+    the caller to answer); None (nothing done) when the table wants no thread or none can be
     made here, so the caller starts it in the channel."""
     table = service.public(table_id)
     if not wants_thread(table.record.options) or not may_thread(interaction):
-        return False
+        return None
     message = interaction.message
     if message is None:
-        return False
+        return None
     service.check_start(table_id, interaction.user.id)  # refused before a thread is made
     try:
         thread = await message.create_thread(
@@ -92,7 +92,7 @@ async def start_in_thread(
             at_table(table),
             error.status,
         )
-        return False
+        return None
     parent = table.channel_id
     await service.start(table_id, interaction.user.id, thread_id=thread.id)
     moved = service.public(table_id)
@@ -104,16 +104,7 @@ async def start_in_thread(
         people = [seat.user_id for seat in moved.record.seats if not seat.is_computer]
         mentions = ", ".join(f"<@{user}>" for user in people)
         publisher.announce(moved, t("thread.welcome", language, players=mentions))
-    language = interaction_language(interaction)
-    lobby_language = table_language(moved.record.options)
-    await interaction.response.edit_message(
-        content=t("thread.lobby_moved", lobby_language, thread=thread.mention),
-        view=None,
-    )
-    await interaction.followup.send(
-        t("thread.dealt", language, thread=thread.mention), ephemeral=True
-    )
-    return True
+    return thread
 
 
 def result_line(table: TableSnapshot) -> str | None:

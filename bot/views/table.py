@@ -142,8 +142,22 @@ async def table_click(
         await interaction.response.send_message(t("lobby.left", language), ephemeral=True)
     elif verb == "start":
         game = game_name(service.public(table_id))
-        if await start_in_thread(interaction, service, table_id, game):
-            return  # the game is on in a thread of its own (bot/threads.py)
+        thread = await start_in_thread(interaction, service, table_id, game)
+        if thread is not None:  # the game is on in a thread of its own (bot/threads.py)
+            moved = service.public(table_id)
+            await interaction.response.edit_message(
+                content=t(
+                    "thread.lobby_moved",
+                    table_language(moved.record.options),
+                    thread=thread.mention,
+                ),
+                embed=lobby_embed(moved, hints=False),
+                view=None,
+            )
+            await interaction.followup.send(
+                t("thread.dealt", language, thread=thread.mention), ephemeral=True
+            )
+            return
         # The game's controls replace the lobby's at once, in the answer to the click itself
         # (an interaction response: no channel call, no wait for the publisher's pace).
         await service.start(table_id, user.id)
@@ -253,7 +267,9 @@ def preset_name(preset: str, language: Language) -> str:
     return t(key, language) if has_key(key) else preset_label(preset)
 
 
-def lobby_embed(table: TableSnapshot) -> discord.Embed:
+def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
+    """The lobby: the rules, the seats and (``hints``) how to join; without the hints once
+    the game moved into its thread, where the lobby message only keeps who plays."""
     options = table.record.options
     language = table_language(options)
     rules = rules_for(dict(options))
@@ -292,9 +308,10 @@ def lobby_embed(table: TableSnapshot) -> discord.Embed:
         head.append(t("lobby.server_defaults", language, which=which))
     lines = [*head, "", t("lobby.seats", language)]
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
-    lines.append("")
-    lines.append(t("lobby.join_hint", language))
-    lines.append(t("lobby.computer_hint", language))
+    if hints:
+        lines.append("")
+        lines.append(t("lobby.join_hint", language))
+        lines.append(t("lobby.computer_hint", language))
     title = t("lobby.title", language, game=game_name(table))
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 

@@ -213,3 +213,15 @@ async def test_deleting_the_channel_ends_the_games_in_its_threads(env: simcord.E
     env.backend.delete_channel(world.channel.id)
     await env.advance_time(2)
     assert table_id not in world.service.tables
+
+
+async def test_the_lobby_left_in_the_channel_keeps_who_plays_and_no_join_hints(
+    env: simcord.Env,
+) -> None:
+    world = await open_table(env, 2)
+    lobby_id = world.table_message.id if world.table_message else 0
+    await start(world)
+    lobby = next(m for m in world.channel.history() if m.id == lobby_id)
+    text = lobby.embeds[0].description or ""
+    assert all(p.name in text for p in world.players)
+    assert "Join" not in text and not lobby.components
