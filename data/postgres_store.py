@@ -29,6 +29,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal, TypeVar
@@ -40,6 +41,7 @@ from . import ranking
 from .board import BoardCalls
 from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
 from .fence import ShardFence
+from .group_commit import GroupQueue, Member
 from .postgres_migrations import apply_migrations
 from .records import (
     END_STATUSES,
@@ -72,6 +74,30 @@ _Connection = asyncpg.Connection | PoolConnectionProxy
 
 #: Connections per process: enough for the writes of several tables and a leaderboard at once.
 POOL_SIZE: Final = 8
+
+#: Group commits in flight at once, each on a pooled connection of its own: while one waits
+#: for its commit's fsync, the next runs its statements.
+GROUPS_IN_FLIGHT: Final = 2
+
+#: Errors that refuse one statement of a group for its own reasons (a broken constraint, bad
+#: data, another session's row lock): that write fails alone and the others are run again
+#: without it. Any other error (the server going away, a read-only or full database) would
+#: refuse every member alike and fails the whole group.
+_ONE_MEMBERS_FAULT: Final = (
+    asyncpg.IntegrityConstraintViolationError,
+    asyncpg.DataError,
+    asyncpg.LockNotAvailableError,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """One write of a group: a single statement, answered with its rows (``fetch``) or with
+    its status tag (e.g. ``"UPDATE 1"``)."""
+
+    sql: str
+    args: tuple[Any, ...]
+    fetch: bool
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -199,6 +225,15 @@ GROUP BY r.user_id
 _PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, False)}
 
 
+def _in_time(group: list[Member[_Statement]]) -> list[Member[_Statement]]:
+    """The members still within their deadline; the others are refused, unwritten."""
+    now = time.perf_counter()
+    for member in group:
+        if now >= member.deadline:
+            member.fail(StoreBusy())
+    return [member for member in group if now < member.deadline]
+
+
 class PostgresSql:
     """A connection as ``data.ranking``'s shared queries use it: ``?`` become ``$n``."""
 
@@ -247,6 +282,12 @@ class PostgresStore(BoardCalls):
         self._running: dict[asyncio.Future[Any], int | None] = {}
         #: The bot's own writes hold at most this many connections, leaving the rest to players.
         self._background_gate = asyncio.Semaphore(POOL_SIZE - 2)
+        #: Players' one-statement writes wait here for their group (``data.group_commit``).
+        self._groups: GroupQueue[_Statement] = GroupQueue(
+            self._commit_group, joins=lambda _: True, parallel=GROUPS_IN_FLIGHT
+        )
+        #: Transactions committed since opening (a group is one), for benchmarks and tests.
+        self.commits = 0
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -310,6 +351,7 @@ class PostgresStore(BoardCalls):
             return
         self._closed = True
         try:
+            await self._groups.idle()
             await self._pool.close()
         finally:
             if self.fence is not None:
@@ -413,6 +455,7 @@ class PostgresStore(BoardCalls):
                 result = await body(conn)
         except (TimeoutError, asyncpg.LockNotAvailableError):
             raise StoreBusy() from None
+        self.commits += 1
         if self.commit_observer is not None:
             self.commit_observer(time.perf_counter() - started)
         return result
@@ -420,17 +463,81 @@ class PostgresStore(BoardCalls):
     async def _one_statement(
         self, table_id: int | None, sql: str, *args: Any
     ) -> list[asyncpg.Record]:
-        """One statement as its own transaction (the server commits it whole): one round trip."""
+        """One statement, committed whole: its rows. A player's joins the next group; the
+        bot's own writes (``background_writes``) keep a transaction each, and their gate."""
         await self._owned()
+        if not is_background_write():
+            rows = await self._shielded(table_id, self._grouped(_Statement(sql, args, True)))
+            return list(rows)
 
         async def run() -> list[asyncpg.Record]:
             try:
                 async with self._write_connection() as conn:
-                    return list(await conn.fetch(sql, *args))
+                    rows = list(await conn.fetch(sql, *args))
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None
+            self.commits += 1
+            return rows
 
         return await self._shielded(table_id, run())
+
+    async def _grouped(self, statement: _Statement) -> Any:
+        deadline = time.perf_counter() + PLAYER_WAIT_SECONDS
+        return await self._groups.submit(statement, deadline)
+
+    async def _commit_group(self, group: list[Member[_Statement]]) -> None:
+        """One transaction on one pooled connection for ``group``'s statements, committed once.
+
+        No savepoints (each would cost two more round trips): a statement refused for its own
+        reasons (``_ONE_MEMBERS_FAULT``) aborts the transaction, so it is rolled back, that
+        member gets its error, and the others run again without it. A version conflict is no
+        error here (the guarded statement matches no row), so the common refusal costs nothing.
+        """
+        group = _in_time(group)
+        if not group:
+            return
+        try:
+            wait = max(member.deadline for member in group) - time.perf_counter()
+            async with self._pool.acquire(timeout=max(wait, 0.001)) as conn:
+                group = _in_time(group)  # those that waited too long for a connection
+                while group and (refused := await self._run_group(conn, group)) is not None:
+                    index, error = refused
+                    group.pop(index).fail(
+                        StoreBusy() if isinstance(error, asyncpg.LockNotAvailableError) else error
+                    )
+        except TimeoutError:
+            for member in group:
+                member.fail(StoreBusy())
+
+    async def _run_group(
+        self, conn: _Connection, group: list[Member[_Statement]]
+    ) -> tuple[int, Exception] | None:
+        """Run and commit ``group``; or roll it back and name the member that was refused."""
+        answers: list[Any] = []
+        transaction = conn.transaction()
+        await transaction.start()
+        try:
+            for index, member in enumerate(group):
+                statement = member.work
+                try:
+                    if statement.fetch:
+                        answers.append(await conn.fetch(statement.sql, *statement.args))
+                    else:
+                        answers.append(str(await conn.execute(statement.sql, *statement.args)))
+                except _ONE_MEMBERS_FAULT as error:
+                    await transaction.rollback()
+                    return index, error
+            await transaction.commit()
+        except BaseException:
+            if not conn.is_closed() and conn.is_in_transaction():
+                await transaction.rollback()
+            raise
+        self.commits += 1
+        for member, answer in zip(group, answers, strict=True):
+            if self.commit_observer is not None:
+                self.commit_observer(time.perf_counter() - member.queued)
+            member.succeed(answer)
+        return None
 
     async def _stale(
         self, table_id: int, wanted_status: TableStatus, expected_version: int | None = None
@@ -524,15 +631,21 @@ class PostgresStore(BoardCalls):
             raise await self._stale(table_id, "lobby")
 
     async def _execute(self, table_id: int | None, sql: str, *args: Any) -> str:
-        """One statement as its own transaction; its status tag (e.g. ``"UPDATE 1"``)."""
+        """One statement, committed whole (as ``_one_statement``); its status tag (e.g.
+        ``"UPDATE 1"``)."""
         await self._owned()
+        if not is_background_write():
+            tag = await self._shielded(table_id, self._grouped(_Statement(sql, args, False)))
+            return str(tag)
 
         async def run() -> str:
             try:
                 async with self._write_connection() as conn:
-                    return str(await conn.execute(sql, *args))
+                    tag = str(await conn.execute(sql, *args))
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None
+            self.commits += 1
+            return tag
 
         return await self._shielded(table_id, run())
 
