@@ -5,11 +5,18 @@ database. Opening takes the ownership fence first (``data.fence``: an advisory l
 shard, so no two processes drive the same tables), then a connection pool, then applies the
 migrations under their own advisory lock (``data.postgres_migrations``).
 
-Each write is one transaction on a pooled connection, most of them a single statement (one
-round trip): ``save_action`` updates the table and appends to the log in one ``WITH ... INSERT``,
-whose ``WHERE version = $n AND status = 'playing'`` is the version check. Writes of different
-tables run side by side; the service already serialises the writes of one table. Like the
-SQLite store, every write runs under ``asyncio.shield`` so a cancelled caller cannot tear it.
+A player's write is a single statement (``save_action`` updates the table and appends to the
+log in one ``WITH ... INSERT``, whose ``WHERE version = $n AND status = 'playing'`` is the
+version check), and it is committed in a group (``data.group_commit``): the writes arriving
+while ``GROUPS_IN_FLIGHT`` groups are in flight run one after another in one transaction on one
+pooled connection and commit once, and each caller is answered after that ``COMMIT`` (with
+``synchronous_commit`` on, once the server has flushed it). One commit and one pool checkout
+(whose release costs a round trip of its own) for many writes, instead of one each. A
+statement that fails for its own reasons rolls the group back and is answered with its error;
+the others run again without it (``_commit_group``). The bot's own writes (a table's timer) and
+the writes of several statements (a game's finish) keep a transaction each. The service
+already serialises the writes of one table. Like the SQLite store, every write runs under
+``asyncio.shield`` so a cancelled caller cannot tear it.
 
 No call made for a player waits long for the database: taking a pooled connection and waiting
 for another session's row lock are both bounded by ``PLAYER_WAIT_SECONDS`` and end in
@@ -88,6 +95,11 @@ _ONE_MEMBERS_FAULT: Final = (
     asyncpg.DataError,
     asyncpg.LockNotAvailableError,
 )
+
+
+#: How often a group the server rolled back (a deadlock between two groups in flight) is run
+#: again before its members get the error.
+_GROUP_RETRIES: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,7 +512,19 @@ class PostgresStore(BoardCalls):
             wait = max(member.deadline for member in group) - time.perf_counter()
             async with self._pool.acquire(timeout=max(wait, 0.001)) as conn:
                 group = _in_time(group)  # those that waited too long for a connection
-                while group and (refused := await self._run_group(conn, group)) is not None:
+                rollbacks = 0
+                while group:
+                    try:
+                        refused = await self._run_group(conn, group)
+                    except asyncpg.TransactionRollbackError:
+                        # A deadlock with the other group in flight (two writes of one table,
+                        # in opposite orders): everything was rolled back; run it again.
+                        rollbacks += 1
+                        if rollbacks > _GROUP_RETRIES:
+                            raise
+                        continue
+                    if refused is None:
+                        break
                     index, error = refused
                     group.pop(index).fail(
                         StoreBusy() if isinstance(error, asyncpg.LockNotAvailableError) else error

@@ -3,19 +3,30 @@
 A ``SqliteStore`` owns two long-lived aiosqlite connections (aiosqlite gives each connection
 its own thread, so a connection is one queue of work): a writer, and a reader with
 ``query_only`` on. It is configured once when opened: WAL, so the reader never waits for the
-writer; ``synchronous=NORMAL``, which in WAL mode can lose the last commits on power loss but
-never corrupts, at about a third of the cost of ``FULL``; and foreign keys. The file is created
-readable by its owner only (0600): it holds every hand.
+writer; ``synchronous=FULL`` (``durable=True``, the default), so a commit is on disk before it
+returns and an acknowledged move survives a kill or a power cut (``NORMAL``, for an admin who
+chooses speed, may lose the last commits on power loss but never corrupts); and foreign keys.
+The file is created readable by its owner only (0600): it holds every hand.
 
-Writes are serialised by one ``asyncio.Lock``. Each is one ``BEGIN IMMEDIATE ... COMMIT`` run
-under ``asyncio.shield``: cancelling the caller (a timed-out interaction, shutdown) cannot leave
-a transaction half-open; the write finishes or rolls back all the same. When another program
-(a backup, the sqlite3 shell) holds the write lock, a write keeps trying for at most
-``PLAYER_WAIT_SECONDS`` in all, counting its wait behind this process's other writes, and then
-raises ``StoreBusy``: a player is answered in time, and nothing was written. The bot's own
-writes (a table's timer, marked by ``data.store.background_writes``) may wait far longer, but
-take turns among themselves first, so a burst of them (every overdue timer at a restart) is
-neither refused nor ahead of a player's click.
+Writes are committed in groups (``data.group_commit``): the writes that arrive while a commit
+is in flight wait for the next one, and go in together as one ``BEGIN IMMEDIATE ... COMMIT``,
+one fsync for all. The statements of a whole group, a ``SAVEPOINT`` around each write (so a
+refused one, a version conflict say, takes back only its own statements) and the ``COMMIT``
+run in a single trip to the writer's thread (``_run_steps``), where one write used to cost a
+trip per statement. Each caller is answered only once the group's ``COMMIT`` returned: on a
+durable store, acknowledged still means on disk. The few writes of several awaited statements
+(a game's finish with its ratings) run alone, in their place in the queue. An idle bot pays
+nothing for this: a write that finds nothing in flight starts at once. Under a burst the cost
+of the fsync is shared: 500 tables clicking at once cost a handful of transactions, where they
+cost 500 (and a held draw one more) before. Every transaction runs under ``asyncio.shield``:
+cancelling the caller (a timed-out interaction, shutdown) cannot leave one half-open; the write
+finishes or rolls back all the same. When another program (a backup, the sqlite3 shell) holds
+the write lock, a write keeps trying for at most ``PLAYER_WAIT_SECONDS`` in all, counting its
+wait behind this process's other writes, and then raises ``StoreBusy``: a player is answered in
+time, and nothing was written. The bot's own writes (a table's timer, marked by
+``data.store.background_writes``) may wait far longer, but take turns among themselves first,
+so a burst of them (every overdue timer at a restart) is neither refused nor ahead of a
+player's click.
 
 Reads never queue behind writes: history and statistics (the leaderboard) go straight to the
 reader; reads of a table wait only for a write that is actually running (milliseconds), so a
