@@ -536,18 +536,24 @@ class PostgresStore(BoardCalls):
     async def _run_group(
         self, conn: _Connection, group: list[Member[_Statement]]
     ) -> tuple[int, Exception] | None:
-        """Run and commit ``group``; or roll it back and name the member that was refused."""
+        """Run and commit ``group``; or roll it back and name the member that was refused.
+
+        A group of one is its statement alone, which the server commits whole: one round trip,
+        as a write cost before groups (no ``BEGIN`` and ``COMMIT`` of its own)."""
+        if len(group) == 1:
+            try:
+                answer = await self._run_statement(conn, group[0].work)
+            except _ONE_MEMBERS_FAULT as error:
+                return 0, error
+            self._answer(group, [answer])
+            return None
         answers: list[Any] = []
         transaction = conn.transaction()
         await transaction.start()
         try:
             for index, member in enumerate(group):
-                statement = member.work
                 try:
-                    if statement.fetch:
-                        answers.append(await conn.fetch(statement.sql, *statement.args))
-                    else:
-                        answers.append(str(await conn.execute(statement.sql, *statement.args)))
+                    answers.append(await self._run_statement(conn, member.work))
                 except _ONE_MEMBERS_FAULT as error:
                     await transaction.rollback()
                     return index, error
@@ -556,12 +562,22 @@ class PostgresStore(BoardCalls):
             if not conn.is_closed() and conn.is_in_transaction():
                 await transaction.rollback()
             raise
+        self._answer(group, answers)
+        return None
+
+    @staticmethod
+    async def _run_statement(conn: _Connection, statement: _Statement) -> Any:
+        if statement.fetch:
+            return await conn.fetch(statement.sql, *statement.args)
+        return str(await conn.execute(statement.sql, *statement.args))
+
+    def _answer(self, group: list[Member[_Statement]], answers: list[Any]) -> None:
+        """The group has committed: answer each member."""
         self.commits += 1
         for member, answer in zip(group, answers, strict=True):
             if self.commit_observer is not None:
                 self.commit_observer(time.perf_counter() - member.queued)
             member.succeed(answer)
-        return None
 
     async def _stale(
         self, table_id: int, wanted_status: TableStatus, expected_version: int | None = None
