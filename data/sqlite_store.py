@@ -616,9 +616,20 @@ class SqliteStore(BoardCalls):
 
     async def _commit_steps(self, group: list[Member[_Write]]) -> None:
         group = self._in_time(group)
+        while group:
+            # Each member waits for another program's lock until its own deadline, no longer:
+            # when the earliest deadline passes, those members are refused and the rest go on.
+            first = min(member.deadline for member in group)
+            try:
+                await self._begin(first)
+                break
+            except StoreBusy:
+                for member in group:
+                    if member.deadline <= first:
+                        member.fail(StoreBusy())
+                group = [member for member in group if member.deadline > first]
         if not group:
             return
-        await self._begin(max(member.deadline for member in group))
         self._groups.take_more(group)  # the writes that came while it waited for the lock
         group = self._in_time(group)
         steps = [member.work.step for member in group if member.work.step is not None]

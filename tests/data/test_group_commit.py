@@ -7,10 +7,12 @@ Transactions are counted from the database's side (``tests/commit_count.py``).""
 from __future__ import annotations
 
 import asyncio
+import time
+from pathlib import Path
 
 import pytest
 
-from data import AwayState, StaleVersion, Store, TableRecord
+from data import AwayState, SqliteStore, StaleVersion, Store, StoreBusy, TableRecord
 from tests.commit_count import CommitCounter
 
 from .conftest import HUMANS, Backend, FakeClock
@@ -95,3 +97,46 @@ async def test_a_refused_write_in_a_group_fails_alone(store: Store, backend: Bac
         assert record.state == ('{"deal": 1}' if table in (stale, broken) else '{"s": 2}')
     assert [a.action for a in await store.actions(broken.id)] == ["x"]
     assert await backend.no_open_transaction(store)
+
+
+async def test_each_member_waits_for_another_programs_lock_no_longer_than_its_own_limit(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two writes queued at different moments go in one group once the lock is free; while
+    another program holds it, the earlier one is refused at its own limit (a player's click
+    must be answered in time), the later one still gets through when the lock comes free.
+    (SQLite's write lock: on PostgreSQL, writes of different tables do not wait for another.)"""
+    import aiosqlite
+
+    import data.sqlite_store
+
+    limit = 0.4
+    monkeypatch.setattr(data.sqlite_store, "PLAYER_WAIT_SECONDS", limit)
+    store = await SqliteStore.open(db_path)
+    try:
+        tables = await _playing_tables(store, 3)
+        async with aiosqlite.connect(db_path, isolation_level=None) as other:
+            await other.execute("BEGIN IMMEDIATE")  # a backup, the sqlite3 shell
+
+            async def save(table: TableRecord) -> tuple[bool, float]:
+                started = time.perf_counter()
+                try:
+                    await store.save_action(table.id, 0, 101, "go", "{}", None, None, ())
+                except StoreBusy:
+                    return False, time.perf_counter() - started
+                return True, time.perf_counter() - started
+
+            ahead = asyncio.ensure_future(save(tables[0]))  # a group of its own, waiting
+            await asyncio.sleep(0.1)
+            early = asyncio.ensure_future(save(tables[1]))  # these two queue behind it
+            await asyncio.sleep(0.2)
+            late = asyncio.ensure_future(save(tables[2]))
+            await asyncio.sleep(0.3)  # "ahead" gave up; "early" is at its limit now
+            await other.execute("ROLLBACK")
+            results = await asyncio.gather(ahead, early, late)
+    finally:
+        await store.close()
+    (ahead_ok, ahead_took), (early_ok, early_took), (late_ok, _) = results
+    assert not ahead_ok and ahead_took < limit + 0.1
+    assert not early_ok and early_took < limit + 0.1  # not kept waiting for "late"'s limit
+    assert late_ok

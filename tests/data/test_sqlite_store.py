@@ -158,7 +158,6 @@ async def test_the_worker_thread_is_a_daemon(tmp_path: Path) -> None:
 async def test_a_function_runs_on_the_connections_own_thread(tmp_path: Path) -> None:
     """``on_worker_thread`` reaches into aiosqlite (its queue to the worker thread): if
     aiosqlite changes it, this fails before a group commit runs its statements elsewhere."""
-    import sqlite3
     import threading
 
     from data.sqlite_store import daemon_worker, on_worker_thread
