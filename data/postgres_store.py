@@ -506,32 +506,42 @@ class PostgresStore(BoardCalls):
         error here (the guarded statement matches no row), so the common refusal costs nothing.
         """
         group = _in_time(group)
-        if not group:
+        while group:
+            # Each member waits for a free connection until its own deadline, no longer.
+            first = min(member.deadline for member in group)
+            try:
+                conn = await self._pool.acquire(timeout=max(first - time.perf_counter(), 0.001))
+            except TimeoutError:
+                for member in group:
+                    if member.deadline <= first:
+                        member.fail(StoreBusy())
+                group = [member for member in group if member.deadline > first]
+                continue
+            try:
+                await self._run_on(conn, _in_time(group))
+            finally:
+                await self._pool.release(conn)
             return
-        try:
-            wait = max(member.deadline for member in group) - time.perf_counter()
-            async with self._pool.acquire(timeout=max(wait, 0.001)) as conn:
-                group = _in_time(group)  # those that waited too long for a connection
-                rollbacks = 0
-                while group:
-                    try:
-                        refused = await self._run_group(conn, group)
-                    except asyncpg.TransactionRollbackError:
-                        # A deadlock with the other group in flight (two writes of one table,
-                        # in opposite orders): everything was rolled back; run it again.
-                        rollbacks += 1
-                        if rollbacks > _GROUP_RETRIES:
-                            raise
-                        continue
-                    if refused is None:
-                        break
-                    index, error = refused
-                    group.pop(index).fail(
-                        StoreBusy() if isinstance(error, asyncpg.LockNotAvailableError) else error
-                    )
-        except TimeoutError:
-            for member in group:
-                member.fail(StoreBusy())
+
+    async def _run_on(self, conn: _Connection, group: list[Member[_Statement]]) -> None:
+        """Commit ``group`` on ``conn``, without each member refused for its own reasons."""
+        rollbacks = 0
+        while group:
+            try:
+                refused = await self._run_group(conn, group)
+            except asyncpg.TransactionRollbackError:
+                # A deadlock with the other group in flight (two writes of one table, in
+                # opposite orders): everything was rolled back; run it again.
+                rollbacks += 1
+                if rollbacks > _GROUP_RETRIES:
+                    raise
+                continue
+            if refused is None:
+                return
+            index, error = refused
+            group.pop(index).fail(
+                StoreBusy() if isinstance(error, asyncpg.LockNotAvailableError) else error
+            )
 
     async def _run_group(
         self, conn: _Connection, group: list[Member[_Statement]]
