@@ -5,11 +5,18 @@ database. Opening takes the ownership fence first (``data.fence``: an advisory l
 shard, so no two processes drive the same tables), then a connection pool, then applies the
 migrations under their own advisory lock (``data.postgres_migrations``).
 
-Each write is one transaction on a pooled connection, most of them a single statement (one
-round trip): ``save_action`` updates the table and appends to the log in one ``WITH ... INSERT``,
-whose ``WHERE version = $n AND status = 'playing'`` is the version check. Writes of different
-tables run side by side; the service already serialises the writes of one table. Like the
-SQLite store, every write runs under ``asyncio.shield`` so a cancelled caller cannot tear it.
+A player's write is a single statement (``save_action`` updates the table and appends to the
+log in one ``WITH ... INSERT``, whose ``WHERE version = $n AND status = 'playing'`` is the
+version check), and it is committed in a group (``data.group_commit``): the writes arriving
+while ``GROUPS_IN_FLIGHT`` groups are in flight run one after another in one transaction on one
+pooled connection and commit once, and each caller is answered after that ``COMMIT`` (with
+``synchronous_commit`` on, once the server has flushed it). One commit and one pool checkout
+(whose release costs a round trip of its own) for many writes, instead of one each. A
+statement that fails for its own reasons rolls the group back and is answered with its error;
+the others run again without it (``_commit_group``). The bot's own writes (a table's timer) and
+the writes of several statements (a game's finish) keep a transaction each. The service
+already serialises the writes of one table. Like the SQLite store, every write runs under
+``asyncio.shield`` so a cancelled caller cannot tear it.
 
 No call made for a player waits long for the database: taking a pooled connection and waiting
 for another session's row lock are both bounded by ``PLAYER_WAIT_SECONDS`` and end in
@@ -29,6 +36,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal, TypeVar
@@ -40,6 +48,7 @@ from . import ranking
 from .board import BoardCalls
 from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
 from .fence import ShardFence
+from .group_commit import GroupQueue, Member
 from .postgres_migrations import apply_migrations
 from .records import (
     END_STATUSES,
@@ -72,6 +81,35 @@ _Connection = asyncpg.Connection | PoolConnectionProxy
 
 #: Connections per process: enough for the writes of several tables and a leaderboard at once.
 POOL_SIZE: Final = 8
+
+#: Group commits in flight at once, each on a pooled connection of its own: while one waits
+#: for its commit's fsync, the next runs its statements.
+GROUPS_IN_FLIGHT: Final = 2
+
+#: Errors that refuse one statement of a group for its own reasons (a broken constraint, bad
+#: data, another session's row lock): that write fails alone and the others are run again
+#: without it. Any other error (the server going away, a read-only or full database) would
+#: refuse every member alike and fails the whole group.
+_ONE_MEMBERS_FAULT: Final = (
+    asyncpg.IntegrityConstraintViolationError,
+    asyncpg.DataError,
+    asyncpg.LockNotAvailableError,
+)
+
+
+#: How often a group the server rolled back (a deadlock between two groups in flight) is run
+#: again before its members get the error.
+_GROUP_RETRIES: Final = 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """One write of a group: a single statement, answered with its rows (``fetch``) or with
+    its status tag (e.g. ``"UPDATE 1"``)."""
+
+    sql: str
+    args: tuple[Any, ...]
+    fetch: bool
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -204,6 +242,15 @@ GROUP BY r.user_id
 _PLAYER_STATS_SQL: Final = {flag: _player_stats_sql(flag) for flag in (True, False)}
 
 
+def _in_time(group: list[Member[_Statement]]) -> list[Member[_Statement]]:
+    """The members still within their deadline; the others are refused, unwritten."""
+    now = time.perf_counter()
+    for member in group:
+        if now >= member.deadline:
+            member.fail(StoreBusy())
+    return [member for member in group if now < member.deadline]
+
+
 class PostgresSql:
     """A connection as ``data.ranking``'s shared queries use it: ``?`` become ``$n``."""
 
@@ -252,6 +299,12 @@ class PostgresStore(BoardCalls):
         self._running: dict[asyncio.Future[Any], int | None] = {}
         #: The bot's own writes hold at most this many connections, leaving the rest to players.
         self._background_gate = asyncio.Semaphore(POOL_SIZE - 2)
+        #: Players' one-statement writes wait here for their group (``data.group_commit``).
+        self._groups: GroupQueue[_Statement] = GroupQueue(
+            self._commit_group, joins=lambda _: True, parallel=GROUPS_IN_FLIGHT
+        )
+        #: Transactions committed since opening (a group is one), for benchmarks and tests.
+        self.commits = 0
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -315,6 +368,7 @@ class PostgresStore(BoardCalls):
             return
         self._closed = True
         try:
+            await self._groups.idle()
             await self._pool.close()
         finally:
             if self.fence is not None:
@@ -418,6 +472,7 @@ class PostgresStore(BoardCalls):
                 result = await body(conn)
         except (TimeoutError, asyncpg.LockNotAvailableError):
             raise StoreBusy() from None
+        self.commits += 1
         if self.commit_observer is not None:
             self.commit_observer(time.perf_counter() - started)
         return result
@@ -425,17 +480,119 @@ class PostgresStore(BoardCalls):
     async def _one_statement(
         self, table_id: int | None, sql: str, *args: Any
     ) -> list[asyncpg.Record]:
-        """One statement as its own transaction (the server commits it whole): one round trip."""
+        """One statement, committed whole: its rows. A player's joins the next group; the
+        bot's own writes (``background_writes``) keep a transaction each, and their gate."""
         await self._owned()
+        if not is_background_write():
+            rows = await self._shielded(table_id, self._grouped(_Statement(sql, args, True)))
+            return list(rows)
 
         async def run() -> list[asyncpg.Record]:
             try:
                 async with self._write_connection() as conn:
-                    return list(await conn.fetch(sql, *args))
+                    rows = list(await conn.fetch(sql, *args))
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None
+            self.commits += 1
+            return rows
 
         return await self._shielded(table_id, run())
+
+    async def _grouped(self, statement: _Statement) -> Any:
+        deadline = time.perf_counter() + PLAYER_WAIT_SECONDS
+        return await self._groups.submit(statement, deadline)
+
+    async def _commit_group(self, group: list[Member[_Statement]]) -> None:
+        """One transaction on one pooled connection for ``group``'s statements, committed once.
+
+        No savepoints (each would cost two more round trips): a statement refused for its own
+        reasons (``_ONE_MEMBERS_FAULT``) aborts the transaction, so it is rolled back, that
+        member gets its error, and the others run again without it. A version conflict is no
+        error here (the guarded statement matches no row), so the common refusal costs nothing.
+        """
+        group = _in_time(group)
+        while group:
+            # Each member waits for a free connection until its own deadline, no longer.
+            first = min(member.deadline for member in group)
+            try:
+                conn = await self._pool.acquire(timeout=max(first - time.perf_counter(), 0.001))
+            except TimeoutError:
+                for member in group:
+                    if member.deadline <= first:
+                        member.fail(StoreBusy())
+                group = [member for member in group if member.deadline > first]
+                continue
+            try:
+                await self._run_on(conn, _in_time(group))
+            finally:
+                await self._pool.release(conn)
+            return
+
+    async def _run_on(self, conn: _Connection, group: list[Member[_Statement]]) -> None:
+        """Commit ``group`` on ``conn``, without each member refused for its own reasons."""
+        rollbacks = 0
+        while group:
+            try:
+                refused = await self._run_group(conn, group)
+            except asyncpg.TransactionRollbackError:
+                # A deadlock with the other group in flight (two writes of one table, in
+                # opposite orders): everything was rolled back; run it again.
+                rollbacks += 1
+                if rollbacks > _GROUP_RETRIES:
+                    raise
+                continue
+            if refused is None:
+                return
+            index, error = refused
+            group.pop(index).fail(
+                StoreBusy() if isinstance(error, asyncpg.LockNotAvailableError) else error
+            )
+
+    async def _run_group(
+        self, conn: _Connection, group: list[Member[_Statement]]
+    ) -> tuple[int, Exception] | None:
+        """Run and commit ``group``; or roll it back and name the member that was refused.
+
+        A group of one is its statement alone, which the server commits whole: one round trip,
+        as a write cost before groups (no ``BEGIN`` and ``COMMIT`` of its own)."""
+        if len(group) == 1:
+            try:
+                answer = await self._run_statement(conn, group[0].work)
+            except _ONE_MEMBERS_FAULT as error:
+                return 0, error
+            self._answer(group, [answer])
+            return None
+        answers: list[Any] = []
+        transaction = conn.transaction()
+        await transaction.start()
+        try:
+            for index, member in enumerate(group):
+                try:
+                    answers.append(await self._run_statement(conn, member.work))
+                except _ONE_MEMBERS_FAULT as error:
+                    await transaction.rollback()
+                    return index, error
+            await transaction.commit()
+        except BaseException:
+            if not conn.is_closed() and conn.is_in_transaction():
+                await transaction.rollback()
+            raise
+        self._answer(group, answers)
+        return None
+
+    @staticmethod
+    async def _run_statement(conn: _Connection, statement: _Statement) -> Any:
+        if statement.fetch:
+            return await conn.fetch(statement.sql, *statement.args)
+        return str(await conn.execute(statement.sql, *statement.args))
+
+    def _answer(self, group: list[Member[_Statement]], answers: list[Any]) -> None:
+        """The group has committed: answer each member."""
+        self.commits += 1
+        for member, answer in zip(group, answers, strict=True):
+            if self.commit_observer is not None:
+                self.commit_observer(time.perf_counter() - member.queued)
+            member.succeed(answer)
 
     async def _stale(
         self, table_id: int, wanted_status: TableStatus, expected_version: int | None = None
@@ -529,15 +686,21 @@ class PostgresStore(BoardCalls):
             raise await self._stale(table_id, "lobby")
 
     async def _execute(self, table_id: int | None, sql: str, *args: Any) -> str:
-        """One statement as its own transaction; its status tag (e.g. ``"UPDATE 1"``)."""
+        """One statement, committed whole (as ``_one_statement``); its status tag (e.g.
+        ``"UPDATE 1"``)."""
         await self._owned()
+        if not is_background_write():
+            tag = await self._shielded(table_id, self._grouped(_Statement(sql, args, False)))
+            return str(tag)
 
         async def run() -> str:
             try:
                 async with self._write_connection() as conn:
-                    return str(await conn.execute(sql, *args))
+                    tag = str(await conn.execute(sql, *args))
             except (TimeoutError, asyncpg.LockNotAvailableError):
                 raise StoreBusy() from None
+            self.commits += 1
+            return tag
 
         return await self._shielded(table_id, run())
 

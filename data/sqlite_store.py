@@ -3,19 +3,30 @@
 A ``SqliteStore`` owns two long-lived aiosqlite connections (aiosqlite gives each connection
 its own thread, so a connection is one queue of work): a writer, and a reader with
 ``query_only`` on. It is configured once when opened: WAL, so the reader never waits for the
-writer; ``synchronous=NORMAL``, which in WAL mode can lose the last commits on power loss but
-never corrupts, at about a third of the cost of ``FULL``; and foreign keys. The file is created
-readable by its owner only (0600): it holds every hand.
+writer; ``synchronous=FULL`` (``durable=True``, the default), so a commit is on disk before it
+returns and an acknowledged move survives a kill or a power cut (``NORMAL``, for an admin who
+chooses speed, may lose the last commits on power loss but never corrupts); and foreign keys.
+The file is created readable by its owner only (0600): it holds every hand.
 
-Writes are serialised by one ``asyncio.Lock``. Each is one ``BEGIN IMMEDIATE ... COMMIT`` run
-under ``asyncio.shield``: cancelling the caller (a timed-out interaction, shutdown) cannot leave
-a transaction half-open; the write finishes or rolls back all the same. When another program
-(a backup, the sqlite3 shell) holds the write lock, a write keeps trying for at most
-``PLAYER_WAIT_SECONDS`` in all, counting its wait behind this process's other writes, and then
-raises ``StoreBusy``: a player is answered in time, and nothing was written. The bot's own
-writes (a table's timer, marked by ``data.store.background_writes``) may wait far longer, but
-take turns among themselves first, so a burst of them (every overdue timer at a restart) is
-neither refused nor ahead of a player's click.
+Writes are committed in groups (``data.group_commit``): the writes that arrive while a commit
+is in flight wait for the next one, and go in together as one ``BEGIN IMMEDIATE ... COMMIT``,
+one fsync for all. The statements of a whole group, a ``SAVEPOINT`` around each write (so a
+refused one, a version conflict say, takes back only its own statements) and the ``COMMIT``
+run in a single trip to the writer's thread (``_run_steps``), where one write used to cost a
+trip per statement. Each caller is answered only once the group's ``COMMIT`` returned: on a
+durable store, acknowledged still means on disk. The few writes of several awaited statements
+(a game's finish with its ratings) run alone, in their place in the queue. An idle bot pays
+nothing for this: a write that finds nothing in flight starts at once. Under a burst the cost
+of the fsync is shared: 500 tables clicking at once cost a handful of transactions, where they
+cost 500 (and a held draw one more) before. Every transaction runs under ``asyncio.shield``:
+cancelling the caller (a timed-out interaction, shutdown) cannot leave one half-open; the write
+finishes or rolls back all the same. When another program (a backup, the sqlite3 shell) holds
+the write lock, a write keeps trying for at most ``PLAYER_WAIT_SECONDS`` in all, counting its
+wait behind this process's other writes, and then raises ``StoreBusy``: a player is answered in
+time, and nothing was written. The bot's own writes (a table's timer, marked by
+``data.store.background_writes``) may wait far longer, but take turns among themselves first,
+so a burst of them (every overdue timer at a restart) is neither refused nor ahead of a
+player's click.
 
 Reads never queue behind writes: history and statistics (the leaderboard) go straight to the
 reader; reads of a table wait only for a write that is actually running (milliseconds), so a
@@ -32,15 +43,17 @@ import os
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar, cast
 
 import aiosqlite
 
 from . import ranking
 from .board import BoardCalls
 from .errors import StaleVersion, StoreBusy, TableExists, TableNotFound
+from .group_commit import GroupQueue, Member
 from .migrations import apply_migrations
 from .records import (
     END_STATUSES,
@@ -250,6 +263,101 @@ def daemon_worker(pending: aiosqlite.Connection) -> aiosqlite.Connection:
     return pending
 
 
+async def on_worker_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``fn(connection)`` run on ``db``'s worker thread, as one item of its queue.
+
+    A group commit runs every member's statements, their savepoints and the commit in one
+    trip to the thread (``_run_steps``) instead of one trip per statement; aiosqlite offers no
+    public way to run a function there. Like ``daemon_worker``, this reaches into it, and
+    ``tests/data/test_sqlite_store.py`` fails if aiosqlite changes what it uses."""
+    return cast(_T, await db._execute(lambda: fn(db._conn)))  # type: ignore[no-untyped-call]
+
+
+#: A write of a group: statements run on the writer's thread, in the transaction (and in a
+#: savepoint of its own) that ``_run_steps`` holds; it raises to refuse, and its result is the
+#: write's answer.
+Step = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """One write queued for the writer: a ``Step`` that joins a group, or an async ``body``
+    (several awaited statements: a game's finish with its ratings) that runs alone."""
+
+    step: Step | None = None
+    body: Callable[[aiosqlite.Connection], Awaitable[Any]] | None = None
+
+
+def _joins(write: _Write) -> bool:
+    return write.step is not None
+
+
+def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[tuple[bool, Any]]:
+    """On the writer's thread, inside the transaction ``_begin`` opened: every step in a
+    savepoint of its own (a step that raises takes back only its own statements), then one
+    ``COMMIT`` for all. Returns ``(True, answer)`` or ``(False, error)`` per step.
+
+    If SQLite itself rolled the transaction back (a full disk, an I/O error: it does so for
+    these), or the commit fails, nothing of the group was written: this raises, and every
+    member gets the error."""
+    outcomes: list[tuple[bool, Any]] = []
+    try:
+        for step in steps:
+            conn.execute("SAVEPOINT member")
+            try:
+                value = step(conn)
+            except Exception as error:
+                if not conn.in_transaction:
+                    raise
+                conn.execute("ROLLBACK TO member")
+                conn.execute("RELEASE member")
+                outcomes.append((False, error))
+            else:
+                conn.execute("RELEASE member")
+                outcomes.append((True, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _begin_by(conn: sqlite3.Connection, deadline: float) -> None:
+    """On the writer's thread: ``BEGIN IMMEDIATE`` again every ``_RETRY_PAUSE`` while another
+    program holds the write lock; ``StoreBusy`` (nothing begun) once ``deadline`` is near."""
+    while True:
+        if time.perf_counter() + _RETRY_PAUSE >= deadline:
+            raise StoreBusy()
+        time.sleep(_RETRY_PAUSE)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error):
+                raise
+
+
+def _stale_now(
+    conn: sqlite3.Connection,
+    table_id: int,
+    wanted_status: TableStatus,
+    expected_version: int | None = None,
+) -> Exception:
+    """Explain why a guarded UPDATE matched no row: unknown table, or it moved on."""
+    rows = conn.execute(_SELECT_TABLE, (table_id,)).fetchall()
+    if not rows:
+        return TableNotFound(table_id)
+    row = rows[0]
+    return StaleVersion(
+        table_id,
+        expected_version=expected_version,
+        actual_version=row["version"],
+        status=row["status"],
+        wanted_status=wanted_status,
+    )
+
+
 class SqliteSql:
     """A connection as ``data.ranking``'s shared queries use it (SQLite takes ``?`` as is)."""
 
@@ -288,7 +396,13 @@ class SqliteStore(BoardCalls):
         self._reader = reader
         self._clock = clock
         self._open_tables_sql = _open_tables_sql(shards)
+        #: Taken by ``close`` (closing twice is harmless).
         self._lock = asyncio.Lock()
+        #: Every write waits here for its group (``data.group_commit``): one writer, one group
+        #: in flight at a time.
+        self._groups: GroupQueue[_Write] = GroupQueue(self._commit_group, joins=_joins)
+        #: Transactions committed since opening (a group is one), for benchmarks and tests.
+        self.commits = 0
         #: The bot's own writes take turns here before joining the writer's queue (``_write``).
         self._background_gate = asyncio.Lock()
         #: Clear while a write is running on the writer; table reads wait for it (see module).
@@ -362,6 +476,7 @@ class SqliteStore(BoardCalls):
             if self._closed:
                 return
             self._closed = True
+            await self._groups.idle()
             try:
                 await self._db.execute("PRAGMA optimize")
             finally:
@@ -413,25 +528,42 @@ class SqliteStore(BoardCalls):
         return await self._read(sql, parameters)
 
     async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[_T]]) -> _T:
-        """Run ``body`` as one transaction: serialised, all-or-nothing, and immune to cancelling.
+        """Run ``body`` as a transaction of its own: queued with the others, all-or-nothing,
+        and immune to cancelling (see ``_submit``). For writes of several awaited statements;
+        the others are ``_step``s, which share their transaction."""
+        return cast(_T, await self._submit(_Write(body=body)))
 
-        ``BEGIN IMMEDIATE`` takes SQLite's write lock up front, so a check made inside ``body``
-        still holds when it writes, even against another process. Raises ``StoreBusy`` if the
-        lock cannot be had within ``PLAYER_WAIT_SECONDS`` (nothing is written then). The bot's
-        own writes (``data.store.background_writes``) go through ``_background_write``.
+    async def _step(self, step: Step) -> Any:
+        """Run ``step`` in the next group's transaction (``data.group_commit``), in a savepoint
+        of its own; its answer once the group has committed."""
+        return await self._submit(_Write(step=step))
+
+    async def _submit(self, write: _Write) -> Any:
+        """Queue ``write`` for the writer and wait for its group's commit.
+
+        Shielded: cancelling the caller (a timed-out interaction, shutdown) cannot tear a
+        transaction; the write commits or rolls back all the same. ``BEGIN IMMEDIATE`` takes
+        SQLite's write lock up front, so a check made inside a write still holds when it
+        writes, even against another process. A player's write raises ``StoreBusy`` if it
+        cannot start within ``PLAYER_WAIT_SECONDS`` (nothing is written then); the bot's own
+        writes (``data.store.background_writes``) go through ``_background_submit``.
         """
         if is_background_write():
-            return await asyncio.shield(self._background_write(body))
-        deadline = time.perf_counter() + PLAYER_WAIT_SECONDS
-        return await asyncio.shield(self._transaction(body, deadline))
+            return await asyncio.shield(self._background_submit(write))
+        return await asyncio.shield(self._queued(write, time.perf_counter() + PLAYER_WAIT_SECONDS))
 
-    async def _background_write(self, body: Callable[[aiosqlite.Connection], Awaitable[_T]]) -> _T:
+    async def _queued(self, write: _Write, deadline: float) -> Any:
+        # Reads of a table wait from here until the commit (see ``_read_table``).
+        self._settled.clear()
+        return await self._groups.submit(write, deadline)
+
+    async def _background_submit(self, write: _Write) -> Any:
         """A write nobody is waiting for: it queues behind the other background writes, not in
         the writer's queue, so at most one of them is ever ahead of a player's write; once at
         the front it tries for the lock ``PLAYER_WAIT_SECONDS`` at a time (which keeps the rule
-        of ``_transaction`` that no write ahead has a later deadline), again and again while
-        another program holds the file (a backup), and raises ``StoreBusy`` only once
-        ``BACKGROUND_WAIT_SECONDS`` have passed in all."""
+        that no write ahead has a later deadline), again and again while another program holds
+        the file (a backup), and raises ``StoreBusy`` only once ``BACKGROUND_WAIT_SECONDS``
+        have passed in all."""
         give_up = time.perf_counter() + BACKGROUND_WAIT_SECONDS
         async with self._background_gate:
             while True:
@@ -439,55 +571,102 @@ class SqliteStore(BoardCalls):
                 if now >= give_up:
                     raise StoreBusy()
                 try:
-                    return await self._transaction(body, min(give_up, now + PLAYER_WAIT_SECONDS))
-                except StoreBusy:  # raised before ``body`` ran: nothing was written
+                    return await self._queued(write, min(give_up, now + PLAYER_WAIT_SECONDS))
+                except StoreBusy:  # refused before it ran: nothing was written
                     continue
 
-    async def _transaction(
-        self, body: Callable[[aiosqlite.Connection], Awaitable[_T]], deadline: float
-    ) -> _T:
-        # No timer bounds this wait: every write ahead in the queue gives up by its own
-        # deadline, which comes no later than ours, and then so do we (below, in _begin).
-        started = time.perf_counter()
-        await self._lock.acquire()  # when free, taken without yielding to the loop
-        # Reads of a table wait from here until the commit; the first attempt at the lock
-        # usually succeeds at once, and only a busy lock lets them through early.
+    async def _commit_group(self, group: list[Member[_Write]]) -> None:
+        """One transaction for ``group`` (``data.group_commit`` answers what this leaves)."""
         self._settled.clear()
         try:
-            await self._begin(deadline)
-            try:
-                result = await body(self._db)
-                await self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
-            if self.commit_observer is not None:
-                self.commit_observer(time.perf_counter() - started)
-            return result
+            body = group[0].work.body
+            if body is not None:
+                await self._commit_body(group[0], body)
+            else:
+                await self._commit_steps(group)
         finally:
             self._settled.set()
-            self._lock.release()
+
+    def _observe(self, member: Member[_Write]) -> None:
+        if self.commit_observer is not None:
+            self.commit_observer(time.perf_counter() - member.queued)
+
+    @staticmethod
+    def _in_time(group: list[Member[_Write]]) -> list[Member[_Write]]:
+        """The members still within their deadline; the others are refused, unwritten."""
+        now = time.perf_counter()
+        for member in group:
+            if now >= member.deadline:
+                member.fail(StoreBusy())
+        return [member for member in group if now < member.deadline]
+
+    async def _commit_body(
+        self, member: Member[_Write], body: Callable[[aiosqlite.Connection], Awaitable[Any]]
+    ) -> None:
+        # No timer bounds the wait in the queue: every write ahead gives up by its own
+        # deadline, which comes no later than this one's, and then so does this one.
+        if not self._in_time([member]):
+            return
+        await self._begin(member.deadline)
+        try:
+            result = await body(self._db)
+            await self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            raise
+        self.commits += 1
+        self._observe(member)
+        member.succeed(result)
+
+    async def _commit_steps(self, group: list[Member[_Write]]) -> None:
+        group = self._in_time(group)
+        while group:
+            # Each member waits for another program's lock until its own deadline, no longer:
+            # when the earliest deadline passes, those members are refused and the rest go on.
+            first = min(member.deadline for member in group)
+            try:
+                await self._begin(first)
+                break
+            except StoreBusy:
+                for member in group:
+                    if member.deadline <= first:
+                        member.fail(StoreBusy())
+                group = [member for member in group if member.deadline > first]
+        if not group:
+            return
+        self._groups.take_more(group)  # the writes that came while it waited for the lock
+        group = self._in_time(group)
+        steps = [member.work.step for member in group if member.work.step is not None]
+        outcomes = await on_worker_thread(self._db, lambda conn: _run_steps(conn, steps))
+        self.commits += 1
+        for member, (ok, value) in zip(group, outcomes, strict=True):
+            if ok:
+                self._observe(member)
+                member.succeed(value)
+            else:
+                member.fail(value)
 
     async def _begin(self, deadline: float) -> None:
         """``BEGIN IMMEDIATE``, retried while another program holds the lock, until ``deadline``.
 
         While it retries, ``_settled`` is set: nothing is written yet, so reads need not wait.
+        The retries run on the writer's thread (``_begin_by``), which has nothing else to do
+        meanwhile: the group's task waits on one answer instead of a timer per attempt.
         """
-        while True:
-            if time.perf_counter() >= deadline:
-                raise StoreBusy()  # waited out behind this process's other writes
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                self._settled.clear()
-                return
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error):
-                    raise
-            self._settled.set()
-            if time.perf_counter() + _RETRY_PAUSE >= deadline:
-                raise StoreBusy()
-            await asyncio.sleep(_RETRY_PAUSE)
+        if time.perf_counter() >= deadline:
+            raise StoreBusy()  # waited out behind this process's other writes
+        try:
+            await self._db.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error):
+                raise
+        self._settled.set()
+        try:
+            await on_worker_thread(self._db, lambda conn: _begin_by(conn, deadline))
+        finally:
+            self._settled.clear()
 
     @staticmethod
     async def _stale(
@@ -527,11 +706,11 @@ class SqliteStore(BoardCalls):
         """
         now = self._clock()
 
-        async def body(db: aiosqlite.Connection) -> TableRecord:
-            existing = list(await db.execute_fetchall(_SELECT_OPEN_IN_CHANNEL, (channel_id,)))
+        def step(db: sqlite3.Connection) -> TableRecord:
+            existing = db.execute(_SELECT_OPEN_IN_CHANNEL, (channel_id,)).fetchall()
             if existing:
                 raise TableExists(_table_record(existing[0]))
-            cursor = await db.execute(
+            cursor = db.execute(
                 _INSERT_TABLE,
                 (
                     guild_id,
@@ -544,10 +723,10 @@ class SqliteStore(BoardCalls):
                     now,
                 ),
             )
-            rows = list(await db.execute_fetchall(_SELECT_TABLE, (cursor.lastrowid,)))
+            rows = db.execute(_SELECT_TABLE, (cursor.lastrowid,)).fetchall()
             return _table_record(rows[0])
 
-        return await self._write(body)
+        return cast(TableRecord, await self._step(step))
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The table with this id, in any status, or ``None``."""
@@ -583,17 +762,17 @@ class SqliteStore(BoardCalls):
         now = self._clock()
         seats_json, options_json = _seats_json(seats), dumps(dict(options))
 
-        async def body(db: aiosqlite.Connection) -> None:
+        def step(db: sqlite3.Connection) -> None:
             if message_id is KEEP:
-                cursor = await db.execute(_UPDATE_LOBBY, (seats_json, options_json, now, table_id))
+                cursor = db.execute(_UPDATE_LOBBY, (seats_json, options_json, now, table_id))
             else:
-                cursor = await db.execute(
+                cursor = db.execute(
                     _UPDATE_LOBBY_AND_MESSAGE, (seats_json, options_json, now, message_id, table_id)
                 )
             if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "lobby")
+                raise _stale_now(db, table_id, "lobby")
 
-        await self._write(body)
+        await self._step(step)
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember which Discord message shows the table, in any status (it may be re-posted).
@@ -602,12 +781,11 @@ class SqliteStore(BoardCalls):
         """
         now = self._clock()
 
-        async def body(db: aiosqlite.Connection) -> None:
-            cursor = await db.execute(_SET_MESSAGE, (message_id, now, table_id))
-            if cursor.rowcount != 1:
+        def step(db: sqlite3.Connection) -> None:
+            if db.execute(_SET_MESSAGE, (message_id, now, table_id)).rowcount != 1:
                 raise TableNotFound(table_id)
 
-        await self._write(body)
+        await self._step(step)
 
     async def move_to_thread(self, table_id: int, thread_id: int) -> None:
         """The table plays on in thread ``thread_id`` (``Store.move_to_thread``)."""
@@ -646,12 +824,11 @@ class SqliteStore(BoardCalls):
             table_id,
         )
 
-        async def body(db: aiosqlite.Connection) -> None:
-            cursor = await db.execute(_START_GAME, parameters)
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "lobby")
+        def step(db: sqlite3.Connection) -> None:
+            if db.execute(_START_GAME, parameters).rowcount != 1:
+                raise _stale_now(db, table_id, "lobby")
 
-        await self._write(body)
+        await self._step(step)
 
     async def save_action(
         self,
@@ -685,14 +862,13 @@ class SqliteStore(BoardCalls):
         )
         insert = (table_id, new_version, user_id, action_text, now)
 
-        async def body(db: aiosqlite.Connection) -> int:
-            cursor = await db.execute(_SAVE_STATE, update)
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "playing", expected_version)
-            await db.execute(_INSERT_ACTION, insert)
+        def step(db: sqlite3.Connection) -> int:
+            if db.execute(_SAVE_STATE, update).rowcount != 1:
+                raise _stale_now(db, table_id, "playing", expected_version)
+            db.execute(_INSERT_ACTION, insert)
             return new_version
 
-        return await self._write(body)
+        return cast(int, await self._step(step))
 
     async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None:
         """Replace a game's away flags without logging an action (the host removed a player).
@@ -701,12 +877,13 @@ class SqliteStore(BoardCalls):
         """
         now = self._clock()
 
-        async def body(db: aiosqlite.Connection) -> None:
-            cursor = await db.execute(_SET_AWAY, (_away_json(away), now, table_id))
-            if cursor.rowcount != 1:
-                raise await self._stale(db, table_id, "playing")
+        away_json = _away_json(away)
 
-        await self._write(body)
+        def step(db: sqlite3.Connection) -> None:
+            if db.execute(_SET_AWAY, (away_json, now, table_id)).rowcount != 1:
+                raise _stale_now(db, table_id, "playing")
+
+        await self._step(step)
 
     async def finish_game(
         self,
@@ -781,15 +958,14 @@ class SqliteStore(BoardCalls):
             raise ValueError(f"a table ends with status 'ended' or 'abandoned', not {status!r}")
         now = self._clock()
 
-        async def body(db: aiosqlite.Connection) -> bool:
-            cursor = await db.execute(_END_TABLE, (status, now, table_id))
-            if cursor.rowcount == 1:
+        def step(db: sqlite3.Connection) -> bool:
+            if db.execute(_END_TABLE, (status, now, table_id)).rowcount == 1:
                 return True
-            if not list(await db.execute_fetchall(_SELECT_TABLE, (table_id,))):
+            if not db.execute(_SELECT_TABLE, (table_id,)).fetchall():
                 raise TableNotFound(table_id)
             return False
 
-        return await self._write(body)
+        return cast(bool, await self._step(step))
 
     # -- history ----------------------------------------------------------------------------
 
@@ -832,10 +1008,10 @@ class SqliteStore(BoardCalls):
         text = json.dumps(dict(settings), sort_keys=True)
         now = self._clock()
 
-        async def body(db: aiosqlite.Connection) -> None:
-            await db.execute(_SET_GUILD_SETTINGS, (guild_id, text, now))
+        def step(db: sqlite3.Connection) -> None:
+            db.execute(_SET_GUILD_SETTINGS, (guild_id, text, now))
 
-        await self._write(body)
+        await self._step(step)
 
     async def get_meta(self, key: str) -> str | None:
         """A value the bot keeps about itself (e.g. the hash of the synced commands)."""
@@ -845,7 +1021,7 @@ class SqliteStore(BoardCalls):
     async def set_meta(self, key: str, value: str) -> None:
         """Remember ``value`` under ``key``, replacing any earlier one."""
 
-        async def body(db: aiosqlite.Connection) -> None:
-            await db.execute(_SET_META, (key, value))
+        def step(db: sqlite3.Connection) -> None:
+            db.execute(_SET_META, (key, value))
 
-        await self._write(body)
+        await self._step(step)

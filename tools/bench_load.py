@@ -105,19 +105,32 @@ async def _click(service: Any, clock: Clock, table_id: int, rng: random.Random) 
     return True
 
 
-async def burst(args: argparse.Namespace, url: str) -> list[float]:
+def _commits(store: Any) -> int | None:
+    """Transactions the store committed so far (``None``: a tree whose stores do not count)."""
+    value = getattr(store, "commits", None)
+    return value if isinstance(value, int) else None
+
+
+async def burst(args: argparse.Namespace, url: str) -> tuple[list[float], str]:
+    """Actions per second of each round, and the transactions they cost (when counted)."""
     service, store, clock, ids = await _open(url, args.tables, args.seed, args.fast_commits)
     rng = random.Random(args.seed)
     rates = []
+    actions = 0
+    before = _commits(store)
     try:
         for _ in range(args.rounds):
             start = time.perf_counter()
             done = await asyncio.gather(*(_click(service, clock, t, rng) for t in ids))
             rates.append(sum(done) / (time.perf_counter() - start))
+            actions += sum(done)
+        after = _commits(store)
     finally:
         await service.close()
         await store.close()
-    return rates
+    if before is None or after is None:
+        return rates, ""
+    return rates, f"; {after - before:,} transactions for {actions:,} actions"
 
 
 async def paced(args: argparse.Namespace, url: str) -> list[float]:
@@ -157,11 +170,11 @@ def _pct(values: list[float], q: float) -> float:
 async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = args.postgres or str(Path(folder) / "load.sqlite3")
-        rates = await burst(args, url)
+        rates, transactions = await burst(args, url)
         print(
             f"burst: {args.tables} tables x {args.rounds} rounds: median "
             f"{statistics.median(rates):,.0f} actions/s (min {min(rates):,.0f}, "
-            f"max {max(rates):,.0f})"
+            f"max {max(rates):,.0f}){transactions}"
         )
         url = args.postgres or str(Path(folder) / "paced.sqlite3")
         ms = await paced(args, url)

@@ -153,3 +153,23 @@ async def test_the_worker_thread_is_a_daemon(tmp_path: Path) -> None:
         assert started and all(thread.daemon for thread in started)
     finally:
         await connection.close()
+
+
+async def test_a_function_runs_on_the_connections_own_thread(tmp_path: Path) -> None:
+    """``on_worker_thread`` reaches into aiosqlite (its queue to the worker thread): if
+    aiosqlite changes it, this fails before a group commit runs its statements elsewhere."""
+    import threading
+
+    from data.sqlite_store import daemon_worker, on_worker_thread
+
+    before = set(threading.enumerate())
+    connection = await daemon_worker(aiosqlite.connect(tmp_path / "w.sqlite3"))
+    [worker] = [t for t in threading.enumerate() if t not in before]
+
+    def where(conn: sqlite3.Connection) -> tuple[threading.Thread, int]:
+        return threading.current_thread(), conn.execute("SELECT 41 + 1").fetchone()[0]
+
+    try:
+        assert await on_worker_thread(connection, where) == (worker, 42)
+    finally:
+        await connection.close()
