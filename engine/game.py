@@ -115,7 +115,7 @@ class Game:
         self.blind_outs = [0] * n
         self.buys_total = [0] * n
         self.winner_seats: tuple[int, ...] = ()
-        #: This deal's public pile moves (takes, buys, discards), for the views.
+        #: This deal's public moves in order (``view.PublicMove``), for the views.
         self.history: list[PublicMove] = []
         #: Per seat, what its contract searches proved (a cache, never saved: see
         #: ``solver.ContractMemo``); it only spares searches, it never changes an answer.
@@ -426,8 +426,10 @@ class Game:
     def _commit_play(self, seat: int, plan: Plan) -> list[Event]:
         events: list[Event] = []
         assert plan.hand is not None and plan.table is not None
+        history = self.history
         for swap, wild in plan.swapped:
             events.append(JokerSwapped(seat, swap.meld, swap.card, wild))
+            history.append(PublicMove(seat, "swapped", swap.card, meld=swap.meld, wild=wild))
         laid: dict[int, list[tuple[int, Card]]] = {}
         for item in plan.laid_off:
             laid.setdefault(item.meld, []).append((seat, item.card))
@@ -442,9 +444,12 @@ class Game:
             if plan.goes_down:
                 self.down[seat] = True
                 self.went_down_this_turn = True
-            events.append(WentDown(seat, tuple(plan.laid_down or plan.new_melds)))
+            laid_down = tuple(plan.laid_down or plan.new_melds)
+            events.append(WentDown(seat, laid_down))
+            history.append(PublicMove(seat, "went_down", melds=laid_down))
         for item in plan.laid_off:
             events.append(LaidOff(seat, item.meld, item.card))
+            history.append(PublicMove(seat, "laid_off", item.card, meld=item.meld))
         self.played_this_deal[seat] = True
         self.idle_restocks = 0  # S49a: the deal moved on
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
@@ -504,6 +509,7 @@ class Game:
             if rummy:
                 self.blind_outs[seat] += 1
         self.score_sheet.append(scores)
+        self.history.append(PublicMove(seat, "went_out"))
         events: list[Event] = [
             WentOut(seat, blind, rummy),
             DealEnded(self.deal, "out", tuple(scores), seat),

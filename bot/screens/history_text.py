@@ -55,13 +55,17 @@ def _render(
     lines = [t("history.title", language, deal=view.deal)]
     if left_out:
         lines.append(t("history.left_out", language, count=left_out))
-    turned = [move.card for move in moves if move.kind == "turned"]
+    turned = [move.card for move in moves if move.kind == "turned" and move.card is not None]
     if turned:
         lines.append(t("history.turned", language, card=cards_text(turned)))
     for seat, name in enumerate(names):
         parts = []
         for kind in _PLAYER_KINDS:
-            cards = [move.card for move in moves if move.seat == seat and move.kind == kind]
+            cards = [
+                move.card
+                for move in moves
+                if move.seat == seat and move.kind == kind and move.card is not None
+            ]
             if cards:
                 parts.append(t(f"history.{kind}", language, cards=cards_text(cards)))
         done = " · ".join(parts) if parts else t("history.nothing", language)
