@@ -58,7 +58,8 @@ class PublicMove:
     - ``went_down``: ``seat`` laid ``melds`` (as laid, before any lay-off of the same play);
     - ``laid_off``: ``seat`` laid ``card`` off on the table's meld number ``meld``;
     - ``swapped``: ``seat`` put ``card`` into meld number ``meld`` and took ``wild`` out;
-    - ``went_out``: ``seat`` played its last card (the deal ends).
+    - ``went_out``: ``seat`` played its last card (the deal ends, and the next deal starts
+      a history of its own: so this is seen in the last deal's, at the game's end).
 
     A stock draw is not a move here at all: only that it happened is public, and it follows
     from the absence of a take. Meld numbers index ``PlayerView.melds``, which within a deal

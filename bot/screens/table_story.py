@@ -26,7 +26,8 @@ def table_story(
     view: PlayerView, names: Sequence[str], language: Language, limit: int = STORY_LIMIT
 ) -> str | None:
     """What the others did since ``view``'s player last discarded, in one or two lines of
-    at most ``limit`` characters; None for a spectator or when nobody else did anything."""
+    at most ``limit`` characters; None for a spectator, when nobody else did anything, or
+    when a deal has only turned its first upcard."""
     seat = view.seat
     if seat is None:
         return None
@@ -42,8 +43,9 @@ def table_story(
         for run in runs(moves[start:])
         if run[0].kind == "turned" or run[0].seat != seat
     ]
-    if not told:
-        return None
+    only_turned = len(told) == 1 and start == 0 and moves[0].kind == "turned"
+    if not told or only_turned:
+        return None  # nothing yet, or only the first upcard, which the table shows anyway
     for skipped in range(len(told)):  # the newest moves matter most: drop the oldest first
         shown = told[skipped:]
         text = " · ".join(shown if not skipped else ["…", *shown])

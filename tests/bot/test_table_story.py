@@ -106,6 +106,10 @@ def test_nothing_to_tell_and_spectators_get_none() -> None:
     assert table_story(view_with(LAP[:7]), NAMES, "en") is None  # ann just discarded
     assert table_story(view_with(LAP, seat=None), NAMES, "en") is None
     assert table_story(view_with(()), NAMES, "en") is None
+    assert table_story(view_with(LAP[:1]), NAMES, "en") is None  # the table shows the upcard
+    assert table_story(view_with(LAP[:2]), NAMES, "en") == (
+        "🗒️ This deal so far: first upcard 5♠ · **bea** took 5♠"
+    )
 
 
 def test_a_long_story_drops_its_oldest_runs_first_and_keeps_two_lines() -> None:
