@@ -64,7 +64,7 @@ from .events import (
 from .play_plans import Plan, plan_play
 from .rules import Contract, Rules
 from .solver import ContractMemo
-from .view import PlayerView, PublicMove, SeatView, Step, TableMeld
+from .view import PlayerView, PublicMove, SeatView, Step, TableMeld, pile_move
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
 #: (E10: guards against endless redeals).
@@ -165,7 +165,7 @@ class Game:
         upcard = pack.pop()
         self.pile = [upcard]
         self.pile_from = [None]
-        self.history = [PublicMove(self.dealer, "turned", upcard)]
+        self.history = [pile_move(self.dealer, "turned", upcard)]
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -368,7 +368,7 @@ class Game:
                     assert card is not None, "the supply rule (S31) guarantees penalty cards"
                     self.hands[winner].append(card)
                 events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
-                self.history.append(PublicMove(winner, "bought", upcard))
+                self.history.append(pile_move(winner, "bought", upcard))
             else:
                 events.append(UpcardDead(upcard))
             self.upcard_live = False
@@ -398,7 +398,7 @@ class Game:
         self.upcard_live = False
         self.taken_upcard = card
         self.step = "play"
-        self.history.append(PublicMove(seat, "took", card))
+        self.history.append(pile_move(seat, "took", card))
         return [TookUpcard(seat, card)]
 
     def _buy_in_turn(self, seat: int) -> list[Event]:
@@ -416,7 +416,7 @@ class Game:
         self.taken_upcard = card
         self.step = "play"
         events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
-        self.history.append(PublicMove(seat, "bought", card))
+        self.history.append(pile_move(seat, "bought", card))
         if self._only_cycling():
             return events + self._exhaust()
         return events
@@ -462,7 +462,7 @@ class Game:
         hand.remove(card)
         self.pile.append(card)
         self.pile_from.append(seat)
-        self.history.append(PublicMove(seat, "discarded", card))
+        self.history.append(pile_move(seat, "discarded", card))
         if self.rules.is_wild(card):
             self.wild_left_hand = True
         events: list[Event] = [Discarded(seat, card)]

@@ -74,6 +74,22 @@ class PublicMove:
     wild: Card | None = None
 
 
+#: The pile moves made so far, shared: a move is an immutable value and there are only so
+#: many (seat, kind, card) of them, so the engine's hot path looks one up instead of building
+#: a frozen dataclass at every take and discard.
+_PILE_MOVES: dict[tuple[int, str, Card], PublicMove] = {}
+
+
+def pile_move(seat: int, kind: MoveKind, card: Card) -> PublicMove:
+    """``PublicMove(seat, kind, card)``, shared (see ``_PILE_MOVES``); cards are interned,
+    so the cache holds at most seats x 4 kinds x 54 cards."""
+    key = (seat, kind, card)
+    move = _PILE_MOVES.get(key)
+    if move is None:
+        move = _PILE_MOVES[key] = PublicMove(seat, kind, card)
+    return move
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """Everything ``player`` may know now; ``hand`` is None for spectators."""
