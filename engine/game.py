@@ -64,7 +64,7 @@ from .events import (
 from .play_plans import Plan, plan_play
 from .rules import Contract, Rules
 from .solver import ContractMemo
-from .view import PlayerView, PublicMove, SeatView, Step, TableMeld
+from .view import PlayerView, PublicMove, SeatView, Step, TableMeld, pile_move
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
 #: (E10: guards against endless redeals).
@@ -115,7 +115,7 @@ class Game:
         self.blind_outs = [0] * n
         self.buys_total = [0] * n
         self.winner_seats: tuple[int, ...] = ()
-        #: This deal's public pile moves (takes, buys, discards), for the views.
+        #: This deal's public moves in order (``view.PublicMove``), for the views.
         self.history: list[PublicMove] = []
         #: Per seat, what its contract searches proved (a cache, never saved: see
         #: ``solver.ContractMemo``); it only spares searches, it never changes an answer.
@@ -165,7 +165,7 @@ class Game:
         upcard = pack.pop()
         self.pile = [upcard]
         self.pile_from = [None]
-        self.history = [PublicMove(self.dealer, "turned", upcard)]
+        self.history = [pile_move(self.dealer, "turned", upcard)]
         self.stock = pack
         self.upcard_live = True
         self.discarder = None
@@ -368,7 +368,7 @@ class Game:
                     assert card is not None, "the supply rule (S31) guarantees penalty cards"
                     self.hands[winner].append(card)
                 events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
-                self.history.append(PublicMove(winner, "bought", upcard))
+                self.history.append(pile_move(winner, "bought", upcard))
             else:
                 events.append(UpcardDead(upcard))
             self.upcard_live = False
@@ -398,7 +398,7 @@ class Game:
         self.upcard_live = False
         self.taken_upcard = card
         self.step = "play"
-        self.history.append(PublicMove(seat, "took", card))
+        self.history.append(pile_move(seat, "took", card))
         return [TookUpcard(seat, card)]
 
     def _buy_in_turn(self, seat: int) -> list[Event]:
@@ -416,7 +416,7 @@ class Game:
         self.taken_upcard = card
         self.step = "play"
         events.append(BuyAwarded(seat, card, self.rules.buy_penalty_cards, in_turn=True))
-        self.history.append(PublicMove(seat, "bought", card))
+        self.history.append(pile_move(seat, "bought", card))
         if self._only_cycling():
             return events + self._exhaust()
         return events
@@ -426,8 +426,10 @@ class Game:
     def _commit_play(self, seat: int, plan: Plan) -> list[Event]:
         events: list[Event] = []
         assert plan.hand is not None and plan.table is not None
+        history = self.history
         for swap, wild in plan.swapped:
             events.append(JokerSwapped(seat, swap.meld, swap.card, wild))
+            history.append(PublicMove(seat, "swapped", swap.card, meld=swap.meld, wild=wild))
         laid: dict[int, list[tuple[int, Card]]] = {}
         for item in plan.laid_off:
             laid.setdefault(item.meld, []).append((seat, item.card))
@@ -442,9 +444,12 @@ class Game:
             if plan.goes_down:
                 self.down[seat] = True
                 self.went_down_this_turn = True
-            events.append(WentDown(seat, tuple(plan.laid_down or plan.new_melds)))
+            laid_down = tuple(plan.laid_down or plan.new_melds)
+            events.append(WentDown(seat, laid_down))
+            history.append(PublicMove(seat, "went_down", melds=laid_down))
         for item in plan.laid_off:
             events.append(LaidOff(seat, item.meld, item.card))
+            history.append(PublicMove(seat, "laid_off", item.card, meld=item.meld))
         self.played_this_deal[seat] = True
         self.idle_restocks = 0  # S49a: the deal moved on
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
@@ -457,7 +462,7 @@ class Game:
         hand.remove(card)
         self.pile.append(card)
         self.pile_from.append(seat)
-        self.history.append(PublicMove(seat, "discarded", card))
+        self.history.append(pile_move(seat, "discarded", card))
         if self.rules.is_wild(card):
             self.wild_left_hand = True
         events: list[Event] = [Discarded(seat, card)]
@@ -504,6 +509,7 @@ class Game:
             if rummy:
                 self.blind_outs[seat] += 1
         self.score_sheet.append(scores)
+        self.history.append(PublicMove(seat, "went_out"))
         events: list[Event] = [
             WentOut(seat, blind, rummy),
             DealEnded(self.deal, "out", tuple(scores), seat),

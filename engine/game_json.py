@@ -4,6 +4,12 @@ The saved state is everything except chance: shuffles are derived from the seed,
 attempt and the restock number (see ``engine/game.py``), so a restored game shuffles exactly
 as the original would. Version 1 states saved before ``pile_from`` or ``history`` existed
 still load (the owners of older pile cards and the older moves are simply unknown).
+
+The deal's history is saved in two lists so that it reads both ways: ``history`` holds the
+pile moves (turned, took, bought, discarded) exactly as states have always held them, and
+``plays``, present only when there are any, the lay-downs, lay-offs, swaps and going out,
+each with its place in the whole history. A state saved before ``plays`` existed loads with
+only its pile moves; an engine from before ``plays`` loads a newer state, ignoring them.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from .cards import Card, format_cards, parse_cards
 from .melds import Meld
 from .rules import Rules
-from .view import MoveKind, PublicMove, TableMeld
+from .view import PILE_KINDS, MoveKind, PublicMove, TableMeld
 
 if TYPE_CHECKING:
     from .game import Game
@@ -60,10 +66,33 @@ def to_json(game: Game) -> str:
             "blinds": game.blind_outs,
             "buys_total": game.buys_total,
             "winners": game.winner_seats,
-            "history": [[m.seat, m.kind, str(m.card)] for m in game.history],
+            **_history_json(game.history),
         },
         separators=(",", ":"),
     )
+
+
+def _history_json(history: list[PublicMove]) -> dict[str, Any]:
+    """``{"history": [...], "plays": [...]}``, the pile moves and the table moves (see the
+    module docstring); no ``plays`` when there are none, so that such a state reads exactly
+    as it did before they were kept."""
+    pile = [[m.seat, m.kind, str(m.card)] for m in history if m.kind in PILE_KINDS]
+    if len(pile) == len(history):
+        return {"history": pile}
+    plays = [
+        [
+            index,
+            m.seat,
+            m.kind,
+            None if m.card is None else str(m.card),
+            [str(meld) for meld in m.melds],
+            m.meld,
+            None if m.wild is None else str(m.wild),
+        ]
+        for index, m in enumerate(history)
+        if m.kind not in PILE_KINDS
+    ]
+    return {"history": pile, "plays": plays}
 
 
 def from_json(cls: type[Game], text: str) -> Game:
@@ -113,8 +142,8 @@ def from_json(cls: type[Game], text: str) -> Game:
         game.blind_outs = data["blinds"]
         game.buys_total = data["buys_total"]
         game.winner_seats = tuple(data["winners"])
-        game.history = [_public_move(*move) for move in data.get("history", [])]
-    except (KeyError, TypeError, json.JSONDecodeError) as error:
+        game.history = _history(data.get("history", []), data.get("plays", []))
+    except (KeyError, TypeError, StopIteration, json.JSONDecodeError) as error:
         raise ValueError(f"Not a saved game: {error}") from error
     return game
 
@@ -138,8 +167,49 @@ def _rules_from_json(data: dict[str, Any]) -> Rules:
     return cached
 
 
-def _public_move(seat: int, kind: str, card: str) -> PublicMove:
-    """A saved history entry; states saved before the history existed simply have none."""
-    if kind not in ("turned", "took", "bought", "discarded"):
-        raise ValueError(f"unknown move kind {kind!r}")
-    return PublicMove(seat, cast(MoveKind, kind), Card.parse(card))
+def _history(pile_moves: list[list[Any]], plays: list[list[Any]]) -> list[PublicMove]:
+    """The deal's history from its two saved lists (see the module docstring): the table
+    moves go back to their places, the pile moves fill the rest in order. States saved
+    before the history existed simply have none."""
+    pile = iter([_pile_move(*move) for move in pile_moves])
+    history: list[PublicMove] = []
+    for index, seat, kind, card, melds, meld, wild in plays:
+        if kind not in _TABLE_KINDS or not isinstance(index, int) or index < len(history):
+            raise ValueError(f"bad table move {kind!r} at {index!r}")
+        while len(history) < index:
+            history.append(next(pile))  # StopIteration: a table move beyond the history
+        history.append(
+            PublicMove(
+                seat,
+                cast(MoveKind, kind),
+                None if card is None else Card.parse(card),
+                tuple(Meld.parse(text) for text in melds),
+                meld,
+                None if wild is None else Card.parse(wild),
+            )
+        )
+    history.extend(pile)
+    return history
+
+
+_TABLE_KINDS = frozenset(("went_down", "laid_off", "swapped", "went_out"))
+
+
+#: Saved pile moves already read (moves are immutable values, so restored histories share
+#: them): a long deal's history is most of a state's restore time otherwise. Bounded, since
+#: there are only so many seats, kinds and cards; a state with odd entries just reads slower.
+_PILE_MOVES: dict[tuple[int, str, str], PublicMove] = {}
+_PILE_MOVES_MAX = 8 * 4 * 60
+
+
+def _pile_move(seat: int, kind: str, card: str) -> PublicMove:
+    """A saved pile move (``turned``, ``took``, ``bought`` or ``discarded``)."""
+    key = (seat, kind, card)
+    move = _PILE_MOVES.get(key)
+    if move is None:
+        if kind not in PILE_KINDS:
+            raise ValueError(f"unknown move kind {kind!r}")
+        move = PublicMove(seat, cast(MoveKind, kind), Card.parse(card))
+        if len(_PILE_MOVES) < _PILE_MOVES_MAX:
+            _PILE_MOVES[key] = move
+    return move

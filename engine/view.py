@@ -38,18 +38,56 @@ class TableMeld:
     laid_off: tuple[tuple[int, Card], ...] = ()
 
 
-MoveKind = Literal["turned", "took", "bought", "discarded"]
+MoveKind = Literal[
+    "turned", "took", "bought", "discarded", "went_down", "laid_off", "swapped", "went_out"
+]
+
+#: The kinds a deal's history held before lay-downs, lay-offs, swaps and going out were kept
+#: (the pile moves); states saved then hold only these.
+PILE_KINDS: frozenset[str] = frozenset(("turned", "took", "bought", "discarded"))
 
 
 @dataclass(frozen=True, slots=True)
 class PublicMove:
-    """One move every player at the table saw: ``seat`` took ``card`` from the pile as its
-    draw, bought it (the penalty card stays hidden) or discarded it; a deal's history opens
-    with the dealer's ``turned`` first upcard."""
+    """One move every player at the table saw, in the order of the deal.
+
+    - ``turned``: the dealer turned ``card``, the deal's first upcard (always first);
+    - ``took`` / ``bought``: ``seat`` took ``card`` from the pile as its draw, or bought it
+      (the penalty card stays hidden, so it is never here);
+    - ``discarded``: ``seat`` threw ``card``;
+    - ``went_down``: ``seat`` laid ``melds`` (as laid, before any lay-off of the same play);
+    - ``laid_off``: ``seat`` laid ``card`` off on the table's meld number ``meld``;
+    - ``swapped``: ``seat`` put ``card`` into meld number ``meld`` and took ``wild`` out;
+    - ``went_out``: ``seat`` played its last card (the deal ends, and the next deal starts
+      a history of its own: so this is seen in the last deal's, at the game's end).
+
+    A stock draw is not a move here at all: only that it happened is public, and it follows
+    from the absence of a take. Meld numbers index ``PlayerView.melds``, which within a deal
+    only ever grows at its end.
+    """
 
     seat: int
     kind: MoveKind
-    card: Card
+    card: Card | None = None
+    melds: tuple[Meld, ...] = ()
+    meld: int | None = None
+    wild: Card | None = None
+
+
+#: The pile moves made so far, shared: a move is an immutable value and there are only so
+#: many (seat, kind, card) of them, so the engine's hot path looks one up instead of building
+#: a frozen dataclass at every take and discard.
+_PILE_MOVES: dict[tuple[int, str, Card], PublicMove] = {}
+
+
+def pile_move(seat: int, kind: MoveKind, card: Card) -> PublicMove:
+    """``PublicMove(seat, kind, card)``, shared (see ``_PILE_MOVES``); cards are interned,
+    so the cache holds at most seats x 4 kinds x 54 cards."""
+    key = (seat, kind, card)
+    move = _PILE_MOVES.get(key)
+    if move is None:
+        move = _PILE_MOVES[key] = PublicMove(seat, kind, card)
+    return move
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,5 +122,5 @@ class PlayerView:
     is_over: bool
     winners: tuple[int, ...]
     restocks: int
-    #: This deal's pile moves in order (what a player at a real table sees and remembers).
+    #: This deal's public moves in order (what a player at a real table sees and remembers).
     history: tuple[PublicMove, ...] = ()

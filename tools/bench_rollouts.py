@@ -19,17 +19,24 @@ from engine.actions import RequestBuy
 from engine.game import Game
 from engine.players.levels import make_strategy
 from engine.rules import Rules
+from engine.view import PILE_KINDS
 
 
 def mid_deal(seed: int, deal: int) -> Game:
-    """A 4-player ``standard`` game played by normal players to twelve moves into ``deal``."""
+    """A 4-player ``standard`` game played by normal players to twelve pile moves (turned,
+    taken, bought, discarded: the positions of the figures measured before the history also
+    kept lay-downs) into ``deal``."""
     normal = make_strategy("normal")
     game = Game.new(["a", "b", "c", "d"], Rules.preset("standard"), seed)
     rng = random.Random(seed)
-    while not game.is_over and (game.deal < deal or len(game.history) < 12):
+    while not game.is_over and (game.deal < deal or _pile_moves(game) < 12):
         player = game.current_player
         game.apply(player, normal.choose(game.view(player), game.legal_actions(player), rng))
     return game
+
+
+def _pile_moves(game: Game) -> int:
+    return sum(move.kind in PILE_KINDS for move in game.history)
 
 
 def rollout(game: Game, seed: int) -> tuple[float, int]:

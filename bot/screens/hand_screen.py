@@ -30,6 +30,7 @@ from engine.view import PlayerView
 from engine.wild_suits import suit_to_declare
 
 from .hand_text import deal_recap_text, go_down_lines
+from .table_story import table_story
 from .text import (
     SortMode,
     action_text,
@@ -194,6 +195,8 @@ def hand_screen(
         pending_text = t("hand.pending", language, countdown=countdown(snap.buy_deadline))
     extra: list[str] = []
     notes = [n for n in (note, *snap.notes) if n]
+    story = table_story(view, snap.names, language)  # issue 23.4: the table since your turn
+    notes = [story, *notes] if story else notes
 
     def button(verb: str, key: str, style: Style, row: int, **params: Any) -> None:
         label = t(key, language, **params)

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine.cards import Card, make_pack
-from engine.view import PlayerView
+from engine.view import PILE_KINDS, PlayerView
 
 from .hints import card_index
 
@@ -46,16 +46,19 @@ def read_table(view: PlayerView) -> TableReading:
     held: list[list[Card]] = [[] for _ in range(seats)]
     stack: list[Card] = []
     for move in view.history:
+        card = move.card
+        if card is None or move.kind not in PILE_KINDS:
+            continue  # a lay-down, lay-off or swap: the table itself is read from view.melds
         if move.kind == "turned":
-            stack.append(move.card)
+            stack.append(card)
         elif move.kind == "discarded":
-            stack.append(move.card)
-            if move.card in held[move.seat]:
-                held[move.seat].remove(move.card)
+            stack.append(card)
+            if card in held[move.seat]:
+                held[move.seat].remove(card)
         else:
-            if stack and stack[-1] == move.card:
+            if stack and stack[-1] == card:
                 stack.pop()
-            held[move.seat].append(move.card)
+            held[move.seat].append(card)
     # Cards a down player took are mostly on the table now: keep only what it still may hold.
     for seat, info in enumerate(view.seats):
         if info.is_down or seat == view.seat:

@@ -17,9 +17,11 @@ import pytest
 import simcord
 
 from bot.screens.history_text import history_text
+from bot.screens.text import meld_card_text
 from engine import Rules
 from engine.cards import Card
 from engine.game import Game
+from engine.melds import Meld
 from engine.players.random_play import random_step
 from engine.view import PublicMove
 
@@ -49,8 +51,8 @@ async def test_a_member_who_is_not_seated_reads_the_history_in_their_language(
     simcord.assert_responded(shown, contains="Ronde 1: de zetten die iedereen zag", ephemeral=True)
     text = shown.response.content
     assert f"Eerste open kaart: {upcard.pretty()}" in text
-    assert "**alice**: nog niets" in text and "**bob**: nog niets" in text
     assert "blijven verborgen" in text
+    assert len(text.splitlines()) == 3  # the title, the first upcard, the hidden cards' note
     assert world.table.seat_of(zoe.id) is None  # asking seats nobody
 
 
@@ -107,6 +109,26 @@ async def test_rummy_tables_have_the_history_too(env: Any) -> None:
 # -- the wording, directly ---------------------------------------------------------------------
 
 
+def public_tokens(move: PublicMove) -> list[str]:
+    """The card tokens a move may show: its card, the joker it freed, its melds' cards (a
+    wild in a meld shows what it plays as, ``🃏=5♥``)."""
+    tokens = [c.pretty() for c in (move.card, move.wild) if c is not None]
+    for meld in move.melds:
+        tokens += [t for placed in meld.cards for t in CARD_TOKEN.findall(meld_card_text(placed))]
+    return tokens
+
+
+def a_deal_played_to_its_last_turn(seed: int) -> Game:
+    """A four-player standard game just before the action that ends its first deal."""
+    game = Game.new(["a", "b", "c", "d"], Rules.preset("standard"), seed)
+    rng = random.Random(seed)
+    while True:
+        before = game.copy()
+        game.apply(*random_step(game, rng, buy_chance=0.6))
+        if game.deal != 1:
+            return before
+
+
 def a_deal_played_randomly(seed: int, actions: int) -> Game:
     """A four-player standard game after up to ``actions`` random actions of its first deal."""
     game = Game.new(["a", "b", "c", "d"], Rules.preset("standard"), seed)
@@ -120,14 +142,79 @@ def a_deal_played_randomly(seed: int, actions: int) -> Game:
 
 
 @pytest.mark.parametrize("seed", range(12))
+def test_every_move_of_the_deal_is_listed_in_the_order_it_happened(seed: int) -> None:
+    """One line per run of one player's moves, in the history's order: the line's moves are
+    the run's, lay-downs and lay-offs included."""
+    view = a_deal_played_to_its_last_turn(seed).view(None)
+    text = history_text(view, ["a", "b", "c", "d"], "en", limit=100_000)
+    lines = text.splitlines()[2:-1]  # between the first upcard's line and the hidden note
+    said = [(line[2], part.split(" ")[0]) for line in lines for part in line[7:].split(" · ")]
+    verbs = {
+        "took": "took",
+        "bought": "bought",
+        "discarded": "discarded",
+        "went_down": "went",
+        "laid_off": "laid",
+        "swapped": "swapped",
+        "went_out": "went",
+    }
+    moves = [m for m in view.history if m.kind != "turned"]
+    expected: list[tuple[str, str]] = []
+    previous: PublicMove | None = None
+    for move in moves:  # a string of lay-offs on one meld is said once
+        pair = ("abcd"[move.seat], verbs[move.kind])
+        same_meld = expected and expected[-1] == pair and move.kind == "laid_off"
+        if not (same_meld and previous is not None and previous.meld == move.meld):
+            expected.append(pair)
+        previous = move if move.kind == "laid_off" else None
+    assert said == expected
+    assert {"took", "discarded", "went_down"} <= {m.kind for m in moves}
+
+
+def test_a_lay_down_a_lay_off_and_a_swap_read_in_each_language() -> None:
+    view = a_deal_played_randomly(0, 0).view(None)
+    moves = (
+        PublicMove(0, "turned", Card.parse("7H")),
+        PublicMove(1, "took", Card.parse("7H")),
+        PublicMove(1, "went_down", melds=(Meld.parse("set: 7H 7S JK=7C"),)),
+        PublicMove(1, "discarded", Card.parse("KD")),
+        PublicMove(3, "bought", Card.parse("KD")),
+        PublicMove(2, "swapped", Card.parse("7C"), meld=0, wild=Card.parse("JK")),
+        PublicMove(2, "laid_off", Card.parse("7D"), meld=0),
+        PublicMove(2, "laid_off", Card.parse("JK"), meld=0),
+        PublicMove(2, "discarded", Card.parse("2C")),
+    )
+    shown = dataclasses.replace(view, history=moves)
+    names = ["ann", "bea", "cas", "dirk"]
+    assert history_text(shown, names, "en").splitlines()[1:-1] == [
+        "First upcard: 7♥",
+        "**bea**: took 7♥ · went down: set 7♥ 7♠ 🃏=7♣ · discarded K♦",
+        "**dirk**: bought K♦",
+        "**cas**: swapped 7♣ for 🃏 on #1 · laid off 7♦ 🃏 on #1 · discarded 2♣",
+    ]
+    assert history_text(shown, names, "nl").splitlines()[2:4] == [
+        "**bea**: pakte 7♥ · legde uit: set 7♥ 7♠ 🃏=7♣ · legde af: K♦",
+        "**dirk**: kocht K♦",
+    ]
+    assert "**cas**: cambió 7♣ por 🃏 en #1 · colocó 7♦ 🃏 en #1" in history_text(
+        shown, names, "es"
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
 def test_only_cards_of_the_public_history_are_ever_shown(seed: int) -> None:
-    game = a_deal_played_randomly(seed, 40 + 7 * seed)
+    # Early in a deal (mostly pile moves), and a whole deal (lay-downs, lay-offs, swaps).
+    game = (
+        a_deal_played_randomly(seed, 40 + 7 * seed)
+        if seed % 2
+        else (a_deal_played_to_its_last_turn(seed))
+    )
     names = ["a", "b", "c", "d"]
     for viewer in (None, *names):  # the reader's own hand never leaks in either
         view = game.view(viewer)
-        text = history_text(view, names, "en")
+        text = history_text(view, names, "en", limit=100_000)
         shown = Counter(CARD_TOKEN.findall(text))
-        public = Counter(m.card.pretty() for m in view.history)
+        public = Counter(token for move in view.history for token in public_tokens(move))
         assert shown <= public, f"shown but not public: {shown - public}"
         assert shown == public  # and nothing of the history is lost when it fits
 

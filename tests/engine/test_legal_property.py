@@ -71,8 +71,12 @@ CONFIGS: dict[str, Rules] = {
 
 
 def effect(game: Game) -> str:
-    """The saved state with the order of hands and of set cards normalised."""
+    """The saved state with the order of hands and of set cards normalised, without the
+    history's record of the table moves."""
     data: dict[str, Any] = json.loads(game.to_json())
+    # The history's table moves record how a play was typed (a set's card order, the order of
+    # a batch of lay-offs), not what it did: the table and the hands say that.
+    data.pop("plays", None)
     data["hands"] = [" ".join(sorted(h.split())) for h in data["hands"]]
     melds = []
     for owner, text, *laid in data["melds"]:

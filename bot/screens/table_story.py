@@ -1,0 +1,77 @@
+"""The table's story for the top of a player's hand: what the others did since your last turn.
+
+At a real table you see who threw the card now on top, who took it or bought it, who went
+down; in a private hand you would have to scroll the channel for it (issue 23.4). This is one
+or two lines, read from the view's public history alone (``PlayerView.history``: no stock
+draw, no penalty card, so nothing hidden), counting from the player's own last discard of
+this deal (from the deal's start before their first), leaving out their own moves, which
+they know. When the others did more than fits, the oldest of it is left out first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import Language, t
+from engine.view import PlayerView, PublicMove
+
+from .history_text import merged_lay_offs, runs
+from .text import card_text, cards_text
+
+#: About two lines of a phone's hand message.
+STORY_LIMIT = 200
+
+
+def table_story(
+    view: PlayerView, names: Sequence[str], language: Language, limit: int = STORY_LIMIT
+) -> str | None:
+    """What the others did since ``view``'s player last discarded, in one or two lines of
+    at most ``limit`` characters; None for a spectator, when nobody else did anything, or
+    when a deal has only turned its first upcard."""
+    seat = view.seat
+    if seat is None:
+        return None
+    moves = view.history
+    start = 0
+    for index in range(len(moves) - 1, -1, -1):
+        if moves[index].seat == seat and moves[index].kind == "discarded":
+            start = index + 1
+            break
+    key = "story.since" if start else "story.this_deal"
+    told = [
+        _run_text(run, names, language)
+        for run in runs(moves[start:])
+        if run[0].kind == "turned" or run[0].seat != seat
+    ]
+    only_turned = len(told) == 1 and start == 0 and moves[0].kind == "turned"
+    if not told or only_turned:
+        return None  # nothing yet, or only the first upcard, which the table shows anyway
+    for skipped in range(len(told)):  # the newest moves matter most: drop the oldest first
+        shown = told[skipped:]
+        text = " · ".join(shown if not skipped else ["…", *shown])
+        line = t(key, language, moves=text)
+        if len(line) <= limit or len(shown) == 1:
+            return line[:limit]
+    raise AssertionError("unreachable: the newest run is always told")
+
+
+def _run_text(run: Sequence[PublicMove], names: Sequence[str], language: Language) -> str:
+    first = run[0]
+    if first.kind == "turned":
+        return t("story.turned", language, card=_cards(run))
+    phrases = [_phrase(m, g, language) for m, g in merged_lay_offs(run)]
+    return t("story.run", language, name=names[first.seat], moves=", ".join(phrases))
+
+
+def _cards(moves: Sequence[PublicMove]) -> str:
+    return cards_text(m.card for m in moves if m.card is not None)
+
+
+def _phrase(move: PublicMove, group: Sequence[PublicMove], language: Language) -> str:
+    """A move in few words: the table's picture shows the melds, so a lay-down is just said."""
+    if move.kind == "swapped":
+        wild = "" if move.wild is None else card_text(move.wild)
+        return t("story.swapped", language, card=_cards(group), wild=wild)
+    if move.kind in ("went_down", "went_out"):
+        return t(f"story.{move.kind}", language)
+    return t(f"story.{move.kind}", language, cards=_cards(group))
