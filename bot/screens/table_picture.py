@@ -439,8 +439,8 @@ def layout_table(
     found = first_fit((f, INFO_WIDTH, whole) for f in factors(1.0)) or first_fit(
         (f, info, whole) for f in factors(1.0) for info in NARROWER_INFO
     )
-    # Summaries at the legible size: the plan hiding the fewest cards, the widest names
-    # breaking a tie; then without the buys (the text has them), for the widest seat lines.
+    # Summaries at the legible size, for each name column; then without the buys (the text
+    # has them), for the widest seat lines.
     for buys in (True, False):
         if found is not None:
             break
@@ -455,8 +455,15 @@ def layout_table(
             is not None
         ]
         if plans:
-            hidden = [_hidden(by_owner, rules, modes) for _, modes in plans]
-            info, modes = plans[hidden.index(min(hidden))]
+            # Whole names first ("Comp… 1" tells little), then the fewest cards left out.
+            costs = [
+                (
+                    _cut_names(view, Scale(1.0, info), language),
+                    _hidden(by_owner, rules, modes),
+                )
+                for info, modes in plans
+            ]
+            info, modes = plans[costs.index(min(costs))]
             found = attempt(1.0, info, modes, buys=buys, tight=True)
     if found is None:
         shrunk = (
@@ -495,6 +502,29 @@ class _Attempt:
     heights: dict[int, float]
     fits: bool
     buys: bool = True
+
+
+def _cut_names(view: PlayerView, scale: Scale, language: Language) -> int:
+    """How many seats' names a name column of ``scale`` cuts short with "…" on one line."""
+    return sum(
+        "…"
+        in short_name(
+            seat_label(view.seats, seat, language),
+            *_name_room(view, seat, scale),
+            bold=_name_weight(scale),
+        )
+        for seat in range(len(view.seats))
+    )
+
+
+def _name_room(view: PlayerView, seat: int, scale: Scale) -> tuple[int, float]:
+    """The name's font size and the width left to it beside the seat's total."""
+    total_width = text_width(str(view.seats[seat].total), scale.text_size)
+    return scale.name_size, scale.of(scale.info) - total_width - scale.of(4)
+
+
+def _name_weight(scale: Scale) -> float:
+    return max(0.4, scale.name_size / 40)
 
 
 def _hidden(
@@ -666,13 +696,11 @@ def _seat_info(
     name_size, text_size = scale.name_size, scale.text_size
     name_line = name_size * LINE_SPACING
     total = str(info.total)
-    total_width = text_width(total, text_size)
-    weight = max(0.4, name_size / 40)
+    weight = _name_weight(scale)
     spare_lines = int((row.height - scale.info_height - scale.of(2)) // name_line)
     names = name_lines(
         seat_label(view.seats, row.seat, language),
-        name_size,
-        right - left - total_width - scale.of(4),
+        *_name_room(view, row.seat, scale),
         1 + max(0, min(1, spare_lines)),
         bold=weight,
     )
