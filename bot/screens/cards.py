@@ -43,6 +43,7 @@ from ._draw import (
     size_for_cap,
     star_points,
     suit_colour,
+    text_width,
 )
 
 #: A wild's identity: (rank 1-13, suit or None for a rank-only set identity).
@@ -559,6 +560,7 @@ def clear_caches() -> None:
     card_back.cache_clear()
     font.cache_clear()
     has_glyph.cache_clear()
+    text_width.cache_clear()
 
 
 __all__ = [

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, lru_cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -308,10 +308,20 @@ def _pieces(meld: Meld, mode: int, rules: Rules) -> Pieces:
     return tuple(pieces)
 
 
-def _meld_width(meld: Meld, pieces: Pieces, scale: Scale, compact: bool, number: int) -> float:
+@lru_cache(maxsize=4096)
+def _shape(pieces: Pieces) -> tuple[int, int, bool]:
+    """(tiles, bridges) before the last piece, and whether that last piece is a tile."""
+    bridges = sum(1 for piece in pieces[:-1] if piece < 0)
+    return len(pieces) - 1 - bridges, bridges, pieces[-1] >= 0
+
+
+@lru_cache(maxsize=16384)
+def _meld_width(pieces: Pieces, scale: Scale, compact: bool, number: int) -> float:
+    """The pixels a meld drawn as ``pieces`` takes (cached: layouts try many scales)."""
     tile = scale.tile
-    width: float = (tile.width if pieces[-1] >= 0 else tile.bridge_width) + sum(
-        tile.step if piece >= 0 else tile.bridge_step for piece in pieces[:-1]
+    tiles, bridges, last_tile = _shape(pieces)
+    width: float = (tile.width if last_tile else tile.bridge_width) + (
+        tiles * tile.step + bridges * tile.bridge_step
     )
     if compact:
         width += _badge_width(number, scale) + scale.of(BADGE_GAP)
@@ -336,13 +346,13 @@ def _flow(melds: Sequence[Shown], scale: Scale, compact: bool) -> list[list[Show
     lines: list[list[Shown]] = [[]]
     used = 0.0
     for shown in melds:
-        number, meld, pieces = shown
-        needed = _meld_width(meld, pieces, scale, compact, number)
+        number, _, pieces = shown
+        needed = _meld_width(pieces, scale, compact, number)
         if lines[-1]:
             needed += _meld_gap(scale, compact)
         if lines[-1] and used + needed > width:
             lines.append([])
-            used, needed = 0.0, _meld_width(meld, pieces, scale, compact, number)
+            used, needed = 0.0, _meld_width(pieces, scale, compact, number)
         lines[-1].append(shown)
         used += needed
     return lines
@@ -357,8 +367,7 @@ def _row_height(lines: Sequence[Sequence[object]], scale: Scale) -> float:
 
 def _widest_fits(lines: Sequence[Sequence[Shown]], scale: Scale, compact: bool) -> bool:
     return all(
-        len(line) != 1
-        or _meld_width(line[0][1], line[0][2], scale, compact, line[0][0]) <= scale.melds_width
+        len(line) != 1 or _meld_width(line[0][2], scale, compact, line[0][0]) <= scale.melds_width
         for line in lines
     )
 
@@ -396,6 +405,20 @@ def layout_table(
         by_owner.setdefault(table_meld.owner, []).append((number, table_meld.meld))
     stats = [_stats(view, seat, language) for seat in range(len(view.seats))]
     rules = view.rules
+    melds_by_number = {n: m for melds in by_owner.values() for n, m in melds}
+
+    @cache
+    def pieces(number: int, mode: int) -> Pieces:
+        return _pieces(melds_by_number[number], mode, rules)
+
+    def column(factor: float, info: float, buys: bool) -> float:
+        """``info``, or wider: never narrower than the widest cards-and-buys line ("▮25
+        gekocht 12/∞"): the names may shorten, that line may not."""
+        widest = max(
+            (_stats_width(count, bought if buys else "", Scale(factor)) for count, bought in stats),
+            default=0.0,
+        )
+        return max(info, math.ceil(widest / (PHONE * factor)) + 2)
 
     def attempt(
         factor: float,
@@ -405,15 +428,9 @@ def layout_table(
         buys: bool = True,
         tight: bool = False,
     ) -> _Attempt:
-        # Never narrower than the widest cards-and-buys line ("▮25 gekocht 12/∞"): the
-        # names may shorten, that line may not.
-        lines = [(count, bought if buys else "") for count, bought in stats]
-        widest = max((_stats_width(c, b, Scale(factor)) for c, b in lines), default=0.0)
-        scale = Scale(factor, max(info, math.ceil(widest / (PHONE * factor)) + 2), tight)
+        scale = Scale(factor, column(factor, info, buys), tight)
         flows = {
-            seat: _flow(
-                [(n, m, _pieces(m, modes.get(n, FULL), rules)) for n, m in melds], scale, compact
-            )
+            seat: _flow([(n, m, pieces(n, modes.get(n, FULL))) for n, m in melds], scale, compact)
             for seat, melds in by_owner.items()
         }
         heights = {seat: _row_height(lines, scale) for seat, lines in flows.items()}
@@ -421,7 +438,10 @@ def layout_table(
         fits = (
             sum(heights.values()) <= available
             and all(_widest_fits(lines, scale, compact) for lines in flows.values())
-            and all(_stats_width(count, bought, scale) <= room for count, bought in lines)
+            and all(
+                _stats_width(count, bought if buys else "", scale) <= room
+                for count, bought in stats
+            )
         )
         return _Attempt(scale, flows, heights, fits, buys)
 
@@ -436,35 +456,30 @@ def layout_table(
 
     whole: dict[int, int] = {}
     ends = {number: ENDS for number in range(1, len(view.melds) + 1)}
-    found = first_fit((f, INFO_WIDTH, whole) for f in factors(1.0)) or first_fit(
-        (f, info, whole) for f in factors(1.0) for info in NARROWER_INFO
-    )
-    # Summaries at the legible size, for each name column; then without the buys (the text
-    # has them), for the widest seat lines.
+    found = None
+    # Larger scales and wider name columns only need more room: when every card does not
+    # fit at the legible size with the narrowest column, no larger plan does either.
+    if attempt(1.0, NARROWER_INFO[-1], whole).fits:
+        found = first_fit((f, INFO_WIDTH, whole) for f in factors(1.0)) or first_fit(
+            (f, info, whole) for f in factors(1.0) for info in NARROWER_INFO
+        )
+    # Summaries at the legible size; then without the buys (the text has them), for the
+    # widest seat lines. Whole names first ("Comp… 1" tells little): of the name columns
+    # cutting the fewest names, the narrowest, which leaves the melds the most room, so that
+    # the fewest cards are left out.
     for buys in (True, False):
         if found is not None:
             break
-        plans = [
-            plan
-            for info in (INFO_WIDTH, *NARROWER_INFO)
-            if (
-                plan := _summaries(
-                    by_owner, rules, compact, partial(attempt, 1.0, info, buys=buys, tight=True)
-                )
-            )
-            is not None
-        ]
-        if plans:
-            # Whole names first ("Comp… 1" tells little), then the fewest cards left out.
-            costs = [
-                (
-                    _cut_names(view, Scale(1.0, info), language),
-                    _hidden(by_owner, rules, modes),
-                )
-                for info, modes in plans
-            ]
-            info, modes = plans[costs.index(min(costs))]
-            found = attempt(1.0, info, modes, buys=buys, tight=True)
+        columns = sorted(
+            {column(1.0, info, buys) for info in (INFO_WIDTH, *NARROWER_INFO)},
+            key=lambda info: (_cut_names(view, Scale(1.0, info), language), info),
+        )
+        for info in columns:
+            if found is not None:
+                break
+            tried = partial(attempt, 1.0, info, buys=buys, tight=True)
+            if (modes := _summaries(by_owner, pieces, compact, tried)) is not None:
+                found = tried(modes)
     if found is None:
         shrunk = (
             attempt(f, info, ends, tight=True)
@@ -527,25 +542,14 @@ def _name_weight(scale: Scale) -> float:
     return max(0.4, scale.name_size / 40)
 
 
-def _hidden(
-    by_owner: Mapping[int, Sequence[tuple[int, Meld]]], rules: Rules, modes: Mapping[int, int]
-) -> int:
-    """How many cards of the table ``modes`` leave out."""
-    return sum(
-        len(meld.cards) - sum(1 for piece in _pieces(meld, modes.get(n, FULL), rules) if piece >= 0)
-        for melds in by_owner.values()
-        for n, meld in melds
-    )
-
-
 def _summaries(
     by_owner: Mapping[int, Sequence[tuple[int, Meld]]],
-    rules: Rules,
+    pieces: Callable[[int, int], Pieces],
     compact: bool,
     attempt: Callable[[Mapping[int, int]], _Attempt],
-) -> tuple[float, dict[int, int]] | None:
-    """The modes (meld number → ``WILDS`` or ``ENDS``) of few summaries that let the rows fit,
-    with the name column's width; None when even every meld summarised does not fit.
+) -> dict[int, int] | None:
+    """The modes (meld number → ``WILDS`` or ``ENDS``) of few summaries that let the rows fit;
+    None when even every meld summarised does not fit.
 
     Greedy: while the rows do not fit, the seat with the most lines of melds (a single meld
     too wide for its line first) summarises one more step the meld whose step saves the
@@ -554,7 +558,7 @@ def _summaries(
     while True:
         tried = attempt(modes)
         if tried.fits:
-            return tried.scale.info, modes
+            return modes
         scale = tried.scale
         order = sorted(
             tried.flows,
@@ -569,13 +573,11 @@ def _summaries(
             lines = [line for line in tried.flows[seat] if line]
             if len(lines) < 2 and _widest_fits(lines, scale, compact):
                 break
-            for number, meld, pieces in (shown for line in lines for shown in line):
+            for number, _, drawn in (shown for line in lines for shown in line):
                 mode = modes.get(number, FULL)
-                now = _meld_width(meld, pieces, scale, compact, number)
+                now = _meld_width(drawn, scale, compact, number)
                 for later in range(mode + 1, ENDS + 1):
-                    saving = now - _meld_width(
-                        meld, _pieces(meld, later, rules), scale, compact, number
-                    )
+                    saving = now - _meld_width(pieces(number, later), scale, compact, number)
                     if saving > 0:
                         if step is None or saving > step[0]:
                             step = (saving, number, later)
