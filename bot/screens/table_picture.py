@@ -12,8 +12,14 @@ as). The seat to move is framed in gold with a gold bar. The compact picture (th
 message's) has the rows only, each meld numbered as in the text by a badge left of it.
 
 The rows are laid out at the largest scale (up to ``MAX_SCALE``) at which every seat's melds
-fit; a table too full for the legible size shrinks to fit rather than growing (the shape
-never changes); ``layout_table`` says the scale, so tests can hold it to the legible minimum.
+fit. A table too full for every card at the legible size (8 seats down in deals 7-10, laid
+off on: up to 32 melds and 168 cards) keeps that size and the shape, and *summarises* melds
+instead, as few as it must: a run shows its ends and its wilds, a bridge of card edges
+standing for the naturals between ("3♥ ▮ 9♥"), then its ends only; a set its first natural,
+a bridge and its wilds, then the natural and the bridge. Whatever a player acts on stays: a
+run's ends, a set's rank, and the wilds as long as there is room (the text lists every
+card). Only a table past every summary, more melds than a contract lays, still shrinks;
+``layout_table`` says the scale, so tests can hold it to the legible minimum.
 """
 
 from __future__ import annotations

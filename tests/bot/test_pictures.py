@@ -524,12 +524,13 @@ CROWDED: dict[str, Crowded] = {
 }
 
 
-def crowded(name: str, *, widest: bool = False) -> PlayerView:
+def crowded(name: str, *, widest: bool = False, seats: int = 8) -> PlayerView:
     """``CROWDED[name]`` as seat 0 sees it, with long names; ``widest``: every seat's lines
-    at their widest as well (25 cards in hand, 12 buys, a four-digit total)."""
+    at their widest as well (25 cards in hand, 12 buys, a four-digit total); ``seats``: only
+    the first ones, with their melds."""
     case = CROWDED[name]
     rules = Rules.preset(case.preset).with_options(buy_limit="unlimited")
-    seats = tuple(
+    players = tuple(
         SeatView(
             LONG_NAMES[seat],
             25 if widest else hand,
@@ -537,21 +538,23 @@ def crowded(name: str, *, widest: bool = False) -> PlayerView:
             12 if widest else buys,
             1234 if widest else 100 + 37 * seat,
         )
-        for seat, (hand, buys) in enumerate(case.seats)
+        for seat, (hand, buys) in enumerate(case.seats[:seats])
     )
     melds = tuple(
         TableMeld(int(owner), Meld.parse(text))
         for owner, text in (meld.split(" ", 1) for meld in case.melds)
+        if int(owner) < seats
     )
     return replace(
         table_view(8),
         rules=rules,
         deal=case.deal,
         contract=rules.contract_for(case.deal),
-        seats=seats,
+        seats=players,
         melds=melds,
         buy_limit=None,
-        current=case.current,
+        current=case.current % seats,
+        dealer=0,
         hand=HAND_15[: case.seats[0][0]],
     )
 
@@ -586,6 +589,17 @@ def test_the_most_crowded_tables_keep_every_glyph_8_px_tall_at_300_px(
             for where in meld.tiles:
                 assert row.top <= where.y and where.y + tile.height <= row.top + row.height
                 assert where.x + tile.width <= SIZE - px(OUTER)
+
+
+@pytest.mark.parametrize("seats", [5, 6, 7])
+@pytest.mark.parametrize("compact", [False, True])
+def test_fewer_crowded_seats_keep_the_legible_size(seats: int, compact: bool) -> None:
+    """The same tables with fewer seats: taller rows, the same legible cards, no shrinking."""
+    for name in CROWDED:
+        view = crowded(name, seats=seats)
+        layout = layout_table(view, compact=compact)
+        assert layout.scale.factor >= 1 and len(layout.rows) == seats, name
+        assert Image.open(io.BytesIO(render_table(view, compact=compact))).size == (SIZE, SIZE)
 
 
 @pytest.mark.parametrize("compact", [False, True])
