@@ -375,7 +375,8 @@ class Crowded:
 #: so that every seat goes down and lays off; unlimited buys): of 25 deals each of deals 7, 9
 #: and 10 under preset_000 and 15 each of deals 9 and 10 under the standard rules (four
 #: decks, eight jokers), the state with the most cards on the table of each deal kind; deal
-#: 9 (3 sets + 1 run) lays the most melds, 32, and deal 10 the most cards, 168.
+#: 9 (3 sets + 1 run) lays the most melds, 32, and deal 10 the most cards, 168. And one of
+#: deal 9 under preset_004 (deuces wild too, rank-only set wilds: the most wilds to keep).
 CROWDED: dict[str, Crowded] = {
     "preset_000 deal 7": Crowded(
         "preset_000",
@@ -520,6 +521,46 @@ CROWDED: dict[str, Crowded] = {
             "6 run: 4H 5H 6H 7H 8H 9H",
         ),
         current=6,
+    ),
+    "preset_004 deal 9": Crowded(
+        "preset_004",
+        9,
+        ((1, 2), (1, 3), (1, 2), (1, 2), (2, 3), (1, 3), (1, 2), (1, 3)),
+        (
+            "1 run: 7D 8D 2D=9D 10D JD 2H=QD KD AD",
+            "1 set: 8C 8D 8H 8S 8S",
+            "1 set: JC JH JH JS JC",
+            "1 set: KH KS KS KH KD KC KC",
+            "2 run: 3D 4D JK=5D 6D 7D 8D",
+            "2 set: 4C 4C 4D 4H 4C 4H 4D",
+            "2 set: 5S 5S 5S 5S 5C 5D 5H",
+            "2 set: 10C 10S 2H=10 10D",
+            "6 run: 2S 3S JK=4S JK=5S 2C=6S 7S",
+            "6 set: AC AC 2H=A",
+            "6 set: 3C 3D 3S 3H 3S",
+            "6 set: 10C 10H 10H",
+            "0 run: 10D 2C=JD QD KD AD",
+            "0 set: 3C 3D 3H",
+            "0 set: 4H 4S 2H=4",
+            "0 set: 8C 8D 2S=8",
+            "7 run: 5D 6D 7D JK=8D 9D",
+            "7 set: JC JD JS",
+            "7 set: QC QH QS QD",
+            "7 set: KC KD KS",
+            "3 run: JK=2H 3H 2D=4H 5H 6H",
+            "3 set: 9C 9S 9S",
+            "3 set: 10C 10H 10S",
+            "3 set: QC QC QH QS",
+            "5 run: 2C=3H 4H 5H 6H 7H 8H",
+            "5 set: 5C 5C 5D",
+            "5 set: 9D 9H 9S",
+            "5 set: JC JD JS JS",
+            "4 run: 9S JK=10S JK=JS QS KS",
+            "4 set: AH AS 2D=A",
+            "4 set: 3C 3D 3S",
+            "4 set: 6C 6S 6S",
+        ),
+        current=4,
     ),
 }
 
