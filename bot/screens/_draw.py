@@ -144,7 +144,10 @@ def bold_text(
     )
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> float:
+    """The advance of ``text`` at ``size`` pixels (cached: a table's layout asks the same
+    numbers, totals and labels at each scale it tries)."""
     return font(size).getlength(text)
 
 

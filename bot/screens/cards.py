@@ -43,6 +43,7 @@ from ._draw import (
     size_for_cap,
     star_points,
     suit_colour,
+    text_width,
 )
 
 #: A wild's identity: (rank 1-13, suit or None for a rank-only set identity).
@@ -304,6 +305,17 @@ class TileSize:
         return round(15.5 * self.unit)
 
     @property
+    def bridge_step(self) -> int:
+        """The visible width of a bridge: the cards of a run left out between two tiles."""
+        return round(6 * self.unit)
+
+    @property
+    def bridge_width(self) -> int:
+        """A bridge's whole width: its right end goes under the next tile, or shows (a set's
+        stack of edges, last in its meld)."""
+        return self.bridge_step + math.ceil(3 * self.unit)
+
+    @property
     def rank_cap(self) -> float:
         """The height of the rank's capitals and digits, in pixels."""
         return 8.6 * self.unit
@@ -443,6 +455,33 @@ def _meld_tile(
     return tile.resize((size.width, size.height), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=64)
+def tile_bridge(size: TileSize, hidden: int) -> Image.Image:
+    """What stands for ``hidden`` cards left out of a summarised meld: a strip of card
+    squeezed to ``size.bridge_step`` showing up to three card edges, so that "3♥ ▮ 9♥" reads
+    as one run with cards between (the next tile covers the strip's right end), and "K♠ ▮" as
+    a set with more kings behind its first."""
+    s = SUPERSAMPLE
+    u = size.unit * s
+    width, height = size.bridge_width * s, size.height * s
+    strip = Image.new("RGB", (width, height), CARD_BG)
+    draw = ImageDraw.Draw(strip)
+    edges = min(3, hidden)
+    gap = size.bridge_step * s / (edges + 1)
+    line = max(s, round(1.1 * u))
+    for edge in range(1, edges + 1):
+        x = gap * edge
+        draw.line((x, 3.5 * u, x, height - 3.5 * u), fill=CARD_EDGE, width=line)
+    radius = 3 * u
+    draw.rounded_rectangle(
+        (0, 0, width - 1, height - 1), radius=radius, outline=CARD_EDGE, width=line
+    )
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=255)
+    strip.putalpha(mask)
+    return strip.resize((width // s, size.height), Image.Resampling.LANCZOS)
+
+
 @lru_cache(maxsize=8)
 def tile_back(size: TileSize) -> Image.Image:
     """The back of a card at a tile's size (the stock): blue, white-framed."""
@@ -517,9 +556,11 @@ def clear_caches() -> None:
     _card_face.cache_clear()
     _meld_tile.cache_clear()
     tile_back.cache_clear()
+    tile_bridge.cache_clear()
     card_back.cache_clear()
     font.cache_clear()
     has_glyph.cache_clear()
+    text_width.cache_clear()
 
 
 __all__ = [
@@ -534,4 +575,5 @@ __all__ = [
     "identity_text",
     "meld_tile",
     "tile_back",
+    "tile_bridge",
 ]

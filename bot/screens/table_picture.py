@@ -12,20 +12,29 @@ as). The seat to move is framed in gold with a gold bar. The compact picture (th
 message's) has the rows only, each meld numbered as in the text by a badge left of it.
 
 The rows are laid out at the largest scale (up to ``MAX_SCALE``) at which every seat's melds
-fit; a table too full for the legible size shrinks to fit rather than growing (the shape
-never changes); ``layout_table`` says the scale, so tests can hold it to the legible minimum.
+fit. A table too full for every card at the legible size (8 seats down in deals 7-10, laid
+off on: up to 32 melds and 168 cards) keeps that size and the shape, and *summarises* melds
+instead, as few as it must: a run shows its ends and its wilds, a bridge of card edges
+standing for the naturals between ("3♥ ▮ 9♥"), then its ends only; a set its first natural,
+a bridge and its wilds, then the natural and the bridge. Whatever a player acts on stays: a
+run's ends, a set's rank, and the wilds as long as there is room (the text lists every
+card). Only a table past every summary, more melds than a contract lays, still shrinks;
+``layout_table`` says the scale, so tests can hold it to the legible minimum.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache, partial
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.i18n.terms import contract_text
 from engine.melds import Meld
+from engine.rules import Rules
 from engine.view import PlayerView, SeatView
 
 from ._draw import (
@@ -49,7 +58,7 @@ from ._draw import (
     size_for_cap,
     text_width,
 )
-from .cards import TileSize, meld_tile, tile_back
+from .cards import TileSize, meld_tile, tile_back, tile_bridge
 
 #: The picture's width and height in pixels, whatever the number of seats.
 SIZE = 720
@@ -71,6 +80,8 @@ INFO_GAP = 4.0
 ROW_PAD = 2.0
 LINE_GAP = 2.0
 MELD_GAP = 5.0
+#: A summarised compact picture's melds need less: each one's number badge sets it apart.
+COMPACT_MELD_GAP = 3.5
 BADGE_GAP = 1.5
 LINE_SPACING = 1.14
 HEADER_HEIGHT = 42.0
@@ -153,6 +164,8 @@ class Scale:
     factor: float
     #: The width of the names and figures left of the melds, in phone px at scale 1.
     info: float = INFO_WIDTH
+    #: Summarised melds sit closer, their badges tighter around their numbers.
+    tight: bool = False
 
     def of(self, phone: float) -> float:
         return phone * PHONE * self.factor
@@ -206,21 +219,31 @@ class Box:
 
 @dataclass(frozen=True, slots=True)
 class PlacedTile:
-    """One card of a meld: where its tile goes and the boxes of its rank and suit."""
+    """One card of a meld: where its tile goes and the boxes of its rank and suit;
+    ``index``: which card of the meld it shows."""
 
     x: int
     y: int
     rank: Box
     suit: Box
     last: bool
+    index: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class PlacedMeld:
+    """A meld as drawn: its tiles, its number badge (compact), and when it is summarised the
+    bridges standing for the cards left out, each as (x, y, cards it stands for)."""
+
     meld: Meld
     number: int
     tiles: tuple[PlacedTile, ...]
     badge: Box | None
+    bridges: tuple[tuple[int, int, int], ...] = ()
+
+    @property
+    def summarised(self) -> bool:
+        return len(self.tiles) < len(self.meld.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,35 +262,104 @@ class TableLayout:
     head: float
     rows: tuple[Row, ...]
     compact: bool
+    #: Whether each seat's buys are drawn: only the widest seat lines on the fullest tables
+    #: leave them to the text.
+    buys: bool = True
 
 
-def _meld_width(meld: Meld, scale: Scale, compact: bool, number: int) -> float:
+#: How much of a meld is drawn: every card; its ends and its wilds, a bridge of card edges
+#: standing for each stretch of naturals left out (a set: its first natural, the bridge, its
+#: wilds); its ends only (a set: its first natural and the bridge). A crowded table summarises
+#: its melds, the widest saving first, rather than shrinking its cards below the legible size
+#: (issue 24).
+FULL, WILDS, ENDS = 0, 1, 2
+
+#: A meld's pieces left to right: a card's index in the meld (>= 0) drawn as a tile, or
+#: ``-n``, a bridge standing for ``n`` cards left out (last of a set: the stack behind it).
+Pieces = tuple[int, ...]
+
+
+def _pieces(meld: Meld, mode: int, rules: Rules) -> Pieces:
+    """The pieces of ``meld`` drawn in ``mode``: ranks and suits stay whole, fewer cards show.
+
+    What a player acts on survives every mode: a run's ends (where cards go) and, but in
+    ``ENDS``, every wild with the identity it plays as (what may be swapped); a set's rank.
+    A single card between two shown ones stays: a bridge would save almost nothing."""
+    count = len(meld.cards)
+    if mode == FULL or count <= 2:
+        return tuple(range(count))
+    wilds = {i for i, card in enumerate(meld.cards) if card.is_wild_in(meld.kind, rules)}
+    kept = wilds if mode == WILDS else set()
+    if meld.kind == "set":
+        # Its first natural, the other naturals (the stretch left out), then its wilds.
+        naturals = [i for i in range(count) if i not in wilds]
+        order = naturals + sorted(wilds)
+        kept |= {order[0]}
+    else:
+        order = list(range(count))
+        kept |= {0, count - 1}
+    pieces: list[int] = []
+    hidden: list[int] = []
+    for index in [*order, None]:
+        if index is not None and index not in kept:
+            hidden.append(index)
+            continue
+        if len(hidden) == 1:
+            pieces.append(hidden[0])
+        elif hidden:
+            pieces.append(-len(hidden))
+        hidden = []
+        if index is not None:
+            pieces.append(index)
+    return tuple(pieces)
+
+
+@lru_cache(maxsize=4096)
+def _shape(pieces: Pieces) -> tuple[int, int, bool]:
+    """(tiles, bridges) before the last piece, and whether that last piece is a tile."""
+    bridges = sum(1 for piece in pieces[:-1] if piece < 0)
+    return len(pieces) - 1 - bridges, bridges, pieces[-1] >= 0
+
+
+@lru_cache(maxsize=16384)
+def _meld_width(pieces: Pieces, scale: Scale, compact: bool, number: int) -> float:
+    """The pixels a meld drawn as ``pieces`` takes (cached: layouts try many scales)."""
     tile = scale.tile
-    width: float = (len(meld.cards) - 1) * tile.step + tile.width
+    tiles, bridges, last_tile = _shape(pieces)
+    width: float = (tile.width if last_tile else tile.bridge_width) + (
+        tiles * tile.step + bridges * tile.bridge_step
+    )
     if compact:
         width += _badge_width(number, scale) + scale.of(BADGE_GAP)
     return width
 
 
+def _meld_gap(scale: Scale, compact: bool) -> float:
+    return scale.of(COMPACT_MELD_GAP if compact and scale.tight else MELD_GAP)
+
+
 def _badge_width(number: int, scale: Scale) -> float:
-    return text_width(str(number), scale.text_size) + scale.of(5)
+    return text_width(str(number), scale.text_size) + scale.of(4 if scale.tight else 5)
 
 
-def _flow(
-    melds: Sequence[tuple[int, Meld]], scale: Scale, compact: bool
-) -> list[list[tuple[int, Meld]]]:
+#: One seat's melds as (number, meld, pieces drawn).
+Shown = tuple[int, Meld, Pieces]
+
+
+def _flow(melds: Sequence[Shown], scale: Scale, compact: bool) -> list[list[Shown]]:
     """Melds in lines no wider than the meld area (a meld wider than a line gets its own)."""
     width = scale.melds_width
-    lines: list[list[tuple[int, Meld]]] = [[]]
+    lines: list[list[Shown]] = [[]]
     used = 0.0
-    for number, meld in melds:
-        needed = _meld_width(meld, scale, compact, number)
+    for shown in melds:
+        number, _, pieces = shown
+        needed = _meld_width(pieces, scale, compact, number)
         if lines[-1]:
-            needed += scale.of(MELD_GAP)
+            needed += _meld_gap(scale, compact)
         if lines[-1] and used + needed > width:
             lines.append([])
-            used, needed = 0.0, _meld_width(meld, scale, compact, number)
-        lines[-1].append((number, meld))
+            used, needed = 0.0, _meld_width(pieces, scale, compact, number)
+        lines[-1].append(shown)
         used += needed
     return lines
 
@@ -279,9 +371,9 @@ def _row_height(lines: Sequence[Sequence[object]], scale: Scale) -> float:
     return max(scale.info_height + scale.of(1), melds + 2 * scale.of(ROW_PAD))
 
 
-def _widest_fits(lines: Sequence[Sequence[tuple[int, Meld]]], scale: Scale, compact: bool) -> bool:
+def _widest_fits(lines: Sequence[Sequence[Shown]], scale: Scale, compact: bool) -> bool:
     return all(
-        len(line) != 1 or _meld_width(line[0][1], scale, compact, line[0][0]) <= scale.melds_width
+        len(line) != 1 or _meld_width(line[0][2], scale, compact, line[0][0]) <= scale.melds_width
         for line in lines
     )
 
@@ -310,40 +402,101 @@ def layout_table(
 ) -> TableLayout:
     """The rows of the picture at the largest scale that fits the square: with the widest
     name column down to the legible size, then with narrower ones (never narrower than the
-    cards-and-buys line of ``language``), then smaller still."""
+    cards-and-buys line of ``language``); a table still too full keeps the legible size and
+    summarises its melds (``_summaries``); only one past all summaries shrinks."""
     head = 0.0 if compact else float(px(HEADER_HEIGHT))
     available = SIZE - head - px(OUTER)
     by_owner: dict[int, list[tuple[int, Meld]]] = {seat: [] for seat in range(len(view.seats))}
     for number, table_meld in enumerate(view.melds, start=1):
         by_owner.setdefault(table_meld.owner, []).append((number, table_meld.meld))
     stats = [_stats(view, seat, language) for seat in range(len(view.seats))]
+    rules = view.rules
+    melds_by_number = {n: m for melds in by_owner.values() for n, m in melds}
+
+    @cache
+    def pieces(number: int, mode: int) -> Pieces:
+        return _pieces(melds_by_number[number], mode, rules)
+
+    def column(factor: float, info: float, buys: bool) -> float:
+        """``info``, or wider: never narrower than the widest cards-and-buys line ("▮25
+        gekocht 12/∞"): the names may shorten, that line may not."""
+        widest = max(
+            (_stats_width(count, bought if buys else "", Scale(factor)) for count, bought in stats),
+            default=0.0,
+        )
+        return max(info, math.ceil(widest / (PHONE * factor)) + 2)
 
     def attempt(
-        factor: float, info: float
-    ) -> tuple[Scale, dict[int, list[list[tuple[int, Meld]]]], dict[int, float], bool]:
-        scale = Scale(factor, info)
-        flows = {seat: _flow(melds, scale, compact) for seat, melds in by_owner.items()}
+        factor: float,
+        info: float,
+        modes: Mapping[int, int],
+        *,
+        buys: bool = True,
+        tight: bool = False,
+    ) -> _Attempt:
+        scale = Scale(factor, column(factor, info, buys), tight)
+        flows = {
+            seat: _flow([(n, m, pieces(n, modes.get(n, FULL))) for n, m in melds], scale, compact)
+            for seat, melds in by_owner.items()
+        }
         heights = {seat: _row_height(lines, scale) for seat, lines in flows.items()}
-        room = scale.of(info) - scale.of(1)
+        room = scale.of(scale.info) - scale.of(1)
         fits = (
             sum(heights.values()) <= available
             and all(_widest_fits(lines, scale, compact) for lines in flows.values())
-            and all(_stats_width(count, buys, scale) <= room for count, buys in stats)
+            and all(
+                _stats_width(count, bought if buys else "", scale) <= room
+                for count, bought in stats
+            )
         )
-        return scale, flows, heights, fits
+        return _Attempt(scale, flows, heights, fits, buys)
 
     def factors(low: float) -> list[float]:
         return [round(MAX_SCALE - 0.02 * i, 2) for i in range(round((MAX_SCALE - low) / 0.02) + 1)]
 
-    plans = [(f, INFO_WIDTH) for f in factors(1.0)]
-    plans += [(f, info) for f in factors(1.0) for info in NARROWER_INFO]
-    plans += [(f, info) for f in factors(MIN_SCALE) if f < 1.0 for info in NARROWER_INFO]
-    for factor, info in plans:
-        scale, flows, heights, fits = attempt(factor, info)
-        if fits:
+    def first_fit(plans: Iterable[tuple[float, float, Mapping[int, int]]]) -> _Attempt | None:
+        for factor, info, modes in plans:
+            if (tried := attempt(factor, info, modes)).fits:
+                return tried
+        return None
+
+    whole: dict[int, int] = {}
+    ends = {number: ENDS for number in range(1, len(view.melds) + 1)}
+    found = None
+    # Larger scales and wider name columns only need more room: when every card does not
+    # fit at the legible size with the narrowest column, no larger plan does either.
+    if attempt(1.0, NARROWER_INFO[-1], whole).fits:
+        found = first_fit((f, INFO_WIDTH, whole) for f in factors(1.0)) or first_fit(
+            (f, info, whole) for f in factors(1.0) for info in NARROWER_INFO
+        )
+    # Summaries at the legible size; then without the buys (the text has them), for the
+    # widest seat lines. Whole names first ("Comp… 1" tells little): of the name columns
+    # cutting the fewest names, the narrowest, which leaves the melds the most room, so that
+    # the fewest cards are left out.
+    for buys in (True, False):
+        if found is not None:
             break
-    else:
-        scale, flows, heights, _ = attempt(MIN_SCALE, INFO_WIDTH)
+        columns = sorted(
+            {column(1.0, info, buys) for info in (INFO_WIDTH, *NARROWER_INFO)},
+            key=lambda info: (_cut_names(view, Scale(1.0, info), language), info),
+        )
+        for info in columns:
+            if found is not None:
+                break
+            tried = partial(attempt, 1.0, info, buys=buys, tight=True)
+            if (modes := _summaries(by_owner, pieces, compact, tried)) is not None:
+                found = tried(modes)
+    if found is None:
+        shrunk = (
+            attempt(f, info, ends, tight=True)
+            for f in factors(MIN_SCALE)
+            if f < 1.0
+            for info in NARROWER_INFO
+        )
+        found = next((tried for tried in shrunk if tried.fits), None) or attempt(
+            MIN_SCALE, INFO_WIDTH, ends, tight=True
+        )
+    scale, flows, heights = found.scale, found.flows, dict(found.heights)
     # Equal rows when the tallest fits that way (a tidy grid), else each row its own height.
     tallest = max(heights.values(), default=0.0)
     if tallest * len(heights) <= available:
@@ -353,44 +506,143 @@ def layout_table(
         heights = {seat: height + max(0.0, spare) for seat, height in heights.items()}
     rows: list[Row] = []
     top = head
-    tile = scale.tile
     for seat, lines in flows.items():
         height = heights[seat]
-        count = len([line for line in lines if line])
-        block = count * tile.height + max(0, count - 1) * scale.of(LINE_GAP)
-        y = top + (height - block) / 2
-        placed: list[PlacedMeld] = []
-        for line in lines:
-            if not line:
-                continue
-            x = scale.melds_left
-            for number, meld in line:
-                badge = None
-                if compact:
-                    w = _badge_width(number, scale)
-                    h = scale.text_size * 1.15
-                    badge = Box(x, y + (tile.height - h) / 2, x + w, y + (tile.height + h) / 2)
-                    x += w + scale.of(BADGE_GAP)
-                tiles: list[PlacedTile] = []
-                for index in range(len(meld.cards)):
-                    tx, ty = round(x), round(y)
-                    r, s = tile.rank_box, tile.suit_box
-                    tiles.append(
-                        PlacedTile(
-                            tx,
-                            ty,
-                            Box(tx + r[0], ty + r[1], tx + r[2], ty + r[3]),
-                            Box(tx + s[0], ty + s[1], tx + s[2], ty + s[3]),
-                            index == len(meld.cards) - 1,
-                        )
-                    )
-                    x += tile.step
-                x += tile.width - tile.step + scale.of(MELD_GAP)
-                placed.append(PlacedMeld(meld, number, tuple(tiles), badge))
-            y += tile.height + scale.of(LINE_GAP)
-        rows.append(Row(seat, top, height, tuple(placed)))
+        rows.append(Row(seat, top, height, _place(lines, scale, top, height, compact)))
         top += height
-    return TableLayout(scale, head, tuple(rows), compact)
+    return TableLayout(scale, head, tuple(rows), compact, found.buys)
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    """One try at laying the rows out: the measures, each seat's lines, their heights,
+    whether they fit and whether the seats' buys are drawn."""
+
+    scale: Scale
+    flows: dict[int, list[list[Shown]]]
+    heights: dict[int, float]
+    fits: bool
+    buys: bool = True
+
+
+def _cut_names(view: PlayerView, scale: Scale, language: Language) -> int:
+    """How many seats' names a name column of ``scale`` cuts short with "…" on one line."""
+    return sum(
+        "…"
+        in short_name(
+            seat_label(view.seats, seat, language),
+            *_name_room(view, seat, scale),
+            bold=_name_weight(scale),
+        )
+        for seat in range(len(view.seats))
+    )
+
+
+def _name_room(view: PlayerView, seat: int, scale: Scale) -> tuple[int, float]:
+    """The name's font size and the width left to it beside the seat's total."""
+    total_width = text_width(str(view.seats[seat].total), scale.text_size)
+    return scale.name_size, scale.of(scale.info) - total_width - scale.of(4)
+
+
+def _name_weight(scale: Scale) -> float:
+    return max(0.4, scale.name_size / 40)
+
+
+def _summaries(
+    by_owner: Mapping[int, Sequence[tuple[int, Meld]]],
+    pieces: Callable[[int, int], Pieces],
+    compact: bool,
+    attempt: Callable[[Mapping[int, int]], _Attempt],
+) -> dict[int, int] | None:
+    """The modes (meld number → ``WILDS`` or ``ENDS``) of few summaries that let the rows fit;
+    None when even every meld summarised does not fit.
+
+    Greedy: while the rows do not fit, the seat with the most lines of melds (a single meld
+    too wide for its line first) summarises one more step the meld whose step saves the
+    most width. A seat on one line is left alone: narrower melds would not lower its row."""
+    modes: dict[int, int] = {}
+    while True:
+        tried = attempt(modes)
+        if tried.fits:
+            return modes
+        scale = tried.scale
+        order = sorted(
+            tried.flows,
+            key=lambda seat: (
+                not _widest_fits(tried.flows[seat], scale, compact),
+                len([line for line in tried.flows[seat] if line]),
+            ),
+            reverse=True,
+        )
+        step: tuple[float, int, int] | None = None
+        for seat in order:
+            lines = [line for line in tried.flows[seat] if line]
+            if len(lines) < 2 and _widest_fits(lines, scale, compact):
+                break
+            for number, _, drawn in (shown for line in lines for shown in line):
+                mode = modes.get(number, FULL)
+                now = _meld_width(drawn, scale, compact, number)
+                for later in range(mode + 1, ENDS + 1):
+                    saving = now - _meld_width(pieces(number, later), scale, compact, number)
+                    if saving > 0:
+                        if step is None or saving > step[0]:
+                            step = (saving, number, later)
+                        break
+            if step is not None:
+                break
+        if step is None:
+            return None
+        modes[step[1]] = step[2]
+
+
+def _place(
+    lines: Sequence[Sequence[Shown]], scale: Scale, top: float, height: float, compact: bool
+) -> tuple[PlacedMeld, ...]:
+    """Where each meld's badge, tiles, bridges and count go, its lines centred in the row."""
+    tile = scale.tile
+    count = len([line for line in lines if line])
+    block = count * tile.height + max(0, count - 1) * scale.of(LINE_GAP)
+    y = top + (height - block) / 2
+    placed: list[PlacedMeld] = []
+    r, s = tile.rank_box, tile.suit_box
+    for line in lines:
+        if not line:
+            continue
+        x = scale.melds_left
+        for number, meld, pieces in line:
+            badge = None
+            if compact:
+                w = _badge_width(number, scale)
+                h = scale.text_size * 1.15
+                badge = Box(x, y + (tile.height - h) / 2, x + w, y + (tile.height + h) / 2)
+                x += w + scale.of(BADGE_GAP)
+            tiles: list[PlacedTile] = []
+            bridges: list[tuple[int, int, int]] = []
+            end = x
+            for position, piece in enumerate(pieces):
+                tx, ty = round(x), round(y)
+                if piece < 0:
+                    bridges.append((tx, ty, -piece))
+                    end = x + tile.bridge_width
+                    x += tile.bridge_step
+                    continue
+                end = x + tile.width
+                tiles.append(
+                    PlacedTile(
+                        tx,
+                        ty,
+                        Box(tx + r[0], ty + r[1], tx + r[2], ty + r[3]),
+                        Box(tx + s[0], ty + s[1], tx + s[2], ty + s[3]),
+                        position == len(pieces) - 1,
+                        piece,
+                    )
+                )
+                x += tile.step
+            x = end
+            x += _meld_gap(scale, compact)
+            placed.append(PlacedMeld(meld, number, tuple(tiles), badge, tuple(bridges)))
+        y += tile.height + scale.of(LINE_GAP)
+    return tuple(placed)
 
 
 def _paste_melds(
@@ -415,11 +667,19 @@ def _paste_melds(
                 font=font(layout.scale.text_size),
                 anchor="mm",
             )
-        for card, where in zip(placed.meld.cards, placed.tiles, strict=True):
-            wild = card.is_wild_in(placed.meld.kind, view.rules)
-            identity = (card.rank, card.suit) if wild else None
-            face = meld_tile(card.card, tile, identity=identity, four_colour=four_colour)
-            image.paste(face, (where.x, where.y), face)
+        pieces = sorted(
+            [(where.x, where.y, where.index, 0) for where in placed.tiles]
+            + [(x, y, hidden, 1) for x, y, hidden in placed.bridges]
+        )
+        for x, y, which, is_bridge in pieces:  # left to right: each covers the one before
+            if is_bridge:
+                face = tile_bridge(tile, which)
+            else:
+                card = placed.meld.cards[which]
+                wild = card.is_wild_in(placed.meld.kind, view.rules)
+                identity = (card.rank, card.suit) if wild else None
+                face = meld_tile(card.card, tile, identity=identity, four_colour=four_colour)
+            image.paste(face, (x, y), face)
 
 
 def _to_move(view: PlayerView, seat: int) -> bool:
@@ -435,6 +695,7 @@ def _seat_info(
     scale: Scale,
     language: Language,
     mark_turn: bool = True,
+    show_buys: bool = True,
 ) -> None:
     """Name and total on the first line, cards in hand and buys on the second."""
     info = view.seats[row.seat]
@@ -443,13 +704,11 @@ def _seat_info(
     name_size, text_size = scale.name_size, scale.text_size
     name_line = name_size * LINE_SPACING
     total = str(info.total)
-    total_width = text_width(total, text_size)
-    weight = max(0.4, name_size / 40)
+    weight = _name_weight(scale)
     spare_lines = int((row.height - scale.info_height - scale.of(2)) // name_line)
     names = name_lines(
         seat_label(view.seats, row.seat, language),
-        name_size,
-        right - left - total_width - scale.of(4),
+        *_name_room(view, row.seat, scale),
         1 + max(0, min(1, spare_lines)),
         bold=weight,
     )
@@ -485,9 +744,10 @@ def _seat_info(
         draw, (x, second), count, text_size, fill=INK_LIGHT, anchor="lm", weight=text_size / 60
     )
     x += text_width(count, text_size) + scale.of(6)
-    buys = _stats(view, row.seat, language)[1]
-    draw.text((x, second), buys, fill=INK_MUTED, font=font(text_size), anchor="lm")
-    x += text_width(buys, text_size) + scale.of(4)
+    if show_buys:
+        buys = _stats(view, row.seat, language)[1]
+        draw.text((x, second), buys, fill=INK_MUTED, font=font(text_size), anchor="lm")
+        x += text_width(buys, text_size) + scale.of(4)
     marks: list[tuple[str, RGB, RGB]] = []
     if row.seat == view.dealer:
         marks.append((t("picture.dealer", language)[:1].upper(), CARD_BG, FELT_DARK))
@@ -525,7 +785,7 @@ def _rows(
         elif number % 2 == 0:
             draw.rectangle(box, fill=FELT_LIGHT)
         if 0 <= row.seat < len(view.seats):
-            _seat_info(image, draw, view, row, scale, language, mark_turn)
+            _seat_info(image, draw, view, row, scale, language, mark_turn, layout.buys)
         if not row.melds:
             down = 0 <= row.seat < len(view.seats) and view.seats[row.seat].is_down
             text = t("picture.no_melds" if down else "picture.not_down", language)

@@ -51,7 +51,9 @@ from bot.screens.table_picture import (
 )
 from engine import parse_cards
 from engine.cards import Card
-from engine.view import PlayerView
+from engine.melds import Meld
+from engine.rules import Rules
+from engine.view import PlayerView, SeatView, TableMeld
 
 SEATS = range(2, 9)
 #: Long names as Discord and the lobby give them (computers' names in each language).
@@ -192,27 +194,33 @@ def _colours(placed: PlacedMeld, index: int, view: PlayerView) -> tuple[RGB, RGB
     return rank_ink, paper, suit_colour(card.suit), (CARD_BG if joker else paper)
 
 
-@pytest.mark.parametrize("compact", [False, True])
-@pytest.mark.parametrize("players", [2, 4, 8])
-def test_rank_and_suit_ink_is_at_least_8_px_tall_at_300_px(players: int, compact: bool) -> None:
-    """The ink itself, measured on the picture scaled to 300 px wide: every tile's rank and
-    suit fill at least 8 rows of pixels."""
-    view = table_view(players)
-    layout = layout_table(view, compact=compact)
-    image = scaled(render_table(view, compact=compact))
+def _measure_ink(view: PlayerView, compact: bool, language: Language = "en") -> int:
+    """Asserts that every tile's rank and suit fill at least 8 rows of pixels on the picture
+    scaled to 300 px wide; returns how many tiles it measured."""
+    layout = layout_table(view, compact=compact, language=language)
+    image = scaled(render_table(view, compact=compact, language=language))
     unit = layout.scale.tile.unit
     inset = (1.6 * unit, 0.8 * unit)  # off the tile's own edge and the next tile's
     measured = 0
     for row in layout.rows:
         for placed in row.melds:
-            for index, tile in enumerate(placed.tiles):
-                rank_ink, rank_paper, suit_ink, suit_paper = _colours(placed, index, view)
+            for tile in placed.tiles:
+                rank_ink, rank_paper, suit_ink, suit_paper = _colours(placed, tile.index, view)
                 rank_rows = _ink_rows(image, tile.rank, inset, rank_ink, rank_paper)
                 suit_rows = _ink_rows(image, tile.suit, inset, suit_ink, suit_paper)
-                assert rank_rows >= MIN_GLYPH, (placed.meld.cards[index], rank_rows)
-                assert suit_rows >= MIN_GLYPH, (placed.meld.cards[index], suit_rows)
+                assert rank_rows >= MIN_GLYPH, (placed.meld.cards[tile.index], rank_rows)
+                assert suit_rows >= MIN_GLYPH, (placed.meld.cards[tile.index], suit_rows)
                 measured += 1
-    assert measured == sum(len(meld.meld.cards) for meld in view.melds)
+    return measured
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_rank_and_suit_ink_is_at_least_8_px_tall_at_300_px(players: int, compact: bool) -> None:
+    """The ink itself, measured on the picture scaled to 300 px wide: every tile's rank and
+    suit fill at least 8 rows of pixels, and every card of the table has its tile."""
+    view = table_view(players)
+    assert _measure_ink(view, compact) == sum(len(meld.meld.cards) for meld in view.melds)
 
 
 def test_tiles_read_rank_over_suit_at_a_legible_size() -> None:
@@ -338,12 +346,346 @@ def test_a_meld_never_hides_an_index_of_its_own() -> None:
 
 
 def test_a_crowded_table_shrinks_inside_the_same_square() -> None:
+    """Six melds a seat, more than any contract lays: past every summary, the rows shrink
+    inside the same square (the last resort; tables the rules allow never get here)."""
     view = table_view(8)
     crowded = replace(view, melds=view.melds * 3)
     layout = layout_table(crowded, compact=True)
     assert layout.scale.factor < 1
     assert Image.open(io.BytesIO(render_table(crowded, compact=True))).size == (SIZE, SIZE)
     assert max(row.top + row.height for row in layout.rows) <= SIZE
+
+
+# -- the most crowded tables the rules allow summarise their melds ---------------------------
+
+
+@dataclass(frozen=True)
+class Crowded:
+    """A table from a played game: its preset (with unlimited buys), the deal, each seat's
+    (cards in hand, buys used), and the melds in table order, each as "owner meld"."""
+
+    preset: str
+    deal: int
+    seats: tuple[tuple[int, int], ...]
+    melds: tuple[str, ...]
+    current: int = 0
+
+
+#: The most crowded tables found by playing (8 seats of normal computers that never go out,
+#: so that every seat goes down and lays off; unlimited buys): of 25 deals each of deals 7, 9
+#: and 10 under preset_000 and 15 each of deals 9 and 10 under the standard rules (four
+#: decks, eight jokers), the state with the most cards on the table of each deal kind; deal
+#: 9 (3 sets + 1 run) lays the most melds, 32, and deal 10 the most cards, 168. And one of
+#: deal 9 under preset_004 (deuces wild too, rank-only set wilds: the most wilds to keep).
+CROWDED: dict[str, Crowded] = {
+    "preset_000 deal 7": Crowded(
+        "preset_000",
+        7,
+        ((2, 3), (1, 3), (1, 4), (1, 5), (1, 4), (1, 5), (1, 4), (1, 2)),
+        (
+            "5 run: 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+            "5 run: 7D 8D 9D 10D JD QD KD AD",
+            "5 run: 8S 9S 10S JS QS KS AS",
+            "4 run: 2D JK=3D 4D 5D 6D",
+            "4 run: AS 2S 3S 4S 5S",
+            "4 run: 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS",
+            "6 run: AD 2D 3D 4D 5D",
+            "6 run: 10D JD QD KD AD",
+            "6 run: AH 2H 3H 4H 5H 6H",
+            "7 run: AC 2C 3C 4C 5C",
+            "7 run: 2D 3D 4D 5D 6D 7D 8D 9D",
+            "7 run: 10S JS QS KS AS",
+            "2 run: 8C 9C 10C JC QC KC AC",
+            "2 run: 10H JH QH KH AH",
+            "2 run: 3S 4S 5S 6S 7S",
+            "3 run: 6D 7D 8D 9D",
+            "3 run: AH 2H 3H 4H",
+            "3 run: 6S 7S 8S 9S",
+            "1 run: 2C 3C 4C 5C 6C",
+            "1 run: 10D JD QD KD",
+            "1 run: 6H 7H 8H 9H 10H JH QH",
+            "0 run: JK=5C 6C 7C 8C 9C",
+            "0 run: 3H 4H 5H 6H 7H",
+            "0 run: 8H 9H 10H JH",
+        ),
+        current=0,
+    ),
+    "preset_000 deal 9": Crowded(
+        "preset_000",
+        9,
+        ((1, 5), (1, 4), (1, 3), (2, 4), (1, 4), (1, 4), (1, 5), (1, 2)),
+        (
+            "6 run: AH 2H 3H 4H 5H",
+            "6 set: 10D 10D 10D 10S 10H 10H",
+            "6 set: JC JD JH JC JC JS",
+            "6 set: QC QH QS QC QH QD",
+            "7 run: 6C 7C 8C 9C 10C",
+            "7 set: 5C 5C 5S 5D 5S",
+            "7 set: QC QD QH",
+            "7 set: KD KH KS KH",
+            "1 run: 8S 9S 10S JS QS KS AS",
+            "1 set: 3C 3H 3S 3D 3C 3D",
+            "1 set: 5D 5D 5H",
+            "1 set: 6C 6D 6H 6S 6S",
+            "5 run: 7S 8S 9S 10S JS QS",
+            "5 set: AD AD AD AH AC",
+            "5 set: 4C 4D 4H 4S 4S 4D",
+            "5 set: JD JH JH",
+            "2 run: 8D 9D JK=10D JD QD",
+            "2 set: 7C 7H 7S 7H",
+            "2 set: 9D 9H 9S 9C",
+            "2 set: 10C 10C 10H",
+            "0 run: 2D 3D 4D JK=5D 6D",
+            "0 set: 2C 2D 2H 2S",
+            "0 set: 8C 8H 8H 8S 8D",
+            "0 set: KC KD KH",
+            "4 run: AC 2C 3C 4C 5C",
+            "4 set: 6C 6D 6H",
+            "4 set: 9C 9D 9H",
+            "4 set: KC KC KD",
+            "3 run: 5H 6H 7H 8H 9H",
+            "3 set: 3H 3S 3S",
+            "3 set: 4C 4H 4S",
+            "3 set: 7C 7D 7D",
+        ),
+        current=3,
+    ),
+    "standard deal 9": Crowded(
+        "standard",
+        9,
+        ((2, 7), (1, 6), (1, 2), (1, 3), (1, 3), (1, 4), (1, 5), (1, 3)),
+        (
+            "4 run: 3H 4H 5H JK=6H 7H",
+            "4 set: AC AC AD",
+            "4 set: 6C 6D 6D 6S 6H",
+            "4 set: 9C 9C 9C 9D JK=9H 9H 9S 9D 9H 9C",
+            "2 run: 2C 3C JK=4C 5C 6C",
+            "2 set: 3D 3H 3H 3S 3D 3C 3C",
+            "2 set: 8C 8H 8S 8D 8S 8C",
+            "2 set: KH KH KS KH KC KD",
+            "6 run: JK=8H 9H 10H JH QH KH",
+            "6 set: AC AH AS",
+            "6 set: 8C 8H 8H",
+            "6 set: 10C 10D 10H 10H 10S",
+            "3 run: 10H JH QH JK=KH AH",
+            "3 set: 7C 7D 7H",
+            "3 set: 8C 8D 8H",
+            "3 set: QC QS QS QD",
+            "7 run: JK=4S 5S JK=6S 7S 8S",
+            "7 set: 4C 4S 4S 4D 4H",
+            "7 set: 6D 6S 6S",
+            "7 set: 10D 10D 10S 10S 10S",
+            "1 run: 2H 3H 4H 5H 6H",
+            "1 set: 4C 4D 4D",
+            "1 set: 7D 7D 7S",
+            "1 set: KD KD KS KS",
+            "5 run: 3D 4D 5D 6D 7D",
+            "5 set: 3C 3D 3S",
+            "5 set: 4C 4C 4S",
+            "5 set: 7C 7C 7H 7S",
+            "0 run: 3S 4S 5S JK=6S 7S",
+            "0 set: 6C 6C 6H 6H",
+            "0 set: 9D 9S 9S",
+            "0 set: QC QC QD QD QD QH QS",
+        ),
+        current=0,
+    ),
+    "standard deal 10": Crowded(
+        "standard",
+        10,
+        ((1, 7), (1, 5), (1, 5), (1, 5), (1, 6), (1, 5), (2, 6), (1, 5)),
+        (
+            "7 run: 3D 4D 5D JK=6D 7D 8D 9D 10D JD QD KD AD",
+            "7 run: AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH",
+            "7 run: 7S 8S JK=9S 10S JS QS KS",
+            "2 run: AC 2C 3C 4C JK=5C 6C 7C 8C 9C",
+            "2 run: 9C 10C JC QC KC AC",
+            "2 run: 9S JK=10S JS QS KS AS",
+            "3 run: 4C 5C 6C 7C 8C 9C 10C JC QC KC",
+            "3 run: 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH",
+            "3 run: 5S 6S JK=7S JK=8S 9S 10S JS",
+            "1 run: AD 2D 3D 4D 5D 6D 7D 8D",
+            "1 run: 9H 10H JH QH KH AH",
+            "1 run: AS 2S 3S 4S 5S 6S",
+            "5 run: 10C JC QC KC AC",
+            "5 run: 2S 3S 4S JK=5S 6S 7S",
+            "5 run: 9S 10S JS QS KS",
+            "4 run: 3C 4C 5C 6C 7C 8C 9C 10C",
+            "4 run: 3D 4D 5D 6D 7D",
+            "4 run: 3S 4S 5S 6S 7S 8S",
+            "0 run: 2D 3D 4D 5D 6D",
+            "0 run: 8D 9D 10D JD QD KD",
+            "0 run: JK=6S 7S 8S 9S 10S",
+            "6 run: 3C 4C 5C 6C 7C",
+            "6 run: 6D 7D 8D 9D 10D",
+            "6 run: 4H 5H 6H 7H 8H 9H",
+        ),
+        current=6,
+    ),
+    "preset_004 deal 9": Crowded(
+        "preset_004",
+        9,
+        ((1, 2), (1, 3), (1, 2), (1, 2), (2, 3), (1, 3), (1, 2), (1, 3)),
+        (
+            "1 run: 7D 8D 2D=9D 10D JD 2H=QD KD AD",
+            "1 set: 8C 8D 8H 8S 8S",
+            "1 set: JC JH JH JS JC",
+            "1 set: KH KS KS KH KD KC KC",
+            "2 run: 3D 4D JK=5D 6D 7D 8D",
+            "2 set: 4C 4C 4D 4H 4C 4H 4D",
+            "2 set: 5S 5S 5S 5S 5C 5D 5H",
+            "2 set: 10C 10S 2H=10 10D",
+            "6 run: 2S 3S JK=4S JK=5S 2C=6S 7S",
+            "6 set: AC AC 2H=A",
+            "6 set: 3C 3D 3S 3H 3S",
+            "6 set: 10C 10H 10H",
+            "0 run: 10D 2C=JD QD KD AD",
+            "0 set: 3C 3D 3H",
+            "0 set: 4H 4S 2H=4",
+            "0 set: 8C 8D 2S=8",
+            "7 run: 5D 6D 7D JK=8D 9D",
+            "7 set: JC JD JS",
+            "7 set: QC QH QS QD",
+            "7 set: KC KD KS",
+            "3 run: JK=2H 3H 2D=4H 5H 6H",
+            "3 set: 9C 9S 9S",
+            "3 set: 10C 10H 10S",
+            "3 set: QC QC QH QS",
+            "5 run: 2C=3H 4H 5H 6H 7H 8H",
+            "5 set: 5C 5C 5D",
+            "5 set: 9D 9H 9S",
+            "5 set: JC JD JS JS",
+            "4 run: 9S JK=10S JK=JS QS KS",
+            "4 set: AH AS 2D=A",
+            "4 set: 3C 3D 3S",
+            "4 set: 6C 6S 6S",
+        ),
+        current=4,
+    ),
+}
+
+
+def crowded(name: str, *, widest: bool = False, seats: int = 8) -> PlayerView:
+    """``CROWDED[name]`` as seat 0 sees it, with long names; ``widest``: every seat's lines
+    at their widest as well (25 cards in hand, 12 buys, a four-digit total); ``seats``: only
+    the first ones, with their melds."""
+    case = CROWDED[name]
+    rules = Rules.preset(case.preset).with_options(buy_limit="unlimited")
+    players = tuple(
+        SeatView(
+            LONG_NAMES[seat],
+            25 if widest else hand,
+            True,
+            12 if widest else buys,
+            1234 if widest else 100 + 37 * seat,
+        )
+        for seat, (hand, buys) in enumerate(case.seats[:seats])
+    )
+    melds = tuple(
+        TableMeld(int(owner), Meld.parse(text))
+        for owner, text in (meld.split(" ", 1) for meld in case.melds)
+        if int(owner) < seats
+    )
+    return replace(
+        table_view(8),
+        rules=rules,
+        deal=case.deal,
+        contract=rules.contract_for(case.deal),
+        seats=players,
+        melds=melds,
+        buy_limit=None,
+        current=case.current % seats,
+        dealer=0,
+        hand=HAND_15[: case.seats[0][0]],
+    )
+
+
+@pytest.mark.parametrize("widest", [False, True])
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", CROWDED)
+def test_the_most_crowded_tables_keep_every_glyph_8_px_tall_at_300_px(
+    name: str, language: Language, compact: bool, widest: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every seat down with its melds laid off on: the same square, every text, rank and
+    suit at least 8 px tall at 300 px wide, every meld drawn (and numbered) inside its row."""
+    drawn = drawing(monkeypatch)
+    view = crowded(name, widest=widest)
+    data = render_table(view, compact=compact, language=language)
+    assert Image.open(io.BytesIO(data)).size == (SIZE, SIZE)
+    layout = layout_table(view, compact=compact, language=language)
+    tile = layout.scale.tile
+    assert at_phone(tile.rank_cap) >= MIN_GLYPH and at_phone(tile.suit_height) >= MIN_GLYPH
+    assert layout.buys or widest  # only the widest seat lines leave the buys to the text
+    assert drawn
+    for text in drawn:
+        assert at_phone(text.size * CAP_HEIGHT) >= MIN_GLYPH, text
+        left, top, right, bottom = text.box
+        assert left >= 0 and top >= 0 and right <= SIZE and bottom <= SIZE, text
+    numbers = sorted(meld.number for row in layout.rows for meld in row.melds)
+    assert numbers == list(range(1, len(view.melds) + 1))
+    for row in layout.rows:
+        assert layout.head <= row.top and row.top + row.height <= SIZE
+        for meld in row.melds:
+            for where in meld.tiles:
+                assert row.top <= where.y and where.y + tile.height <= row.top + row.height
+                assert where.x + tile.width <= SIZE - px(OUTER)
+
+
+@pytest.mark.parametrize("seats", [5, 6, 7])
+@pytest.mark.parametrize("compact", [False, True])
+def test_fewer_crowded_seats_keep_the_legible_size(seats: int, compact: bool) -> None:
+    """The same tables with fewer seats: taller rows, the same legible cards, no shrinking."""
+    for name in CROWDED:
+        view = crowded(name, seats=seats)
+        layout = layout_table(view, compact=compact)
+        assert layout.scale.factor >= 1 and len(layout.rows) == seats, name
+        assert Image.open(io.BytesIO(render_table(view, compact=compact))).size == (SIZE, SIZE)
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("name", CROWDED)
+def test_the_most_crowded_tables_ink_is_at_least_8_px_tall_at_300_px(
+    name: str, compact: bool
+) -> None:
+    assert _measure_ink(crowded(name), compact) >= len(CROWDED[name].melds)
+
+
+@pytest.mark.parametrize("name", CROWDED)
+def test_a_summarised_meld_keeps_what_players_act_on(name: str) -> None:
+    """A run keeps its ends (where cards go) and a set its rank; what is left out is stood
+    for by bridges of card edges, which cover no rank, and no badge covers a rank."""
+    view = crowded(name)
+    for compact in (False, True):
+        layout = layout_table(view, compact=compact)
+        summarised = [meld for row in layout.rows for meld in row.melds if meld.summarised]
+        assert summarised, name  # these tables are too full for every card
+        boxes = list(tiles(layout))
+        for placed in summarised:
+            cards = placed.meld.cards
+            shown = [where.index for where in placed.tiles]
+            hidden = len(cards) - len(shown)
+            assert len(set(shown)) == len(shown) and hidden > 0
+            if placed.meld.kind == "run":
+                assert shown[0] == 0 and shown[-1] == len(cards) - 1
+                assert shown == sorted(shown)
+            else:
+                assert not cards[shown[0]].is_wild_in("set", view.rules)
+            assert sum(hidden_here for _, _, hidden_here in placed.bridges) == hidden
+            for x, _, _ in placed.bridges:
+                before = [where for where in placed.tiles if where.x < x]
+                assert before and all(where.rank.right <= x for where in before)
+            if placed.badge is not None:
+                for rank, suit in boxes:
+                    assert not placed.badge.overlaps(rank) and not placed.badge.overlaps(suit)
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_a_table_with_room_draws_every_card(compact: bool) -> None:
+    for players in SEATS:
+        layout = layout_table(long_named(players), compact=compact)
+        assert not any(meld.summarised for row in layout.rows for meld in row.melds)
+        assert layout.scale.factor >= 1
 
 
 # -- four colours ------------------------------------------------------------------------------
