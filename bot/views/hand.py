@@ -252,14 +252,19 @@ def render_hand(
 
 
 class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
-    """The player writes the melds: ``set: 8H 8S 8C | run: 3H 4H JK=5H 6H``."""
+    """The player writes the melds: ``set: 8H 8S 8C | run: 3H 4H JK=5H 6H``.
 
-    melds: discord.ui.TextInput[MeldsModal] = discord.ui.TextInput(
-        label="Melds, separated by |",
-        custom_id="melds",
-        style=discord.TextStyle.paragraph,
-        max_length=400,
-        placeholder="set: 8H 8S 8C | run: 3H 4H JK=5H 6H",
+    The text input sits in a ``Label`` (component type 18), the modal layout Discord
+    documents now; a text input's own ``label`` in an action row is deprecated."""
+
+    field: discord.ui.Label[MeldsModal] = discord.ui.Label(
+        text="Melds, separated by |",
+        component=discord.ui.TextInput(
+            custom_id="melds",
+            style=discord.TextStyle.paragraph,
+            max_length=400,
+            placeholder="set: 8H 8S 8C | run: 3H 4H JK=5H 6H",
+        ),
     )
 
     def __init__(
@@ -276,9 +281,16 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
             title=t("modal.title", language),
         )
         self.table_id, self.sort = table_id, sort
+        self.field.text = t("modal.label", language)
         self.melds.default = proposal
-        self.melds.label = t("modal.label", language)
         self.melds.placeholder = t("modal.placeholder", language)
+
+    @property
+    def melds(self) -> discord.ui.TextInput[MeldsModal]:
+        """The text input inside the label."""
+        component = self.field.component
+        assert isinstance(component, discord.ui.TextInput)
+        return component
 
 
 async def open_melds_form(interaction: discord.Interaction[Any], form: MeldsModal) -> None:
@@ -303,6 +315,20 @@ async def submit_melds(
     await play_and_show(interaction, table_id, action, sort)
 
 
+def modal_fields(components: list[Any]) -> list[dict[str, Any]]:
+    """The submitted fields of a modal: each inside a label (type 18, ``component``), as
+    forms are drawn now, or inside an action row (``components``), as a form opened before
+    the label layout is still submitted."""
+    fields: list[dict[str, Any]] = []
+    for item in components:
+        if not isinstance(item, dict):
+            continue
+        if isinstance(item.get("component"), dict):
+            fields.append(item["component"])
+        fields.extend(child for child in item.get("components", []) if isinstance(child, dict))
+    return fields
+
+
 async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
     """Every melds form is answered here, from the submission itself: a form opened before the
     bot restarted has no ``MeldsModal`` behind it, and a form opened since has none either
@@ -317,8 +343,7 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
     text = next(
         (
             str(item.get("value", ""))
-            for row in data.get("components", [])
-            for item in row.get("components", [])
+            for item in modal_fields(data.get("components", []))
             if item.get("custom_id") == "melds"
         ),
         "",
