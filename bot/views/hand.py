@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import guards
+from bot import answers, guards
 from bot.errors import StaleControl, UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
@@ -138,7 +138,9 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         async with guard(interaction):
             if await answer_hand_on_public(interaction, self.table_id):
                 return
-            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
+            modal = self.verb == "downedit"
+            async with answers.for_click(interaction, self.table_id, fresh=False, modal=modal):
+                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
 
 
 class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_SELECT_TEMPLATE):
@@ -185,7 +187,8 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
             if await answer_hand_on_public(interaction, self.table_id):
                 return
             values = [str(value) for value in self.item.values]
-            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
+            async with answers.for_click(interaction, self.table_id, fresh=False):
+                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
 
 
 async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id: int) -> bool:
@@ -353,7 +356,8 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
             raise UserError(
                 "That form is not valid any more; open your hand again.", code="stale_form"
             )
-        await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
+        async with answers.for_click(interaction, int(table), fresh=False):
+            await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
 
 
 async def hand_files(
@@ -396,16 +400,16 @@ async def show_snapshot(
     if snap.over:
         text = (note + "\n\n" if note else "") + t("hand.game_over", language)
         if fresh:
-            await interaction.response.send_message(text, ephemeral=True)
+            await answers.show(interaction, text)
         else:
-            await interaction.response.edit_message(content=text, view=None, attachments=[])
+            await answers.update(interaction, text, view=None, attachments=[])
         return
     content, ui = render_hand(snap, sort, mode=mode, note=note, picked=picked, language=language)
     files = await hand_files(snap, sort, mode, language)
     if fresh:
-        await interaction.response.send_message(content, view=ui, ephemeral=True, files=files)
+        await answers.show(interaction, content, view=ui, files=files)
     else:
-        await interaction.response.edit_message(content=content, view=ui, attachments=files)
+        await answers.update(interaction, content, view=ui, attachments=files)
     if follower is not None and not snap.over:
         follower.answered(snap.table_id, snap.user_id)
 
@@ -443,8 +447,9 @@ async def play_and_show(
 async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
     """``My hand`` on the table message: a fresh ephemeral hand message."""
     service: TableService = interaction.client.service
-    snap = await service.play(table_id, interaction.user.id)
-    await show_snapshot(interaction, snap, "s", fresh=True)
+    async with answers.for_click(interaction, table_id, fresh=True):
+        snap = await service.play(table_id, interaction.user.id)
+        await show_snapshot(interaction, snap, "s", fresh=True)
 
 
 def resolver(verb: str, values: list[str] | None) -> Resolver | None:
@@ -546,9 +551,7 @@ async def hand_click(
         if follower is not None:  # no push may redraw the hand over the goodbye
             follower.forget(table_id, user_id)
         await service.leave_game(table_id, user_id)
-        await interaction.response.edit_message(
-            content=t("hand.left_game", language), view=None, attachments=[]
-        )
+        await answers.update(interaction, t("hand.left_game", language), view=None, attachments=[])
         return
     if verb in BUY_PREF_VERBS:
         snap = await service.set_buy_preference(table_id, user_id, BUY_PREF_VERBS[verb])
@@ -564,13 +567,14 @@ async def hand_click(
         await show_snapshot(interaction, snap, sort, note=note)
         return
     snap = await play_and_show(interaction, table_id, resolver(verb, values), sort, shown=tag)
-    if interaction.response.is_done():
-        return
+    if snap.refusal is not None or snap.action is not None:
+        return  # play_and_show answered
     if verb == "sort":
         await show_snapshot(interaction, snap, "r" if sort == "s" else "s")
     elif verb == "leave":
-        await interaction.response.edit_message(
-            content=t("hand.leave_confirm", language),
+        await answers.update(
+            interaction,
+            t("hand.leave_confirm", language),
             view=leave_confirmation(table_id, snap.tag, sort, language),
             attachments=[],
         )

@@ -1,0 +1,138 @@
+"""A seat's legal plays, computed once per game state and never on the event loop's time.
+
+``Game.legal_actions`` is quick for a hand of 11-15 cards, but a hand piled up under the
+``buy_limit: unlimited`` house rule (80 cards at an 8-player table in deal 10) took 0.1-9.5 s
+on this machine (issue 29.2). Run on the event loop, that froze every table on the bot and
+made Discord give up on the click. So the service asks here instead:
+
+- ``ready`` computes them in a worker thread on a copy of the game (``Game.copy``: the thread
+  never reads a game the loop may change), and two askers of the same state share one
+  computation;
+- ``known`` and ``now`` answer from what was computed, keyed by a digest of the full game
+  state (``Game.to_json``) and the player, so a snapshot built under the table's lock right
+  after ``ready`` costs nothing; ``now`` computes on the spot only when nobody prepared the
+  state (tests and tools that read a snapshot directly), as before.
+
+The legal plays are a pure function of the game state, so a digest hit is always right, and
+a state that changed (a test that set a hand by hand included) is simply a miss.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import OrderedDict
+
+from engine import Game
+from engine.actions import Action
+
+from .live import LiveTable
+
+Plays = tuple[Action, ...]
+
+#: States remembered (each a few dozen actions): enough for every table whose player is
+#: thinking right now on a busy bot, small enough to be nothing in memory.
+KEEP = 2048
+
+
+def state_key(game: Game, player: str) -> bytes:
+    """The digest of ``game``'s whole state and ``player``: equal keys, equal legal plays."""
+    digest = hashlib.blake2b(game.to_json().encode(), digest_size=20)
+    digest.update(b"\0" + player.encode())
+    return digest.digest()
+
+
+class LegalPlays:
+    """Legal plays by game state: remembered, and computed off the event loop when asked."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self._known: OrderedDict[bytes, Plays] = OrderedDict()
+        self._running: dict[bytes, asyncio.Future[Plays]] = {}
+        #: Computations run in a worker thread, and on the event loop (tests, benchmarks).
+        self.threaded = 0
+        self.inline = 0
+
+    def known(self, game: Game, player: str, key: bytes | None = None) -> Plays | None:
+        """The legal plays of this state if they were computed, else None (nothing is run)."""
+        key = state_key(game, player) if key is None else key
+        plays = self._known.get(key)
+        if plays is not None:
+            self._known.move_to_end(key)
+        return plays
+
+    def now(self, game: Game, player: str) -> Plays:
+        """The legal plays of this state: remembered, or computed here and now."""
+        key = state_key(game, player)
+        plays = self.known(game, player, key)
+        if plays is None:
+            self.inline += 1
+            plays = self._remember(key, tuple(game.legal_actions(player)))
+        return plays
+
+    async def ready(self, game: Game, player: str) -> Plays:
+        """The legal plays of ``game``'s state as it is at this call, computed in a worker
+        thread on a copy taken now (so ``game`` may change meanwhile); the state's next
+        ``known`` or ``now`` answers at once."""
+        key = state_key(game, player)
+        plays = self.known(game, player, key)
+        if plays is not None:
+            return plays
+        running = self._running.get(key)
+        if running is None:
+            running = asyncio.ensure_future(self._compute(key, game.copy(), player))
+            self._running[key] = running
+        return await asyncio.shield(running)
+
+    async def _compute(self, key: bytes, game: Game, player: str) -> Plays:
+        try:
+            self.threaded += 1
+            plays = await asyncio.to_thread(game.legal_actions, player)
+            return self._remember(key, tuple(plays))
+        finally:
+            self._running.pop(key, None)
+
+    def _remember(self, key: bytes, plays: Plays) -> Plays:
+        self._known[key] = plays
+        self._known.move_to_end(key)
+        while len(self._known) > self.keep:
+            self._known.popitem(last=False)
+        return plays
+
+
+#: The process's one store of legal plays (the game state is the key, so tables, services
+#: and restarts may share it).
+LEGAL = LegalPlays()
+
+
+async def prepare(table: LiveTable, user_id: int) -> None:
+    """Compute ``user_id``'s legal plays at ``table`` off the event loop when they are to move
+    (their snapshot needs them); nothing when it is not their turn or already known."""
+    game = table.game
+    seat = table.seat_of(user_id)
+    if game is None or seat is None or table.closed or game.is_over:
+        return
+    if game.current != seat or seat in table.removed:
+        return
+    await LEGAL.ready(game, str(user_id))
+
+
+#: A hand this big may take long over its legal plays (11-15 cards take milliseconds; the
+#: 80 of an unlimited-buys table up to seconds), so a click on it is deferred at once.
+BIG_HAND = 24
+
+
+def needs_time(table: LiveTable | None, user_id: int) -> bool:
+    """Whether a click of ``user_id`` at ``table`` is likely to pass a second: its table's
+    lock is held (a timer, a slow write), or the seat must move with a big hand whose legal
+    plays were not computed yet. Cheap: nothing is computed here."""
+    if table is None or table.closed:
+        return False
+    if table.lock.locked():
+        return True
+    game = table.game
+    seat = table.seat_of(user_id)
+    if game is None or seat is None or game.is_over or game.current != seat:
+        return False
+    player = str(user_id)
+    return len(game.hand_of(player)) >= BIG_HAND and LEGAL.known(game, player) is None
