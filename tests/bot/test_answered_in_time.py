@@ -4,21 +4,19 @@ and no click freezes the event loop (every other table on the bot) while it work
 An 80-card hand (8 players, unlimited buys, deal 10) took up to 9.5 s for its legal plays on
 this machine, on the event loop, before the click was answered. Now the click is deferred
 first and the work runs in a worker thread; the finished hand replaces the deferred answer.
-A probe thread measures how long the event loop takes to run a callback it is handed: a
-loop busy with a click's computation cannot, for as long as it computes."""
+A probe thread (``tools.loop_probe``) measures how long the event loop takes to run a callback
+it is handed: a loop busy with a click's computation cannot, for as long as it computes."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
-from types import TracebackType
 from typing import Any
 
 import pytest
 import simcord
 
 from tools.big_hands import pile_up
+from tools.loop_probe import LoopProbe
 
 from .helpers import World, custom_ids, open_hand, open_table, start
 
@@ -32,43 +30,6 @@ MAX_LAG = 0.5
 #: computed on the event loop, this one stalled it 1.0 s, twice ``MAX_LAG``; in a worker
 #: thread, 0.03 s. (A stall is only one of the checks: the deferral is the other.)
 SEED = 4
-
-
-class LoopProbe:
-    """Measures, from a thread of its own, the longest the event loop took to run a callback
-    handed to it (``call_soon_threadsafe``) while the probe was on."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 0.01) -> None:
-        self.loop, self.every = loop, every
-        self.worst = 0.0
-        self.samples = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            ran = threading.Event()
-            asked = time.perf_counter()
-            self.loop.call_soon_threadsafe(ran.set)
-            while not ran.wait(0.05):
-                if self._stop.is_set():
-                    return
-            self.worst = max(self.worst, time.perf_counter() - asked)
-            self.samples += 1
-            time.sleep(self.every)
-
-    def __enter__(self) -> LoopProbe:
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def callbacks_since(env: simcord.Env, index: int) -> list[dict[str, Any]]:
@@ -113,13 +74,13 @@ async def test_an_80_card_hand_is_deferred_at_once_and_the_loop_never_stalls(
     before = len(env.http_requests)
     with LoopProbe(loop) as probe:
         hand = await p.click(world.message(), label="My hand")
-    print(f"loop lag {probe.worst:.3f} s over {probe.samples} samples")
+    print(f"loop lag {probe.worst:.3f} s over {len(probe.lags)} samples")
     assert hand.acknowledged and hand.ephemeral
     first = callbacks_since(env, before)
     assert first and first[0]["type"] == DEFERRED_MESSAGE, first[:1]  # before any work
     assert "80 cards" in hand.response.content  # the deferred answer became the hand
     assert any(":discard" in cid for cid in custom_ids(hand.response))
-    assert probe.samples > 0
+    assert probe.lags
     assert probe.worst < MAX_LAG, f"the event loop stalled {probe.worst:.2f} s"
     # The Hint (the plain hint searches the whole hand) and a discard: in time as well.
     before = len(env.http_requests)
