@@ -34,8 +34,10 @@ from bot.screens.hand_screen import (
     Mode,
     Style,
     everything_that_fits,
+    go_down_key,
     hand_screen,
     layoff_cards,
+    other_go_downs,
 )
 from bot.screens.hand_text import buy_answer_text, hint_note, result_note
 from bot.screens.text import (
@@ -90,7 +92,7 @@ BUTTON_VERBS = (
     "pass",
     "unbuy",
 )
-SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch")
+SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch", "downpick")
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
 HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
@@ -480,6 +482,9 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
         if not isinstance(swap, SwapJoker):
             raise UserError("That choice is not a swap.", code="not_a_swap")
         return lambda snap: swap
+    if verb == "downpick":
+        key = _one(values)
+        return lambda snap: _go_down_by_key(snap, key)
     if verb == "laybatch":
         batch = parse_action(_one(values))
         if not isinstance(batch, LayOff):
@@ -501,6 +506,16 @@ def _proposal(snap: SeatSnapshot) -> Action | None:
             "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
         )
     return proposal
+
+
+def _go_down_by_key(snap: SeatSnapshot, key: str) -> Action:
+    """The go-down the Lay down screen's choice names (``go_down_key``), as legal now."""
+    chosen = next((a for a in other_go_downs(snap.legal) if go_down_key(a) == key), None)
+    if chosen is None:
+        raise UserError(
+            "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
+        )
+    return chosen
 
 
 def _everything(snap: SeatSnapshot) -> Action:
