@@ -188,14 +188,20 @@ async def in_time(
 
 
 def for_click(
-    interaction: discord.Interaction[Any], table_id: int, *, fresh: bool, modal: bool = False
+    interaction: discord.Interaction[Any],
+    table_id: int,
+    *,
+    fresh: bool,
+    modal: bool = False,
+    searches: bool = False,
 ) -> contextlib.AbstractAsyncContextManager[None]:
     """``in_time`` for a click at ``table_id``: deferred at once when the service says it
-    will take time (``legal_plays.needs_time``). A click answered with a form (``modal``)
-    is never deferred: Discord accepts a form only as the first answer."""
+    will take time (``legal_plays.needs_time``; ``searches``: the click searches the hand,
+    like the Hint). A click answered with a form (``modal``) is never deferred: Discord
+    accepts a form only as the first answer."""
     if modal:
         return contextlib.nullcontext()
     service = getattr(interaction.client, "service", None)
     tables = getattr(service, "tables", {})
-    slow = needs_time(tables.get(table_id), interaction.user.id)
+    slow = needs_time(tables.get(table_id), interaction.user.id, searches=searches)
     return in_time(interaction, fresh=fresh, at_once=slow)

@@ -71,6 +71,8 @@ class Figures:
     last: dict[str, list[float]] = field(default_factory=dict)
     deferred: dict[str, int] = field(default_factory=dict)
     lags: list[float] = field(default_factory=list)
+    #: The lag of the same loop doing nothing, for as long: the machine's own noise.
+    idle: list[float] = field(default_factory=list)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -80,7 +82,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
-async def measure(hands: int, size: int, first_seed: int, folder: Path) -> Figures:
+async def measure(
+    hands: int, size: int, first_seed: int, folder: Path, idle: float = 10.0
+) -> Figures:
     settings = Settings(
         discord_token=SecretStr(TOKEN),
         database=folder / "bench-answer.sqlite3",
@@ -107,6 +111,9 @@ async def measure(hands: int, size: int, first_seed: int, folder: Path) -> Figur
                 await member.click(opened.response.message, label="Join")
             await members[0].click(table_message(), label="Start")
             loop = asyncio.get_running_loop()
+            with LoopProbe(loop) as probe:
+                await asyncio.get_running_loop().run_in_executor(None, time.sleep, idle)
+            figures.idle.extend(probe.lags)
             for number in range(hands):
                 game = table.game
                 seat = pile_up(game, size, seed=first_seed + number)
@@ -158,6 +165,12 @@ def report(figures: Figures) -> None:
         f"event loop lag: p50 {percentile(lags, 50) * 1000:.1f} ms, p99 "
         f"{percentile(lags, 99) * 1000:.1f} ms, max {max(lags, default=0) * 1000:.1f} ms "
         f"({len(lags)} samples)"
+    )
+    idle = figures.idle
+    print(
+        f"the same loop idle (the machine's noise): p50 {percentile(idle, 50) * 1000:.1f} ms, "
+        f"p99 {percentile(idle, 99) * 1000:.1f} ms, max {max(idle, default=0) * 1000:.1f} ms "
+        f"({len(idle)} samples)"
     )
 
 

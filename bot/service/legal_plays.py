@@ -5,9 +5,13 @@
 on this machine (issue 29.2). Run on the event loop, that froze every table on the bot and
 made Discord give up on the click. So the service asks here instead:
 
-- ``ready`` computes them in a worker thread on a copy of the game (``Game.copy``: the thread
-  never reads a game the loop may change), and two askers of the same state share one
-  computation;
+- ``ready`` computes them off the event loop, and two askers of the same state share one
+  computation: a hand of ``BIG_HAND`` cards or more in a worker process (the game pickled
+  to it: the engine alone is imported there),
+  since a thread of this process would still share the interpreter lock and the garbage
+  collector's pauses with the loop (the loop stalled 100-260 ms at a time on a loaded machine
+  while a thread computed an 80-card hand); a smaller hand in a worker thread, on a copy of
+  the game (``Game.copy``: the thread never reads a game the loop may change);
 - ``known`` and ``now`` answer from what was computed, keyed by a digest of the full game
   state (``Game.to_json``) and the player, so a snapshot built under the table's lock right
   after ``ready`` costs nothing; ``now`` computes on the spot only when nobody prepared the
@@ -21,18 +25,28 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
+import multiprocessing
 from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from engine import Game
 from engine.actions import Action
 
 from .live import LiveTable
 
+log = logging.getLogger("bot.service")
+
 Plays = tuple[Action, ...]
 
 #: States remembered (each a few dozen actions): enough for every table whose player is
 #: thinking right now on a busy bot, small enough to be nothing in memory.
 KEEP = 2048
+#: A hand this big may take long over its legal plays (11-15 cards take milliseconds; the
+#: 80 of an unlimited-buys table up to seconds): a click on it is deferred at once, and its
+#: plays are computed in the worker process.
+BIG_HAND = 24
 
 
 def state_key(game: Game, player: str) -> bytes:
@@ -49,7 +63,9 @@ class LegalPlays:
         self.keep = keep
         self._known: OrderedDict[bytes, Plays] = OrderedDict()
         self._running: dict[bytes, asyncio.Future[Plays]] = {}
-        #: Computations run in a worker thread, and on the event loop (tests, benchmarks).
+        #: Computations run in the worker process, a worker thread, and on the event loop
+        #: (tests and tools that read a snapshot directly).
+        self.in_process = 0
         self.threaded = 0
         self.inline = 0
 
@@ -80,14 +96,33 @@ class LegalPlays:
             return plays
         running = self._running.get(key)
         if running is None:
-            running = asyncio.ensure_future(self._compute(key, game.copy(), player))
+            if len(game.hand_of(player)) >= BIG_HAND:
+                work = self._in_process(key, game.copy(), player)
+            else:
+                work = self._in_thread(key, game.copy(), player)
+            running = asyncio.ensure_future(work)
             self._running[key] = running
         return await asyncio.shield(running)
 
-    async def _compute(self, key: bytes, game: Game, player: str) -> Plays:
+    async def _in_thread(self, key: bytes, game: Game, player: str) -> Plays:
         try:
             self.threaded += 1
             plays = await asyncio.to_thread(game.legal_actions, player)
+            return self._remember(key, tuple(plays))
+        finally:
+            self._running.pop(key, None)
+
+    async def _in_process(self, key: bytes, game: Game, player: str) -> Plays:
+        """In the worker process; in a thread after all if the process can't be had."""
+        try:
+            loop = asyncio.get_running_loop()
+            try:
+                plays = await loop.run_in_executor(_worker(), Game.legal_actions, game, player)
+            except (BrokenProcessPool, OSError, RuntimeError) as error:
+                log.warning("legal plays: no worker process (%s); in a thread", error)
+                _drop_worker()
+                return await self._in_thread(key, game, player)
+            self.in_process += 1
             return self._remember(key, tuple(plays))
         finally:
             self._running.pop(key, None)
@@ -98,6 +133,30 @@ class LegalPlays:
         while len(self._known) > self.keep:
             self._known.popitem(last=False)
         return plays
+
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _worker() -> Executor:
+    """The one worker process, started the first time a big hand needs it ("spawn": a fresh
+    interpreter, not a fork of this one with its threads and connections)."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _pool
+
+
+def _drop_worker() -> None:
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown() -> None:
+    """Stop the worker process (the bot closing)."""
+    _drop_worker()
 
 
 #: The process's one store of legal plays (the game state is the key, so tables, services
@@ -117,15 +176,11 @@ async def prepare(table: LiveTable, user_id: int) -> None:
     await LEGAL.ready(game, str(user_id))
 
 
-#: A hand this big may take long over its legal plays (11-15 cards take milliseconds; the
-#: 80 of an unlimited-buys table up to seconds), so a click on it is deferred at once.
-BIG_HAND = 24
-
-
-def needs_time(table: LiveTable | None, user_id: int) -> bool:
+def needs_time(table: LiveTable | None, user_id: int, *, searches: bool = False) -> bool:
     """Whether a click of ``user_id`` at ``table`` is likely to pass a second: its table's
     lock is held (a timer, a slow write), or the seat must move with a big hand whose legal
-    plays were not computed yet. Cheap: nothing is computed here."""
+    plays were not computed yet, or (``searches``: the Hint) whose advice must search it.
+    Cheap: nothing is computed here."""
     if table is None or table.closed:
         return False
     if table.lock.locked():
@@ -135,4 +190,6 @@ def needs_time(table: LiveTable | None, user_id: int) -> bool:
     if game is None or seat is None or game.is_over or game.current != seat:
         return False
     player = str(user_id)
-    return len(game.hand_of(player)) >= BIG_HAND and LEGAL.known(game, player) is None
+    if len(game.hand_of(player)) < BIG_HAND:
+        return False
+    return searches or LEGAL.known(game, player) is None

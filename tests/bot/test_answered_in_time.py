@@ -66,6 +66,7 @@ async def big_hand_table(env: simcord.Env) -> tuple[World, Any, int]:
     return world, world.player(int(game.players[seat])), seat
 
 
+@pytest.mark.simcord(settle_timeout=30)  # the hand's work, in a worker process, is real time
 async def test_an_80_card_hand_is_deferred_at_once_and_the_loop_never_stalls(
     env: simcord.Env,
 ) -> None:
@@ -87,6 +88,8 @@ async def test_an_80_card_hand_is_deferred_at_once_and_the_loop_never_stalls(
     with LoopProbe(loop) as probe:
         hinted = await p.click(hand.response, label="Hint")
         assert hinted.acknowledged
+        first = callbacks_since(env, before)
+        assert first and first[0]["type"] == DEFERRED_UPDATE, first[:1]  # it searches 80 cards
         discard, card = first_option(hand.response, ":discard")
         thrown = await p.select(hand.response, [card], custom_id=discard)
     assert thrown.acknowledged
