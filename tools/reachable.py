@@ -43,8 +43,20 @@ from engine.players.levels import make_strategy
 Step = tuple[Any, ...]
 
 
+_screens: dict[tuple[int, str, str], tuple[SeatSnapshot, HandScreen]] = {}
+
+
 def _screen(snap: SeatSnapshot, mode: Mode, picked: Card | None = None) -> HandScreen:
-    return hand_screen(snap, "s", mode=mode, picked=picked)
+    """The hand's screen in ``mode`` (drawn once per snapshot: every action asks)."""
+    key = (id(snap), mode, str(picked))
+    kept = _screens.get(key)
+    if kept is not None and kept[0] is snap:
+        return kept[1]
+    if len(_screens) > 64:
+        _screens.clear()
+    screen = hand_screen(snap, "s", mode=mode, picked=picked)
+    _screens[key] = (snap, screen)
+    return screen
 
 
 def _buttons(screen: HandScreen) -> set[str]:
@@ -254,10 +266,11 @@ class Table:
         message_id = self.table.record.message_id
         return next(m for m in reversed(self.channel.history()) if m.id == message_id)
 
-    async def open(self, deals: int | None) -> None:
+    async def open(self, deals: int | None, full: bool = False) -> None:
         host = self.members[0]
-        if self.preset == "rummy":
-            opened = await host.slash(self.channel, "rummy new", target=60)
+        if self.preset == "rummy":  # a short game unless ``full`` (150 points)
+            target = {} if full else {"target": 40 if deals is None else 20 * deals}
+            opened = await host.slash(self.channel, "rummy new", **target)
         else:
             options: dict[str, Any] = {"preset": self.preset}
             if deals is not None:
@@ -271,8 +284,10 @@ class Table:
         for member in self.members:
             self.hands[member.id] = await member.click(self.table_message(), label="My hand")
 
-    async def play(self, deals: int | None = None, limit: int = 3000) -> Counts:
-        await self.open(deals)
+    async def play(
+        self, deals: int | None = None, *, full: bool = False, limit: int = 5000
+    ) -> Counts:
+        await self.open(deals, full)
         for _ in range(limit):
             table = self.table
             if table is None or table.game is None or table.game.is_over:
@@ -365,7 +380,14 @@ class Table:
 
 
 async def play_game(
-    env: simcord.Env, preset: str, *, people: int = 3, deals: int | None = None, seed: int = 0
+    env: simcord.Env,
+    preset: str,
+    *,
+    people: int = 3,
+    deals: int | None = None,
+    seed: int = 0,
+    full: bool = False,
 ) -> Counts:
-    """One game of ``preset`` through the hands (``deals`` shortens a Shanghai game)."""
-    return await Table(env, preset, people, seed).play(deals)
+    """One game of ``preset`` through the hands: ``deals`` shortens a Shanghai game (and a
+    Rummy game's target to 20 points a deal), ``full`` plays Rummy to its 150."""
+    return await Table(env, preset, people, seed).play(deals, full=full)
