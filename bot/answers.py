@@ -115,28 +115,27 @@ async def show(
 
 async def update(
     interaction: discord.Interaction[Any],
-    content: str,
+    content: str | None,
     *,
     view: discord.ui.View | None,
     attachments: Sequence[discord.File] | None = None,
+    embed: discord.Embed | None = None,
 ) -> None:
     """Redraw the message the clicked control is on; after a deferral, by editing it.
-    ``attachments`` None keeps the message's files."""
+    ``content``, ``attachments`` or ``embed`` None keeps the message's own."""
+    fields: dict[str, Any] = {"view": view}
+    if content is not None:
+        fields["content"] = content
+    if attachments is not None:
+        fields["attachments"] = list(attachments)
+    if embed is not None:
+        fields["embed"] = embed
     state = answering(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            if attachments is None:
-                await interaction.response.edit_message(content=content, view=view)
-            else:
-                await interaction.response.edit_message(
-                    content=content, view=view, attachments=list(attachments)
-                )
-        elif attachments is None:
-            await interaction.edit_original_response(content=content, view=view)
+            await interaction.response.edit_message(**fields)
         else:
-            await interaction.edit_original_response(
-                content=content, view=view, attachments=list(attachments)
-            )
+            await interaction.edit_original_response(**fields)
         state.thinking, state.answered = False, True
 
 

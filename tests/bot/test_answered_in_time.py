@@ -127,3 +127,34 @@ async def test_a_slow_store_write_is_answered_in_time_and_finished_later(
     assert world.table.game.step == "play"
     assert "12 cards" in hand.response.content
     assert not env.bot.unexpected_errors
+
+
+@pytest.mark.simcord(settle_timeout=1)
+async def test_a_slow_write_behind_a_table_button_is_answered_in_time(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Join on the table message with a write that takes 4 s: "thinking…" first, then the
+    private answer in its place once the seat is saved."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    opened = await alice.slash(channel, "shanghai new")
+    assert opened.response is not None
+    store = env.bot.service.store
+    real_update = store.update_lobby
+
+    async def slow_update(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(4)  # virtual seconds, past the settle timeout
+        return await real_update(*args, **kwargs)
+
+    monkeypatch.setattr(store, "update_lobby", slow_update)
+    before = len(env.http_requests)
+    joined = await bob.click(opened.response.message, label="Join")
+    assert joined.acknowledged and joined.ephemeral
+    first = callbacks_since(env, before)
+    assert first and first[0]["type"] == DEFERRED_MESSAGE, first[:1]
+    await env.advance_time(5)  # the write lands
+    table = env.bot.service.for_channel(channel.id)
+    assert [seat.name for seat in table.record.seats] == ["alice", "bob"]
+    assert joined.response is not None and "seat 2" in joined.response.content.lower()
