@@ -55,7 +55,7 @@ from .buy_window import (
 )
 from .computers import ComputerSeats, choose_auto_action
 from .hints import advice_for, plain_hint
-from .legal_plays import prepare
+from .legal_plays import LEGAL, prepare
 from .live import (
     ActResult,
     Change,
@@ -854,6 +854,7 @@ class TableService:
             game = table.game
             if table.closed or game is None or game.is_over or game.current != seat:
                 break
+            await LEGAL.ready(game, game.players[seat])  # a huge hand's, off the loop
             action = self.computers.action(table, seat, "normal")
             if action is None:
                 break
