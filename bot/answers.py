@@ -192,15 +192,13 @@ def for_click(
     *,
     fresh: bool,
     modal: bool = False,
-    searches: bool = False,
 ) -> contextlib.AbstractAsyncContextManager[None]:
     """``in_time`` for a click at ``table_id``: deferred at once when the service says it
-    will take time (``legal_plays.needs_time``; ``searches``: the click searches the hand,
-    like the Hint). A click answered with a form (``modal``) is never deferred: Discord
-    accepts a form only as the first answer."""
+    will take time (``legal_plays.needs_time``). A click answered with a form (``modal``)
+    is never deferred: Discord accepts a form only as the first answer."""
     if modal:
         return contextlib.nullcontext()
     service = getattr(interaction.client, "service", None)
     tables = getattr(service, "tables", {})
-    slow = needs_time(tables.get(table_id), interaction.user.id, searches=searches)
+    slow = needs_time(tables.get(table_id), interaction.user.id)
     return in_time(interaction, fresh=fresh, at_once=slow)

@@ -176,11 +176,11 @@ async def prepare(table: LiveTable, user_id: int) -> None:
     await LEGAL.ready(game, str(user_id))
 
 
-def needs_time(table: LiveTable | None, user_id: int, *, searches: bool = False) -> bool:
+def needs_time(table: LiveTable | None, user_id: int) -> bool:
     """Whether a click of ``user_id`` at ``table`` is likely to pass a second: its table's
-    lock is held (a timer, a slow write), or the seat must move with a big hand whose legal
-    plays were not computed yet, or (``searches``: the Hint) whose advice must search it.
-    Cheap: nothing is computed here."""
+    lock is held (a timer, a slow write), or the seat is to move with a big hand (almost
+    every click there changes the state, whose legal plays then take time, or searches the
+    hand, like the Hint). Cheap: nothing is computed here."""
     if table is None or table.closed:
         return False
     if table.lock.locked():
@@ -189,7 +189,4 @@ def needs_time(table: LiveTable | None, user_id: int, *, searches: bool = False)
     seat = table.seat_of(user_id)
     if game is None or seat is None or game.is_over or game.current != seat:
         return False
-    player = str(user_id)
-    if len(game.hand_of(player)) < BIG_HAND:
-        return False
-    return searches or LEGAL.known(game, player) is None
+    return len(game.hand_of(str(user_id))) >= BIG_HAND

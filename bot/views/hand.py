@@ -140,10 +140,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         async with guard(interaction):
             if await answer_hand_on_public(interaction, self.table_id):
                 return
-            modal, hint = self.verb == "downedit", self.verb == "hint"
-            async with answers.for_click(
-                interaction, self.table_id, fresh=False, modal=modal, searches=hint
-            ):
+            modal = self.verb == "downedit"
+            async with answers.for_click(interaction, self.table_id, fresh=False, modal=modal):
                 await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
 
 

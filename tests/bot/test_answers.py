@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot import answers
-from bot.service.legal_plays import BIG_HAND, LEGAL, needs_time
+from bot.service.legal_plays import BIG_HAND, needs_time
 from engine import Game, Rules
 from tools.big_hands import pile_up
 
@@ -127,9 +127,7 @@ async def test_needs_time_for_a_held_lock_or_a_big_hand_not_computed_yet() -> No
     mover = int(game.players[game.current])
     assert not needs_time(table, mover)  # 11 cards: quick whatever happens
     pile_up(game, BIG_HAND, seed=1)
-    assert needs_time(table, mover)
-    await LEGAL.ready(game, str(mover))
-    assert not needs_time(table, mover)  # known now
+    assert needs_time(table, mover)  # a big hand to move: its clicks compute or search
     other = int(game.players[(game.current + 1) % 8])
     assert not needs_time(table, other)  # not their turn
     async with table.lock:
