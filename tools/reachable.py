@@ -26,6 +26,7 @@ from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.screens.hand_screen import Button, HandScreen, Mode, Select, hand_screen, layoff_cards
 from bot.service import SeatSnapshot
 from bot.views.hand import resolver
+from engine import Game
 from engine.actions import (
     Action,
     CancelBuy,
@@ -185,9 +186,35 @@ def _lay_off(
     return None
 
 
-def unreachable(snap: SeatSnapshot) -> list[Action]:
-    """The legal actions of ``snap`` that the hand's controls cannot make."""
-    return [action for action in snap.legal if reach(snap, action) is None]
+def card_by_card(snap: SeatSnapshot, action: Action, game: Game) -> list[Step] | None:
+    """A lay-off of several cards made one card at a time, as the hand means it to be
+    (``hand_screen.lay_offs_together`` offers only those that can't be): the clicks of its
+    first card, if the hand offers that card's lay-off now and each next card's is legal
+    once the ones before it are laid (checked on a copy of ``game``, ``snap``'s state)."""
+    if not isinstance(action, LayOff) or len(action.items) < 2:
+        return None
+    first = reach(snap, LayOff(action.items[:1]))
+    if first is None:
+        return None
+    after = game.copy()
+    player = str(snap.user_id)
+    for item in action.items:
+        single = LayOff((item,))
+        if not after.is_legal(player, single):
+            return None
+        after.apply(player, single)
+    return first
+
+
+def unreachable(snap: SeatSnapshot, game: Game | None = None) -> list[Action]:
+    """The legal actions of ``snap`` that the hand's controls cannot make (with ``game``,
+    ``snap``'s state, a lay-off of several cards counts as made card by card if it can)."""
+    return [
+        action
+        for action in snap.legal
+        if reach(snap, action) is None
+        and (game is None or card_by_card(snap, action, game) is None)
+    ]
 
 
 # -- whole games through the hand --------------------------------------------------------------
@@ -346,7 +373,7 @@ class Table:
             self.counts.clicks += 1
             snap = self.snapshot(user_id)
         self.counts.decisions += 1
-        paths = {str(a): reach(snap, a) for a in snap.legal}
+        paths = {str(a): reach(snap, a) or card_by_card(snap, a, game) for a in snap.legal}
         for action in snap.legal:
             if paths[str(action)] is None:
                 self.counts.unreachable.append(f"{self.preset} deal {game.deal}: {action}")
