@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
+#: A post to an archived thread that Discord did not un-archive by itself (issue 24.2).
+THREAD_ARCHIVED = 50083
 GIVE_UP_AFTER = 8
 #: Notice lines an outbox keeps while its channel refuses them; older ones are summarised.
 MAX_QUEUED_LINES = 400
@@ -118,6 +120,8 @@ class Delivery:
             )
             box.table, box.lines, box.sheets = None, [], []
             return
+        if isinstance(error, discord.HTTPException) and error.code == THREAD_ARCHIVED:
+            await self._unarchive(box.channel_id)
         first = box.backoff.failed(now)
         if first:
             log.warning(
@@ -137,6 +141,17 @@ class Delivery:
             await self._tell_host(
                 table.record.host_id, table.id, box.channel_id, language, table.record.guild_id
             )
+
+    async def _unarchive(self, thread_id: int) -> None:
+        """Open a game's archived thread again, so the retry goes out (a thread auto-archives
+        after a day without messages; a game may be left overnight)."""
+        try:
+            channel = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
+            if isinstance(channel, discord.Thread):
+                await channel.edit(archived=False)
+                log.info("thread %s was archived: opened it again", thread_id)
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            log.info("thread %s stays archived (%s)", thread_id, _summary(error))
 
     async def _tell_host(
         self,

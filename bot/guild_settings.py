@@ -4,8 +4,8 @@ A server's admins (Manage Server) pick the language, the preset, the buy window 
 time once, instead of every host at every table. The store keeps them as one JSON object per
 guild (``Store.guild_settings``); ``GuildDefaults`` validates them on the way in and on the way
 out, so a value a later version no longer accepts is dropped rather than breaking
-``/shanghai new``. ``threads`` and ``ranked`` are room for the defaults of later features:
-stored and validated already, offered by no command yet.
+``/shanghai new``, and whether games move into threads. ``ranked`` is room for the default of
+a later feature: stored and validated already, offered by no command yet.
 
 A new table takes, for each option, what its host gave, else the server's default, else the
 bot's setting; the options the server's defaults filled are listed under ``server_defaults``
@@ -24,7 +24,7 @@ from .i18n import TABLE_LANGUAGE_OPTION, Language
 log = logging.getLogger(__name__)
 
 #: The table option each default fills, in the order the lobby names them.
-DEFAULT_OPTIONS = ("language", "preset", "buy_seconds", "turn_seconds")
+DEFAULT_OPTIONS = ("language", "preset", "buy_seconds", "turn_seconds", "threads")
 #: The key under which a table's options list the defaults its server filled in.
 APPLIED_KEY = "server_defaults"
 
@@ -38,8 +38,9 @@ class GuildDefaults(BaseModel):
     preset: str | None = Field(default=None, pattern=r"^[a-z0-9_]{1,40}$")
     buy_seconds: int | None = Field(default=None, ge=3, le=120)
     turn_seconds: int | None = Field(default=None, ge=10, le=3600)
-    #: Later features' defaults (a thread per table; ranked games): stored, not offered yet.
+    #: Whether new games move into a thread of their own (``bot/threads.py``).
     threads: bool | None = None
+    #: A later feature's default (ranked games): stored, not offered yet.
     ranked: bool | None = None
 
     @classmethod

@@ -26,9 +26,11 @@ import contextlib
 import hashlib
 import json
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from engine.actions import (
@@ -73,6 +75,8 @@ from .screens.text import (
     score_sheet_text,
     standings_text,
 )
+from .service.live import FOUR_COLOUR_OPTION
+from .threads import result_line
 from .views.table import render_table
 
 if TYPE_CHECKING:
@@ -135,6 +139,8 @@ class Outbox:
     backoff: Backoff = field(default_factory=new_backoff)
     #: Whether the host has been told that the bot lacks a permission here.
     host_told: bool = False
+    #: The table message was deleted (an edit found it gone): the next draw posts it anew.
+    gone: bool = False
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
@@ -165,6 +171,8 @@ class Publisher:
         self.delivery = Delivery(self)
         #: Each channel's recent calls, kept across its tables (``bot.pacing``).
         self.pace = ChannelPace()
+        #: One-off posts beside the outboxes (a thread's result line in its channel).
+        self._side_tasks: set[asyncio.Task[None]] = set()
         add_listener = getattr(bot, "add_listener", None)
         if add_listener is not None:
             add_listener(self.on_message, "on_message")
@@ -205,6 +213,38 @@ class Publisher:
             )
         if box.table is not None or box.sheets or box.to_strip:
             self._kick(box)
+        if any(isinstance(e, GameEnded) for e in change.events):
+            line = result_line(table)
+            if line is not None and table.record.parent_channel_id is not None:
+                self._later(self._tell_parent(table.record.parent_channel_id, table.id, line))
+
+    def announce(self, table: TableSnapshot, line: str) -> None:
+        """A line for the table's channel, posted with its next message (a thread's welcome,
+        which mentions the players so the thread is in their list)."""
+        box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
+        box.last = box.last or table
+        box.lines.append(line)
+        box.table = box.table or table
+        self._kick(box)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
+
+    async def _tell_parent(self, channel_id: int, table_id: int, line: str) -> None:
+        """The channel a thread's game came from gets one result line (issue 24.2); a
+        refusal is logged, not retried: the thread holds the whole result anyway."""
+        try:
+            channel = await self._channel(channel_id)
+            await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
+            self.notices += 1
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            log.info(
+                "table %s: the channel did not take the game's result (%s)",
+                table_id,
+                type(error).__name__,
+            )
 
     def _ping_for(self, change: Change) -> int | None:
         """The person whose turn began and who can't be reached through their open hand."""
@@ -354,6 +394,8 @@ class Publisher:
         afterwards the publisher stays unpaced, which only matters to a bot about to close.
         """
         self._hurry = True
+        if self._side_tasks:
+            await asyncio.gather(*self._side_tasks, return_exceptions=True)
         for box in list(self.boxes.values()):
             if box.task is not None and box.pacing:
                 box.task.cancel()
@@ -377,7 +419,10 @@ class Publisher:
         public = table.view
         assert public is not None
         language = table_language(table.record.options)
-        png = await table_png(public, table.names, compact=True, language=language)
+        four = bool(table.record.options.get(FOUR_COLOUR_OPTION, False))
+        png = await table_png(
+            public, table.names, compact=True, language=language, four_colour=four
+        )
         digest = hashlib.sha1(png).hexdigest()
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
@@ -390,8 +435,11 @@ class Publisher:
             try:  # at once when it can; else the next round retries it before anything else
                 await self._strip_old(box)
             except Exception as error:
-                log.info("channel %s: an old table message keeps its buttons for now (%s)",
-                         box.channel_id, type(error).__name__)
+                log.info(
+                    "channel %s: an old table message keeps its buttons for now (%s)",
+                    box.channel_id,
+                    type(error).__name__,
+                )
             return
         shown = _fingerprint(text, embed, view)
         if shown == box.shown and digest == box.picture:
@@ -400,6 +448,10 @@ class Publisher:
         files = [table_file(png, language)] if digest != box.picture else None
         if await self._edit_message(box, table, text, embed, view, files):
             box.shown, box.picture = shown, digest
+        elif box.gone:  # someone deleted the table message: post it anew (issue 24.5)
+            box.gone = False
+            await self._move(box, table, text, embed, view, png, old_gone=True)
+            box.picture = digest
         box.recent = recent
 
     async def _move(
@@ -410,11 +462,14 @@ class Publisher:
         embed: discord.Embed,
         view: discord.ui.View | None,
         png: bytes,
+        *,
+        old_gone: bool = False,
     ) -> None:
         """Post the table message anew at the bottom; the old one keeps only its text (what
-        happened, the ping), so the channel reads as a short log with one table at the end."""
+        happened, the ping), so the channel reads as a short log with one table at the end.
+        ``old_gone``: the old one was deleted, so there is nothing to strip."""
         channel = await self._channel(table.channel_id)
-        old = self._message_id(box, table)
+        old = None if old_gone else self._message_id(box, table)
         await self._spend(box)
         language = table_language(table.record.options)
         kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
@@ -485,7 +540,8 @@ class Publisher:
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
-            log.info("%s: its message is gone; /shanghai table re-posts it", at_table(table))
+            log.info("%s: its message is gone; posting it anew", at_table(table))
+            box.gone = True
             return False
 
     async def _edit(self, box: Outbox, table: TableSnapshot) -> None:
@@ -499,7 +555,8 @@ class Publisher:
         attachments: list[discord.File] = []
         if table.view is not None and not table.closed and embed is not None:
             language = table_language(table.record.options)
-            picture = await table_picture(table.view, table.names, language)
+            four = bool(table.record.options.get(FOUR_COLOUR_OPTION, False))
+            picture = await table_picture(table.view, table.names, language, four_colour=four)
             attachments.append(picture)
             embed.set_image(url=f"attachment://{TABLE_FILE}")
         content = "\n".join(box.recent) if table.view is not None and box.recent else None
@@ -537,7 +594,14 @@ class Publisher:
         language = table_language(table.record.options)
         lines: list[str] = []
         if change.kind == "restore":
-            return [t("notice.restarted", language)]
+            # The hands opened before the restart can't be followed (their interaction tokens
+            # were in memory): each person is told in this one ping to open theirs again.
+            people = [
+                f"<@{seat.user_id}>"
+                for number, seat in enumerate(table.record.seats)
+                if not table.is_computer(number)
+            ]
+            return [t("notice.restarted", language, players=", ".join(people))]
         if change.kind in ("lobby", "window"):
             return lines
         if change.kind == "end":

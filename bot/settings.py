@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     #: When a person who has not chosen is asked about buying the upcard: ``helps`` (only
     #: when it brings their contract closer), ``ask`` (every time), or ``never``.
     buy_preference: Literal["ask", "helps", "never"] = "helps"
+    #: Whether a game moves into a thread made from its lobby message when it starts (where
+    #: the bot may make one); a server's ``/shanghai settings`` and the host's choice win.
+    threads: bool = True
     #: Minutes a lobby may wait for Start before it closes itself.
     lobby_minutes: float = Field(default=30.0, gt=0, le=24 * 60)
     #: Hours without any person's action after which a game ends as abandoned.

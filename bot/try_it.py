@@ -84,6 +84,8 @@ def try_settings(database: Path, seed: int | None) -> Any:
         lobby_minutes=24 * 60,
         force_sync=True,
         log_level="WARNING",
+        # The page shows the one channel: the demo's game stays in it, not in a thread.
+        threads=False,
     )
 
 

@@ -110,6 +110,11 @@ UPDATE tables SET seats = $1, options = $2, updated_at = $3, message_id = $5
 WHERE id = $4 AND status = 'lobby'
 """
 _SET_MESSAGE = "UPDATE tables SET message_id = $1, updated_at = $2 WHERE id = $3"
+_MOVE_TO_THREAD = """
+UPDATE tables SET parent_channel_id = channel_id, channel_id = $1, message_id = NULL,
+                  updated_at = $2
+WHERE id = $3 AND parent_channel_id IS NULL
+"""
 
 _START_GAME = """
 UPDATE tables
@@ -539,6 +544,14 @@ class PostgresStore(BoardCalls):
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember which Discord message shows the table; ``TableNotFound`` if unknown."""
         status = await self._execute(table_id, _SET_MESSAGE, message_id, self._clock(), table_id)
+        if status != "UPDATE 1":
+            raise TableNotFound(table_id)
+
+    async def move_to_thread(self, table_id: int, thread_id: int) -> None:
+        """The table plays on in thread ``thread_id`` (``Store.move_to_thread``)."""
+        status = await self._execute(
+            table_id, _MOVE_TO_THREAD, thread_id, self._clock(), table_id
+        )
         if status != "UPDATE 1":
             raise TableNotFound(table_id)
 

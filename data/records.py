@@ -146,6 +146,9 @@ class TableRecord:
     away: tuple[AwayState, ...]
     created_at: float
     updated_at: float
+    #: The channel the lobby was opened in, when the game moved into a thread made from the
+    #: lobby message (``channel_id`` is then the thread); None for a game in its channel.
+    parent_channel_id: int | None = None
 
     @property
     def is_open(self) -> bool:

@@ -51,6 +51,7 @@ def table_record(row: Row, json_value: Callable[[Any], Any]) -> TableRecord:
         away=tuple(AwayState.from_json(obj) for obj in json_value(row["away"])),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        parent_channel_id=row["parent_channel_id"],
     )
 
 

@@ -156,6 +156,11 @@ UPDATE tables SET seats = ?, options = ?, updated_at = ?, message_id = ?
 WHERE id = ? AND status = 'lobby'
 """
 _SET_MESSAGE = "UPDATE tables SET message_id = ?, updated_at = ? WHERE id = ?"
+_MOVE_TO_THREAD = """
+UPDATE tables SET parent_channel_id = channel_id, channel_id = ?, message_id = NULL,
+                  updated_at = ?
+WHERE id = ? AND parent_channel_id IS NULL
+"""
 
 _START_GAME = """
 UPDATE tables
@@ -599,6 +604,17 @@ class SqliteStore(BoardCalls):
 
         async def body(db: aiosqlite.Connection) -> None:
             cursor = await db.execute(_SET_MESSAGE, (message_id, now, table_id))
+            if cursor.rowcount != 1:
+                raise TableNotFound(table_id)
+
+        await self._write(body)
+
+    async def move_to_thread(self, table_id: int, thread_id: int) -> None:
+        """The table plays on in thread ``thread_id`` (``Store.move_to_thread``)."""
+        now = self._clock()
+
+        async def body(db: aiosqlite.Connection) -> None:
+            cursor = await db.execute(_MOVE_TO_THREAD, (thread_id, now, table_id))
             if cursor.rowcount != 1:
                 raise TableNotFound(table_id)
 

@@ -155,6 +155,12 @@ class Store(Protocol):
         """Remember which Discord message shows the table; ``TableNotFound`` if unknown."""
         ...
 
+    async def move_to_thread(self, table_id: int, thread_id: int) -> None:
+        """The table now lives in thread ``thread_id``, made from its lobby message: its
+        channel becomes the thread, the old channel is kept as its parent, and it has no table
+        message there yet. ``TableNotFound`` if unknown or moved already."""
+        ...
+
     # -- the game ---------------------------------------------------------------------------
 
     async def start_game(

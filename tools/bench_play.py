@@ -70,6 +70,7 @@ import simcord.http.router as simcord_router
 from pydantic import SecretStr
 
 from bot import Settings, create_bot
+from bot.service.shortcuts import lay_off_all
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -115,13 +116,19 @@ class Figures:
     refreshes: int = 0
     held_waits: list[float] = field(default_factory=list)
     unreachable: int = 0
+    #: The clicks of each turn that took more than two, for ``--long-turns``.
+    long_turns: list[str] = field(default_factory=list)
     length: float = 0.0
     calls: list[Call] = field(default_factory=list)
     channel_id: int = 0
+    #: The game's thread, when it moved into one (its calls count as the channel's: Discord
+    #: limits each the same way, and they are what the game costs).
+    thread_id: int | None = None
 
     def channel_calls(self) -> list[Call]:
-        prefix = f"/channels/{self.channel_id}/messages"
-        return [c for c in self.calls if c.path.startswith(prefix)]
+        homes = [self.channel_id] if self.thread_id is None else [self.channel_id, self.thread_id]
+        prefixes = tuple(f"/channels/{home}/messages" for home in homes)
+        return [c for c in self.calls if c.path.startswith(prefixes)]
 
 
 class Recorder:
@@ -177,6 +184,19 @@ def _select(message: Any, value: str, verb: str = "") -> str | None:
     return None
 
 
+def _select_prefix(message: Any, prefix: str) -> str | None:
+    """``custom_id\\x00value`` of the first option whose value is ``prefix`` or goes on
+    from it with a suit (``...|JK>1`` or ``...|JK>1:D``), if any."""
+    for item in _items(message):
+        if item.get("type") != 3:
+            continue
+        for option in item.get("options", []):
+            value = str(option.get("value"))
+            if value == prefix or value.startswith(prefix + ":"):
+                return f"{item['custom_id']}\x00{value}"
+    return None
+
+
 class Game:
     """One table played to the end by scripted people."""
 
@@ -218,9 +238,14 @@ class Game:
         return self.service.tables.get(self.table_id)
 
     def table_message(self) -> Any:
+        """The table message where the table lives: its channel, or its game's thread."""
         table = self.table
         message_id = table.record.message_id
-        for message in reversed(self.channel.history()):
+        home = self.channel
+        if table.channel_id != self.channel.id:
+            home = next(t for t in self.channel.threads if t.id == table.channel_id)
+            self.figures.thread_id = home.id
+        for message in reversed(home.history()):
             if message.id == message_id:
                 return message
         raise AssertionError("the table message is gone")
@@ -271,6 +296,7 @@ class Game:
             await self.settled(host.click(self.table_message(), label="Add computer (normal)"))
         started_at = self.env.backend.clock.elapsed
         await self.settled(host.click(self.table_message(), label="Start"))
+        await self.wait(self.pace)  # the table message is posted in the game's thread
         for member in self.members:  # everyone looks at their cards when the game starts
             self.hands[member.id] = await self.settled(
                 member.click(self.table_message(), label="My hand")
@@ -333,6 +359,7 @@ class Game:
         figures = self.figures
         figures.turns += 1
         clicks = 0
+        first_trace = len(self.trace)
         refreshed = False
         if user_id not in self.hands:
             await self.wait(self.pace)
@@ -360,7 +387,9 @@ class Game:
             player = str(user_id)
             legal = [a for a in game.legal_actions(player) if str(a) not in out_of_reach]
             action = self.strategy.choose(game.view(player), legal, self.rng)
-            steps = self.clicks_for(action, message, labels)
+            steps = self.compound(action, game, player, message) or self.clicks_for(
+                action, message, labels
+            )
             if steps is None:
                 # What the person wants is not on their message: they ask for it again.
                 if "Refresh" not in labels or refreshed:
@@ -380,6 +409,15 @@ class Game:
                     pace_left = 0.0
                 else:
                     pace_left = self.pace
+                if kind == "prefix":
+                    # The combined swap: the option for that meld and end, whatever suit the
+                    # hand declared for a joker on a set.
+                    found = _select_prefix(current, what)
+                    if found is None:
+                        figures.unreachable += 1
+                        out_of_reach.add(str(action))
+                        break
+                    what, kind = found, "select"
                 if kind == "place":
                     # Asked only when the card has several places; else it went already.
                     cid = _select(current, what)
@@ -420,6 +458,8 @@ class Game:
                 if isinstance(action, (DrawStock, TakeUpcard)) and self.waiting(user_id):
                     await self.held_draw(user_id)
         self.trace.append(f"-- {clicks} clicks")
+        if clicks > 2:
+            figures.long_turns.append(" ".join(self.trace[first_trace:]))
         figures.clicks.append(clicks)
         if refreshed:
             figures.refreshes += 1
@@ -442,6 +482,48 @@ class Game:
             if clock.elapsed - start > 600:
                 raise AssertionError("a held draw never resolves")
         self.figures.held_waits.append(clock.elapsed - start)
+
+    def then(self, game: Any, player: str, first: Action) -> Action | None:
+        """What the person would do right after ``first`` (on a copy, with a copy of their
+        random choices, so the game itself is not steered by looking ahead)."""
+        trial = game.copy()
+        trial.apply(player, first)
+        if trial.is_over or trial.current_player != player:
+            return None
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        legal = trial.legal_actions(player)
+        return self.strategy.choose(trial.view(player), legal, rng) if legal else None
+
+    def compound(
+        self, action: Action, game: Any, player: str, message: Any
+    ) -> list[tuple[str, str]] | None:
+        """The one pick that makes ``action`` and the person's next play together, when the
+        hand offers it: lay down (or lay off all) then discard; swap a joker and place it."""
+        if isinstance(action, GoDown):
+            after = self.then(game, player, action)
+            if isinstance(after, Discard):
+                value = f"d:{after.card}"
+                cid = _select(message, value, "finish")
+                if cid is not None:
+                    return [("select", f"{cid}\x00{value}")]
+        if isinstance(action, LayOff):
+            batch = lay_off_all(game, game.seat_of(player))
+            if batch is not None and set(action.items) <= set(batch.items):
+                after = self.then(game, player, batch)
+                if isinstance(after, Discard):
+                    value = f"a:{after.card}"
+                    cid = _select(message, value, "finish")
+                    if cid is not None:
+                        return [("select", f"{cid}\x00{value}")]
+        if isinstance(action, SwapJoker) and "Swap joker" in _labels(message):
+            after = self.then(game, player, action)
+            if isinstance(after, LayOff) and len(after.items) == 1:
+                item = after.items[0]
+                end = f":{item.end}" if item.end else ""
+                value = f"{action}|{item.card}>{item.meld}{end}"
+                return [("button", "Swap joker"), ("prefix", value)]
+        return None
 
     def clicks_for(
         self, action: Action, message: Any, labels: list[str]
@@ -498,12 +580,19 @@ class Game:
 
 
 async def play_one(
-    people: int, computers: int, pace: float, deals: int | None, seed: int, folder: Path
+    people: int,
+    computers: int,
+    pace: float,
+    deals: int | None,
+    seed: int,
+    folder: Path,
+    threads: bool = True,
 ) -> Figures:
     settings = Settings(
         discord_token=SecretStr(TOKEN),
-        database=folder / f"bench-{people}-{computers}-{seed}.sqlite3",
+        database=folder / f"bench-{people}-{computers}-{seed}-{threads}.sqlite3",
         seed=seed,
+        threads=threads,
     )
     recorder = Recorder()
     with recorder.installed():
@@ -542,7 +631,8 @@ def report(figures: Figures, pace: float) -> None:
     per_second = len(channel) / figures.length if figures.length else 0.0
     tables = CHANNEL_RATE / per_second if per_second else float("inf")
     waits = figures.held_waits
-    print(f"== {figures.layout}, {pace:g} s a click")
+    where = "in a thread" if figures.thread_id is not None else "in the channel"
+    print(f"== {figures.layout}, {pace:g} s a click, the game {where}")
     print(
         f"  person turns {figures.turns}; clicks per turn median {statistics.median(clicks):g}, "
         f"mean {statistics.fmean(clicks):.2f}, max {max(clicks)}"
@@ -585,15 +675,31 @@ def main() -> None:
     parser.add_argument(
         "--layouts", default="4+0,2+2", help="people+computers per table, comma-separated"
     )
+    parser.add_argument(
+        "--long-turns", action="store_true", help="print the clicks of turns over two clicks"
+    )
+    parser.add_argument(
+        "--threads", choices=("on", "off"), default="on", help="a thread per game (as shipped)"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory() as folder:
         for layout in args.layouts.split(","):
             people, computers = (int(n) for n in layout.split("+"))
             figures = asyncio.run(
-                play_one(people, computers, args.pace, args.deals, args.seed, Path(folder))
+                play_one(
+                    people,
+                    computers,
+                    args.pace,
+                    args.deals,
+                    args.seed,
+                    Path(folder),
+                    threads=args.threads == "on",
+                )
             )
             report(figures, args.pace)
+            if args.long_turns:
+                print("\n".join(f"  {turn}" for turn in figures.long_turns))
 
 
 if __name__ == "__main__":

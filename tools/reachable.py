@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import simcord
@@ -25,6 +25,7 @@ import simcord
 from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.screens.hand_screen import Button, HandScreen, Mode, Select, hand_screen, layoff_cards
 from bot.service import SeatSnapshot
+from bot.service.shortcuts import Plays
 from bot.views.hand import resolver
 from engine import Game
 from engine.actions import (
@@ -33,6 +34,7 @@ from engine.actions import (
     GoDown,
     LayMelds,
     LayOff,
+    LayOffItem,
     RequestBuy,
     parse_action,
 )
@@ -71,7 +73,7 @@ def _select_values(screen: HandScreen, verb: str) -> set[str]:
     }  # fmt: skip
 
 
-def _resolves(verb: str, values: list[str], snap: SeatSnapshot) -> Action | None:
+def _resolves(verb: str, values: list[str], snap: SeatSnapshot) -> Action | Plays | None:
     """What the hand makes of choosing ``values`` in a ``verb`` select, as it would."""
     try:
         meaning = resolver(verb, values)
@@ -80,10 +82,19 @@ def _resolves(verb: str, values: list[str], snap: SeatSnapshot) -> Action | None
         return None
 
 
-def _same(one: Action | None, other: Action) -> bool:
-    """Equal actions; a lay-off's cards in any order (the engine lays them the same)."""
+def _item_key(item: LayOffItem) -> str:
+    """A lay-off's place without the suit a wild on a set declares: the hand declares it for
+    the player (``engine.wild_suits``, issue 23.3), so one place per meld stands for all."""
+    return str(replace(item, suit=None)) if item.suit is not None else str(item)
+
+
+def _same(one: Action | Plays | None, other: Action) -> bool:
+    """Equal actions (a compound play is none of them); a lay-off's cards in any order (the
+    engine lays them the same), a wild on a set whatever suit it declares."""
+    if isinstance(one, tuple):
+        return False
     if isinstance(one, LayOff) and isinstance(other, LayOff):
-        return Counter(map(str, one.items)) == Counter(map(str, other.items))
+        return Counter(map(_item_key, one.items)) == Counter(map(_item_key, other.items))
     return one == other
 
 
@@ -118,7 +129,7 @@ def reach(snap: SeatSnapshot, action: Action) -> list[Step] | None:
     return None
 
 
-def _resolves_button(verb: str, snap: SeatSnapshot) -> Action | None:
+def _resolves_button(verb: str, snap: SeatSnapshot) -> Action | Plays | None:
     try:
         meaning = resolver(verb, None)
         return meaning(snap) if meaning is not None else None
@@ -159,7 +170,7 @@ def _lay_off(
 ) -> list[Step] | None:
     """Lay-offs go through the cards select (on the main screen, or the Lay off screen), and
     for a card with several places through the picker's place select."""
-    places = layoff_cards(snap.legal)
+    places = layoff_cards(snap.legal, snap.view)
     if "layoff" in buttons:  # the Lay off screen pages what the main screen has no room for
         for value in sorted(_select_values(_screen(snap, "layoff"), "laybatch")):
             if _same(_resolves("laybatch", [value], snap), action):
@@ -180,9 +191,10 @@ def _lay_off(
     if len(cards) != 1:
         return None
     picker = _screen(snap, "layoff", picked=cards[0])
-    item = str(action.items[0])
-    if item in _select_values(picker, "place"):
-        return [*opener, ("select", "layoff", values), ("select", "place", [item])]
+    wanted = _item_key(action.items[0])
+    for item in sorted(_select_values(picker, "place")):
+        if _item_key(LayOffItem.parse(item)) == wanted:
+            return [*opener, ("select", "layoff", values), ("select", "place", [item])]
     return None
 
 

@@ -41,6 +41,12 @@ class ChannelWatch(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self._abandon_in(channel.id, "its channel was deleted")
+        # Its threads go with it, and Discord sends no event for each: the games in them.
+        service = self.bot.service
+        for table in [
+            t for t in service.tables.values() if t.record.parent_channel_id == channel.id
+        ]:
+            await service.abandon(table.id, "its channel was deleted")
 
     @commands.Cog.listener()
     async def on_thread_delete(self, thread: discord.Thread) -> None:

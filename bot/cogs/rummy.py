@@ -84,6 +84,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
                 fallback={
                     "turn_seconds": settings.turn_seconds,
                     "language": server_language(interaction),
+                    "threads": settings.threads,
                 },
             )
             options |= {

@@ -55,6 +55,7 @@ def settings_text(defaults: GuildDefaults, bot: ShanghaiBot, language: Language)
     preset = preset_name(defaults.preset or "standard", language)
     buy = defaults.buy_seconds if defaults.buy_seconds is not None else settings.buy_seconds
     turn = defaults.turn_seconds if defaults.turn_seconds is not None else settings.turn_seconds
+    threads = defaults.threads if defaults.threads is not None else settings.threads
     lines = [
         t("settings.title", language),
         t("settings.language", language, value=lang),
@@ -64,6 +65,8 @@ def settings_text(defaults: GuildDefaults, bot: ShanghaiBot, language: Language)
         + ("" if defaults.buy_seconds is not None else f" {ours}"),
         t("settings.turn", language, seconds=f"{turn:g}")
         + ("" if defaults.turn_seconds is not None else f" {ours}"),
+        t("settings.threads_on" if threads else "settings.threads_off", language)
+        + ("" if defaults.threads is not None else f" {ours}"),
         "",
         t("settings.hint", language),
     ]
@@ -79,6 +82,7 @@ def make_command() -> app_commands.Command[Any, ..., None]:
         preset="The default rule set of new Shanghai tables",
         buy_seconds="Default seconds the Buy button stays live (3-120)",
         turn_seconds="Default seconds per turn (10-3600)",
+        threads="Whether new games move into a thread of their own",
         reset="Forget every default of this server",
     )
     @app_commands.choices(
@@ -91,6 +95,7 @@ def make_command() -> app_commands.Command[Any, ..., None]:
         preset: str | None = None,
         buy_seconds: app_commands.Range[int, 3, 120] | None = None,
         turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
+        threads: bool | None = None,
         reset: bool = False,
     ) -> None:
         """This server's defaults for new tables (members with Manage Server)."""
@@ -108,6 +113,8 @@ def make_command() -> app_commands.Command[Any, ..., None]:
                 changes["buy_seconds"] = buy_seconds
             if turn_seconds is not None:
                 changes["turn_seconds"] = turn_seconds
+            if threads is not None:
+                changes["threads"] = threads
             if changes or reset:
                 if not interaction.permissions.manage_guild:
                     raise NeedsManageServer()

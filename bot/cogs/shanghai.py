@@ -24,6 +24,7 @@ from bot.interactions import guard
 from bot.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import rules_for
+from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
 from bot.views.table import TableButton, post_lobby, preset_name, render_table
@@ -114,6 +115,8 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         deuces_wild="Whether 2s are wild as well as jokers",
         buy_limit="How many buys each player gets per deal",
         language=LANGUAGE_DESCRIPTION,
+        thread="Play the game in a thread of its own (default: this server's setting)",
+        four_colour="Draw clubs green and diamonds blue in the pictures",
     )
     @app_commands.choices(  # type: ignore[misc]  # int and str choices together
         preset=PRESETS,
@@ -144,6 +147,8 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         deuces_wild: bool | None = None,
         buy_limit: str | None = None,
         language: str | None = None,
+        thread: bool | None = None,
+        four_colour: bool | None = None,
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
@@ -168,15 +173,19 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     "buy_seconds": buy_seconds,
                     "turn_seconds": turn_seconds,
                     "language": language,
+                    "threads": thread,
                 },
                 fallback={
                     "preset": "standard",
                     "buy_seconds": settings.buy_seconds,
                     "turn_seconds": settings.turn_seconds,
                     "language": server_language(interaction),
+                    "threads": settings.threads,
                 },
             )
             options["rules"] = overrides
+            if four_colour:
+                options[FOUR_COLOUR_OPTION] = True
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")

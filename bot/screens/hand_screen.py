@@ -11,7 +11,7 @@ with several).
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
@@ -27,6 +27,8 @@ from engine.actions import (
     TakeUpcard,
 )
 from engine.cards import Card
+from engine.view import PlayerView
+from engine.wild_suits import suit_to_declare
 
 from .hand_text import deal_recap_text, go_down_lines
 from .text import (
@@ -96,22 +98,56 @@ def chunks(options: list[Option]) -> list[list[Option]]:
     return [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
 
 
-def layoff_cards(legal: tuple[Action, ...]) -> dict[Card, list[LayOffItem]]:
-    """Each card that can be laid off now, with every place it fits."""
+def layoff_cards(
+    legal: tuple[Action, ...], view: PlayerView | None = None
+) -> dict[Card, list[LayOffItem]]:
+    """Each card that can be laid off now, with every place it fits. Given the ``view``, a
+    wild on a set has one place per meld, declared as ``suit_to_declare`` picks, instead of
+    one per suit (issue 23.3: a joker asked for up to 32 places over two menus)."""
     places: dict[Card, list[LayOffItem]] = {}
+    suits: dict[tuple[Card, int, str | None], list[str]] = {}
     for action in legal:
         if isinstance(action, LayOff) and len(action.items) == 1:
             item = action.items[0]
+            if view is not None and item.suit is not None:
+                key = (item.card, item.meld, item.end)
+                if key in suits:
+                    suits[key].append(item.suit)
+                    continue
+                suits[key] = [item.suit]
             places.setdefault(item.card, []).append(item)
-    return places
+    if view is None or not suits:
+        return places
+    melds = [m.meld for m in view.melds]
+    hand = view.hand or ()
+    return {
+        card: [
+            item
+            if item.suit is None
+            else replace(
+                item,
+                suit=suit_to_declare(
+                    melds,
+                    item.meld,
+                    hand,
+                    view.rules,
+                    suits[(item.card, item.meld, item.end)],
+                    len(view.seats),
+                ),
+            )
+            for item in items
+        ]
+        for card, items in places.items()
+    }
 
 
 def lay_offs_together(legal: tuple[Action, ...]) -> list[LayOff]:
     """The lay-offs of several cards that the rules allow only together (preset_004's
     ``final_discard: forbidden`` leaves a down player with two cards no single lay-off), one
     per set of cards and places: the hand offers them as plays of their own (issue 29.1)."""
-    singles = {action.items[0] for action in legal if isinstance(action, LayOff)
-               and len(action.items) == 1}
+    singles = {
+        action.items[0] for action in legal if isinstance(action, LayOff) and len(action.items) == 1
+    }
     seen: set[frozenset[str]] = set()
     found: list[LayOff] = []
     for action in legal:
@@ -145,23 +181,6 @@ def go_down_text(action: GoDown, language: Language = DEFAULT_LANGUAGE) -> str:
     parts = [action_text(action, language)]
     parts.extend(action_text(SwapJoker(swap), language) for swap in action.swaps)
     return "; ".join(parts)[:100]
-
-
-def everything_that_fits(legal: tuple[Action, ...]) -> LayOff | None:
-    """One batch of every card whose place is unambiguous, no two on the same spot; None
-    when fewer than two cards would go."""
-    items: list[LayOffItem] = []
-    spots: set[tuple[int, str | None, str | None]] = set()
-    for card, places in sorted(layoff_cards(legal).items(), key=lambda kv: Card.sort_key(kv[0])):
-        if len(places) != 1 or card.is_joker:
-            continue
-        item = places[0]
-        spot = (item.meld, item.end, item.suit if item.end is None else None)
-        if spot in spots:
-            continue
-        spots.add(spot)
-        items.append(item)
-    return LayOff(tuple(items)) if len(items) >= 2 else None
 
 
 def layoff_options(
@@ -216,14 +235,37 @@ def hand_screen(
                 Select(
                     verb,
                     tuple(part),
-                    placeholder
-                    if page == 0
-                    else t("hand.more", language, placeholder=placeholder),
+                    placeholder if page == 0 else t("hand.more", language, placeholder=placeholder),
                     first_row + page,
                     arg=f"{arg}{page}" if arg or page else "",
                     max_values=len(part) if many else 1,
                 )
             )
+
+    def finish(snap: SeatSnapshot) -> None:
+        """The turn's last two plays in one pick (lay down or lay off all, then discard), in
+        row 0, which the play step leaves free (issue 23.3)."""
+        cuts = snap.shortcuts
+        if cuts.down_then_discard:
+            cards, prefix = cuts.down_then_discard, "d"
+            placeholder = t("hand.down_then_discard", language)
+        elif cuts.lay_all_then_discard and cuts.lay_off_all is not None:
+            cards, prefix = cuts.lay_all_then_discard, "a"
+            items = cuts.lay_off_all.items
+            if len(items) == 1:
+                one = layoff_item_text(items[0], language)
+                placeholder = t("hand.lay_one_then_discard", language, item=one)
+            else:
+                placeholder = t("hand.lay_all_then_discard", language, count=len(items))
+        else:
+            return
+        if len(cards) > MAX_OPTIONS:
+            return  # a huge hand keeps the plain controls: no choice may be cut off
+        options = [
+            Option(t("hand.discard_option", language, card=card_text(c)), f"{prefix}:{c}")
+            for c in cards
+        ]
+        controls.append(Select("finish", tuple(options), placeholder, 0))
 
     if mode == "down":
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
@@ -243,7 +285,7 @@ def hand_screen(
                 options = [Option(go_down_text(a, language), go_down_key(a)) for a in others]
                 selects("downpick", options, t("hand.other_go_downs", language), 1)
     if mode == "layoff":
-        places = layoff_cards(legal)
+        places = layoff_cards(legal, view)
         together = lay_offs_together(legal)
         if not places and together:  # more than the main screen's one select holds
             options = [Option(action_text(a, language)[:100], str(a)[:100]) for a in together]
@@ -254,8 +296,7 @@ def hand_screen(
         elif picked is not None and picked in places:
             extra.append(t("hand.where_goes", language, card=card_text(picked)))
             options = [
-                Option(layoff_item_text(item, language)[:100], str(item))
-                for item in places[picked]
+                Option(layoff_item_text(item, language)[:100], str(item)) for item in places[picked]
             ]
             placeholder = t("hand.lay_off_on", language, card=card_text(picked))
             selects("place", options, placeholder, 0, arg="p")
@@ -270,10 +311,21 @@ def hand_screen(
         if not swaps:
             mode, notes = "main", [*notes, t("hand.nothing_to_swap", language)]
         else:
+            # The swap and the freed joker's place in one pick first (issue 23.3), then the
+            # plain swaps that keep the joker in hand.
             options = [
-                Option(action_text(a, language)[:100], str(a)[:100])
-                for a in swaps
+                Option(
+                    t(
+                        "hand.swap_and_place",
+                        language,
+                        swap=action_text(swap, language),
+                        place=layoff_item_text(item, language),
+                    )[:100],
+                    f"{swap}|{item}"[:100],
+                )
+                for swap, item in snap.shortcuts.swap_and_place
             ]
+            options += [Option(action_text(a, language)[:100], str(a)[:100]) for a in swaps]
             selects("swap", options, t("hand.choose_swap", language), 0)
             button("back", "button.back", "secondary", 4)
     if mode == "options":
@@ -317,9 +369,10 @@ def hand_screen(
             button("downedit", "button.own_melds", "secondary", 1)
             if other_go_downs(legal):
                 button("down", "button.more_go_downs", "secondary", 1)
-        places = layoff_cards(legal)
-        batch = everything_that_fits(legal)
-        if batch is not None:
+        places = layoff_cards(legal, view)
+        batch = snap.shortcuts.lay_off_all
+        finish(snap)
+        if batch is not None and len(batch.items) >= 2:
             count = len(batch.items)
             button("layall", "button.lay_all", "success", 1, count=count)
         if any(isinstance(a, SwapJoker) for a in legal):
@@ -328,9 +381,7 @@ def hand_screen(
         if discards:
             cards = sorted({a.card for a in discards}, key=Card.sort_key)
             options = [
-                Option(
-                    label=t("hand.discard_option", language, card=card_text(c)), value=str(c)
-                )
+                Option(label=t("hand.discard_option", language, card=card_text(c)), value=str(c))
                 for c in cards
             ]
             selects("discard", options, t("hand.discard", language), 2)
@@ -356,8 +407,7 @@ def hand_screen(
             button("layoff", "button.lay_off", "secondary", 4)  # the Lay off screen pages them
         elif together and not places and row3_free and not wants_meld:
             options = [
-                Option(action_text(a, language)[:100], str(a)[:100])
-                for a in together[:MAX_OPTIONS]
+                Option(action_text(a, language)[:100], str(a)[:100]) for a in together[:MAX_OPTIONS]
             ]
             placeholder = t("hand.lay_off_together", language)
             controls.append(Select("laybatch", tuple(options), placeholder, 3))
@@ -387,5 +437,3 @@ def hand_screen(
     if extra:
         content += "\n\n" + "\n".join(extra)
     return HandScreen(content[:2000], tuple(controls))
-
-

@@ -32,9 +32,16 @@ if TYPE_CHECKING:
 
 
 def result_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str | None:
-    """What the player's own click did, in one line above the hand."""
-    action = snap.action
-    gained = list(snap.gained)
+    """What the player's own click did, in one line above the hand (a compound play: what
+    each of its actions did, in order)."""
+    if len(snap.actions) > 1:
+        notes = [_action_note(a, [], language) for a in snap.actions[:-1]]
+        notes.append(_action_note(snap.actions[-1], list(snap.gained), language))
+        return " ".join(n for n in notes if n) or None
+    return _action_note(snap.action, list(snap.gained), language)
+
+
+def _action_note(action: Action | None, gained: list[Card], language: Language) -> str | None:
     if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
         return t("hand.you_got", language, cards=cards_text(gained))
     if isinstance(action, Discard):

@@ -269,6 +269,8 @@ def hand_text(
                 )
             else:
                 lines.append(t("hand.your_turn_draw", language))
+        elif view.rules.game == "rummy":  # Rummy has no jokers to swap (issue 24.5)
+            lines.append(t("hand.your_turn_play_rummy", language))
         else:
             lines.append(t("hand.your_turn_play", language))
     else:

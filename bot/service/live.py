@@ -31,6 +31,7 @@ from engine.actions import Action
 from engine.events import Event
 
 from .buy_window import BuyWindow
+from .nudges import TurnNudges
 
 if TYPE_CHECKING:
     from .snapshot import SeatSnapshot
@@ -58,6 +59,9 @@ ChangeKind = Literal[
 
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
 REMOVED = 1_000
+
+#: The table option that draws clubs green and diamonds blue in every picture (issue 24.1).
+FOUR_COLOUR_OPTION = "four_colour"
 
 #: Options a table may override at /shanghai new, with the types they must have.
 TABLE_OPTION_KEYS = ("preset", "buy_seconds", "turn_seconds", "rules")
@@ -96,6 +100,8 @@ class LiveTable:
     last_person: float = 0.0
     #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
     backoff: Backoff = field(default_factory=Backoff)
+    #: This turn's nudge and skip votes (``nudges.TurnNudges``; memory only).
+    nudges: TurnNudges = field(default_factory=TurnNudges)
 
     @property
     def id(self) -> int:
@@ -266,6 +272,7 @@ class Store(Protocol):  # the parts of data.Store this service uses
     async def open_tables(self) -> Sequence[TableRecord]: ...
     async def update_lobby(self, *args: Any, **kwargs: Any) -> None: ...
     async def set_message(self, table_id: int, message_id: int | None) -> Any: ...
+    async def move_to_thread(self, table_id: int, thread_id: int) -> None: ...
     async def start_game(self, *args: Any, **kwargs: Any) -> Any: ...
     async def save_action(self, *args: Any, **kwargs: Any) -> int: ...
     async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...

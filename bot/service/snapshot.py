@@ -12,6 +12,7 @@ player's screen would change, not for every move of the others.
 
 from __future__ import annotations
 
+import asyncio
 import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -26,7 +27,8 @@ from engine.view import PlayerView
 
 from .buy_window import DEFAULT_BUY_PREF, undecided, window_tag
 from .legal_plays import LEGAL
-from .live import ActResult, LiveTable
+from .live import FOUR_COLOUR_OPTION, ActResult, LiveTable
+from .shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,15 @@ class SeatSnapshot:
     removed: bool = False
     #: The deal that just ended, as this seat saw it (None: no deal ended with this change).
     deal_end: DealRecap | None = None
-    #: The game as it was, when ``legal`` is still to be computed (``settled`` does it off
-    #: the event loop); None once ``legal`` is complete.
+    #: The compound plays open to the seat (lay off all, then discard, swap and place).
+    shortcuts: Shortcuts = NONE
+    #: Every action the click made, in order, when it made more than one (``action`` is the
+    #: last of them).
+    actions: tuple[Action, ...] = ()
+    #: The table draws clubs green and diamonds blue (its ``four_colour`` option).
+    four_colour: bool = False
+    #: The game as it was, when ``legal`` (and ``shortcuts``) are still to be computed
+    #: (``settled`` does it off the event loop); None once they are complete.
     later: Game | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -93,13 +102,15 @@ class SeatSnapshot:
             seat_tag(view, pending=False),
             action=notes.action,
             gained=notes.gained,
+            actions=notes.actions,
             closed=True,
         )
 
 
 #: What a click asks for, given the seat's screen as it is when the click lands (under the
-#: table's lock): the action, or None to only answer with the screen.
-Resolver = Callable[[SeatSnapshot], Action | None]
+#: table's lock): the action, a compound play (its actions in order), or None to only answer
+#: with the screen.
+Resolver = Callable[[SeatSnapshot], Action | Plays | None]
 
 
 @dataclass(frozen=True)
@@ -155,6 +166,8 @@ class Changed:
 
     action: Action | None = None
     gained: tuple[Card, ...] = ()
+    #: All the click's actions when it made several (``action`` is the last).
+    actions: tuple[Action, ...] = ()
 
 
 def seat_tag(
@@ -220,6 +233,7 @@ def seat_snapshot(
         buy_deadline=table.window.deadline if running else None,
         action=changed.action,
         gained=changed.gained,
+        actions=changed.actions,
         notes=() if isinstance(notes, Changed) else tuple(notes),
         closed=table.closed,
         deal_end=deal_recap(table, seat, events),
@@ -227,6 +241,8 @@ def seat_snapshot(
         buy_requested=requested,
         buy_pref=table.buy_prefs.get(seat, DEFAULT_BUY_PREF),
         removed=seat in table.removed,
+        shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
+        four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
         later=later,
     )
 
@@ -235,8 +251,10 @@ async def settled(snap: SeatSnapshot) -> SeatSnapshot:
     """``snap`` with its legal plays, computed off the event loop if ``lazy`` left them."""
     if snap.later is None:
         return snap
-    legal = await LEGAL.ready(snap.later, str(snap.user_id))
-    return replace(snap, legal=legal, later=None)
+    game = snap.later
+    legal = await LEGAL.ready(game, str(snap.user_id))
+    shortcuts = await asyncio.to_thread(shortcuts_for, game, snap.seat, legal) if legal else NONE
+    return replace(snap, legal=legal, shortcuts=shortcuts, later=None)
 
 
 def _window_for(table: LiveTable, seat: int, now: float) -> tuple[bool, str | None, bool]:
@@ -277,12 +295,20 @@ def buy_offer(table: LiveTable, seat: int, now: float) -> str | None:
 
 
 def what_changed(
-    action: Action, before: Sequence[Card], table: LiveTable, user_id: int, result: ActResult
+    action: Action | Plays,
+    before: Sequence[Card],
+    table: LiveTable,
+    user_id: int,
+    result: ActResult,
 ) -> Changed:
-    """The cards ``action`` brought into ``user_id``'s hand (none while a draw is held)."""
+    """The cards ``action`` (or the last of several) brought into ``user_id``'s hand (none
+    while a draw is held)."""
+    actions = action if isinstance(action, tuple) else ()
+    last = actions[-1] if actions else action
+    assert not isinstance(last, tuple)
     game = table.game
     if game is None or result.pending is not None:
-        return Changed(action)
+        return Changed(last, actions=actions)
     after = Counter(game.hand_of(str(user_id))) if not game.is_over else Counter()
     gained = tuple(sorted((after - Counter(before)).elements(), key=Card.sort_key))
-    return Changed(action, gained)
+    return Changed(last, gained, actions)

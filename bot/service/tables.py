@@ -39,7 +39,7 @@ from engine.errors import IllegalAction
 from engine.events import DealStarted, Discarded, Event, TurnStarted
 from engine.players.hints import Hint
 
-from . import lobby
+from . import lobby, nudges
 from .buy_window import (
     BUY_PREFS,
     DEFAULT_BUY_PREF,
@@ -70,6 +70,7 @@ from .live import (
 from .ranked import tally
 from .restore import revive, table_seconds
 from .results import is_ranked, result_rows
+from .shortcuts import Plays
 from .snapshot import (
     Changed,
     Resolver,
@@ -207,10 +208,12 @@ class TableService:
     ) -> LiveTable:
         """A new lobby with the same rules and the same people as the finished table
         ``old_id`` (issue 24.3): the clicker hosts, the others are seated again (each may
-        Leave), computers keep their levels. Refused for a table of another channel, one not
+        Leave), computers keep their levels. A game played in a thread opens its new lobby in
+        the channel the thread belongs to. Refused for a table of another channel, one not
         finished, or a channel with an open table (``TableExists``)."""
         old = await self.store.get_table(old_id)
-        if old is None or old.channel_id != channel_id or old.guild_id != guild_id:
+        where = (None,) if old is None else (old.channel_id, old.parent_channel_id)
+        if old is None or channel_id not in where or old.guild_id != guild_id:
             raise UserError(
                 "That control belongs to a table in another channel, so nothing was done.",
                 code="elsewhere",
@@ -220,7 +223,8 @@ class TableService:
         if not any(seat.user_id == host_id for seat in old.seats):
             raise NotSeated()
         options = {k: v for k, v in old.options.items() if k != "server_defaults"}
-        table = await self.open_table(guild_id, channel_id, host_id, host_name, options)
+        home = old.parent_channel_id or old.channel_id  # a thread's game: back in its channel
+        table = await self.open_table(guild_id, home, host_id, host_name, options)
         others = tuple(seat for seat in old.seats if seat.user_id != host_id)
         async with table.held_for_a_click():
             await self._update_lobby(table, host_id, (*table.record.seats, *others))
@@ -300,11 +304,20 @@ class TableService:
             return random.SystemRandom().randrange(2**62)
         return self.seed * 1_000_003 + table.id
 
-    async def start(self, table_id: int, user_id: int) -> LiveTable:
-        """Deal the first hand; host only, with enough players."""
+    def check_start(self, table_id: int, user_id: int) -> None:
+        """Raise what ``start`` would refuse now (before a thread is made for the game)."""
+        lobby.players_to_start(self.get(table_id), user_id)
+
+    async def start(
+        self, table_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> LiveTable:
+        """Deal the first hand; host only, with enough players. With ``thread_id`` the game
+        is played in that thread, made from the lobby message (``move_to_thread``)."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             players = lobby.players_to_start(table, user_id)
+            if thread_id is not None:
+                await self._move_to_thread(table, thread_id)
             game = Game.new(players, rules_for(dict(table.record.options)), self._table_seed(table))
             now = self.clock()
             buy_seconds, turn_seconds = self.table_seconds(table)
@@ -339,6 +352,19 @@ class TableService:
             return
         await self.store.set_message(table.id, message_id)
         table.record = replace(table.record, message_id=message_id)
+
+    async def _move_to_thread(self, table: LiveTable, thread_id: int) -> None:
+        """The table is thread ``thread_id``'s from now on (issue 24.2): its message, pings
+        and notices go there, and its channel is free for another table; the channel it came
+        from is kept for the result at the end."""
+        await self.store.move_to_thread(table.id, thread_id)
+        parent = table.channel_id
+        if self.by_channel.get(parent) == table.id:
+            del self.by_channel[parent]
+        table.record = replace(
+            table.record, channel_id=thread_id, parent_channel_id=parent, message_id=None
+        )
+        self.by_channel[thread_id] = table.id
 
     async def end(self, table_id: int, user_id: int | None) -> TableSnapshot:
         """Close the table without results (the host or a moderator asked)."""
@@ -448,19 +474,27 @@ class TableService:
                 self.timers.arm(table)
                 self._notify(table, "away")
             try:
+                asked: Action | Plays | None
                 if action is not None and callable(action):
                     await prepare(table, user_id)  # known unless the table moved meanwhile
-                    action = action(replace(seat_snapshot(table, user_id, now), stale=stale))
-                if action is None:
+                    asked = action(replace(seat_snapshot(table, user_id, now), stale=stale))
+                else:
+                    asked = action
+                if asked is None:
                     return replace(seat_snapshot(table, user_id, now, lazy=True), stale=stale)
                 before = list(game.hand_of(str(user_id)))
-                result = await self._act_locked(table, user_id, action)
+                plays = asked if isinstance(asked, tuple) else (asked,)
+                result = await self._act_locked(table, user_id, plays[0])
+                for then in plays[1:]:  # a compound play: its actions in order, each committed
+                    if table.closed or table.game is None or result.pending is not None:
+                        break
+                    result = await self._act_locked(table, user_id, then)
             except ValueError as error:
                 if not stale or table.closed:
                     raise
                 answer = seat_snapshot(table, user_id, self.clock(), lazy=True)
                 return replace(answer, stale=True, refusal=error)
-            changed = what_changed(action, before, table, user_id, result)
+            changed = what_changed(asked, before, table, user_id, result)
             if table.closed or table.game is None:
                 return SeatSnapshot.finished(table, user_id, seat, changed)
             return seat_snapshot(
@@ -741,9 +775,7 @@ class TableService:
             pref = table.buy_prefs.get(seat, self.buy_preference)
             if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
                 window.decide(seat)
-        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(
-            table, now
-        ):
+        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(table, now):
             window.close(now)
 
     async def _settle(self, table: LiveTable) -> None:
@@ -814,16 +846,47 @@ class TableService:
                 await self._computer_move(table, due.seat)
             elif due.kind == "timeout":
                 assert due.seat is not None
-                memento = table.memento()
-                state = table.away[due.seat]
-                timeouts = state.timeouts + 1
-                marked = state.away or timeouts >= self.away_after
-                table.away[due.seat] = replace(state, timeouts=timeouts, away=marked)
-                await self._autoplay(table, due.seat, timeout=True, before=memento)
+                await self._time_out(table, due.seat)
             elif due.kind == "away_play":
                 assert due.seat is not None
                 await self._autoplay(table, due.seat, timeout=False)
             return
+
+    async def _time_out(self, table: LiveTable, seat: int) -> None:
+        """``seat``'s turn ran out (or the others voted to skip it): the bot plays it, and
+        the seat counts one more timeout towards being marked away."""
+        memento = table.memento()
+        state = table.away[seat]
+        timeouts = state.timeouts + 1
+        marked = state.away or timeouts >= self.away_after
+        table.away[seat] = replace(state, timeouts=timeouts, away=marked)
+        await self._autoplay(table, seat, timeout=True, before=memento)
+
+    # -- nudge and skip (issue 24.4) ----------------------------------------------------------
+
+    async def nudge(self, table_id: int, user_id: int) -> int:
+        """The host nudges the player to move: the user id to ping (once a turn)."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            _, turn_seconds = self.table_seconds(table)
+            target = nudges.check_nudge(table, user_id, self.clock(), turn_seconds)
+            table.nudges.for_turn(table.turn_deadline).nudge()
+            return target
+
+    async def vote_skip(self, table_id: int, user_id: int) -> nudges.SkipVote:
+        """One more vote to let the bot play the absent player's turn now; at a majority of
+        the other people it does, as a timed-out turn."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            _, turn_seconds = self.table_seconds(table)
+            voter, needed = nudges.check_skip(table, user_id, self.clock(), turn_seconds)
+            game = self._playing(table)
+            seat = game.current
+            votes = table.nudges.for_turn(table.turn_deadline).vote(voter)
+            if votes < needed:
+                return nudges.SkipVote(votes, needed, played=False)
+            await self._time_out(table, seat)
+            return nudges.SkipVote(votes, needed, played=True)
 
     async def _window_over(self, table: LiveTable) -> None:
         """The buy deadline passed: no more requests; the held draw runs now."""

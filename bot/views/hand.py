@@ -33,7 +33,6 @@ from bot.screens.hand_screen import (
     Button,
     Mode,
     Style,
-    everything_that_fits,
     go_down_key,
     hand_screen,
     layoff_cards,
@@ -63,6 +62,7 @@ from engine.melds import Meld
 if TYPE_CHECKING:
     from bot.service import SeatSnapshot, TableService
     from bot.service.buy_window import BuyPref
+    from bot.service.shortcuts import Plays
     from bot.service.snapshot import Resolver
     from bot.service.tables import BuyChoice
 
@@ -92,7 +92,7 @@ BUTTON_VERBS = (
     "pass",
     "unbuy",
 )
-SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch", "downpick")
+SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch", "finish", "downpick")
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
 HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
@@ -378,7 +378,11 @@ async def hand_files(
         down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         if down is not None:
             proposal = tuple(c.card for m in down.melds for c in m.cards)
-    return [await hand_picture_for(hand, proposal, by_rank=sort == "r", language=language)]
+    return [
+        await hand_picture_for(
+            hand, proposal, by_rank=sort == "r", language=language, four_colour=snap.four_colour
+        )
+    ]
 
 
 async def show_snapshot(
@@ -478,13 +482,21 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
         item = LayOffItem.parse(_one(values))
         return lambda snap: LayOff((item,))
     if verb == "swap" and values is not None:
-        swap = parse_action(_one(values))
+        swap_text, _, place_text = _one(values).partition("|")
+        swap = parse_action(swap_text)
         if not isinstance(swap, SwapJoker):
             raise UserError("That choice is not a swap.", code="not_a_swap")
+        if place_text:
+            place = LayOffItem.parse(place_text)
+            return lambda snap: _swap_and_place(snap, swap, place)
         return lambda snap: swap
     if verb == "downpick":
         key = _one(values)
         return lambda snap: _go_down_by_key(snap, key)
+    if verb == "finish":
+        kind, _, card_text_ = _one(values).partition(":")
+        card = Card.parse(card_text_)
+        return lambda snap: _then_discard(snap, kind, card)
     if verb == "laybatch":
         batch = parse_action(_one(values))
         if not isinstance(batch, LayOff):
@@ -518,9 +530,30 @@ def _go_down_by_key(snap: SeatSnapshot, key: str) -> Action:
     return chosen
 
 
+def _swap_and_place(snap: SeatSnapshot, swap: SwapJoker, place: LayOffItem) -> Plays | None:
+    """The swap and the freed joker's lay-off, if both are still open (else the screen as it
+    is now, so the player sees why)."""
+    if (swap, place) not in snap.shortcuts.swap_and_place:
+        return None
+    return (swap, LayOff((place,)))
+
+
+def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
+    """Lay down (``d``) or lay off all (``a``), then throw ``card``: only as the screen now
+    offers it, else nothing but the screen as it is now."""
+    cuts = snap.shortcuts
+    if kind == "d" and card in cuts.down_then_discard:
+        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
+        if proposal is not None:
+            return (proposal, Discard(card))
+    if kind == "a" and card in cuts.lay_all_then_discard and cuts.lay_off_all is not None:
+        return (cuts.lay_off_all, Discard(card))
+    return None
+
+
 def _everything(snap: SeatSnapshot) -> Action:
-    batch = everything_that_fits(snap.legal)
-    if batch is None:
+    batch = snap.shortcuts.lay_off_all
+    if batch is None or len(batch.items) < 2:
         raise UserError("No cards fit the table unambiguously now.", code="nothing_fits")
     return batch
 
@@ -528,7 +561,7 @@ def _everything(snap: SeatSnapshot) -> Action:
 def layoff_choice(snap: SeatSnapshot, chosen: list[Card]) -> Action | None:
     """The lay-off of the cards picked, each on its one place; None when a card has several
     places and none is sure, so the picker asks where."""
-    places = layoff_cards(snap.legal)
+    places = layoff_cards(snap.legal, snap.view)
     unknown = [c for c in chosen if c not in places]
     if unknown:
         raise UserError(
@@ -613,7 +646,7 @@ async def hand_click(
 
 def _first_ambiguous(snap: SeatSnapshot, values: list[str] | None) -> Card | None:
     """The first picked card with several places, for the picker to ask where it goes."""
-    places = layoff_cards(snap.legal)
+    places = layoff_cards(snap.legal, snap.view)
     for value in values or ():
         card = Card.parse(value)
         if len(places.get(card, ())) > 1:

@@ -28,6 +28,7 @@ from bot.screens.history_text import history_text
 from bot.screens.text import card_text, score_sheet_text, standings_text, table_text
 from bot.service.live import rules_for
 from bot.service.ranked import lobby_line
+from bot.threads import start_in_thread
 from bot.views.hand import open_hand
 from bot.views.house_rules import house_rules_panel, preset_label
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from bot.service.tables import BuyChoice
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again)"
+    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again|nudge|skip)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -108,7 +109,21 @@ async def play_again(interaction: discord.Interaction[Any], table_id: int) -> No
         interaction.user.id,
         interaction.user.display_name,
     )
-    await post_lobby(interaction, table.id)
+    if table.channel_id == interaction.channel_id:
+        await post_lobby(interaction, table.id)
+        return
+    # Clicked in a finished game's thread: the new lobby goes to the thread's channel.
+    client = interaction.client
+    lobby = service.public(table.id)
+    embed, view = render_table(lobby)
+    channel = client.get_channel(table.channel_id) or await client.fetch_channel(table.channel_id)
+    message = await channel.send(embed=embed, view=view)
+    await service.set_message(table.id, message.id)
+    client.publisher.posted(lobby, message.id)
+    language = interaction_language(interaction)
+    await interaction.response.send_message(
+        t("thread.again_elsewhere", language, link=message.jump_url), ephemeral=True
+    )
 
 
 async def post_lobby(interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -136,6 +151,23 @@ async def table_click(
         await service.leave(table_id, user.id)
         await answers.show(interaction, t("lobby.left", language))
     elif verb == "start":
+        game = game_name(service.public(table_id))
+        thread = await start_in_thread(interaction, service, table_id, game)
+        if thread is not None:  # the game is on in a thread of its own (bot/threads.py)
+            moved = service.public(table_id)
+            await interaction.response.edit_message(
+                content=t(
+                    "thread.lobby_moved",
+                    table_language(moved.record.options),
+                    thread=thread.mention,
+                ),
+                embed=lobby_embed(moved, hints=False),
+                view=None,
+            )
+            await interaction.followup.send(
+                t("thread.dealt", language, thread=thread.mention), ephemeral=True
+            )
+            return
         # The game's controls replace the lobby's at once, in the answer to the click itself
         # (an interaction response: no channel call, no wait for the publisher's pace).
         await service.start(table_id, user.id)
@@ -158,6 +190,19 @@ async def table_click(
         await show_history(interaction, service, table_id, language)
     elif verb in WINDOW_VERBS:
         await buy_click(interaction, service, table_id, window, verb)
+    elif verb == "nudge":
+        target = await service.nudge(table_id, user.id)
+        public = service.public(table_id)
+        await interaction.response.send_message(  # the one ping, in the table's channel
+            t("nudge.ping", table_language(public.record.options), user=target),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+    elif verb == "skip":
+        vote = await service.vote_skip(table_id, user.id)
+        key = "nudge.skipped" if vote.played else "nudge.vote_counted"
+        await interaction.response.send_message(
+            t(key, language, votes=vote.votes, needed=vote.needed), ephemeral=True
+        )
     else:
         raise UserError("That button is not valid.", code="bad_button")
 
@@ -230,7 +275,9 @@ def preset_name(preset: str, language: Language) -> str:
     return t(key, language) if has_key(key) else preset_label(preset)
 
 
-def lobby_embed(table: TableSnapshot) -> discord.Embed:
+def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
+    """The lobby: the rules, the seats and (``hints``) how to join; without the hints once
+    the game moved into its thread, where the lobby message only keeps who plays."""
     options = table.record.options
     language = table_language(options)
     rules = rules_for(dict(options))
@@ -269,9 +316,10 @@ def lobby_embed(table: TableSnapshot) -> discord.Embed:
         head.append(t("lobby.server_defaults", language, which=which))
     lines = [*head, "", t("lobby.seats", language)]
     lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
-    lines.append("")
-    lines.append(t("lobby.join_hint", language))
-    lines.append(t("lobby.computer_hint", language))
+    if hints:
+        lines.append("")
+        lines.append(t("lobby.join_hint", language))
+        lines.append(t("lobby.computer_hint", language))
     title = t("lobby.title", language, game=game_name(table))
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
@@ -362,6 +410,8 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
         ui.add_item(TableButton("pass", table.id, table.window, label=pass_label))
     # A row of its own, so a buy window's buttons never move it under a hurried click.
     ui.add_item(button("history", "button.history", row=1))
+    ui.add_item(button("nudge", "button.nudge", row=1))  # issue 24.4: for an absent player
+    ui.add_item(button("skip", "button.skip", row=1))
     return embed, ui
 
 

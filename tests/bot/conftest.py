@@ -26,6 +26,9 @@ def settings(tmp_path: Path) -> Settings:
         # The buy window's mechanics are tested with every person asked; the default
         # ("helps": asked only when the card helps) has tests of its own.
         buy_preference="ask",
+        # Games stay in their channel here; a thread per game has tests of its own
+        # (test_threads.py), which turn it on.
+        threads=False,
     )
 
 

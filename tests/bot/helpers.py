@@ -87,3 +87,9 @@ async def open_hand(world: World, player: Any) -> simcord.InteractionResult:
     result = await player.click(world.message(), label="My hand")
     assert result.acknowledged and result.ephemeral
     return result
+
+
+def discard_id(message: Any) -> str:
+    """The custom id of the hand's discard select (a hand may show other selects beside it,
+    such as "Lay down these melds, then discard…")."""
+    return next(cid for cid in custom_ids(message) if ":discard" in cid)

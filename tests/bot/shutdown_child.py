@@ -48,6 +48,7 @@ async def main(database: Path, report: Path) -> None:
         computer_delay=0,
         heartbeat=database.parent / "heartbeat",
         backup_dir=database.parent / "backups",
+        threads=False,  # the table message stays in the channel these tests read
     )
     bot = create_bot(settings)
     async with simcord.run(bot, settle_timeout=0.5) as env:

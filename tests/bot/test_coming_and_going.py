@@ -22,6 +22,7 @@ def settings(tmp_path: Path) -> Settings:
         seed=1,
         edit_interval=0,
         away_after=20,
+        threads=False,  # the table message stays in the channel these tests read
     )
 
 

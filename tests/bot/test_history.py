@@ -24,7 +24,7 @@ from engine.players.random_play import random_step
 from engine.view import PublicMove
 
 from .discord_locales import speaking
-from .helpers import button_labels, open_hand, open_table, start
+from .helpers import button_labels, discard_id, open_hand, open_table, start
 
 #: A card as the text prints it: ``10♥``, ``K♠``, ``🃏``.
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]|🃏")
@@ -75,7 +75,9 @@ async def test_after_a_buy_the_history_shows_the_buy_and_the_discard_and_nothing
     assert upcard in game.hand_of(str(buyer.id))
     assert set(hidden) <= set(game.hand_of(str(current.id))) | set(game.hand_of(str(buyer.id)))
     thrown = next(c for c in game.hand_of(str(current.id)) if c not in hidden and c != upcard)
-    discarded = await current.select(hand.response, [str(thrown)])
+    discarded = await current.select(
+        hand.response, [str(thrown)], custom_id=discard_id(hand.response)
+    )
     assert discarded.acknowledged and game.view(None).upcard == thrown
 
     for who in (buyer, current):  # a seated player reads exactly what the table saw

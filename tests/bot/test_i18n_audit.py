@@ -22,7 +22,7 @@ from bot.i18n import Language, t
 from engine.cards import Card, parse_cards
 
 from .discord_locales import speaking
-from .helpers import custom_ids
+from .helpers import custom_ids, discard_id
 from .test_languages import a_table, flush_outboxes
 
 #: Common English words of the game's screens that are no Dutch or Spanish word ("open",
@@ -186,7 +186,9 @@ async def play_a_deal(
     laid = await second.click(hand.response, label=label("button.lay_down_these", language))
     assert laid.acknowledged
     (last,) = game.hand_of(str(second.id))
-    assert (await second.select(hand.response, [str(last)])).acknowledged
+    assert (
+        await second.select(hand.response, [str(last)], custom_id=discard_id(hand.response))
+    ).acknowledged
     assert game.is_over
     await flush_outboxes(env)
 

@@ -17,6 +17,7 @@ from bot.app import RESTARTING
 from bot.i18n import t
 
 from .discord_locales import speaking
+from .helpers import discard_id
 from .test_languages import a_table
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
@@ -47,7 +48,9 @@ async def test_a_dutch_host_reads_the_missing_permission_in_dutch(
     hand = await player.click(world.message(), label="Mijn hand")
     assert (await player.click(hand.response, label="Trek van de trekstapel")).acknowledged
     card = world.table.game.hand_of(str(player.id))[-1]
-    assert (await player.select(hand.response, [str(card)])).acknowledged
+    assert (
+        await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    ).acknowledged
     await env.advance_time(9)
     told = [m.content for m in anna.user.dm_channel.history()]
     assert len(told) == 1

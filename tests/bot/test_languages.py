@@ -19,7 +19,7 @@ import simcord
 from engine.cards import Card, parse_cards
 
 from .discord_locales import speaking
-from .helpers import World, button_labels
+from .helpers import World, button_labels, discard_id
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,9 @@ async def play_a_table_in(words: Words, env: simcord.Env, monkeypatch: pytest.Mo
     await env.advance_time(8)
     assert (await player.click(hand.response, label=words.lay_down)).acknowledged
     assert words.went_down in hand.response.content
-    assert (await player.select(hand.response, ["KD"])).acknowledged
+    assert (
+        await player.select(hand.response, ["KD"], custom_id=discard_id(hand.response))
+    ).acknowledged
     assert game.is_over
 
     await flush_outboxes(env)

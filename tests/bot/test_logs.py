@@ -15,7 +15,7 @@ import simcord
 from bot import logs
 
 from .conftest import TOKEN
-from .helpers import open_hand, open_table, start
+from .helpers import discard_id, open_hand, open_table, start
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -57,7 +57,9 @@ async def test_a_whole_game_logs_its_start_and_end_and_no_secret(
     await env.advance_time(6)
     held |= hands_now(game)
     card = game.hand_of(str(alice.id))[-1]
-    assert (await alice.select(hand.response, [str(card)])).acknowledged
+    assert (
+        await alice.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    ).acknowledged
     for _ in range(600):
         if game.is_over:
             break

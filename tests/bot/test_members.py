@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import simcord
 
-from .helpers import open_hand, open_table, start
+from .helpers import discard_id, open_hand, open_table, start
 
 
 async def test_a_member_who_left_the_server_is_played_at_once_after_one_timeout(
@@ -29,7 +29,9 @@ async def test_a_member_who_left_the_server_is_played_at_once_after_one_timeout(
         await mover.click(hand.response, label="Draw from stock")
         await env.advance_time(9)  # the buy window; the held draw runs
         card = game.hand_of(str(mover.id))[-1]
-        assert (await mover.select(hand.response, [str(card)])).acknowledged
+        assert (
+            await mover.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+        ).acknowledged
     await env.advance_time(10)  # the buy window, then the bot plays the seat at once
     assert game.current != seat
     assert world.table.away[seat].timeouts == 1  # no second timeout was needed

@@ -12,6 +12,7 @@ from simcord.enums import OverwriteType
 
 from bot.delivery import NEEDED
 from bot.permissions import missing_here
+from bot.threads import THREAD_PERMISSIONS
 
 from .discord_locales import speaking
 
@@ -91,9 +92,11 @@ def test_the_readme_invite_section_names_the_same_permissions() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Creating the Discord application") :]
     section = section[: section.index("\n## ", 5)]
-    number = re.search(r"permissions integer `(\d+)`", section)
+    number = re.search(r"permissions integer `(\d+)`; `(\d+)` without the threads", section)
     assert number is not None
-    assert int(number[1]) == discord.Permissions(**dict.fromkeys(NEEDED, True)).value
+    everything = dict.fromkeys((*NEEDED, *THREAD_PERMISSIONS), True)
+    assert int(number[1]) == discord.Permissions(**everything).value
+    assert int(number[2]) == discord.Permissions(**dict.fromkeys(NEEDED, True)).value
     flat = " ".join(section.split())
-    for flag in NEEDED:
+    for flag in (*NEEDED, *THREAD_PERMISSIONS):
         assert f"*{t(f'permission.{flag}', 'en')}*" in flat, flag

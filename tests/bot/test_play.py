@@ -6,7 +6,7 @@ import simcord
 
 from engine.cards import parse_cards
 
-from .helpers import World, button_labels, open_hand, open_table, start
+from .helpers import World, button_labels, discard_id, open_hand, open_table, start
 
 
 def seat_after(world: World, steps: int):
@@ -33,7 +33,7 @@ async def test_turn_through_hand_controls(env: simcord.Env) -> None:
     assert world.table.game.step == "play"
     assert "12 cards" in hand.response.content
     card = max(world.table.game.hand_of(str(player.id)), key=lambda c: c.rank)
-    discarded = await player.select(hand.response, [str(card)])
+    discarded = await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     assert discarded.acknowledged
     assert f"You discarded {card.pretty()}" in hand.response.content
     assert "11 cards" in hand.response.content
@@ -135,7 +135,7 @@ async def test_ineligible_buys_get_reasons(env: simcord.Env) -> None:
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
     card = world.table.game.hand_of(str(p.id))[0]
-    await p.select(hand.response, [str(card)])
+    await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     result = await p.click(world.message(), label=buy_label(world))
     simcord.assert_responded(result, contains="own discard", ephemeral=True)
     # After the window, its countdown shows it closed and the button refuses (issue 10: no

@@ -16,7 +16,7 @@ from simcord.enums import OverwriteType
 
 from bot.views.table import render_table
 
-from .helpers import World, open_hand, open_table, start
+from .helpers import World, discard_id, open_hand, open_table, start
 
 # Retries are a few seconds apart: keep every sleep on the virtual clock.
 pytestmark = pytest.mark.simcord(settle_timeout=1)
@@ -34,7 +34,9 @@ async def play_a_turn(world: World) -> Any:
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     card = world.table.game.hand_of(str(p.id))[-1]
-    assert (await p.select(hand.response, [str(card)])).acknowledged
+    assert (
+        await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    ).acknowledged
     return world.current()
 
 
@@ -157,3 +159,26 @@ async def test_no_message_is_ever_left_empty(env: simcord.Env) -> None:
     await env.advance_time(30)
     for message in world.channel.history():
         assert message.content or message.embeds or message.attachments or message.components
+
+
+async def test_a_deleted_table_message_is_posted_anew_at_the_next_change(
+    env: simcord.Env,
+) -> None:
+    """Issue 24.5: someone deletes the table message mid-game; the next change posts it again
+    (before, nothing showed the table until someone ran ``/shanghai table``). Both players
+    follow their open hands, so the turn is an edit of the table message, not a move."""
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    hands = {p.id: await open_hand(world, p) for p in world.players}
+    gone = world.message().id
+    env.backend.delete_message(world.channel.id, gone)
+    p = world.current()
+    hand = hands[p.id]
+    await p.click(hand.response, label="Draw from stock")
+    card = world.table.game.hand_of(str(p.id))[-1]
+    await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    await env.advance_time(30)
+    live = live_table_messages(world)
+    assert len(live) == 1 and live[0].id != gone
+    assert world.table.record.message_id == live[0].id

@@ -12,7 +12,7 @@ import simcord
 
 from engine.players.strategy import EasyStrategy
 
-from .helpers import World, button_labels, open_hand, open_table, start
+from .helpers import World, button_labels, discard_id, open_hand, open_table, start
 
 
 def seat_after(world: World, steps: int) -> Any:
@@ -73,7 +73,7 @@ async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]
     await env.restart_bot(make_bot())
     # The controls of the message sent before the restart still work.
     card = world.table.game.hand_of(str(p.id))[-1]
-    result = await p.select(hand.response, [str(card)])
+    result = await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     assert result.acknowledged and "You discarded" in hand.response.content
     nxt = world.current()
     assert nxt.id != p.id
@@ -129,7 +129,9 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
     card = world.table.game.hand_of(str(p.id))[-1]
-    assert (await p.select(hand.response, [str(card)])).acknowledged
+    assert (
+        await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    ).acknowledged
     table = world.table
     await flush_outboxes(world, env)
     live = world.message()  # the table message (moved to the bottom when a turn pings)
@@ -184,7 +186,10 @@ async def test_after_a_restart_the_player_to_move_is_pinged_and_told_to_reopen(
     await env.advance_time(2)
     after = [m.content for m in world.channel.history()][len(before) :]
     said = "\n".join(after)
-    assert said.count("The bot restarted") == 1
+    assert said.count("the bot restarted") == 1
+    restarted = next(line for line in said.splitlines() if "the bot restarted" in line)
+    # One ping tells every person at the table to open their hand again.
+    assert all(f"<@{q.id}>" in restarted for q in world.players)
     assert f"<@{p.id}>, your turn" in said
     assert "My hand" in button_labels(world.message())
 

@@ -181,3 +181,15 @@ def test_the_melds_form_reads_cards_as_the_bot_prints_them() -> None:
     assert parse_action("down " + melds_from_form(typed)) == parse_action(
         "down " + melds_from_form(written)
     )
+
+
+async def test_a_rummy_hand_offers_no_swap(env: simcord.Env) -> None:
+    """Issue 24.5: Rummy has no jokers, so its turn line offers no swap."""
+    world = await open_rummy(env, 2)
+    await world.players[0].click(world.message(), label="Start")
+    player = world.current()
+    hand = await open_hand(world, player)
+    await player.click(hand.response, label="Draw from stock")
+    text = hand.response.content
+    assert "**Your turn.**" in text and "swap" not in text.lower()
+    assert "Swap joker" not in button_labels(hand.response)

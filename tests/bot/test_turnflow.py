@@ -12,7 +12,7 @@ from bot.views.hand import render_hand
 from engine.actions import LayOff, LayOffItem
 from engine.cards import Card, parse_cards
 
-from .helpers import World, button_labels, custom_ids, open_hand, open_table, start
+from .helpers import World, button_labels, discard_id, open_hand, open_table, start
 
 
 def seat_after(world: World, steps: int):
@@ -39,10 +39,6 @@ async def test_the_hand_follows_its_player_when_their_turn_begins(env: simcord.E
     assert world.current().id == nxt.id
     assert "Draw from stock" in button_labels(waiting.response)
     assert "**Your turn.**" in waiting.response.content
-
-
-def discard_id(message) -> str:
-    return next(cid for cid in custom_ids(message) if ":discard" in cid)
 
 
 async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcord.Env) -> None:
@@ -97,13 +93,14 @@ async def test_a_stale_hand_still_does_what_is_legal_now(env: simcord.Env) -> No
 
 
 async def test_no_select_is_cut_off_and_every_place_is_offered(env: simcord.Env) -> None:
-    """A joker with 40 places (e.g. 10 sets, 4 suits each): the place picker pages them all."""
+    """A joker with 40 places (20 runs, both ends): the place picker pages them all."""
     world = await open_table(env, 2)
     await start(world)
     p = world.current()
     snap = world.service.snapshot(world.table.id, p.id)
     joker = Card.parse("JK")
-    items = [LayOffItem(joker, meld, None, suit) for meld in range(10) for suit in "CDHS"]
+    ends = ("low", "high")
+    items = [LayOffItem(joker, meld, end, None) for meld in range(20) for end in ends]
     snap = replace(snap, legal=tuple(LayOff((item,)) for item in items))
     _, ui = render_hand(snap, "s", mode="layoff", picked=joker)
     selects = [getattr(child, "item", child) for child in ui.children]
@@ -113,7 +110,7 @@ async def test_no_select_is_cut_off_and_every_place_is_offered(env: simcord.Env)
     assert len(selects) == 2 and all(len(s.options) <= MAX_OPTIONS for s in selects)
     # Melds are numbered from 1 in the options, as in the table's text.
     labels = [o.label for select in selects for o in select.options]
-    assert any("on #1 " in label for label in labels) and any("#10" in label for label in labels)
+    assert any("on #1 " in label for label in labels) and any("#20" in label for label in labels)
 
 
 async def test_lay_off_all_that_fits_in_one_click(env: simcord.Env) -> None:

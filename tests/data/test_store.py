@@ -351,3 +351,22 @@ async def test_set_away_saves_the_flags_without_an_action(store: Store) -> None:
     await store.end_table(table.id)
     with pytest.raises(StaleVersion):
         await store.set_away(table.id, away)
+
+
+async def test_a_table_moves_into_a_thread_once(store: Store) -> None:
+    """Issue 24.2: the table becomes its thread's (the channel is free for another table), the
+    channel is kept as its parent, and its message is to be posted anew in the thread."""
+    table = await _lobby(store, 500)
+    await store.set_message(table.id, 9001)
+    await store.move_to_thread(table.id, 9001)
+    moved = await store.get_table(table.id)
+    assert moved is not None
+    assert (moved.channel_id, moved.parent_channel_id, moved.message_id) == (9001, 500, None)
+    assert await store.get_open_table(9001) == moved
+    assert await store.get_open_table(500) is None
+    other = await _lobby(store, 500)  # the channel hosts another table meanwhile
+    assert other.id != table.id and other.parent_channel_id is None
+    with pytest.raises(TableNotFound):
+        await store.move_to_thread(table.id, 9002)  # moved already
+    with pytest.raises(TableNotFound):
+        await store.move_to_thread(424242, 9003)

@@ -1,0 +1,186 @@
+"""Plays of several engine actions that a person makes in one pick (issue 23.3).
+
+A turn is at least two clicks (draw, discard). What made turns longer were the plays between:
+laying down, laying off card by card, and a joker swapped out and laid off again. This module
+works out, on copies of the live game (it changes nothing), the few compound plays a person
+would make anyway and proves each one legal before the hand offers it:
+
+- **lay off all that fits**: every natural whose place is the only one it has, second copies
+  on a set and chained run cards included (8♥ then 9♥ on a run ending at 7♥);
+- **lay down / lay off all, then discard**: the turn's last two plays in one pick;
+- **swap a joker and place it**: the swap and the freed wild's lay-off together, a wild on a
+  set declared with ``engine.wild_suits`` so no suit is asked.
+
+The service carries a compound play out as its actions in order, each committed as it goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.actions import Action, Discard, GoDown, LayOff, LayOffItem, SwapJoker
+from engine.cards import Card
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.legal_moves import lay_off_items
+from engine.wild_suits import suit_to_declare
+
+#: A compound play as the engine's actions, in the order they are applied.
+Plays = tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Shortcuts:
+    """The compound plays open to the seat to move, each proved legal on a copy."""
+
+    #: Every card with one place, in an order the engine accepts (None: no card has one).
+    #: The hand offers it as a button of its own from two cards on.
+    lay_off_all: LayOff | None = None
+    #: The cards that may be thrown right after the proposed lay-down.
+    down_then_discard: tuple[Card, ...] = ()
+    #: The cards that may be thrown right after ``lay_off_all``.
+    lay_all_then_discard: tuple[Card, ...] = ()
+    #: Each joker swap with one place for the freed wild, swap first.
+    swap_and_place: tuple[tuple[SwapJoker, LayOffItem], ...] = ()
+
+
+NONE = Shortcuts()
+
+
+def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
+    """The seat's compound plays now; nothing when it is not their play step."""
+    player = game.players[seat]
+    if game.is_over or game.current != seat or game.step != "play":
+        return NONE
+    proposal = next((a for a in legal if isinstance(a, GoDown)), None)
+    batch = lay_off_all(game, seat) if any(isinstance(a, LayOff) for a in legal) else None
+    return Shortcuts(
+        lay_off_all=batch,
+        down_then_discard=_discards_after(game, player, proposal),
+        lay_all_then_discard=_discards_after(game, player, batch),
+        swap_and_place=tuple(_swaps_placed(game, seat, legal)),
+    )
+
+
+def lay_off_all(game: Game, seat: int) -> LayOff | None:
+    """Naturals laid off one at a time while some card has exactly one place (E24: the bot
+    fills in a place only when it is the only one), kept only if the engine takes the batch
+    and it leaves the turn a legal way on."""
+    rules = game.rules
+    player = game.players[seat]
+    trial = game.copy()
+    items: list[LayOffItem] = []
+    refused: set[LayOffItem] = set()
+    while True:
+        table = [m.meld for m in trial.melds]
+        hand = [c for c in dict.fromkeys(trial.hand_of(player)) if not rules.is_wild(c)]
+        item = next(
+            (
+                only[0]
+                for card in sorted(hand, key=Card.sort_key)
+                if len(only := lay_off_items(table, [card], rules)) == 1 and only[0] not in refused
+            ),
+            None,
+        )
+        if item is None:
+            break
+        try:
+            trial.apply(player, LayOff((item,)))
+        except IllegalAction:
+            refused.add(item)
+            continue
+        items.append(item)
+        if trial.is_over or trial.current != seat or trial.step != "play":
+            break
+    while items:
+        batch = LayOff(tuple(items))
+        if _leads_on(game, player, batch):
+            return batch
+        items.pop()
+    return None
+
+
+def _leads_on(game: Game, player: str, play: Action) -> bool:
+    """Whether the engine takes ``play`` and the turn can still go on (or is over) after it."""
+    trial = game.copy()
+    try:
+        trial.apply(player, play)
+    except IllegalAction:
+        return False
+    if trial.is_over or trial.current_player != player:
+        return True
+    return bool(trial.legal_actions(player))
+
+
+def _discards_after(game: Game, player: str, play: Action | None) -> tuple[Card, ...]:
+    """The cards the player may throw straight after ``play`` (none if it ends the turn)."""
+    if play is None:
+        return ()
+    trial = game.copy()
+    try:
+        trial.apply(player, play)
+    except IllegalAction:
+        return ()
+    if trial.is_over or trial.current_player != player:
+        return ()
+    cards = {a.card for a in trial.legal_actions(player) if isinstance(a, Discard)}
+    return tuple(sorted(cards, key=Card.sort_key))
+
+
+def _swaps_placed(
+    game: Game, seat: int, legal: Sequence[Action]
+) -> list[tuple[SwapJoker, LayOffItem]]:
+    rules = game.rules
+    player = game.players[seat]
+    found: list[tuple[SwapJoker, LayOffItem]] = []
+    for swap in (a for a in legal if isinstance(a, SwapJoker)):
+        after = game.copy()
+        before = list(after.hand_of(player))
+        try:
+            after.apply(player, swap)
+        except IllegalAction:
+            continue
+        freed = [c for c in after.hand_of(player) if rules.is_wild(c) and c not in before]
+        wild = freed[0] if freed else next(c for c in after.hand_of(player) if rules.is_wild(c))
+        for item in one_per_place(after, player, wild):
+            placed = after.copy()
+            try:
+                placed.apply(player, LayOff((item,)))
+            except IllegalAction:
+                continue
+            found.append((swap, item))
+    return found
+
+
+def one_per_place(game: Game, player: str, wild: Card) -> list[LayOffItem]:
+    """The places ``wild`` may go now, one per meld and end: on a set, declared as the suit
+    ``suit_to_declare`` picks instead of once per suit."""
+    table = [m.meld for m in game.melds]
+    items = lay_off_items(table, [wild], game.rules)
+    suits: dict[tuple[int, str | None], list[str]] = {}
+    kept: list[LayOffItem] = []
+    for item in items:
+        if item.suit is None:
+            kept.append(item)
+            continue
+        key = (item.meld, item.end)
+        if key not in suits:
+            suits[key] = []
+            kept.append(item)
+        suits[key].append(item.suit)
+    players = len(game.players)
+    hand = game.hand_of(player)
+    return [
+        item
+        if item.suit is None
+        else LayOffItem(
+            item.card,
+            item.meld,
+            item.end,
+            suit_to_declare(
+                table, item.meld, hand, game.rules, suits[(item.meld, item.end)], players
+            ),
+        )
+        for item in kept
+    ]

@@ -1,0 +1,158 @@
+"""Issue 23.3: jokers and lay-offs in few clicks. Each test clicks only what the player sees
+and counts the clicks of the turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import simcord
+
+from engine.cards import Card, parse_cards
+from engine.melds import Meld
+from engine.view import TableMeld
+
+from .helpers import World, custom_ids, open_hand, open_table, start
+
+
+def select_id(message: Any, verb: str) -> str:
+    return next(cid for cid in custom_ids(message) if f":{verb}" in cid)
+
+
+def options_of(message: Any, verb: str) -> list[dict[str, Any]]:
+    for row in message.components:
+        for item in row.get("components", []):
+            if f":{verb}" in (item.get("custom_id") or ""):
+                return list(item["options"])
+    raise AssertionError(f"no {verb} select")
+
+
+async def down_with_two_sets(world: World, env: simcord.Env, hand_now: str) -> Any:
+    """The player to move is down with 8♥ 8♠ 8♣ and K♦ K♣ K♠ on the table, holds
+    ``hand_now`` and has drawn: the play step of their turn."""
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.down[seat] = True
+    game.played_this_deal[seat] = True
+    game.melds = [
+        TableMeld(seat, Meld.parse("set: 8H 8S 8C")),
+        TableMeld(seat, Meld.parse("set: KD KC KS")),
+    ]
+    game.hands[seat] = parse_cards(hand_now)
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    return hand
+
+
+async def test_lay_down_and_discard_in_one_pick(env: simcord.Env) -> None:
+    """The turn of going down is two clicks: draw, then "lay down these melds, then discard"."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("8H 8S 8C KD KC KS 3C 5D 7S 9H JD")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    values = [o["value"] for o in options_of(hand.response, "finish")]
+    assert "d:3C" in values and not any(v.startswith("d:8") for v in values)
+    picked = await p.select(hand.response, ["d:3C"], custom_id=select_id(hand.response, "finish"))
+    assert picked.acknowledged
+    assert game.down[seat] and len(game.melds) == 2
+    assert game.current != seat and str(game.pile[-1]) == "3C"
+    assert "You went down" in hand.response.content and "You discarded 3♣" in hand.response.content
+
+
+async def test_lay_off_all_takes_a_second_copy_for_the_same_set(env: simcord.Env) -> None:
+    """Two 8♦ and a K♥ fit the sets: "lay off all that fits" lays all three (it left the
+    second 8♦ behind)."""
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    seat = game.current
+    p = world.current()
+    hand = await down_with_two_sets(world, env, "8D 8D KH 4C 6S")
+    label = next(
+        c["label"]
+        for row in hand.response.components
+        for c in row["components"]
+        if c.get("label", "").startswith("Lay off all")
+    )
+    assert label == "Lay off all that fits (3)"
+    done = await p.click(hand.response, label=label)
+    assert done.acknowledged
+    assert [len(m.meld) for m in game.melds] == [5, 4]
+    assert Card.parse("8D") not in game.hand_of(str(p.id))
+    assert game.current == seat  # the discard is still to come
+
+
+async def test_lay_off_all_then_discard_in_one_pick(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    seat = game.current
+    p = world.current()
+    hand = await down_with_two_sets(world, env, "8D KH 4C 6S")
+    drawn = game.hands[seat][-1]
+    finish = options_of(hand.response, "finish")
+    assert all(not o["value"].startswith("a:8") for o in finish)
+    choice = f"a:{drawn}" if not drawn.is_joker and drawn.rank not in (8, 13) else "a:4C"
+    picked = await p.select(hand.response, [choice], custom_id=select_id(hand.response, "finish"))
+    assert picked.acknowledged
+    assert game.current != seat and [len(m.meld) for m in game.melds][:2] == [4, 4]
+
+
+async def test_a_joker_on_a_set_asks_no_suit(env: simcord.Env) -> None:
+    """A joker that fits two sets has two places (one per set), not eight (four suits each);
+    on the 8s it plays as the suit with the fewest naturals out of the player's sight."""
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    p = world.current()
+    hand = await down_with_two_sets(world, env, "JK 8D 8D 4C")
+    lay_off = select_id(hand.response, "layoff")
+    shown = await p.select(hand.response, ["JK"], custom_id=lay_off)
+    assert shown.acknowledged
+    places = options_of(hand.response, "place")
+    assert len(places) == 2, places
+    on_eights = next(o["value"] for o in places if o["value"].startswith("JK>0"))
+    # Both 8♦ of the two decks are in the hand: no one else can ever swap a joker declared 8♦
+    # (one 8♥, 8♠ and 8♣ each are still out of sight).
+    assert on_eights.endswith(":D"), on_eights
+    laid = await p.select(hand.response, [on_eights], custom_id=select_id(hand.response, "place"))
+    assert laid.acknowledged
+    assert len(game.melds[0].meld) == 4
+
+
+async def test_swap_a_joker_and_place_it_in_one_pick(env: simcord.Env) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    seat = game.current
+    p = world.current()
+    game.down[seat] = True
+    game.played_this_deal[seat] = True
+    game.melds = [
+        TableMeld(seat, Meld.parse("set: 8H 8S JK=8C")),
+        TableMeld(seat, Meld.parse("set: KD KC KS")),
+    ]
+    game.hands[seat] = parse_cards("8C 4C 6S 9H")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    clicks = 0
+    await p.click(hand.response, label="Swap joker")
+    clicks += 1
+    combined = [o for o in options_of(hand.response, "swap") if "|" in o["value"]]
+    on_kings = next(o for o in combined if "|JK>1" in o["value"])
+    assert ", then " in on_kings["label"]
+    picked = await p.select(
+        hand.response, [on_kings["value"]], custom_id=select_id(hand.response, "swap")
+    )
+    clicks += 1
+    assert picked.acknowledged and clicks == 2
+    assert not any(c.is_joker for c in game.hand_of(str(p.id)))
+    assert [len(m.meld) for m in game.melds] == [3, 4]
+    assert any(c.card.is_joker for c in game.melds[1].meld.cards)
