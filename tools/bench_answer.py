@@ -90,6 +90,7 @@ async def measure(
         database=folder / "bench-answer.sqlite3",
         seed=1,
         turn_seconds=3600,
+        threads=False,  # the game stays in the channel, where the benchmark looks
     )
     timed = Timed()
     figures = Figures()
