@@ -39,7 +39,7 @@ from .i18n.translator import CatalogueTranslator
 from .interactions import report
 from .members import MemberCheck
 from .publisher import Publisher
-from .service import Listener, Listeners, TableService
+from .service import Listener, Listeners, TableService, legal_plays
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -220,6 +220,7 @@ class ShanghaiBot(commands.AutoShardedBot):
         service: TableService | None = getattr(self, "service", None)
         if service is not None:
             await service.close()  # timers stop: no change of their own from here on
+            legal_plays.shutdown()  # the worker process of big hands, if one was started
             await _until(deadline, _running_clicks_done(service), "running clicks")
         publisher: Publisher | None = getattr(self, "publisher", None)
         if publisher is not None:

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.answers import awaiting_answer
 from bot.i18n import interaction_language, t
 from bot.logs import at_ids
 from bot.screens.text import SortMode, cards_text
+from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand
 from engine.cards import Card
 
@@ -120,7 +122,7 @@ class HandFollower:
             followed = self.followed.get(key)
             if followed is None or not followed.dirty:
                 return
-            if not followed.interaction.response.is_done():
+            if awaiting_answer(followed.interaction):
                 return  # its own answer is on the way; ``answered`` looks again after it
             followed.dirty = False
             language = interaction_language(followed.interaction)  # the player's own language
@@ -145,6 +147,10 @@ class HandFollower:
                         content=text, view=None, attachments=[]
                     )
                     return
+                if snap.later is not None:  # its legal plays, computed off the event loop
+                    snap = await settled(snap)
+                    if self.followed.get(key) is not followed:
+                        continue  # the message's own answer was drawn meanwhile: it is newer
                 content, ui = render_hand(snap, followed.sort, note=note, language=language)
                 if hand != followed.hand:
                     files = await hand_files(snap, followed.sort, language=language)

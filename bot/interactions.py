@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from . import answers
 from .i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from .i18n.refusals import refusal_text
 from .storage_faults import is_storage_fault
@@ -39,11 +40,8 @@ async def reply(
     interaction: discord.Interaction[Any], text: str, *, ephemeral: bool = True
 ) -> None:
     """Answer the interaction, or follow up if it was answered already."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=ephemeral)
-        else:
-            await interaction.response.send_message(text, ephemeral=ephemeral)
+    try:  # through ``answers``, which knows whether the click was deferred
+        await answers.tell(interaction, text, ephemeral=ephemeral)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id)
 

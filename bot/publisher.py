@@ -26,7 +26,6 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -60,6 +59,7 @@ from .backoff import Backoff
 from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
 from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
 from .logs import at_table
+from .pacing import ChannelPace
 from .screens.attachments import (
     TABLE_FILE,
     score_sheet_picture,
@@ -135,8 +135,6 @@ class Outbox:
     picture: str | None = None
     #: Messages posted in the channel since the table message (by anyone).
     after: int = 0
-    #: When this channel's recent calls were made, for the 5-per-5-s limit.
-    calls: deque[float] = field(default_factory=deque)
     #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
     backoff: Backoff = field(default_factory=new_backoff)
     #: Whether the host has been told that the bot lacks a permission here.
@@ -171,6 +169,8 @@ class Publisher:
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
         self._hurry = False
         self.delivery = Delivery(self)
+        #: Each channel's recent calls, kept across its tables (``bot.pacing``).
+        self.pace = ChannelPace()
         #: One-off posts beside the outboxes (a thread's result line in its channel).
         self._side_tasks: set[asyncio.Task[None]] = set()
         add_listener = getattr(bot, "add_listener", None)
@@ -274,16 +274,7 @@ class Publisher:
         """Wait until this channel may make another call (``RATE``); unpaced bots don't."""
         if self.interval <= 0 or self._hurry:
             return
-        loop = asyncio.get_running_loop()
-        most, window = RATE
-        while True:
-            now = loop.time()
-            while box.calls and now - box.calls[0] >= window:
-                box.calls.popleft()
-            if len(box.calls) < most:
-                box.calls.append(now)
-                return
-            await asyncio.sleep(box.calls[0] + window - now)
+        await self.pace.spend(box.channel_id, RATE)  # the channel's, whichever table
 
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""

@@ -19,6 +19,7 @@ from bot.i18n import (
     t,
     table_language,
 )
+from bot.i18n.fit import fit
 from bot.interactions import guard
 from bot.permissions import require_table_permissions
 from bot.screens.text import rules_text
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from bot.service import LiveTable
 
 PRESETS = [
-    app_commands.Choice(name=f"{name}: {line}"[:100], value=key)
+    app_commands.Choice(name=fit(f"{name}: {line}"), value=key)
     for key, (name, line) in PRESET_NAMES.items()
 ]
 

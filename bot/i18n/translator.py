@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from .catalogue import DEFAULT_LANGUAGE, command_text
+from .fit import fit
 from .locales import resolve_language
 
 #: What a translator localises; names are left out on purpose.
@@ -41,4 +42,7 @@ class CatalogueTranslator(app_commands.Translator):
         language = resolve_language(locale)
         if language == DEFAULT_LANGUAGE:
             return None
-        return command_text(string.message, language)
+        text = command_text(string.message, language)
+        if text is not None and context.location == Where.choice_name:
+            return fit(text)  # a translation too long for Discord is cut on a word, too
+        return text

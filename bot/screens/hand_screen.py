@@ -10,6 +10,7 @@ with several).
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -162,6 +163,27 @@ def lay_offs_together(legal: tuple[Action, ...]) -> list[LayOff]:
     return found
 
 
+def other_go_downs(legal: tuple[Action, ...]) -> list[GoDown]:
+    """The legal go-downs besides the proposal (the first): with jokers swapped in under
+    ``anyone_then_go_down``, or going out with a lay-off (S37); chosen on the Lay down
+    screen (issue 29.1)."""
+    downs = [action for action in legal if isinstance(action, GoDown)]
+    return downs[1:]
+
+
+def go_down_key(action: GoDown) -> str:
+    """A go-down's select value: short (Discord allows 100 characters, a go-down's text
+    can pass that) and the same for the same go-down on any screen."""
+    return f"{zlib.crc32(str(action).encode()):08x}"
+
+
+def go_down_text(action: GoDown, language: Language = DEFAULT_LANGUAGE) -> str:
+    """A go-down with the swaps it makes, as one option's label."""
+    parts = [action_text(action, language)]
+    parts.extend(action_text(SwapJoker(swap), language) for swap in action.swaps)
+    return "; ".join(parts)[:100]
+
+
 def layoff_options(
     places: dict[Card, list[LayOffItem]], language: Language = DEFAULT_LANGUAGE
 ) -> list[Option]:
@@ -261,9 +283,18 @@ def hand_screen(
             button("downok", "button.confirm_down", "success", 0)
             button("downedit", "button.own_melds", "secondary", 0)
             button("back", "button.back", "secondary", 0)
+            others = other_go_downs(legal)
+            if others:  # with a joker swapped in, or going out: plays of their own (29.1)
+                options = [Option(go_down_text(a, language), go_down_key(a)) for a in others]
+                selects("downpick", options, t("hand.other_go_downs", language), 1)
     if mode == "layoff":
         places = layoff_cards(legal, view)
-        if not places:
+        together = lay_offs_together(legal)
+        if not places and together:  # more than the main screen's one select holds
+            options = [Option(action_text(a, language)[:100], str(a)[:100]) for a in together]
+            selects("laybatch", options, t("hand.lay_off_together", language), 0)
+            button("back", "button.back", "secondary", 4)
+        elif not places:
             mode, notes = "main", [*notes, t("hand.nothing_to_lay_off", language)]
         elif picked is not None and picked in places:
             extra.append(t("hand.where_goes", language, card=card_text(picked)))
@@ -339,6 +370,8 @@ def hand_screen(
             extra.extend(go_down_lines(proposal, view, language)[0])
             button("downok", "button.lay_down_these", "success", 1)
             button("downedit", "button.own_melds", "secondary", 1)
+            if other_go_downs(legal):
+                button("down", "button.more_go_downs", "secondary", 1)
         places = layoff_cards(legal, view)
         batch = snap.shortcuts.lay_off_all
         finish(snap)
@@ -371,7 +404,11 @@ def hand_screen(
         elif places:
             button("layoff", "button.lay_off", "secondary", 4)
         together = lay_offs_together(legal)
-        if together and not places and row3_free and not wants_meld:
+        if together and not places and not wants_meld and (
+            not row3_free or len(together) > MAX_OPTIONS
+        ):
+            button("layoff", "button.lay_off", "secondary", 4)  # the Lay off screen pages them
+        elif together and not places and row3_free and not wants_meld:
             options = [
                 Option(action_text(a, language)[:100], str(a)[:100]) for a in together[:MAX_OPTIONS]
             ]

@@ -26,6 +26,7 @@ from engine.players.levels import make_strategy
 from engine.players.strategy import EasyStrategy, Strategy
 from engine.view import PlayerView
 
+from .legal_plays import LEGAL
 from .live import LiveTable
 
 log = logging.getLogger("bot.service")
@@ -64,7 +65,7 @@ class ComputerSeats:
         game = table.game
         assert game is not None
         player = game.players[seat]
-        legal = game.legal_actions(player)
+        legal = list(LEGAL.now(game, player))  # computed off the loop by ``move`` / autoplay
         if not legal:
             return None
         try:
@@ -92,6 +93,9 @@ class ComputerSeats:
     async def move(self, table: LiveTable, seat: int) -> Action | None:
         """The next action of computer ``seat``'s turn (a searching level in a thread)."""
         level = table.record.seats[seat].level or "normal"
+        game = table.game
+        assert game is not None
+        await LEGAL.ready(game, game.players[seat])  # a huge hand's, off the event loop
         if level in SEARCHING_LEVELS:
             return await self._searched_action(table, seat, level)
         return self.action(table, seat, level)
@@ -102,7 +106,7 @@ class ComputerSeats:
         game = table.game
         assert game is not None
         player = game.players[seat]
-        legal = game.legal_actions(player)
+        legal = list(LEGAL.now(game, player))
         if not legal:
             return None
         try:

@@ -1,14 +1,14 @@
 """The Hint button's advice: the plain hint, with the expert computer player's discard when
 it is cheap enough (issue 15).
 
-The plain hint (``engine.players.hints.hint``) is instant. At a Shanghai discard (the seat's
-own turn, after the draw, nothing to lay down) the expert's choice is better advice, and it
-costs a search: so it runs with a small budget in a worker thread, like the expert computer
-seats (``computers.py``), under a clock cap and a hard timeout; whatever goes wrong, the
-plain hint's discard stands. When the expert throws the plain hint's card, the plain reason
-stays (it says why) and adds that the expert agrees. A seeded service (tests, benchmarks)
-drops the clock cap, so the advice depends on the view alone and a test can ask the expert
-the same question directly.
+The plain hint (``engine.players.hints.hint``) is quick but for huge hands, so it too runs in
+a worker thread. At a Shanghai discard (the seat's own turn, after the draw, nothing to lay
+down) the expert's choice is better advice, and it costs a search: so it runs with a small
+budget in a worker thread, like the expert computer seats (``computers.py``), under a clock
+cap and a hard timeout; whatever goes wrong, the plain hint's discard stands. When the expert
+throws the plain hint's card, the plain reason stays (it says why) and adds that the expert
+agrees. A seeded service (tests, benchmarks) drops the clock cap, so the advice depends on
+the view alone and a test can ask the expert the same question directly.
 """
 
 from __future__ import annotations
@@ -84,8 +84,10 @@ def wants_expert(view: PlayerView, legal: Sequence[Action], advice: Hint) -> boo
 
 
 async def advice_for(view: PlayerView, legal: Sequence[Action], *, seeded: bool) -> Hint:
-    """The hint for ``view``: the plain one, its discard the expert's when ``wants_expert``."""
-    advice = plain_hint(view)
+    """The hint for ``view``: the plain one, its discard the expert's when ``wants_expert``.
+    Both run in a worker thread: the plain hint's contract search on a huge hand (issue 29.2)
+    takes long enough to freeze the event loop."""
+    advice = await asyncio.to_thread(plain_hint, view)
     if not wants_expert(view, legal, advice):
         return advice
     clock = None if seeded else time.perf_counter

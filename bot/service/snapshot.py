@@ -12,18 +12,21 @@ player's screen would change, not for every move of the others.
 
 from __future__ import annotations
 
+import asyncio
 import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from data.records import lower_is_better
+from engine import Game
 from engine.actions import Action
 from engine.cards import Card
 from engine.events import DealEnded, Event, WentOut
 from engine.view import PlayerView
 
 from .buy_window import DEFAULT_BUY_PREF, undecided, window_tag
+from .legal_plays import LEGAL
 from .live import FOUR_COLOUR_OPTION, ActResult, LiveTable
 from .shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 
@@ -72,6 +75,9 @@ class SeatSnapshot:
     actions: tuple[Action, ...] = ()
     #: The table draws clubs green and diamonds blue (its ``four_colour`` option).
     four_colour: bool = False
+    #: The game as it was, when ``legal`` (and ``shortcuts``) are still to be computed
+    #: (``settled`` does it off the event loop); None once they are complete.
+    later: Game | None = field(default=None, compare=False, repr=False)
 
     @property
     def over(self) -> bool:
@@ -184,8 +190,13 @@ def seat_snapshot(
     now: float,
     notes: Changed | Sequence[str] = (),
     events: Sequence[Event] = (),
+    *,
+    lazy: bool = False,
 ) -> SeatSnapshot:
-    """The snapshot of ``user_id``'s seat at ``table`` at ``now`` (the table's lock held)."""
+    """The snapshot of ``user_id``'s seat at ``table`` at ``now`` (the table's lock held).
+
+    ``lazy``: legal plays nobody computed yet are left to ``settled`` (which computes them in
+    a worker thread) instead of being computed here, on the event loop."""
     game = table.game
     assert game is not None
     seat = table.seat_of(user_id)
@@ -194,7 +205,14 @@ def seat_snapshot(
     view = game.view(player)
     over = view.is_over or table.closed
     mine = view.current == seat and not over and seat not in table.removed
-    legal = tuple(game.legal_actions(player)) if mine else ()
+    later: Game | None = None
+    if not mine:
+        legal: tuple[Action, ...] = ()
+    elif not lazy:
+        legal = LEGAL.now(game, player)
+    else:
+        known = LEGAL.known(game, player)
+        legal, later = (known, None) if known is not None else ((), game.copy())
     pending, offer, requested = _window_for(table, seat, now)
     running = table.window.is_running(game, now)
     changed = notes if isinstance(notes, Changed) else Changed()
@@ -225,7 +243,18 @@ def seat_snapshot(
         removed=seat in table.removed,
         shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
         four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
+        later=later,
     )
+
+
+async def settled(snap: SeatSnapshot) -> SeatSnapshot:
+    """``snap`` with its legal plays, computed off the event loop if ``lazy`` left them."""
+    if snap.later is None:
+        return snap
+    game = snap.later
+    legal = await LEGAL.ready(game, str(snap.user_id))
+    shortcuts = await asyncio.to_thread(shortcuts_for, game, snap.seat, legal) if legal else NONE
+    return replace(snap, legal=legal, shortcuts=shortcuts, later=None)
 
 
 def _window_for(table: LiveTable, seat: int, now: float) -> tuple[bool, str | None, bool]:

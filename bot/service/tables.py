@@ -55,6 +55,7 @@ from .buy_window import (
 )
 from .computers import ComputerSeats, choose_auto_action
 from .hints import advice_for, plain_hint
+from .legal_plays import LEGAL, prepare
 from .live import (
     ActResult,
     Change,
@@ -70,7 +71,15 @@ from .ranked import tally
 from .restore import revive, table_seconds
 from .results import is_ranked, result_rows
 from .shortcuts import Plays
-from .snapshot import Changed, Resolver, SeatSnapshot, current_tag, seat_snapshot, what_changed
+from .snapshot import (
+    Changed,
+    Resolver,
+    SeatSnapshot,
+    current_tag,
+    seat_snapshot,
+    settled,
+    what_changed,
+)
 from .table_snapshot import TableSnapshot
 from .timers import Timers, Timings, what_is_due
 
@@ -163,7 +172,9 @@ class TableService:
                 events = fields.get("events", ())
                 for user_id in self.listener.watched(table.id):
                     if table.seat_of(user_id) is not None:
-                        seats[user_id] = seat_snapshot(table, user_id, now, events=events)
+                        seats[user_id] = seat_snapshot(
+                            table, user_id, now, events=events, lazy=True
+                        )
             change = Change(TableSnapshot.of(table, now), kind, seats=seats, **fields)
             self.listener.table_changed(change)
         except Exception:
@@ -435,7 +446,24 @@ class TableService:
 
         ``shown`` is the tag of the screen the control was drawn on: when it is out of date and
         the action is refused, the answer carries the refusal (``stale``, ``refusal``) so the
-        hand is redrawn with the reason; a refusal on an up-to-date screen raises."""
+        hand is redrawn with the reason; a refusal on an up-to-date screen raises.
+
+        The seat's legal plays are computed in a worker thread (``legal_plays``): before the
+        lock, so a huge hand holds nobody up, and those of the answer after it."""
+        await prepare(self.get(table_id), user_id)
+        snap = await self._play(table_id, user_id, action, shown=shown)
+        return await settled(snap)
+
+    async def _play(
+        self,
+        table_id: int,
+        user_id: int,
+        action: Action | Resolver | None,
+        *,
+        shown: str | None,
+    ) -> SeatSnapshot:
+        """``play`` under the table's lock; the answer's legal plays may be left to
+        ``settled``."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             game = self._playing(table)
@@ -448,11 +476,12 @@ class TableService:
             try:
                 asked: Action | Plays | None
                 if action is not None and callable(action):
+                    await prepare(table, user_id)  # known unless the table moved meanwhile
                     asked = action(replace(seat_snapshot(table, user_id, now), stale=stale))
                 else:
                     asked = action
                 if asked is None:
-                    return replace(seat_snapshot(table, user_id, now), stale=stale)
+                    return replace(seat_snapshot(table, user_id, now, lazy=True), stale=stale)
                 before = list(game.hand_of(str(user_id)))
                 plays = asked if isinstance(asked, tuple) else (asked,)
                 result = await self._act_locked(table, user_id, plays[0])
@@ -463,12 +492,14 @@ class TableService:
             except ValueError as error:
                 if not stale or table.closed:
                     raise
-                answer = seat_snapshot(table, user_id, self.clock())
+                answer = seat_snapshot(table, user_id, self.clock(), lazy=True)
                 return replace(answer, stale=True, refusal=error)
             changed = what_changed(asked, before, table, user_id, result)
             if table.closed or table.game is None:
                 return SeatSnapshot.finished(table, user_id, seat, changed)
-            return seat_snapshot(table, user_id, self.clock(), changed, events=result.events)
+            return seat_snapshot(
+                table, user_id, self.clock(), changed, events=result.events, lazy=True
+            )
 
     async def decide_buy(
         self,
@@ -520,10 +551,10 @@ class TableService:
         table = self.get(table_id)
         async with table.held_for_a_click():
             self._playing(table)
-            now = seat_snapshot(table, user_id, self.clock())
+            now = seat_snapshot(table, user_id, self.clock(), lazy=True)
         if now.tag != snap.tag:
-            advice = plain_hint(now.view)
-        return now, advice
+            advice = await asyncio.to_thread(plain_hint, now.view)  # a huge hand's is slow
+        return await settled(now), advice
 
     async def set_buy_preference(self, table_id: int, user_id: int, pref: BuyPref) -> SeatSnapshot:
         """The player chooses when to be asked about buys (saved with the seat, so a restart
@@ -886,6 +917,7 @@ class TableService:
             game = table.game
             if table.closed or game is None or game.is_over or game.current != seat:
                 break
+            await LEGAL.ready(game, game.players[seat])  # a huge hand's, off the loop
             action = self.computers.action(table, seat, "normal")
             if action is None:
                 break

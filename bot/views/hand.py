@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import guards
+from bot import answers, guards
 from bot.errors import StaleControl, UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
@@ -33,8 +33,10 @@ from bot.screens.hand_screen import (
     Button,
     Mode,
     Style,
+    go_down_key,
     hand_screen,
     layoff_cards,
+    other_go_downs,
 )
 from bot.screens.hand_text import buy_answer_text, hint_note, result_note
 from bot.screens.text import (
@@ -90,7 +92,7 @@ BUTTON_VERBS = (
     "pass",
     "unbuy",
 )
-SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch", "finish")
+SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch", "finish", "downpick")
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
 HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
@@ -138,7 +140,9 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         async with guard(interaction):
             if await answer_hand_on_public(interaction, self.table_id):
                 return
-            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
+            modal = self.verb == "downedit"
+            async with answers.for_click(interaction, self.table_id, fresh=False, modal=modal):
+                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
 
 
 class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_SELECT_TEMPLATE):
@@ -185,7 +189,8 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
             if await answer_hand_on_public(interaction, self.table_id):
                 return
             values = [str(value) for value in self.item.values]
-            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
+            async with answers.for_click(interaction, self.table_id, fresh=False):
+                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
 
 
 async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id: int) -> bool:
@@ -252,14 +257,19 @@ def render_hand(
 
 
 class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
-    """The player writes the melds: ``set: 8H 8S 8C | run: 3H 4H JK=5H 6H``."""
+    """The player writes the melds: ``set: 8H 8S 8C | run: 3H 4H JK=5H 6H``.
 
-    melds: discord.ui.TextInput[MeldsModal] = discord.ui.TextInput(
-        label="Melds, separated by |",
-        custom_id="melds",
-        style=discord.TextStyle.paragraph,
-        max_length=400,
-        placeholder="set: 8H 8S 8C | run: 3H 4H JK=5H 6H",
+    The text input sits in a ``Label`` (component type 18), the modal layout Discord
+    documents now; a text input's own ``label`` in an action row is deprecated."""
+
+    field: discord.ui.Label[MeldsModal] = discord.ui.Label(
+        text="Melds, separated by |",
+        component=discord.ui.TextInput(
+            custom_id="melds",
+            style=discord.TextStyle.paragraph,
+            max_length=400,
+            placeholder="set: 8H 8S 8C | run: 3H 4H JK=5H 6H",
+        ),
     )
 
     def __init__(
@@ -276,9 +286,16 @@ class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
             title=t("modal.title", language),
         )
         self.table_id, self.sort = table_id, sort
+        self.field.text = t("modal.label", language)
         self.melds.default = proposal
-        self.melds.label = t("modal.label", language)
         self.melds.placeholder = t("modal.placeholder", language)
+
+    @property
+    def melds(self) -> discord.ui.TextInput[MeldsModal]:
+        """The text input inside the label."""
+        component = self.field.component
+        assert isinstance(component, discord.ui.TextInput)
+        return component
 
 
 async def open_melds_form(interaction: discord.Interaction[Any], form: MeldsModal) -> None:
@@ -303,6 +320,20 @@ async def submit_melds(
     await play_and_show(interaction, table_id, action, sort)
 
 
+def modal_fields(components: list[Any]) -> list[dict[str, Any]]:
+    """The submitted fields of a modal: each inside a label (type 18, ``component``), as
+    forms are drawn now, or inside an action row (``components``), as a form opened before
+    the label layout is still submitted."""
+    fields: list[dict[str, Any]] = []
+    for item in components:
+        if not isinstance(item, dict):
+            continue
+        if isinstance(item.get("component"), dict):
+            fields.append(item["component"])
+        fields.extend(child for child in item.get("components", []) if isinstance(child, dict))
+    return fields
+
+
 async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
     """Every melds form is answered here, from the submission itself: a form opened before the
     bot restarted has no ``MeldsModal`` behind it, and a form opened since has none either
@@ -317,8 +348,7 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
     text = next(
         (
             str(item.get("value", ""))
-            for row in data.get("components", [])
-            for item in row.get("components", [])
+            for item in modal_fields(data.get("components", []))
             if item.get("custom_id") == "melds"
         ),
         "",
@@ -328,7 +358,8 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
             raise UserError(
                 "That form is not valid any more; open your hand again.", code="stale_form"
             )
-        await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
+        async with answers.for_click(interaction, int(table), fresh=False):
+            await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
 
 
 async def hand_files(
@@ -375,16 +406,16 @@ async def show_snapshot(
     if snap.over:
         text = (note + "\n\n" if note else "") + t("hand.game_over", language)
         if fresh:
-            await interaction.response.send_message(text, ephemeral=True)
+            await answers.show(interaction, text)
         else:
-            await interaction.response.edit_message(content=text, view=None, attachments=[])
+            await answers.update(interaction, text, view=None, attachments=[])
         return
     content, ui = render_hand(snap, sort, mode=mode, note=note, picked=picked, language=language)
     files = await hand_files(snap, sort, mode, language)
     if fresh:
-        await interaction.response.send_message(content, view=ui, ephemeral=True, files=files)
+        await answers.show(interaction, content, view=ui, files=files)
     else:
-        await interaction.response.edit_message(content=content, view=ui, attachments=files)
+        await answers.update(interaction, content, view=ui, attachments=files)
     if follower is not None and not snap.over:
         follower.answered(snap.table_id, snap.user_id)
 
@@ -422,8 +453,9 @@ async def play_and_show(
 async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
     """``My hand`` on the table message: a fresh ephemeral hand message."""
     service: TableService = interaction.client.service
-    snap = await service.play(table_id, interaction.user.id)
-    await show_snapshot(interaction, snap, "s", fresh=True)
+    async with answers.for_click(interaction, table_id, fresh=True):
+        snap = await service.play(table_id, interaction.user.id)
+        await show_snapshot(interaction, snap, "s", fresh=True)
 
 
 def resolver(verb: str, values: list[str] | None) -> Resolver | None:
@@ -458,6 +490,9 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
             place = LayOffItem.parse(place_text)
             return lambda snap: _swap_and_place(snap, swap, place)
         return lambda snap: swap
+    if verb == "downpick":
+        key = _one(values)
+        return lambda snap: _go_down_by_key(snap, key)
     if verb == "finish":
         kind, _, card_text_ = _one(values).partition(":")
         card = Card.parse(card_text_)
@@ -483,6 +518,16 @@ def _proposal(snap: SeatSnapshot) -> Action | None:
             "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
         )
     return proposal
+
+
+def _go_down_by_key(snap: SeatSnapshot, key: str) -> Action:
+    """The go-down the Lay down screen's choice names (``go_down_key``), as legal now."""
+    chosen = next((a for a in other_go_downs(snap.legal) if go_down_key(a) == key), None)
+    if chosen is None:
+        raise UserError(
+            "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
+        )
+    return chosen
 
 
 def _swap_and_place(snap: SeatSnapshot, swap: SwapJoker, place: LayOffItem) -> Plays | None:
@@ -554,9 +599,7 @@ async def hand_click(
         if follower is not None:  # no push may redraw the hand over the goodbye
             follower.forget(table_id, user_id)
         await service.leave_game(table_id, user_id)
-        await interaction.response.edit_message(
-            content=t("hand.left_game", language), view=None, attachments=[]
-        )
+        await answers.update(interaction, t("hand.left_game", language), view=None, attachments=[])
         return
     if verb in BUY_PREF_VERBS:
         snap = await service.set_buy_preference(table_id, user_id, BUY_PREF_VERBS[verb])
@@ -572,13 +615,14 @@ async def hand_click(
         await show_snapshot(interaction, snap, sort, note=note)
         return
     snap = await play_and_show(interaction, table_id, resolver(verb, values), sort, shown=tag)
-    if interaction.response.is_done():
-        return
+    if snap.refusal is not None or snap.action is not None:
+        return  # play_and_show answered
     if verb == "sort":
         await show_snapshot(interaction, snap, "r" if sort == "s" else "s")
     elif verb == "leave":
-        await interaction.response.edit_message(
-            content=t("hand.leave_confirm", language),
+        await answers.update(
+            interaction,
+            t("hand.leave_confirm", language),
             view=leave_confirmation(table_id, snap.tag, sort, language),
             attachments=[],
         )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import guards
+from bot import answers, guards
 from bot.errors import NotHost, UserError
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.catalogue import has_key
@@ -45,6 +45,11 @@ TABLE_BUTTON_TEMPLATE = (
 
 COLOUR = discord.Colour.dark_green()
 WINDOW_VERBS = ("buy", "pass", "unbuy")
+#: The table message's clicks that take the table's lock and write: answered in time
+#: however long the lock or the write takes (``bot.answers``).
+WRITES = frozenset(
+    {"join", "leave", "start", "addeasy", "addnormal", "addexpert", "rmcpu", *WINDOW_VERBS}
+)
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
@@ -83,7 +88,14 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
                 await play_again(interaction, self.table_id)
                 return
             guards.table_here(interaction, self.table_id)
-            await table_click(interaction, self.verb, self.table_id, self.window)
+            if self.verb not in WRITES:  # My hand answers in time itself; the rest only read
+                await table_click(interaction, self.verb, self.table_id, self.window)
+                return
+            # Its lock (2 s at most) and its write (2 s) could pass Discord's 3 s: deferred
+            # by the watchdog if not answered in time, at once if the table is held now.
+            fresh = self.verb != "start" and self.verb != "unbuy"  # a new private message
+            async with answers.for_click(interaction, self.table_id, fresh=fresh):
+                await table_click(interaction, self.verb, self.table_id, self.window)
 
 
 async def play_again(interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -134,12 +146,10 @@ async def table_click(
     if verb == "join":
         table = await service.join(table_id, user.id, user.display_name)
         seat = table.seat_of(user.id)
-        await interaction.response.send_message(
-            t("lobby.joined", language, seat=(seat or 0) + 1), ephemeral=True
-        )
+        await answers.show(interaction, t("lobby.joined", language, seat=(seat or 0) + 1))
     elif verb == "leave":
         await service.leave(table_id, user.id)
-        await interaction.response.send_message(t("lobby.left", language), ephemeral=True)
+        await answers.show(interaction, t("lobby.left", language))
     elif verb == "start":
         game = game_name(service.public(table_id))
         thread = await start_in_thread(interaction, service, table_id, game)
@@ -162,18 +172,16 @@ async def table_click(
         # (an interaction response: no channel call, no wait for the publisher's pace).
         await service.start(table_id, user.id)
         embed, view = render_table(service.public(table_id))
-        await interaction.response.edit_message(embed=embed, view=view)
+        await answers.update(interaction, None, embed=embed, view=view)
         await interaction.followup.send(t("lobby.dealt", language), ephemeral=True)
     elif verb in ("addeasy", "addnormal", "addexpert"):
         level = verb.removeprefix("add")
         table = await service.add_computer(table_id, user.id, level)
         name = table.record.seats[-1].name
-        await interaction.response.send_message(
-            t("lobby.computer_joined", language, name=name), ephemeral=True
-        )
+        await answers.show(interaction, t("lobby.computer_joined", language, name=name))
     elif verb == "rmcpu":
         await service.remove_computer(table_id, user.id)
-        await interaction.response.send_message(t("lobby.computer_left", language), ephemeral=True)
+        await answers.show(interaction, t("lobby.computer_left", language))
     elif verb == "house":
         await open_house_rules(interaction, service, table_id)
     elif verb == "hand":
@@ -244,13 +252,13 @@ async def buy_click(
         raise snap.refusal
     text = buy_answer_text(snap, choice, language)
     if verb == "unbuy":
-        await interaction.response.edit_message(content=text, view=None)
+        await answers.update(interaction, text, view=None)
         return
     ui = discord.ui.View(timeout=None)
     if verb == "buy":
         take_back = t("buy.take_back", language)
         ui.add_item(TableButton("unbuy", table_id, window, label=take_back))
-    await interaction.response.send_message(text, ephemeral=True, view=ui)
+    await answers.show(interaction, text, view=ui)
 
 
 # -- drawing the message ----------------------------------------------------------------------
