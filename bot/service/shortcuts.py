@@ -26,6 +26,8 @@ from engine.game import Game
 from engine.legal_moves import lay_off_items
 from engine.wild_suits import suit_to_declare
 
+from .legal_plays import BIG_HAND
+
 #: A compound play as the engine's actions, in the order they are applied.
 Plays = tuple[Action, ...]
 
@@ -52,6 +54,10 @@ def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
     """The seat's compound plays now; nothing when it is not their play step."""
     player = game.players[seat]
     if game.is_over or game.current != seat or game.step != "play":
+        return NONE
+    if len(game.hands[seat]) >= BIG_HAND:
+        # Each compound play asks for the legal plays of a copy after its first action, which
+        # for a hand piled up by unlimited buys costs seconds: such a hand keeps plain controls.
         return NONE
     proposal = next((a for a in legal if isinstance(a, GoDown)), None)
     batch = lay_off_all(game, seat) if any(isinstance(a, LayOff) for a in legal) else None
