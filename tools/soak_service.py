@@ -80,8 +80,10 @@ class FakeChannel:
     can_send: bool = True
     lines: int = 0
     edits: int = 0
+    posted: int = 0
 
-    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any:
+        """The posted message, as discord.py returns it (the publisher records its id)."""
         await asyncio.sleep(0)
         if self.deleted:
             raise http_error(discord.NotFound, 404, 10003)
@@ -89,6 +91,8 @@ class FakeChannel:
             raise http_error(discord.Forbidden, 403, 50013)
         if content:
             self.lines += len(content.splitlines())
+        self.posted += 1
+        return SimpleNamespace(id=self.id * 100_000 + self.posted)
 
     def get_partial_message(self, message_id: int) -> Any:
         channel = self
