@@ -120,7 +120,9 @@ async def test_a_game_in_a_thread_survives_a_restart(env: simcord.Env, make_bot:
     assert (await p.click(hand.response, label="Draw from stock")).acknowledged
 
 
-async def test_the_channel_gets_one_result_line_with_a_link(env: simcord.Env) -> None:
+async def a_one_deal_game_won_in_its_thread(env: simcord.Env) -> tuple[World, Any, Any, Any]:
+    """A one-deal game in its thread that the player to move wins at once (lay down, then
+    throw the drawn 3♣): the world, the thread, the table and the winner."""
     world = await open_table(env, 2, deals=1)
     await start(world)
     thread = thread_of(world)
@@ -131,14 +133,17 @@ async def test_the_channel_gets_one_result_line_with_a_link(env: simcord.Env) ->
     p = world.player(int(game.current_player))
     game.hands[seat] = parse_cards("8H 8S 8C KD KC KS")
     game.stock[-1] = Card.parse("3C")
-    table_message = table_messages(thread)[-1]
-    hand = await p.click(table_message, label="My hand")
+    hand = await p.click(table_messages(thread)[-1], label="My hand")
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(9)
-    drawn = str(game.hands[seat][-1])
     finish = next(cid for cid in custom_ids(hand.response) if ":finish" in cid)
-    assert (await p.select(hand.response, [f"d:{drawn}"], custom_id=finish)).acknowledged
+    assert (await p.select(hand.response, ["d:3C"], custom_id=finish)).acknowledged
     assert game.is_over
+    return world, thread, table, p
+
+
+async def test_the_channel_gets_one_result_line_with_a_link(env: simcord.Env) -> None:
+    world, thread, _, p = await a_one_deal_game_won_in_its_thread(env)
     await env.advance_time(5)
     results = [m for m in world.channel.history() if "is over" in m.content]
     assert len(results) == 1
@@ -180,21 +185,7 @@ def test_thread_names_fit_and_end_at_a_name() -> None:
 
 
 async def test_play_again_in_the_thread_opens_the_lobby_in_the_channel(env: simcord.Env) -> None:
-    world = await open_table(env, 2, deals=1)
-    await start(world)
-    thread = thread_of(world)
-    await env.advance_time(9)
-    table = world.service.for_channel(thread.id)
-    game = table.game
-    seat = game.current
-    p = world.player(int(game.current_player))
-    game.hands[seat] = parse_cards("8H 8S 8C KD KC KS")
-    game.stock[-1] = Card.parse("3C")
-    hand = await p.click(table_messages(thread)[-1], label="My hand")
-    await p.click(hand.response, label="Draw from stock")
-    await env.advance_time(9)
-    finish = next(cid for cid in custom_ids(hand.response) if ":finish" in cid)
-    await p.select(hand.response, ["d:3C"], custom_id=finish)
+    world, thread, table, p = await a_one_deal_game_won_in_its_thread(env)
     await env.advance_time(5)
     over = next(m for m in thread.history() if "sh:again:" in str(m.components))
     again = await p.click(over, custom_id=f"sh:again:{table.id}")
