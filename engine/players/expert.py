@@ -521,4 +521,11 @@ def _left_over(cards: Sequence[Card], melds: Sequence[Meld]) -> Counter[Card]:
     return +left
 
 
-__all__ = ["ExpertStrategy", "SearchBudget"]
+class ClassicExpertStrategy(ExpertStrategy):
+    """The expert as it stood before the rollout search (issue 28), under a name of its
+    own: the opponent of the searching expert's screens, and the Hint button's engine."""
+
+    name = "expert-classic"
+
+
+__all__ = ["ClassicExpertStrategy", "ExpertStrategy", "SearchBudget"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .expert import ExpertStrategy
+from .expert import ClassicExpertStrategy, ExpertStrategy
+from .search_expert import SearchExpertStrategy
 from .strategy import EasyStrategy, NormalStrategy, RandomStrategy, Strategy
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
@@ -17,6 +18,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "easy": EasyStrategy,
     "normal": NormalStrategy,
     "expert": ExpertStrategy,
+    "searcher": SearchExpertStrategy,
+    "expert-classic": ClassicExpertStrategy,
 }
 
 

@@ -1,0 +1,251 @@
+"""The searching expert (issue 28): the expert's plan, with determinized deal rollouts at the
+decisions where its rules of thumb are weakest.
+
+Where it searches: the upcard. Whether to take the live upcard, buy it in turn or draw from
+the stock, and, off turn, whether to ask to buy it, are decided by the normal player's
+deficiency thresholds (``buy_close``), which README's screens found the most sensitive
+decision of all: any other fixed threshold lost. A threshold cannot see what a rollout sees:
+how many cards the stock still holds that would do as well, how close the opponents are to
+going out (and so how likely the penalty card is to be caught in hand), how much the card
+helps a contract that takes more cards than a hand holds. So, when the upcard would shorten
+this hand's deficiency and the seat is not yet down, each candidate (take / buy in turn /
+draw; buy / pass) is played on by rollouts:
+
+1. ``samples`` times, the hidden cards are dealt anew from the view (``determinize``: the
+   opponents' hands hold the cards they are known to hold, the rest at random);
+2. the buy requests other seats would make are settled by the normal player, and each
+   candidate is applied to its own copy of that same deal (common random numbers: every
+   candidate meets the same hidden cards and the same rollout choices, so their difference
+   is measured far more sharply than their values);
+3. the deal is played on by four normal players to its end, or for ``max_actions`` actions
+   and then scored as if it ended there (the cards in hand);
+4. a candidate's value is the opponents' mean deal score minus this seat's.
+
+The expert's own answer is kept unless another candidate beats it by ``margin`` points on
+average: the rollouts play every seat, this one included, by the cheaper normal player, so
+their values are biased towards its style; only a clear difference overrides the tuned plan.
+
+Everywhere else (the discard, going down, laying off, salvage, guarding a lead) it is the
+expert of ``expert.py``. The budget is counted in rollouts (``RolloutBudget``) so a decision
+is the same for the same view whatever the machine's load; all chance comes from generators
+seeded by the view. A wall-clock cap applies only with a ``clock`` (the bot passes one).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from engine.actions import Action, BuyInTurn, DrawStock, RequestBuy, TakeUpcard
+from engine.game import Game
+from engine.view import PlayerView
+
+from .determinize import sample_game
+from .expert import ExpertStrategy, SearchBudget
+from .hints import hand_key
+from .reading import read_table
+from .strategy import NormalStrategy, cards_short, hand_in_view, seat_is_down
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutBudget:
+    """How much one searched decision may play out.
+
+    ``samples``: determinized deals per decision (every candidate plays each of them);
+    ``max_actions``: actions per rollout before it is cut and scored by the cards in hand;
+    ``seconds``: a wall-clock cap, used only with a clock (whole samples are kept or dropped,
+    so the candidates stay compared on the same deals).
+    """
+
+    samples: int = 6
+    max_actions: int = 60
+    seconds: float = 0.4
+
+
+#: Per candidate, the deal-score margins (opponents' mean minus this seat's) of each sample.
+Outcomes = list[list[float]]
+C = TypeVar("C")
+
+
+class SearchExpertStrategy(ExpertStrategy):
+    """``ExpertStrategy`` plus determinized rollouts at the upcard decisions (module doc)."""
+
+    name = "searcher"
+
+    def __init__(
+        self,
+        budget: SearchBudget | None = None,
+        rollouts: RolloutBudget | None = None,
+        *,
+        search_draw: bool = True,
+        search_buy: bool = True,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        super().__init__(budget, clock=clock)
+        self.rollouts = rollouts or RolloutBudget()
+        self.search_draw = search_draw
+        self.search_buy = search_buy
+        #: Points (of mean deal margin) another candidate must beat the expert's answer by.
+        self.margin = 3.0
+        #: The upcard is searched when the hand with it would still lack this many cards:
+        #: with none missing it goes down (always right); from four on the expert passes,
+        #: and rollouts rarely disagree.
+        self.search_from = 1
+        self.search_to = 3
+        self.policy = NormalStrategy()
+        #: Rollouts and rollout actions the last decision used (tests, benchmarks).
+        self.last_rollouts = 0
+        self.last_rollout_actions = 0
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.last_rollouts = self.last_rollout_actions = 0
+        return super().choose(view, legal, rng)
+
+    def wants_buy(self, view: PlayerView, rng: random.Random) -> bool:
+        self.last_rollouts = self.last_rollout_actions = 0
+        base = super().wants_buy(view, rng)
+        if not self.search_buy or not self._upcard_in_question(view):
+            return base
+        outcomes = self._search(view, [True, False], self._buy_start)
+        return self._pick([True, False], outcomes, base)
+
+    def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        base = super()._draw(view, legal)
+        if not self.search_draw or not self._upcard_in_question(view):
+            return base
+        # Two candidates: the expert's answer and its nearest alternative (a take is
+        # weighed against the stock, a buy in turn or a stock draw against the take).
+        alternative: Action = DrawStock() if base == TakeUpcard() else TakeUpcard()
+        if base not in (TakeUpcard(), BuyInTurn(), DrawStock()) or alternative not in legal:
+            return base
+        candidates = [base, alternative]
+        outcomes = self._search(view, candidates, self._draw_start)
+        return self._pick(candidates, outcomes, base)
+
+    def _upcard_in_question(self, view: PlayerView) -> bool:
+        """Whether the upcard decision is one the search can improve: a Shanghai deal, this
+        seat not down, the upcard shortening its deficiency, the deal not lost nor a lead
+        guarded (then only points count, and the expert's shedding is the answer), and the
+        hand not short of cards for the contract (then it must buy, and does)."""
+        if view.rules.game != "shanghai" or view.upcard is None or seat_is_down(view):
+            return False
+        if cards_short(view) > 0 or self._upcard_gain(view) <= 0:
+            return False
+        after, _ = self._deficiency([*hand_in_view(view), view.upcard], view)
+        if not self.search_from <= after <= self.search_to:
+            return False
+        return not self._only_points_count(view, [*hand_in_view(view), view.upcard])
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def _pick(self, candidates: Sequence[C], outcomes: Outcomes, base: C) -> C:
+        """The expert's answer ``base`` unless a candidate beats it by ``margin`` on average
+        over the same samples (ties: the earlier candidate)."""
+        index = list(candidates).index(base)
+        if not outcomes or not outcomes[index]:
+            return base
+        samples = len(outcomes[index])
+        means = [sum(values[:samples]) / samples for values in outcomes]
+        best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+        return candidates[best] if means[best] > means[index] + self.margin else base
+
+    def _search(
+        self,
+        view: PlayerView,
+        candidates: Sequence[C],
+        start: Callable[[Game, int, C, random.Random], None],
+    ) -> Outcomes:
+        """Each candidate's deal margins over ``samples`` determinized deals (module doc)."""
+        assert view.seat is not None and view.hand is not None
+        me = view.seat
+        budget = self.rollouts
+        deadline = None if self.clock is None else self.clock() + budget.seconds
+        reading = read_table(view)
+        key = f"{view.deal}:{len(view.history)}:{view.step}:{me}:{hand_key(view.hand)}"
+        outcomes: Outcomes = [[] for _ in candidates]
+        for sample in range(budget.samples):
+            if deadline is not None and self.clock is not None and self.clock() > deadline:
+                break
+            dealt = sample_game(view, random.Random(f"{key}:deal:{sample}"), reading)
+            self._settle_other_buys(dealt, me, random.Random(f"{key}:buys:{sample}"))
+            for index, candidate in enumerate(candidates):
+                game = dealt.copy()
+                rng = random.Random(f"{key}:play:{sample}")
+                start(game, me, candidate, rng)
+                outcomes[index].append(self._play_out(game, me, rng))
+        return outcomes
+
+    def _settle_other_buys(self, game: Game, me: int, rng: random.Random) -> None:
+        """The buy requests the other seats off turn make for the live upcard (the normal
+        player's answer for each), before this seat's candidate is applied."""
+        if not game.buy_window_open:
+            return
+        n = len(game.players)
+        for offset in range(1, n):
+            seat = (game.current + offset) % n
+            if seat == me:
+                continue
+            player = game.players[seat]
+            if RequestBuy() in game.legal_actions(player) and self.policy.wants_buy(
+                game.view(player), rng
+            ):
+                game.apply(player, RequestBuy())
+
+    @staticmethod
+    def _buy_start(game: Game, me: int, candidate: bool, rng: random.Random) -> None:
+        """Off turn: ask to buy (``candidate`` True) or pass; then the player in turn draws
+        (the normal player) so that the buy is settled before the rollout goes on."""
+        player = game.players[me]
+        if candidate and RequestBuy() in game.legal_actions(player):
+            game.apply(player, RequestBuy())
+
+    @staticmethod
+    def _draw_start(game: Game, me: int, candidate: Action, rng: random.Random) -> None:
+        game.apply(game.players[me], candidate)
+
+    def _play_out(self, game: Game, me: int, rng: random.Random) -> float:
+        """Play the deal on by normal players (the buy window of the decision's own upcard is
+        already settled); the opponents' mean deal score minus ``me``'s."""
+        policy = self.policy
+        rows = len(game.score_sheet)
+        attempt = game.deal_attempt
+        n = len(game.players)
+        actions = 0
+        settled = game.buy_window_open  # this window's requests were made before the start
+        window_pile = len(game.pile)
+        self.last_rollouts += 1
+        while (
+            not game.is_over
+            and len(game.score_sheet) == rows
+            and game.deal_attempt == attempt
+            and actions < self.rollouts.max_actions
+        ):
+            if game.buy_window_open and not (settled and len(game.pile) == window_pile):
+                for offset in range(1, n):
+                    seat = (game.current + offset) % n
+                    player = game.players[seat]
+                    if RequestBuy() in game.legal_actions(player) and policy.wants_buy(
+                        game.view(player), rng
+                    ):
+                        game.apply(player, RequestBuy())
+            settled = False
+            player = game.current_player
+            game.apply(player, policy.choose(game.view(player), game.legal_actions(player), rng))
+            actions += 1
+        self.last_rollout_actions += actions
+        if len(game.score_sheet) > rows:
+            scores: Sequence[float] = game.score_sheet[-1]
+        elif game.deal_attempt != attempt:
+            return 0.0  # a void deal (on_exhaustion: void_deal) scores nothing
+        else:
+            value = game.rules.card_value
+            scores = [sum(value(card) for card in hand) for hand in game.hands]
+        others = [score for seat, score in enumerate(scores) if seat != me]
+        return sum(others) / len(others) - scores[me]
+
+
+__all__ = ["RolloutBudget", "SearchExpertStrategy"]
