@@ -33,6 +33,7 @@ seeded by the view. A wall-clock cap applies only with a ``clock`` (the bot pass
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -53,14 +54,21 @@ from .strategy import NormalStrategy, cards_short, hand_in_view, seat_is_down
 class RolloutBudget:
     """How much one searched decision may play out.
 
-    ``samples``: determinized deals per decision (every candidate plays each of them);
+    ``samples``: determinized deals per decision at most (every candidate plays each);
+    ``first``: the samples always played; past them the search stops as soon as the answer
+    is settled (every alternative clearly better or clearly no better than the expert's);
     ``max_actions``: actions per rollout before it is cut and scored by the cards in hand;
+    ``actions``: rollout actions per decision: no sample starts that could take it past
+    this (what bounds a decision's time: an action costs about 0.3 ms, more late in the
+    game, when hands are big);
     ``seconds``: a wall-clock cap, used only with a clock (whole samples are kept or dropped,
     so the candidates stay compared on the same deals).
     """
 
-    samples: int = 6
+    samples: int = 16
+    first: int = 6
     max_actions: int = 60
+    actions: int = 900
     seconds: float = 0.4
 
 
@@ -89,6 +97,10 @@ class SearchExpertStrategy(ExpertStrategy):
         self.search_buy = search_buy
         #: Points (of mean deal margin) another candidate must beat the expert's answer by.
         self.margin = 3.0
+        #: Standard errors of the paired difference below its mean that must still clear
+        #: ``margin``: a few rollouts are noisy (a deal's margin varies by 25-60 points
+        #: between samples), and a change on noise alone only makes play worse.
+        self.confidence = 1.0
         #: The upcard is searched when the hand with it would still lack this many cards:
         #: with none missing it goes down (always right); from four on the expert passes,
         #: and rollouts rarely disagree.
@@ -110,8 +122,9 @@ class SearchExpertStrategy(ExpertStrategy):
         base = super().wants_buy(view, rng)
         if not self.search_buy or not self._upcard_in_question(view):
             return base
-        outcomes = self._search(view, [True, False], self._buy_start)
-        return self._pick([True, False], outcomes, base)
+        candidates = [base, not base]
+        outcomes = self._search(view, candidates, self._buy_start)
+        return self._pick(candidates, outcomes, base)
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         base = super()._draw(view, legal)
@@ -143,15 +156,46 @@ class SearchExpertStrategy(ExpertStrategy):
     # -- the search ----------------------------------------------------------------------------
 
     def _pick(self, candidates: Sequence[C], outcomes: Outcomes, base: C) -> C:
-        """The expert's answer ``base`` unless a candidate beats it by ``margin`` on average
+        """The expert's answer ``base`` unless another candidate beats it clearly: by more
+        than ``margin`` points plus ``confidence`` standard errors of the paired difference
         over the same samples (ties: the earlier candidate)."""
         index = list(candidates).index(base)
-        if not outcomes or not outcomes[index]:
-            return base
-        samples = len(outcomes[index])
-        means = [sum(values[:samples]) / samples for values in outcomes]
-        best = max(range(len(candidates)), key=lambda i: (means[i], -i))
-        return candidates[best] if means[best] > means[index] + self.margin else base
+        best, best_low = index, 0.0
+        for other in range(len(candidates)):
+            if other == index:
+                continue
+            low = self._lower_bound(outcomes[other], outcomes[index])
+            if low > best_low:
+                best, best_low = other, low
+        return candidates[best]
+
+    def _lower_bound(self, values: Sequence[float], base: Sequence[float]) -> float:
+        """How far ``values`` beat ``base`` beyond the margin, ``confidence`` standard errors
+        down (0 or less: not clearly)."""
+        diffs = [a - b for a, b in zip(values, base, strict=False)]
+        count = len(diffs)
+        if count < 2:
+            return 0.0
+        mean = sum(diffs) / count
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1))
+        return mean - self.margin - self.confidence * spread / math.sqrt(count)
+
+    def _settled(self, outcomes: Outcomes, base: int) -> bool:
+        """Whether more samples could no longer change the answer: every other candidate
+        is clearly better or clearly no better than the expert's (two standard errors)."""
+        for other in range(len(outcomes)):
+            if other == base:
+                continue
+            diffs = [a - b for a, b in zip(outcomes[other], outcomes[base], strict=False)]
+            count = len(diffs)
+            if count < 2:
+                return False
+            mean = sum(diffs) / count
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1))
+            error = 2.0 * spread / math.sqrt(count)
+            if mean - error <= self.margin <= mean + error:
+                return False
+        return True
 
     def _search(
         self,
@@ -169,6 +213,10 @@ class SearchExpertStrategy(ExpertStrategy):
         outcomes: Outcomes = [[] for _ in candidates]
         for sample in range(budget.samples):
             if deadline is not None and self.clock is not None and self.clock() > deadline:
+                break
+            if sample >= budget.first and self._settled(outcomes, 0):
+                break
+            if self.last_rollout_actions + len(candidates) * budget.max_actions > budget.actions:
                 break
             dealt = sample_game(view, random.Random(f"{key}:deal:{sample}"), reading)
             self._settle_other_buys(dealt, me, random.Random(f"{key}:buys:{sample}"))

@@ -121,7 +121,7 @@ def test_the_search_is_deterministic_for_a_view(kind_seed: int) -> None:
     searched = _searched(STANDARD, kind_seed)
     runs = []
     for seed in (1, 2):
-        strategy = SearchExpertStrategy(rollouts=RolloutBudget(samples=3, max_actions=40))
+        strategy = SearchExpertStrategy(rollouts=RolloutBudget(samples=3, first=3, max_actions=40))
         answer = _decide(strategy, searched, seed)
         runs.append((answer, strategy.last_rollouts, strategy.last_rollout_actions))
     assert runs[0] == runs[1]
@@ -130,22 +130,25 @@ def test_the_search_is_deterministic_for_a_view(kind_seed: int) -> None:
 
 def test_the_search_keeps_to_its_rollout_budget_on_a_big_position() -> None:
     """Deal 8 and later (contracts of 13 to 15 cards, the longest deals): the rollouts and
-    their actions never exceed the budget, samples x two candidates x ``max_actions``; a
-    bigger budget plays more."""
+    their actions never exceed the budget (samples x two candidates, ``max_actions`` each,
+    ``actions`` in all); a bigger budget plays more."""
     rules = STANDARD.with_options(num_deals=10)
     searched = _searched(rules, 21, deal_at_least=8)
     assert searched[0].deal >= 8
     used = []
     for budget in (
-        RolloutBudget(samples=2, max_actions=25),
-        RolloutBudget(samples=5, max_actions=80),
+        RolloutBudget(samples=2, first=2, max_actions=25),
+        RolloutBudget(samples=5, first=5, max_actions=80),
+        RolloutBudget(samples=16, first=16, max_actions=60, actions=300),
     ):
         strategy = SearchExpertStrategy(rollouts=budget)
         _decide(strategy, searched, 0)
         assert 0 < strategy.last_rollouts <= 2 * budget.samples
         assert strategy.last_rollout_actions <= strategy.last_rollouts * budget.max_actions
-        used.append(strategy.last_rollout_actions)
+        assert strategy.last_rollout_actions <= budget.actions
+        used.append(strategy.last_rollouts)
     assert used[0] < used[1]
+    assert used[2] <= 4  # two samples of two 60-action rollouts fit in 300 actions, not three
 
 
 def test_a_clock_past_the_deadline_stops_the_search_with_the_experts_answer() -> None:
