@@ -137,8 +137,8 @@ def test_the_search_keeps_to_its_rollout_budget_on_a_big_position() -> None:
     assert searched[0].deal >= 8
     used = []
     for budget in (
-        RolloutBudget(samples=2, first=2, max_actions=25),
-        RolloutBudget(samples=5, first=5, max_actions=80),
+        RolloutBudget(samples=2, first=2, max_actions=25, actions=1000),
+        RolloutBudget(samples=5, first=5, max_actions=80, actions=1000),
         RolloutBudget(samples=16, first=16, max_actions=60, actions=300),
     ):
         strategy = SearchExpertStrategy(rollouts=budget)
