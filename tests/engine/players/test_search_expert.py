@@ -22,6 +22,8 @@ from tools.simulate import play_game
 
 STANDARD = Rules.preset("standard")
 SMALL = RolloutBudget(samples=2, max_actions=30)
+#: A decision to search: the view, what was asked ('choose' or 'buy'), the legal actions.
+Searched = tuple[PlayerView, str, list[Action]]
 
 
 def _positions(rules: Rules, seed: int, players: int = 4) -> Iterator[tuple[Game, str]]:
@@ -85,12 +87,8 @@ def test_different_samples_deal_the_hidden_cards_differently() -> None:
     assert any(first.hands[s] != second.hands[s] for s in range(4) if s != me)
 
 
-Searched = tuple[PlayerView, str, list[Action]]
-
-
-def _searched(rules: Rules, seed: int, deal_at_least: int = 1) -> Searched:
-    """A view, what was asked ('choose' or 'buy') and the legal actions, on which the
-    searcher's rollouts run."""
+def _searched_game(rules: Rules, seed: int, deal_at_least: int = 1) -> tuple[Game, str]:
+    """A copy of a game, and a player asked in it, on which the searcher's rollouts run."""
     probe = SearchExpertStrategy(rollouts=RolloutBudget(samples=1, max_actions=1))
     for game, player in _positions(rules, seed):
         if game.deal < deal_at_least:
@@ -98,13 +96,19 @@ def _searched(rules: Rules, seed: int, deal_at_least: int = 1) -> Searched:
         view = game.view(player)
         if player == game.current_player:
             probe.choose(view, game.legal_actions(player), random.Random(0))
-            kind = "choose"
         else:
             probe.wants_buy(view, random.Random(0))
-            kind = "buy"
         if probe.last_rollouts:
-            return view, kind, game.legal_actions(player)
+            return game.copy(), player
     raise AssertionError("no searched decision found")
+
+
+def _searched(rules: Rules, seed: int, deal_at_least: int = 1) -> Searched:
+    """A view, what was asked ('choose' or 'buy') and the legal actions, on which the
+    searcher's rollouts run."""
+    game, player = _searched_game(rules, seed, deal_at_least)
+    kind = "choose" if player == game.current_player else "buy"
+    return game.view(player), kind, game.legal_actions(player)
 
 
 def _decide(strategy: SearchExpertStrategy, searched: Searched, seed: int) -> object:
@@ -149,6 +153,39 @@ def test_the_search_keeps_to_its_rollout_budget_on_a_big_position() -> None:
         used.append(strategy.last_rollouts)
     assert used[0] < used[1]
     assert used[2] <= 4  # two samples of two 60-action rollouts fit in 300 actions, not three
+
+
+def test_the_search_sees_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real game is out of reach (its methods raise) and its hidden cards do not matter:
+    dealt anew, the searcher decides the same, after the same rollouts."""
+    for seed in (11, 12, 13):
+        game, player = _searched_game(STANDARD, seed)
+        seat = game.seat_of(player)
+        twin = game.copy()
+        hidden = [c for s, h in enumerate(twin.hands) if s != seat for c in h] + twin.stock
+        random.Random(seed).shuffle(hidden)
+        for s, hand in enumerate(twin.hands):
+            if s != seat:
+                twin.hands[s], hidden = hidden[: len(hand)], hidden[len(hand) :]
+        twin.stock = hidden
+        answers = []
+        for table in (game, twin):
+            searched: Searched = (
+                table.view(player),
+                "choose" if player == table.current_player else "buy",
+                table.legal_actions(player),
+            )
+            with monkeypatch.context() as patch:
+                for name in ("view", "legal_actions", "apply", "hand_of", "copy", "to_json"):
+                    patch.setattr(table, name, _forbidden)
+                strategy = SearchExpertStrategy(rollouts=SMALL)
+                answers.append((_decide(strategy, searched, 0), strategy.last_rollout_actions))
+        assert answers[0] == answers[1]
+        assert answers[0][1] > 0
+
+
+def _forbidden(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the searcher reached into the real game")
 
 
 def test_a_clock_past_the_deadline_stops_the_search_with_the_experts_answer() -> None:
