@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -110,6 +111,10 @@ class SearchExpertStrategy(ExpertStrategy):
         #: Rollouts and rollout actions the last decision used (tests, benchmarks).
         self.last_rollouts = 0
         self.last_rollout_actions = 0
+        #: Searched decisions by kind and deal ('buy 3', 'draw 7'), and those whose answer
+        #: the search changed ('buy 3: yes -> no'): where the search acts, for the README.
+        self.searched: Counter[str] = Counter()
+        self.changed: Counter[str] = Counter()
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -124,7 +129,7 @@ class SearchExpertStrategy(ExpertStrategy):
             return base
         candidates = [base, not base]
         outcomes = self._search(view, candidates, self._buy_start)
-        return self._pick(candidates, outcomes, base)
+        return self._noted(view, "buy", self._pick(candidates, outcomes, base), base)
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         base = super()._draw(view, legal)
@@ -137,7 +142,14 @@ class SearchExpertStrategy(ExpertStrategy):
             return base
         candidates = [base, alternative]
         outcomes = self._search(view, candidates, self._draw_start)
-        return self._pick(candidates, outcomes, base)
+        return self._noted(view, "draw", self._pick(candidates, outcomes, base), base)
+
+    def _noted(self, view: PlayerView, kind: str, choice: C, base: C) -> C:
+        """``choice``, counted in ``searched`` and, when it is not ``base``, in ``changed``."""
+        self.searched[f"{kind} {view.deal}"] += 1
+        if choice != base:
+            self.changed[f"{kind} {view.deal}: {_word(base)} -> {_word(choice)}"] += 1
+        return choice
 
     def _upcard_in_question(self, view: PlayerView) -> bool:
         """Whether the upcard decision is one the search can improve: a Shanghai deal, this
@@ -294,6 +306,13 @@ class SearchExpertStrategy(ExpertStrategy):
             scores = [sum(value(card) for card in hand) for hand in game.hands]
         others = [score for seat, score in enumerate(scores) if seat != me]
         return sum(others) / len(others) - scores[me]
+
+
+def _word(answer: object) -> str:
+    """A searched answer as a word: 'yes' / 'no' for a buy, the action's text for a draw."""
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    return str(answer)
 
 
 __all__ = ["RolloutBudget", "SearchExpertStrategy"]
