@@ -1,18 +1,27 @@
-"""The searching expert (issue 28): the expert's plan, with determinized deal rollouts at the
-decisions where its rules of thumb are weakest.
+"""The searching expert (issue 28): the expert's plan, with determinized deal rollouts at
+chosen decisions.
 
-Where it searches: the upcard. Whether to take the live upcard, buy it in turn or draw from
-the stock, and, off turn, whether to ask to buy it, are decided by the normal player's
-deficiency thresholds (``buy_close``), which README's screens found the most sensitive
-decision of all: any other fixed threshold lost. A threshold cannot see what a rollout sees:
-how many cards the stock still holds that would do as well, how close the opponents are to
-going out (and so how likely the penalty card is to be caught in hand), how much the card
-helps a contract that takes more cards than a hand holds. So, when the upcard would shorten
-this hand's deficiency and the seat is not yet down, each candidate (take / buy in turn /
-draw; buy / pass) is played on by rollouts:
+Two decisions can be searched, each a choice between the expert's own answer and one
+alternative:
 
-1. ``samples`` times, the hidden cards are dealt anew from the view (``determinize``: the
-   opponents' hands hold the cards they are known to hold, the rest at random);
+- **going down** (``search_down``, on): whether to go down now or hold the contract one more
+  turn for going out in one (the blind bonus, -25 or -50, against 0 at best for going down
+  first and a hand caught whole if an opponent goes out meanwhile). The expert holds by rule
+  (deals 1-7, no opponent down, two leftovers); the search weighs the other answer whenever
+  going down would leave two to ``down_left`` cards, in every deal and at any threat.
+- **the upcard** (``search_draw``, ``search_buy``, off): take the upcard or draw from the
+  stock, and, off turn, buy it or pass, when the upcard would shorten the hand by one to
+  three cards. The expert's thresholds there (the normal player's ``buy_close``) were the most
+  sensitive of README's screens, so this was searched first; but at the budget one core
+  allows (about ten samples) the rollouts' paired differences (25-60 points between samples
+  against true differences of a few points) only pick noise: of 14 answers the search
+  changed, 40 longer rollouts per candidate agreed with 5, and the changes lost 4 points a
+  deal on average. Going down has stakes several times larger; there 9 of 13 changes held.
+
+A search plays each candidate on:
+
+1. up to ``samples`` times, the hidden cards are dealt anew from the view (``determinize``:
+   the opponents' hands hold the cards they are known to hold, the rest at random);
 2. the buy requests other seats would make are settled by the normal player, and each
    candidate is applied to its own copy of that same deal (common random numbers: every
    candidate meets the same hidden cards and the same rollout choices, so their difference
@@ -22,14 +31,16 @@ draw; buy / pass) is played on by rollouts:
    (lower the fewer cards the hand lacks; ``_leaf``);
 4. a candidate's value is the opponents' mean deal score minus this seat's.
 
-The expert's own answer is kept unless another candidate beats it by ``margin`` points on
-average: the rollouts play every seat, this one included, by the cheaper normal player, so
-their values are biased towards its style; only a clear difference overrides the tuned plan.
+The expert's own answer is kept unless the other beats it clearly: by ``margin`` points plus
+``confidence`` standard errors of the paired difference. The rollouts play every seat, this
+one included, by the cheaper normal player, so only a clear difference overrides the tuned
+plan; and the search stops early once more samples could not change its answer.
 
-Everywhere else (the discard, going down, laying off, salvage, guarding a lead) it is the
-expert of ``expert.py``. The budget is counted in rollouts (``RolloutBudget``) so a decision
-is the same for the same view whatever the machine's load; all chance comes from generators
-seeded by the view. A wall-clock cap applies only with a ``clock`` (the bot passes one).
+Everywhere else (the discard, laying off, salvage, guarding a lead) it is the expert of
+``expert.py``. The budget is counted in samples and rollout actions (``RolloutBudget``), so a
+decision is the same for the same view whatever the machine's load; all chance comes from
+generators seeded by the view. A wall-clock cap applies only with a ``clock`` (the bot
+passes one).
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from engine.actions import Action, BuyInTurn, DrawStock, RequestBuy, TakeUpcard
+from engine.actions import Action, BuyInTurn, Discard, DrawStock, GoDown, RequestBuy, TakeUpcard
 from engine.game import Game
 from engine.view import PlayerView
 
@@ -89,14 +100,19 @@ class SearchExpertStrategy(ExpertStrategy):
         budget: SearchBudget | None = None,
         rollouts: RolloutBudget | None = None,
         *,
-        search_draw: bool = True,
-        search_buy: bool = True,
+        search_draw: bool = False,
+        search_buy: bool = False,
+        search_down: bool = True,
         clock: Callable[[], float] | None = None,
     ) -> None:
         super().__init__(budget, clock=clock)
         self.rollouts = rollouts or RolloutBudget()
         self.search_draw = search_draw
         self.search_buy = search_buy
+        self.search_down = search_down
+        #: Holding is weighed against going down when going down would leave at most this
+        #: many cards (the discard included).
+        self.down_left = 3
         #: Points (of mean deal margin) another candidate must beat the expert's answer by.
         self.margin = 3.0
         #: Standard errors of the paired difference below its mean that must still clear
@@ -157,6 +173,44 @@ class SearchExpertStrategy(ExpertStrategy):
         if choice != base:
             self.changed[f"{kind} {view.deal}: {_word(base)} -> {_word(choice)}"] += 1
         return choice
+
+    def _play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        base = super()._play(view, legal)
+        if not self.search_down:
+            return base
+        alternative = self._down_alternative(view, legal, base)
+        if alternative is None:
+            return base
+        candidates = [base, alternative]
+        outcomes = self._search(view, candidates, self._draw_start)
+        return self._noted(view, "down", self._pick(candidates, outcomes, base), base)
+
+    def _down_alternative(
+        self, view: PlayerView, legal: Sequence[Action], base: Action
+    ) -> Action | None:
+        """Going down now against holding the contract one more turn for going out in one:
+        the other of the two when the expert chose one (a Shanghai deal that pays the blind
+        bonus, no lead guarded); None when there is no such choice. Holding throws the
+        leftover that keeps the most cards able to finish the hand (the expert's own
+        choice, its limits on the threat, the leftovers and the contract's size lifted)."""
+        downs = [action for action in legal if isinstance(action, GoDown)]
+        if (
+            not downs
+            or view.rules.game != "shanghai"
+            or not view.rules.blind_bonus
+            or self._guarding(view)
+        ):
+            return None
+        if isinstance(base, Discard):
+            return downs[0]  # the expert holds: against going down now
+        if not isinstance(base, GoDown):
+            return None
+        limits = (self.hold_threat, self.hold_left, self.hold_big)
+        self.hold_threat, self.hold_left, self.hold_big = 1.0, self.down_left, True
+        try:
+            return self._hold_for_blind(view, legal)
+        finally:
+            self.hold_threat, self.hold_left, self.hold_big = limits
 
     def _upcard_in_question(self, view: PlayerView) -> bool:
         """Whether the upcard decision is one the search can improve: a Shanghai deal, this
@@ -331,6 +385,10 @@ def _word(answer: object) -> str:
     """A searched answer as a word: 'yes' / 'no' for a buy, the action's text for a draw."""
     if isinstance(answer, bool):
         return "yes" if answer else "no"
+    if isinstance(answer, GoDown):
+        return "go down"
+    if isinstance(answer, Discard):
+        return "hold"
     return str(answer)
 
 

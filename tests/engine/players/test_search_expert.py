@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from engine import Game, Rules
-from engine.actions import Action, RequestBuy
+from engine.actions import Action, Discard, GoDown, RequestBuy
 from engine.cards import Card, make_pack
 from engine.players.determinize import sample_game
 from engine.players.levels import make_strategy
@@ -22,6 +22,18 @@ from tools.simulate import play_game
 
 STANDARD = Rules.preset("standard")
 SMALL = RolloutBudget(samples=2, max_actions=30)
+
+
+def _searcher(
+    budget: RolloutBudget | None = None, clock: Callable[[], float] | None = None
+) -> SearchExpertStrategy:
+    """A searcher that searches every decision it can (the upcard as well as going down),
+    so that the mechanism tests find searched decisions in any game."""
+    return SearchExpertStrategy(
+        rollouts=budget, search_buy=True, search_draw=True, search_down=True, clock=clock
+    )
+
+
 #: A decision to search: the view, what was asked ('choose' or 'buy'), the legal actions.
 Searched = tuple[PlayerView, str, list[Action]]
 
@@ -89,7 +101,7 @@ def test_different_samples_deal_the_hidden_cards_differently() -> None:
 
 def _searched_game(rules: Rules, seed: int, deal_at_least: int = 1) -> tuple[Game, str]:
     """A copy of a game, and a player asked in it, on which the searcher's rollouts run."""
-    probe = SearchExpertStrategy(rollouts=RolloutBudget(samples=1, max_actions=1))
+    probe = _searcher(RolloutBudget(samples=1, max_actions=1))
     for game, player in _positions(rules, seed):
         if game.deal < deal_at_least:
             continue
@@ -125,7 +137,7 @@ def test_the_search_is_deterministic_for_a_view(kind_seed: int) -> None:
     searched = _searched(STANDARD, kind_seed)
     runs = []
     for seed in (1, 2):
-        strategy = SearchExpertStrategy(rollouts=RolloutBudget(samples=3, first=3, max_actions=40))
+        strategy = _searcher(RolloutBudget(samples=3, first=3, max_actions=40))
         answer = _decide(strategy, searched, seed)
         runs.append((answer, strategy.last_rollouts, strategy.last_rollout_actions))
     assert runs[0] == runs[1]
@@ -145,7 +157,7 @@ def test_the_search_keeps_to_its_rollout_budget_on_a_big_position() -> None:
         RolloutBudget(samples=5, first=5, max_actions=80, actions=1000),
         RolloutBudget(samples=16, first=16, max_actions=60, actions=300),
     ):
-        strategy = SearchExpertStrategy(rollouts=budget)
+        strategy = _searcher(budget)
         _decide(strategy, searched, 0)
         assert 0 < strategy.last_rollouts <= 2 * budget.samples
         assert strategy.last_rollout_actions <= strategy.last_rollouts * budget.max_actions
@@ -178,7 +190,7 @@ def test_the_search_sees_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
             with monkeypatch.context() as patch:
                 for name in ("view", "legal_actions", "apply", "hand_of", "copy", "to_json"):
                     patch.setattr(table, name, _forbidden)
-                strategy = SearchExpertStrategy(rollouts=SMALL)
+                strategy = _searcher(SMALL)
                 answers.append((_decide(strategy, searched, 0), strategy.last_rollout_actions))
         assert answers[0] == answers[1]
         assert answers[0][1] > 0
@@ -191,10 +203,34 @@ def _forbidden(*args: object, **kwargs: object) -> None:
 def test_a_clock_past_the_deadline_stops_the_search_with_the_experts_answer() -> None:
     searched = _searched(STANDARD, 11)
     ticks = iter(range(0, 1000, 10))  # every reading of the clock is 10 s later
-    hurried = SearchExpertStrategy(clock=lambda: float(next(ticks)))
-    plain = SearchExpertStrategy(rollouts=RolloutBudget(samples=0))
+    hurried = _searcher(clock=lambda: float(next(ticks)))
+    plain = _searcher(RolloutBudget(samples=0))
     assert _decide(hurried, searched, 0) == _decide(plain, searched, 0)
     assert hurried.last_rollouts == 0
+
+
+def test_going_down_is_weighed_against_holding_for_going_out_in_one() -> None:
+    """By default the searcher searches going down: a hand that could go down leaving two or
+    three cards plays both answers on (two samples, two candidates), and answers with one."""
+    strategy = SearchExpertStrategy(rollouts=RolloutBudget(samples=2, first=2, max_actions=30))
+    found = 0
+    for seed in range(1, 60):
+        for game, player in _positions(STANDARD, seed):
+            if player != game.current_player or game.step != "play":
+                continue
+            legal = game.legal_actions(player)
+            if not any(isinstance(action, GoDown) for action in legal):
+                continue
+            choice = strategy.choose(game.view(player), legal, random.Random(0))
+            if strategy.last_rollouts:
+                assert strategy.last_rollouts == 4
+                assert choice in legal and isinstance(choice, GoDown | Discard)
+                found += 1
+                assert sum(strategy.searched.values()) == found
+        if found >= 3:
+            break
+    assert found >= 3
+    assert all(key.startswith("down ") for key in strategy.searched)
 
 
 def test_a_zero_budget_plays_as_the_expert() -> None:
@@ -215,12 +251,7 @@ def test_searching_seats_play_only_legal_moves(preset: str) -> None:
     two searching seats at each table (small budget, so the test stays quick)."""
     rules = Rules.preset(preset).with_options(num_deals=3)
     for seed in range(3):
-        seats = [
-            SearchExpertStrategy(rollouts=SMALL),
-            NormalStrategy(),
-            SearchExpertStrategy(rollouts=SMALL),
-            NormalStrategy(),
-        ]
+        seats = [_searcher(SMALL), NormalStrategy(), _searcher(SMALL), NormalStrategy()]
         record = play_game(rules, seats, seed=seed)
         # Classic Rummy plays to a points target, not a number of deals.
         assert record.deals == 3 if rules.game == "shanghai" else record.deals > 0
