@@ -10,22 +10,54 @@ The games are exactly ``tools.simulate``'s (the same seeds, seating and buy wind
 its ``play_game``), and ``--records`` appends the same JSON lines, so ``python -m
 tools.simulate --summarise run.jsonl`` prints the usual table and ``--against`` pairs it.
 ``--changes`` (rewritten after every game) holds the searchers' decisions searched and
-changed, by kind and deal, summed over the run: where the search acts.
+changed, by kind and deal, summed over the run: where the search acts. ``--wilson FILE...``
+only prints, from record files, each strategy's wins (a shared win split) with the Wilson
+95% interval over the seats it held (``tools.simulate`` prints a normal interval).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict
 
 from engine.players.levels import STRATEGIES, make_strategy
 from engine.players.search_expert import SearchExpertStrategy
 from engine.rules import Rules
-from tools.simulate import play_game, seating
+from tools.simulate import load_records, play_game, seating
+
+
+def wilson(wins: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / trials`` (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    share = wins / trials
+    centre = (share + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half / (1 + z * z / trials)), min(
+        1.0, centre + half / (1 + z * z / trials)
+    )
+
+
+def print_wilson(paths: Sequence[str]) -> None:
+    """Per strategy of the records in ``paths``: seats, wins and the Wilson interval."""
+    wins: defaultdict[str, float] = defaultdict(float)
+    seats: Counter[str] = Counter()
+    for record in load_records(paths):
+        for seat, name in enumerate(record.strategies):
+            seats[name] += 1
+            if seat in record.winners:
+                wins[name] += 1 / len(record.winners)
+    for name in seats:
+        low, high = wilson(wins[name], seats[name])
+        print(
+            f"{name}: {seats[name]} seats, wins {wins[name]:.1f} = "
+            f"{wins[name] / seats[name]:.1%}, Wilson 95% [{low:.1%}, {high:.1%}]"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -37,9 +69,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", default="searcher,normal,normal,normal")
     parser.add_argument("--preset", default="standard")
-    parser.add_argument("--records", required=True, help="append each game's record here")
-    parser.add_argument("--changes", required=True, help="the searches' tallies (JSON)")
+    parser.add_argument("--records", help="append each game's record here")
+    parser.add_argument("--changes", help="the searches' tallies (JSON)")
+    parser.add_argument("--wilson", nargs="+", metavar="FILE", help="only print win intervals")
     args = parser.parse_args(argv)
+    if args.wilson:
+        print_wilson(args.wilson)
+        return
+    if not args.records or not args.changes:
+        parser.error("--records and --changes are needed to play games")
     names = [name.strip().lower() for name in args.seats.split(",") if name.strip()]
     for name in names:
         if name not in STRATEGIES:
