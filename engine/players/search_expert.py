@@ -31,7 +31,7 @@ A search plays each candidate on:
    (lower the fewer cards the hand lacks; ``_leaf``);
 4. a candidate's value is the opponents' mean deal score minus this seat's.
 
-The expert's own answer is kept unless the other beats it clearly: by ``margin`` points plus
+The expert's own answer is kept unless the other beats it clearly: by ``rollout_margin`` points plus
 ``confidence`` standard errors of the paired difference. The rollouts play every seat, this
 one included, by the cheaper normal player, so only a clear difference overrides the tuned
 plan; and the search stops early once more samples could not change its answer.
@@ -114,9 +114,10 @@ class SearchExpertStrategy(ExpertStrategy):
         #: many cards (the discard included).
         self.down_left = 3
         #: Points (of mean deal margin) another candidate must beat the expert's answer by.
-        self.margin = 3.0
+        #: (Not ``margin``: that is the expert's own, the discard search's window of 35.)
+        self.rollout_margin = 3.0
         #: Standard errors of the paired difference below its mean that must still clear
-        #: ``margin``: a few rollouts are noisy (a deal's margin varies by 25-60 points
+        #: ``rollout_margin``: a few rollouts are noisy (a deal's margin varies by 25-60 points
         #: between samples), and a change on noise alone only makes play worse.
         self.confidence = 1.0
         #: The upcard is searched when the hand with it would still lack this many cards:
@@ -230,7 +231,7 @@ class SearchExpertStrategy(ExpertStrategy):
 
     def _pick(self, candidates: Sequence[C], outcomes: Outcomes, base: C) -> C:
         """The expert's answer ``base`` unless another candidate beats it clearly: by more
-        than ``margin`` points plus ``confidence`` standard errors of the paired difference
+        than ``rollout_margin`` points plus ``confidence`` standard errors of the paired difference
         over the same samples (ties: the earlier candidate)."""
         index = list(candidates).index(base)
         best, best_low = index, 0.0
@@ -251,7 +252,7 @@ class SearchExpertStrategy(ExpertStrategy):
             return 0.0
         mean = sum(diffs) / count
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1))
-        return mean - self.margin - self.confidence * spread / math.sqrt(count)
+        return mean - self.rollout_margin - self.confidence * spread / math.sqrt(count)
 
     def _settled(self, outcomes: Outcomes, base: int) -> bool:
         """Whether more samples could no longer change the answer: every other candidate
@@ -266,7 +267,7 @@ class SearchExpertStrategy(ExpertStrategy):
             mean = sum(diffs) / count
             spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (count - 1))
             error = 2.0 * spread / math.sqrt(count)
-            if mean - error <= self.margin <= mean + error:
+            if mean - error <= self.rollout_margin <= mean + error:
                 return False
         return True
 
