@@ -522,8 +522,8 @@ def _left_over(cards: Sequence[Card], melds: Sequence[Meld]) -> Counter[Card]:
 
 
 class ClassicExpertStrategy(ExpertStrategy):
-    """The expert as it stood before the rollout search (issue 28), under a name of its
-    own: the opponent of the searching expert's screens, and the Hint button's engine."""
+    """``ExpertStrategy`` under a name of its own (``expert-classic``), so that screens can
+    seat it beside the searching expert (issue 28), whose ``name`` differs."""
 
     name = "expert-classic"
 

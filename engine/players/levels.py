@@ -24,8 +24,9 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 
 
 def make_strategy(name: str) -> Strategy:
-    """A fresh strategy of level ``name`` ('random', 'easy', 'normal' or 'expert'); raises
-    ``ValueError`` listing the levels for any other name.
+    """A fresh strategy of level ``name`` ('random', 'easy', 'normal', 'expert', or for
+    screens 'searcher' and 'expert-classic'); raises ``ValueError`` listing the levels for
+    any other name.
     """
     try:
         return STRATEGIES[name.strip().lower()]()
