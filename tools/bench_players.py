@@ -22,18 +22,25 @@ from engine.actions import RequestBuy
 from engine.game import Game
 from engine.players.expert import ExpertStrategy
 from engine.players.levels import STRATEGIES, make_strategy
+from engine.players.search_expert import SearchExpertStrategy
 from engine.players.strategy import Strategy
 from engine.rules import PRESETS, Rules
 from tools.simulate import seating
 
 Timings = dict[str, list[tuple[float, float]]]
+#: Per searched decision of a searching expert: (CPU seconds, rollouts, rollout actions).
+Searches = list[tuple[float, int, int]]
 
 
 def time_decisions(
-    games: int, names: Sequence[str], preset: str = "standard", seed: int = 1
+    games: int,
+    names: Sequence[str],
+    preset: str = "standard",
+    seed: int = 1,
+    searches: Searches | None = None,
 ) -> tuple[Timings, list[int]]:
     """(CPU seconds, wall seconds) per decision by strategy name, and the expert's
-    evaluations per search."""
+    evaluations per search; each searching expert's rollout searches go to ``searches``."""
     rules = Rules.preset(preset)
     timings: Timings = defaultdict(list)
     evaluations: list[int] = []
@@ -55,6 +62,7 @@ def time_decisions(
                     timings[strategies[seat].name].append(
                         (time.process_time() - cpu, time.perf_counter() - wall)
                     )
+                    _note_search(strategies[seat], timings, searches)
                     if wants:
                         game.apply(player, RequestBuy())
             seat = game.current
@@ -64,10 +72,22 @@ def time_decisions(
             cpu, wall = time.process_time(), time.perf_counter()
             action = strategy.choose(view, legal, rngs[seat])
             timings[strategy.name].append((time.process_time() - cpu, time.perf_counter() - wall))
+            _note_search(strategy, timings, searches)
             if isinstance(strategy, ExpertStrategy) and strategy.last_evaluations:
                 evaluations.append(strategy.last_evaluations)
             game.apply(player, action)
     return dict(timings), evaluations
+
+
+def _note_search(strategy: Strategy, timings: Timings, searches: Searches | None) -> None:
+    """Record the last decision of a searching expert that played rollouts."""
+    if (
+        searches is not None
+        and isinstance(strategy, SearchExpertStrategy)
+        and strategy.last_rollouts
+    ):
+        cpu = timings[strategy.name][-1][0]
+        searches.append((cpu, strategy.last_rollouts, strategy.last_rollout_actions))
 
 
 def _percentile(sorted_values: Sequence[float], share: float) -> float:
@@ -87,7 +107,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name in names:
         if name not in STRATEGIES:
             parser.error(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
-    timings, evaluations = time_decisions(args.games, names, args.preset, args.seed)
+    searches: Searches = []
+    timings, evaluations = time_decisions(args.games, names, args.preset, args.seed, searches)
     print(
         f"decision times, {args.games} games of {args.preset}, seats rotated from "
         f"{','.join(names)} (one core)"
@@ -110,6 +131,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"expert searches: {len(evaluations)}, hand evaluations per search median "
             f"{statistics.median(evaluations):.0f}, max {evaluations[-1]} "
             f"(budget {ExpertStrategy().budget.evaluations})"
+        )
+    if searches:
+        cpus = sorted(cpu for cpu, _, _ in searches)
+        rollouts = sorted(count for _, count, _ in searches)
+        actions = sorted(count for _, _, count in searches)
+        print(
+            f"rollout searches: {len(searches)} ({len(searches) / args.games:.1f} a game), CPU "
+            f"median {statistics.median(cpus) * 1000:.1f} ms, p99 "
+            f"{_percentile(cpus, 0.99) * 1000:.1f} ms, max {cpus[-1] * 1000:.1f} ms; rollouts "
+            f"median {statistics.median(rollouts):.0f}, max {rollouts[-1]}; rollout actions "
+            f"median {statistics.median(actions):.0f}, max {actions[-1]}"
         )
 
 

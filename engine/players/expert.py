@@ -521,4 +521,11 @@ def _left_over(cards: Sequence[Card], melds: Sequence[Meld]) -> Counter[Card]:
     return +left
 
 
-__all__ = ["ExpertStrategy", "SearchBudget"]
+class ClassicExpertStrategy(ExpertStrategy):
+    """``ExpertStrategy`` under a name of its own (``expert-classic``), so that screens can
+    seat it beside the searching expert (issue 28), whose ``name`` differs."""
+
+    name = "expert-classic"
+
+
+__all__ = ["ClassicExpertStrategy", "ExpertStrategy", "SearchBudget"]

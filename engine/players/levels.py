@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .expert import ExpertStrategy
+from .expert import ClassicExpertStrategy, ExpertStrategy
+from .search_expert import SearchExpertStrategy
 from .strategy import EasyStrategy, NormalStrategy, RandomStrategy, Strategy
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
@@ -17,12 +18,15 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "easy": EasyStrategy,
     "normal": NormalStrategy,
     "expert": ExpertStrategy,
+    "searcher": SearchExpertStrategy,
+    "expert-classic": ClassicExpertStrategy,
 }
 
 
 def make_strategy(name: str) -> Strategy:
-    """A fresh strategy of level ``name`` ('random', 'easy', 'normal' or 'expert'); raises
-    ``ValueError`` listing the levels for any other name.
+    """A fresh strategy of level ``name`` ('random', 'easy', 'normal', 'expert', or for
+    screens 'searcher' and 'expert-classic'); raises ``ValueError`` listing the levels for
+    any other name.
     """
     try:
         return STRATEGIES[name.strip().lower()]()
