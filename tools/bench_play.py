@@ -516,13 +516,16 @@ class Game:
                     cid = _select(message, value, "finish")
                     if cid is not None:
                         return [("select", f"{cid}\x00{value}")]
-        if isinstance(action, SwapJoker) and "Swap joker" in _labels(message):
+        if isinstance(action, SwapJoker):
             after = self.then(game, player, action)
             if isinstance(after, LayOff) and len(after.items) == 1:
                 item = after.items[0]
                 end = f":{item.end}" if item.end else ""
                 value = f"{action}|{item.card}>{item.meld}{end}"
-                return [("button", "Swap joker"), ("prefix", value)]
+                if _select_prefix(message, value) is not None:  # the swaps on the screen
+                    return [("prefix", value)]
+                if "Swap joker" in _labels(message):
+                    return [("button", "Swap joker"), ("prefix", value)]
         return None
 
     def clicks_for(

@@ -109,7 +109,7 @@ def reach(snap: SeatSnapshot, action: Action) -> list[Step] | None:
         return [("button", "buy")]
     if isinstance(action, CancelBuy) and "unbuy" in buttons:
         return [("button", "unbuy")]
-    for verb in ("discard", "laybatch", "place"):
+    for verb in ("discard", "laybatch", "place", "swap"):
         for value in sorted(_select_values(main, verb)):
             if _same(_resolves(verb, [value], snap), action):
                 return [("select", verb, [value])]

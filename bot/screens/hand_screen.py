@@ -184,6 +184,25 @@ def go_down_text(action: GoDown, language: Language = DEFAULT_LANGUAGE) -> str:
     return "; ".join(parts)[:100]
 
 
+def swap_options(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> list[Option]:
+    """The swap and the freed joker's place in one pick first (issue 23.3), then the plain
+    swaps that keep the joker in hand."""
+    options = [
+        Option(
+            t(
+                "hand.swap_and_place",
+                language,
+                swap=action_text(swap, language),
+                place=layoff_item_text(item, language),
+            )[:100],
+            f"{swap}|{item}"[:100],
+        )
+        for swap, item in snap.shortcuts.swap_and_place
+    ]
+    swaps = [a for a in snap.legal if isinstance(a, SwapJoker)]
+    return options + [Option(action_text(a, language)[:100], str(a)[:100]) for a in swaps]
+
+
 def layoff_options(
     places: dict[Card, list[LayOffItem]], language: Language = DEFAULT_LANGUAGE
 ) -> list[Option]:
@@ -245,7 +264,7 @@ def hand_screen(
                 )
             )
 
-    def finish(snap: SeatSnapshot) -> None:
+    def finish(snap: SeatSnapshot) -> bool:
         """The turn's last two plays in one pick (lay down or lay off all, then discard), in
         row 0, which the play step leaves free (issue 23.3)."""
         cuts = snap.shortcuts
@@ -261,14 +280,15 @@ def hand_screen(
             else:
                 placeholder = t("hand.lay_all_then_discard", language, count=len(items))
         else:
-            return
+            return False
         if len(cards) > MAX_OPTIONS:
-            return  # a huge hand keeps the plain controls: no choice may be cut off
+            return False  # a huge hand keeps the plain controls: no choice may be cut off
         options = [
             Option(t("hand.discard_option", language, card=card_text(c)), f"{prefix}:{c}")
             for c in cards
         ]
         controls.append(Select("finish", tuple(options), placeholder, 0))
+        return True
 
     if mode == "down":
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)
@@ -314,22 +334,7 @@ def hand_screen(
         if not swaps:
             mode, notes = "main", [*notes, t("hand.nothing_to_swap", language)]
         else:
-            # The swap and the freed joker's place in one pick first (issue 23.3), then the
-            # plain swaps that keep the joker in hand.
-            options = [
-                Option(
-                    t(
-                        "hand.swap_and_place",
-                        language,
-                        swap=action_text(swap, language),
-                        place=layoff_item_text(item, language),
-                    )[:100],
-                    f"{swap}|{item}"[:100],
-                )
-                for swap, item in snap.shortcuts.swap_and_place
-            ]
-            options += [Option(action_text(a, language)[:100], str(a)[:100]) for a in swaps]
-            selects("swap", options, t("hand.choose_swap", language), 0)
+            selects("swap", swap_options(snap, language), t("hand.choose_swap", language), 0)
             button("back", "button.back", "secondary", 4)
     if mode == "options":
         # The seat's own settings, and leaving the game: out of the turn's rows, so a
@@ -374,12 +379,18 @@ def hand_screen(
                 button("down", "button.more_go_downs", "secondary", 1)
         places = layoff_cards(legal, view)
         batch = snap.shortcuts.lay_off_all
-        finish(snap)
+        finished = finish(snap)
         if batch is not None and len(batch.items) >= 2:
             count = len(batch.items)
             button("layall", "button.lay_all", "success", 1, count=count)
         if any(isinstance(a, SwapJoker) for a in legal):
-            button("swap", "button.swap_joker", "secondary", 1)
+            swapping = swap_options(snap, language)
+            if not finished and len(swapping) <= MAX_OPTIONS:
+                # Row 0 is free: the swaps (each with its joker's place) in one pick there.
+                placeholder = t("hand.choose_swap", language)
+                controls.append(Select("swap", tuple(swapping), placeholder, 0))
+            else:
+                button("swap", "button.swap_joker", "secondary", 1)
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
             cards = sorted({a.card for a in discards}, key=Card.sort_key)
@@ -404,8 +415,11 @@ def hand_screen(
         elif places:
             button("layoff", "button.lay_off", "secondary", 4)
         together = lay_offs_together(legal)
-        if together and not places and not wants_meld and (
-            not row3_free or len(together) > MAX_OPTIONS
+        if (
+            together
+            and not places
+            and not wants_meld
+            and (not row3_free or len(together) > MAX_OPTIONS)
         ):
             button("layoff", "button.lay_off", "secondary", 4)  # the Lay off screen pages them
         elif together and not places and row3_free and not wants_meld:

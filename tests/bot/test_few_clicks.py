@@ -156,3 +156,36 @@ async def test_swap_a_joker_and_place_it_in_one_pick(env: simcord.Env) -> None:
     assert not any(c.is_joker for c in game.hand_of(str(p.id)))
     assert [len(m.meld) for m in game.melds] == [3, 4]
     assert any(c.card.is_joker for c in game.melds[1].meld.cards)
+
+
+async def test_with_nothing_else_to_pick_the_swaps_are_on_the_turns_screen(
+    env: simcord.Env,
+) -> None:
+    """No lay-down or lay-off to finish with: the swaps (each with the joker's place) fill the
+    free row of the play step, so swapping, placing and discarding take two picks."""
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    seat = game.current
+    p = world.current()
+    game.down[seat] = True
+    game.played_this_deal[seat] = True
+    game.melds = [
+        TableMeld(seat, Meld.parse("run: 5H JK=6H 7H 8H")),
+        TableMeld(seat, Meld.parse("set: KD KC KS")),
+    ]
+    game.hands[seat] = parse_cards("6H 2C 3D 9S")
+    game.stock[-1] = Card.parse("4C")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    assert "Swap joker" not in [
+        c.get("label") for row in hand.response.components for c in row["components"]
+    ]
+    on_kings = next(o for o in options_of(hand.response, "swap") if "|JK>1" in o["value"])
+    swap = select_id(hand.response, "swap")
+    assert (await p.select(hand.response, [on_kings["value"]], custom_id=swap)).acknowledged
+    discard = select_id(hand.response, "discard")
+    assert (await p.select(hand.response, ["4C"], custom_id=discard)).acknowledged
+    assert game.current != seat
+    assert [len(m.meld) for m in game.melds] == [4, 4]
