@@ -120,11 +120,10 @@ def result_line(table: TableSnapshot) -> str | None:
     order = sorted(range(len(names)), key=lambda seat: (seat not in view.winners, seat))
     winners = ", ".join(f"**{names[seat]}**" for seat in view.winners)
     scores = " · ".join(f"{names[seat]} {totals[seat]}" for seat in order)
-    game = "Rummy" if table.record.game_kind == "rummy" else "Shanghai"
     return t(
         "thread.result",
         language,
-        game=game,
+        game=table.game_name,
         table=table.id,
         winners=winners,
         scores=scores,

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
+from .actions import LayOffItem
 from .cards import Card
 from .melds import Meld
 from .rules import Rules
@@ -41,3 +43,37 @@ def suit_to_declare(
             seen[card.suit or ""] += 1
     decks, _jokers = rules.pack_for(players)
     return min(suits, key=lambda suit: (decks - seen[suit], suits.index(suit)))
+
+
+def one_place_per_meld(
+    items: Iterable[LayOffItem],
+    melds: Sequence[Meld],
+    hand: Iterable[Card],
+    rules: Rules,
+    players: int,
+) -> list[LayOffItem]:
+    """``items`` with a set wild's places once per card, meld and end, declared as
+    ``suit_to_declare`` picks, instead of once per suit; every other place as it is, in order."""
+    hand = tuple(hand)
+    suits: dict[tuple[Card, int, str | None], list[str]] = {}
+    kept: list[LayOffItem] = []
+    for item in items:
+        if item.suit is None:
+            kept.append(item)
+            continue
+        key = (item.card, item.meld, item.end)
+        if key not in suits:
+            suits[key] = []
+            kept.append(item)
+        suits[key].append(item.suit)
+    return [
+        item
+        if item.suit is None
+        else replace(
+            item,
+            suit=suit_to_declare(
+                melds, item.meld, hand, rules, suits[(item.card, item.meld, item.end)], players
+            ),
+        )
+        for item in kept
+    ]

@@ -11,7 +11,7 @@ with several).
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
@@ -28,7 +28,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.view import PlayerView
-from engine.wild_suits import suit_to_declare
+from engine.wild_suits import one_place_per_meld
 
 from .hand_text import deal_recap_text, go_down_lines
 from .table_story import table_story
@@ -103,43 +103,20 @@ def layoff_cards(
     legal: tuple[Action, ...], view: PlayerView | None = None
 ) -> dict[Card, list[LayOffItem]]:
     """Each card that can be laid off now, with every place it fits. Given the ``view``, a
-    wild on a set has one place per meld, declared as ``suit_to_declare`` picks, instead of
+    wild on a set has one place per meld (``engine.wild_suits.one_place_per_meld``) instead of
     one per suit (issue 23.3: a joker asked for up to 32 places over two menus)."""
+    items = [
+        action.items[0]
+        for action in legal
+        if isinstance(action, LayOff) and len(action.items) == 1
+    ]
+    if view is not None:
+        melds = [m.meld for m in view.melds]
+        items = one_place_per_meld(items, melds, view.hand or (), view.rules, len(view.seats))
     places: dict[Card, list[LayOffItem]] = {}
-    suits: dict[tuple[Card, int, str | None], list[str]] = {}
-    for action in legal:
-        if isinstance(action, LayOff) and len(action.items) == 1:
-            item = action.items[0]
-            if view is not None and item.suit is not None:
-                key = (item.card, item.meld, item.end)
-                if key in suits:
-                    suits[key].append(item.suit)
-                    continue
-                suits[key] = [item.suit]
-            places.setdefault(item.card, []).append(item)
-    if view is None or not suits:
-        return places
-    melds = [m.meld for m in view.melds]
-    hand = view.hand or ()
-    return {
-        card: [
-            item
-            if item.suit is None
-            else replace(
-                item,
-                suit=suit_to_declare(
-                    melds,
-                    item.meld,
-                    hand,
-                    view.rules,
-                    suits[(item.card, item.meld, item.end)],
-                    len(view.seats),
-                ),
-            )
-            for item in items
-        ]
-        for card, items in places.items()
-    }
+    for item in items:
+        places.setdefault(item.card, []).append(item)
+    return places
 
 
 def lay_offs_together(legal: tuple[Action, ...]) -> list[LayOff]:

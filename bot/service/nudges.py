@@ -48,6 +48,12 @@ class TurnNudges:
         self.votes.add(seat)
         return len(self.votes)
 
+    def nudged_in(self, turn: float | None) -> bool:
+        return self.turn == turn and self.nudged
+
+    def voted_in(self, turn: float | None, seat: int) -> bool:
+        return self.turn == turn and seat in self.votes
+
 
 @dataclass(frozen=True)
 class SkipVote:
@@ -84,7 +90,7 @@ def check_nudge(table: LiveTable, user_id: int, now: float, turn_seconds: float)
     seat = _turn_of_a_person(table, now, NUDGE_AFTER, turn_seconds)
     if table.seat_of(user_id) == seat:
         raise UserError("It's your own turn.", code="nudge.own_turn")
-    if table.nudges.for_turn(table.turn_deadline).nudged:
+    if table.nudges.nudged_in(table.turn_deadline):
         raise UserError("You nudged them this turn already.", code="nudge.once")
     return table.record.seats[seat].user_id
 
@@ -109,6 +115,6 @@ def check_skip(table: LiveTable, user_id: int, now: float, turn_seconds: float) 
     seat = _turn_of_a_person(table, now, SKIP_AFTER, turn_seconds)
     if voter == seat:
         raise UserError("It's your own turn: just play it.", code="nudge.own_turn_skip")
-    if voter in table.nudges.for_turn(table.turn_deadline).votes:
+    if table.nudges.voted_in(table.turn_deadline, voter):
         raise UserError("You voted to skip this turn already.", code="nudge.voted")
     return voter, len(voters(table, seat)) // 2 + 1

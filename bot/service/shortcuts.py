@@ -16,6 +16,7 @@ The service carries a compound play out as its actions in order, each committed 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.legal_moves import lay_off_items
-from engine.wild_suits import suit_to_declare
+from engine.wild_suits import one_place_per_meld
 
 from .legal_plays import BIG_HAND
 
@@ -107,28 +108,32 @@ def lay_off_all(game: Game, seat: int) -> LayOff | None:
     return None
 
 
-def _leads_on(game: Game, player: str, play: Action) -> bool:
-    """Whether the engine takes ``play`` and the turn can still go on (or is over) after it."""
+def _after(game: Game, player: str, play: Action) -> Game | None:
+    """A copy of ``game`` with ``play`` applied, or None if the engine refuses it."""
     trial = game.copy()
     try:
         trial.apply(player, play)
     except IllegalAction:
+        return None
+    return trial
+
+
+def _still_playing(trial: Game, player: str) -> bool:
+    return not trial.is_over and trial.current_player == player
+
+
+def _leads_on(game: Game, player: str, play: Action) -> bool:
+    """Whether the engine takes ``play`` and the turn can still go on (or is over) after it."""
+    trial = _after(game, player, play)
+    if trial is None:
         return False
-    if trial.is_over or trial.current_player != player:
-        return True
-    return bool(trial.legal_actions(player))
+    return not _still_playing(trial, player) or bool(trial.legal_actions(player))
 
 
 def _discards_after(game: Game, player: str, play: Action | None) -> tuple[Card, ...]:
     """The cards the player may throw straight after ``play`` (none if it ends the turn)."""
-    if play is None:
-        return ()
-    trial = game.copy()
-    try:
-        trial.apply(player, play)
-    except IllegalAction:
-        return ()
-    if trial.is_over or trial.current_player != player:
+    trial = None if play is None else _after(game, player, play)
+    if trial is None or not _still_playing(trial, player):
         return ()
     cards = {a.card for a in trial.legal_actions(player) if isinstance(a, Discard)}
     return tuple(sorted(cards, key=Card.sort_key))
@@ -137,56 +142,23 @@ def _discards_after(game: Game, player: str, play: Action | None) -> tuple[Card,
 def _swaps_placed(
     game: Game, seat: int, legal: Sequence[Action]
 ) -> list[tuple[SwapJoker, LayOffItem]]:
-    rules = game.rules
     player = game.players[seat]
     found: list[tuple[SwapJoker, LayOffItem]] = []
     for swap in (a for a in legal if isinstance(a, SwapJoker)):
-        after = game.copy()
-        before = list(after.hand_of(player))
-        try:
-            after.apply(player, swap)
-        except IllegalAction:
+        after = _after(game, player, swap)
+        if after is None:
             continue
-        freed = [c for c in after.hand_of(player) if rules.is_wild(c) and c not in before]
-        wild = freed[0] if freed else next(c for c in after.hand_of(player) if rules.is_wild(c))
-        for item in one_per_place(after, player, wild):
-            placed = after.copy()
-            try:
-                placed.apply(player, LayOff((item,)))
-            except IllegalAction:
-                continue
-            found.append((swap, item))
+        freed = Counter(after.hand_of(player)) - Counter(game.hand_of(player))
+        for wild in freed:  # the one card the swap put in the hand
+            for item in one_per_place(after, player, wild):
+                if _after(after, player, LayOff((item,))) is not None:
+                    found.append((swap, item))
     return found
 
 
 def one_per_place(game: Game, player: str, wild: Card) -> list[LayOffItem]:
-    """The places ``wild`` may go now, one per meld and end: on a set, declared as the suit
-    ``suit_to_declare`` picks instead of once per suit."""
+    """The places ``wild`` may go now, one per meld and end (a set's suit declared for the
+    player, ``engine.wild_suits``)."""
     table = [m.meld for m in game.melds]
     items = lay_off_items(table, [wild], game.rules)
-    suits: dict[tuple[int, str | None], list[str]] = {}
-    kept: list[LayOffItem] = []
-    for item in items:
-        if item.suit is None:
-            kept.append(item)
-            continue
-        key = (item.meld, item.end)
-        if key not in suits:
-            suits[key] = []
-            kept.append(item)
-        suits[key].append(item.suit)
-    players = len(game.players)
-    hand = game.hand_of(player)
-    return [
-        item
-        if item.suit is None
-        else LayOffItem(
-            item.card,
-            item.meld,
-            item.end,
-            suit_to_declare(
-                table, item.meld, hand, game.rules, suits[(item.meld, item.end)], players
-            ),
-        )
-        for item in kept
-    ]
+    return one_place_per_meld(items, table, game.hand_of(player), game.rules, len(game.players))

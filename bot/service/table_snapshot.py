@@ -75,6 +75,11 @@ class TableSnapshot:
         return table_language(self.record.options)
 
     @property
+    def game_name(self) -> str:
+        """'Rummy' or 'Shanghai': the game the table plays (a name, never translated)."""
+        return "Rummy" if self.record.game_kind == "rummy" else "Shanghai"
+
+    @property
     def names(self) -> list[str]:
         return [seat.name for seat in self.record.seats]
 

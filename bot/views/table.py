@@ -118,8 +118,7 @@ async def play_again(interaction: discord.Interaction[Any], table_id: int) -> No
     embed, view = render_table(lobby)
     channel = client.get_channel(table.channel_id) or await client.fetch_channel(table.channel_id)
     message = await channel.send(embed=embed, view=view)
-    await service.set_message(table.id, message.id)
-    client.publisher.posted(lobby, message.id)
+    await lobby_posted(client, lobby, message.id)
     language = interaction_language(interaction)
     await interaction.response.send_message(
         t("thread.again_elsewhere", language, link=message.jump_url), ephemeral=True
@@ -133,8 +132,13 @@ async def post_lobby(interaction: discord.Interaction[Any], table_id: int) -> No
     embed, view = render_table(lobby)
     await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
     message = await interaction.original_response()
-    await client.service.set_message(table_id, message.id)
-    client.publisher.posted(lobby, message.id)
+    await lobby_posted(client, lobby, message.id)
+
+
+async def lobby_posted(client: Any, lobby: TableSnapshot, message_id: int) -> None:
+    """A lobby message was posted: the table and the publisher edit that one from now on."""
+    await client.service.set_message(lobby.id, message_id)
+    client.publisher.posted(lobby, message_id)
 
 
 async def table_click(
@@ -266,7 +270,7 @@ async def buy_click(
 
 def game_name(table: TableSnapshot) -> str:
     """'Rummy' or 'Shanghai': the game the table plays."""
-    return "Rummy" if table.record.game_kind == "rummy" else "Shanghai"
+    return table.game_name
 
 
 def preset_name(preset: str, language: Language) -> str:

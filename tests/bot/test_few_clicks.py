@@ -26,19 +26,24 @@ def options_of(message: Any, verb: str) -> list[dict[str, Any]]:
     raise AssertionError(f"no {verb} select")
 
 
-async def down_with_two_sets(world: World, env: simcord.Env, hand_now: str) -> Any:
-    """The player to move is down with 8♥ 8♠ 8♣ and K♦ K♣ K♠ on the table, holds
-    ``hand_now`` and has drawn: the play step of their turn."""
+async def down_with(
+    world: World,
+    env: simcord.Env,
+    hand_now: str,
+    melds: tuple[str, ...] = ("set: 8H 8S 8C", "set: KD KC KS"),
+    drawn: str | None = None,
+) -> Any:
+    """The player to move is down with ``melds`` on the table (by default 8♥ 8♠ 8♣ and
+    K♦ K♣ K♠), holds ``hand_now`` and has drawn (``drawn``, if given): their play step."""
     p = world.current()
     game = world.table.game
     seat = game.current
     game.down[seat] = True
     game.played_this_deal[seat] = True
-    game.melds = [
-        TableMeld(seat, Meld.parse("set: 8H 8S 8C")),
-        TableMeld(seat, Meld.parse("set: KD KC KS")),
-    ]
+    game.melds = [TableMeld(seat, Meld.parse(meld)) for meld in melds]
     game.hands[seat] = parse_cards(hand_now)
+    if drawn is not None:
+        game.stock[-1] = Card.parse(drawn)
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
@@ -73,7 +78,7 @@ async def test_lay_off_all_takes_a_second_copy_for_the_same_set(env: simcord.Env
     game = world.table.game
     seat = game.current
     p = world.current()
-    hand = await down_with_two_sets(world, env, "8D 8D KH 4C 6S")
+    hand = await down_with(world, env, "8D 8D KH 4C 6S")
     label = next(
         c["label"]
         for row in hand.response.components
@@ -94,7 +99,7 @@ async def test_lay_off_all_then_discard_in_one_pick(env: simcord.Env) -> None:
     game = world.table.game
     seat = game.current
     p = world.current()
-    hand = await down_with_two_sets(world, env, "8D KH 4C 6S")
+    hand = await down_with(world, env, "8D KH 4C 6S")
     drawn = game.hands[seat][-1]
     finish = options_of(hand.response, "finish")
     assert all(not o["value"].startswith("a:8") for o in finish)
@@ -111,7 +116,7 @@ async def test_a_joker_on_a_set_asks_no_suit(env: simcord.Env) -> None:
     await start(world)
     game = world.table.game
     p = world.current()
-    hand = await down_with_two_sets(world, env, "JK 8D 8D 4C")
+    hand = await down_with(world, env, "JK 8D 8D 4C")
     lay_off = select_id(hand.response, "layoff")
     shown = await p.select(hand.response, ["JK"], custom_id=lay_off)
     assert shown.acknowledged
@@ -130,18 +135,8 @@ async def test_swap_a_joker_and_place_it_in_one_pick(env: simcord.Env) -> None:
     world = await open_table(env, 3)
     await start(world)
     game = world.table.game
-    seat = game.current
     p = world.current()
-    game.down[seat] = True
-    game.played_this_deal[seat] = True
-    game.melds = [
-        TableMeld(seat, Meld.parse("set: 8H 8S JK=8C")),
-        TableMeld(seat, Meld.parse("set: KD KC KS")),
-    ]
-    game.hands[seat] = parse_cards("8C 4C 6S 9H")
-    hand = await open_hand(world, p)
-    await p.click(hand.response, label="Draw from stock")
-    await env.advance_time(8)
+    hand = await down_with(world, env, "8C 4C 6S 9H", melds=("set: 8H 8S JK=8C", "set: KD KC KS"))
     clicks = 0
     await p.click(hand.response, label="Swap joker")
     clicks += 1
@@ -168,17 +163,8 @@ async def test_with_nothing_else_to_pick_the_swaps_are_on_the_turns_screen(
     game = world.table.game
     seat = game.current
     p = world.current()
-    game.down[seat] = True
-    game.played_this_deal[seat] = True
-    game.melds = [
-        TableMeld(seat, Meld.parse("run: 5H JK=6H 7H 8H")),
-        TableMeld(seat, Meld.parse("set: KD KC KS")),
-    ]
-    game.hands[seat] = parse_cards("6H 2C 3D 9S")
-    game.stock[-1] = Card.parse("4C")
-    hand = await open_hand(world, p)
-    await p.click(hand.response, label="Draw from stock")
-    await env.advance_time(8)
+    melds = ("run: 5H JK=6H 7H 8H", "set: KD KC KS")
+    hand = await down_with(world, env, "6H 2C 3D 9S", melds=melds, drawn="4C")
     assert "Swap joker" not in [
         c.get("label") for row in hand.response.components for c in row["components"]
     ]
