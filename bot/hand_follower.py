@@ -13,6 +13,7 @@ the player gets the hand again from the turn message's **My hand**.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: Discord lets an interaction's token edit its message for 15 minutes; keep a margin.
 TOKEN_SECONDS = 14 * 60
+#: How long a click waits for a push already on its way to its hand (one edit's time).
+PUSH_WAIT_SECONDS = 1.0
 
 
 @dataclass
@@ -50,6 +53,10 @@ class Followed:
     dirty: bool = False
     #: The newest screen a change brought for this player (a closed table's says so).
     latest: SeatSnapshot | None = None
+    #: Clicks on this hand still being answered: their own answer is newer than any push
+    #: (a compound play makes several changes in one click, and a push of the first of them
+    #: could land after the answer and show a hand that no longer is).
+    clicks: int = 0
 
 
 class HandFollower:
@@ -71,6 +78,8 @@ class HandFollower:
         old = self.followed.get(key)
         hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
         followed = Followed(interaction, sort, snap.tag, hand, self._now())
+        if old is not None:
+            followed.clicks = old.clicks
         if old is not None and old.task is not None and not old.task.done():
             followed.task, followed.dirty = old.task, old.dirty
         self.followed[key] = followed
@@ -103,8 +112,24 @@ class HandFollower:
             followed.dirty = True
             self._kick(table_id, user_id)
 
-    def answered(self, table_id: int, user_id: int) -> None:
-        """The message's own answer went out: push whatever changed meanwhile."""
+    async def answering(self, table_id: int, user_id: int) -> None:
+        """A click on this player's hand is being handled: no push until its answer is out
+        (``answered``), and a push already on its way lands first."""
+        followed = self.followed.get((table_id, user_id))
+        if followed is None:
+            return
+        followed.clicks += 1
+        task = followed.task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(task), PUSH_WAIT_SECONDS)
+
+    def answered(self, table_id: int, user_id: int, *, click: bool = False) -> None:
+        """The message's own answer went out (``click``: the answer to a click that called
+        ``answering``): push whatever changed meanwhile."""
+        followed = self.followed.get((table_id, user_id))
+        if click and followed is not None and followed.clicks > 0:
+            followed.clicks -= 1
         self._kick(table_id, user_id)
 
     def _kick(self, table_id: int, user_id: int) -> None:
@@ -122,7 +147,7 @@ class HandFollower:
             followed = self.followed.get(key)
             if followed is None or not followed.dirty:
                 return
-            if awaiting_answer(followed.interaction):
+            if awaiting_answer(followed.interaction) or followed.clicks:
                 return  # its own answer is on the way; ``answered`` looks again after it
             followed.dirty = False
             language = interaction_language(followed.interaction)  # the player's own language

@@ -586,6 +586,25 @@ async def hand_click(
     """A click on a hand control: one service call, then the answer drawn from its snapshot.
     A hand that is merely out of date still does what the button says when that is legal
     now; only a refusal is explained, with the hand redrawn."""
+    follower = getattr(interaction.client, "hands", None)
+    if follower is None:
+        await _hand_click(interaction, table_id, tag, sort, verb, values)
+        return
+    await follower.answering(table_id, interaction.user.id)
+    try:
+        await _hand_click(interaction, table_id, tag, sort, verb, values)
+    finally:
+        follower.answered(table_id, interaction.user.id, click=True)
+
+
+async def _hand_click(
+    interaction: discord.Interaction[Any],
+    table_id: int,
+    tag: str,
+    sort: SortMode,
+    verb: str,
+    values: list[str] | None,
+) -> None:
     service: TableService = interaction.client.service
     user_id = interaction.user.id
     language = interaction_language(interaction)
