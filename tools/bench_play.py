@@ -499,7 +499,15 @@ class Game:
         self, action: Action, game: Any, player: str, message: Any
     ) -> list[tuple[str, str]] | None:
         """The one pick that makes ``action`` and the person's next play together, when the
-        hand offers it: lay down (or lay off all) then discard; swap a joker and place it."""
+        hand offers it: take the upcard then discard; lay down (or lay off all) then discard;
+        swap a joker and place it."""
+        if isinstance(action, TakeUpcard):
+            after = self.then(game, player, action)
+            if isinstance(after, Discard):
+                value = str(after.card)
+                cid = _select(message, value, "takethrow")
+                if cid is not None:
+                    return [("select", f"{cid}\x00{value}")]
         if isinstance(action, GoDown):
             after = self.then(game, player, action)
             if isinstance(after, Discard):

@@ -339,6 +339,15 @@ def hand_screen(
                     button("take", "button.take_upcard", "primary", 0)
             if any(isinstance(a, BuyInTurn) for a in legal):
                 button("buyin", "button.buy_in_turn", "success", 0)
+            took = snap.shortcuts.take_then_discard
+            if took and view.upcard is not None and len(took) <= MAX_OPTIONS:
+                # The draw step leaves the discard's row free: take and throw in one pick.
+                placeholder = t("hand.take_then_discard", language, card=card_text(view.upcard))
+                options = [
+                    Option(t("hand.discard_option", language, card=card_text(c)), str(c))
+                    for c in took
+                ]
+                controls.append(Select("takethrow", tuple(options), placeholder, 2))
         if snap.buy_offer is not None and view.upcard is not None:
             # Off turn, the upcard's window is decided here: the table message needn't change.
             upcard = card_text(view.upcard)

@@ -31,18 +31,26 @@ if TYPE_CHECKING:
     from bot.service.snapshot import DealRecap, SeatSnapshot
 
 
+#: The actions that bring cards into the hand.
+DRAWS = (DrawStock, TakeUpcard, BuyInTurn)
+
+
 def result_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str | None:
     """What the player's own click did, in one line above the hand (a compound play: what
     each of its actions did, in order)."""
     if len(snap.actions) > 1:
-        notes = [_action_note(a, [], language) for a in snap.actions[:-1]]
+        got = list(snap.gained)  # what a take at the start brought: said with the take
+        notes = [
+            _action_note(a, got if isinstance(a, DRAWS) else [], language)
+            for a in snap.actions[:-1]
+        ]
         notes.append(_action_note(snap.actions[-1], list(snap.gained), language))
         return " ".join(n for n in notes if n) or None
     return _action_note(snap.action, list(snap.gained), language)
 
 
 def _action_note(action: Action | None, gained: list[Card], language: Language) -> str | None:
-    if isinstance(action, (DrawStock, TakeUpcard, BuyInTurn)) and gained:
+    if isinstance(action, DRAWS) and gained:
         return t("hand.you_got", language, cards=cards_text(gained))
     if isinstance(action, Discard):
         return t("hand.you_discarded", language, card=card_text(action.card))

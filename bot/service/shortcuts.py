@@ -9,7 +9,10 @@ would make anyway and proves each one legal before the hand offers it:
   on a set and chained run cards included (8♥ then 9♥ on a run ending at 7♥);
 - **lay down / lay off all, then discard**: the turn's last two plays in one pick;
 - **swap a joker and place it**: the swap and the freed wild's lay-off together, a wild on a
-  set declared with ``engine.wild_suits`` so no suit is asked.
+  set declared with ``engine.wild_suits`` so no suit is asked;
+- **take the upcard, then discard**: the whole of most turns that take the upcard, in one
+  pick. Unlike a draw from the stock it hides nothing: the player sees the card they take,
+  so deciding the discard before taking it is what a person at a real table does.
 
 The service carries a compound play out as its actions in order, each committed as it goes.
 """
@@ -20,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, Discard, GoDown, LayOff, LayOffItem, SwapJoker
+from engine.actions import Action, Discard, GoDown, LayOff, LayOffItem, SwapJoker, TakeUpcard
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.game import Game
@@ -46,20 +49,25 @@ class Shortcuts:
     lay_all_then_discard: tuple[Card, ...] = ()
     #: Each joker swap with one place for the freed wild, swap first.
     swap_and_place: tuple[tuple[SwapJoker, LayOffItem], ...] = ()
+    #: In the draw step: the cards that may be thrown right after taking the upcard.
+    take_then_discard: tuple[Card, ...] = ()
 
 
 NONE = Shortcuts()
 
 
 def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
-    """The seat's compound plays now; nothing when it is not their play step."""
+    """The seat's compound plays now; nothing when it is not their turn."""
     player = game.players[seat]
-    if game.is_over or game.current != seat or game.step != "play":
+    if game.is_over or game.current != seat or game.step not in ("draw", "play"):
         return NONE
     if len(game.hands[seat]) >= BIG_HAND:
         # Each compound play asks for the legal plays of a copy after its first action, which
         # for a hand piled up by unlimited buys costs seconds: such a hand keeps plain controls.
         return NONE
+    if game.step == "draw":
+        take = next((a for a in legal if isinstance(a, TakeUpcard)), None)
+        return Shortcuts(take_then_discard=_discards_after(game, player, take))
     proposal = next((a for a in legal if isinstance(a, GoDown)), None)
     batch = lay_off_all(game, seat) if any(isinstance(a, LayOff) for a in legal) else None
     return Shortcuts(

@@ -92,7 +92,17 @@ BUTTON_VERBS = (
     "pass",
     "unbuy",
 )
-SELECT_VERBS = ("discard", "layoff", "swap", "meld", "place", "laybatch", "finish", "downpick")
+SELECT_VERBS = (
+    "discard",
+    "layoff",
+    "swap",
+    "meld",
+    "place",
+    "laybatch",
+    "finish",
+    "downpick",
+    "takethrow",
+)
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
 HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
@@ -497,6 +507,9 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
         kind, _, card_text_ = _one(values).partition(":")
         card = Card.parse(card_text_)
         return lambda snap: _then_discard(snap, kind, card)
+    if verb == "takethrow":
+        thrown = Card.parse(_one(values))
+        return lambda snap: _take_then_discard(snap, thrown)
     if verb == "laybatch":
         batch = parse_action(_one(values))
         if not isinstance(batch, LayOff):
@@ -549,6 +562,14 @@ def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
     if kind == "a" and card in cuts.lay_all_then_discard and cuts.lay_off_all is not None:
         return (cuts.lay_off_all, Discard(card))
     return None
+
+
+def _take_then_discard(snap: SeatSnapshot, card: Card) -> Plays | None:
+    """Take the upcard and throw ``card``, only while the screen still offers it (else the
+    screen as it is now: the upcard may have been bought, or the turn moved on)."""
+    if card not in snap.shortcuts.take_then_discard:
+        return None
+    return (TakeUpcard(), Discard(card))
 
 
 def _everything(snap: SeatSnapshot) -> Action:

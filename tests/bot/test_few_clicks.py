@@ -7,6 +7,7 @@ from typing import Any
 
 import simcord
 
+from engine.actions import Discard, TakeUpcard
 from engine.cards import Card, parse_cards
 from engine.melds import Meld
 from engine.view import TableMeld
@@ -175,3 +176,53 @@ async def test_with_nothing_else_to_pick_the_swaps_are_on_the_turns_screen(
     assert (await p.select(hand.response, ["4C"], custom_id=discard)).acknowledged
     assert game.current != seat
     assert [len(m.meld) for m in game.melds] == [4, 4]
+
+
+async def test_take_the_upcard_and_discard_in_one_pick(env: simcord.Env) -> None:
+    """Taking the upcard hides nothing, so the whole turn is one pick: "Take 7♥, then
+    discard…" offers the cards the rules let the player throw after taking it."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("3C 5D 7S 9H JD QS 2C 4D 6H 8S TC")
+    game.pile[-1] = Card.parse("KH")
+    hand = await open_hand(world, p)
+    trial = game.copy()
+    trial.apply(str(p.id), TakeUpcard())
+    allowed = {str(a.card) for a in trial.legal_actions(str(p.id)) if isinstance(a, Discard)}
+    options = options_of(hand.response, "takethrow")
+    assert {o["value"] for o in options} == allowed and "QS" in allowed
+    assert "Discard Q♠" in [o["label"] for o in options]
+    picked = await p.select(hand.response, ["QS"], custom_id=select_id(hand.response, "takethrow"))
+    assert picked.acknowledged
+    assert game.current != seat and str(game.pile[-1]) == "QS"
+    assert Card.parse("KH") in game.hand_of(str(p.id))
+    assert Card.parse("QS") not in game.hand_of(str(p.id))
+    content = hand.response.content
+    assert "You got K♥" in content and "You discarded Q♠" in content
+
+
+async def test_take_and_discard_after_the_upcard_is_gone_changes_nothing(
+    env: simcord.Env,
+) -> None:
+    """A pick from an older hand message, drawn before the player drew from the stock on a
+    newer one (the upcard is no longer theirs to take), takes nothing and throws nothing."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    old = await open_hand(world, p)
+    takethrow = select_id(old.response, "takethrow")
+    value = options_of(old.response, "takethrow")[0]["value"]
+    new = await open_hand(world, p)
+    await p.click(new.response, label="Draw from stock")
+    await env.advance_time(8)
+    held = list(game.hand_of(str(p.id)))
+    pile = list(game.pile)
+    answer = await p.select(old.response, [value], custom_id=takethrow)
+    assert answer.acknowledged
+    assert game.current == seat and game.step == "play"
+    assert list(game.hand_of(str(p.id))) == held and list(game.pile) == pile
