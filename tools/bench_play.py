@@ -87,6 +87,7 @@ from engine.players.levels import make_strategy
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 STALE = "earlier moment"
+SUITS = ("C", "D", "H", "S")
 CHANNEL_RATE = 50.0  # requests per second per bot token
 
 
@@ -208,8 +209,11 @@ class Game:
         pace: float,
         deals: int | None,
         seed: int,
+        game: str = "standard",
     ) -> None:
         self.env = env
+        #: ``standard``, ``preset_000`` or ``preset_004`` (Shanghai's presets), or ``rummy``.
+        self.game_kind = game
         self.pace = pace
         self.rng = random.Random(seed)
         self.strategy = make_strategy("normal")
@@ -224,7 +228,7 @@ class Game:
         #: Every click of the turns, for debugging a layout by hand.
         self.trace: list[str] = []
         self.figures = Figures(
-            f"{people} people + {computers} computers", channel_id=self.channel.id
+            f"{game}, {people} people + {computers} computers", channel_id=self.channel.id
         )
 
     # -- what people see -----------------------------------------------------------------------
@@ -287,7 +291,12 @@ class Game:
     async def play(self) -> Figures:
         host = self.members[0]
         options: dict[str, Any] = {} if self.deals is None else {"deals": self.deals}
-        opened = await host.slash(self.channel, "shanghai new", **options)
+        command = "shanghai new"
+        if self.game_kind == "rummy":
+            command, options = "rummy new", {}
+        elif self.game_kind != "standard":
+            options["preset"] = self.game_kind
+        opened = await host.slash(self.channel, command, **options)
         assert opened.acknowledged, "could not open a table"
         self.table_id = self.service.for_channel(self.channel.id).id
         for member in self.members[1:]:
@@ -418,12 +427,22 @@ class Game:
                         out_of_reach.add(str(action))
                         break
                     what, kind = found, "select"
-                if kind == "place":
-                    # Asked only when the card has several places; else it went already.
-                    cid = _select(current, what)
+                if kind == "first":
+                    # Asked only when the lay-offs allowed together are too many to list.
+                    cid = _select(current, what, "laystart")
                     if cid is None:
                         continue
-                    what = f"{cid}\x00{what}"
+                    what, kind = f"{cid}\x00{what}", "select"
+                if kind == "place":
+                    # Asked only when the card has several places; else it went already. A
+                    # wild on a set is offered once per set, its suit declared by the hand
+                    # (engine.wild_suits): the person picks that set's place.
+                    cid = _select(current, what)
+                    card_meld, _, end = what.partition(":")
+                    found = _select_prefix(current, card_meld) if end in SUITS else None
+                    if cid is None and found is None:
+                        continue
+                    what = f"{cid}\x00{what}" if cid is not None else str(found)
                     kind = "select"
                 await self.wait(pace_left)
                 if kind == "button":
@@ -564,6 +583,16 @@ class Game:
             return self.two_step(action, message, labels)
         return None
 
+    def card_by_card(self, action: LayOff) -> bool:
+        """Whether each card of ``action`` may be laid off alone (the picker's way)."""
+        game = self.table.game
+        singles = {
+            a.items[0].card
+            for a in game.legal_actions(game.current_player)
+            if isinstance(a, LayOff) and len(a.items) == 1
+        }
+        return all(item.card in singles for item in action.items)
+
     def two_step(
         self, action: Action, message: Any, labels: list[str]
     ) -> list[tuple[str, str]] | None:
@@ -575,11 +604,14 @@ class Game:
             cards = ",".join(sorted({str(item.card) for item in action.items}))
             if _select(message, cards.split(",")[0], "layoff") is not None:
                 return [("cards", cards), *(("place", str(item)) for item in action.items)]
-        if isinstance(action, LayOff) and "Lay off" in labels:
+        if isinstance(action, LayOff) and "Lay off" in labels and self.card_by_card(action):
             cards = ",".join(sorted({str(item.card) for item in action.items}))
             steps = [("button", "Lay off"), ("cards", cards)]
             steps.extend(("place", str(item)) for item in action.items)
             return steps
+        if isinstance(action, LayOff) and "Lay off" in labels:
+            # Allowed only together: the screen lists them, or asks the first place first.
+            return [("button", "Lay off"), ("first", str(action.items[0])), ("pick", str(action))]
         value = str(action)
         cid = _select(message, value)
         if cid is not None:
@@ -598,6 +630,7 @@ async def play_one(
     seed: int,
     folder: Path,
     threads: bool = True,
+    game: str = "standard",
 ) -> Figures:
     settings = Settings(
         discord_token=SecretStr(TOKEN),
@@ -609,7 +642,7 @@ async def play_one(
     with recorder.installed():
         async with simcord.run(create_bot(settings), settle_timeout=1.0) as env:
             recorder.env = env
-            figures = await Game(env, people, computers, pace, deals, seed).play()
+            figures = await Game(env, people, computers, pace, deals, seed, game).play()
     figures.calls = recorder.calls
     return figures
 
@@ -692,6 +725,12 @@ def main() -> None:
     parser.add_argument(
         "--threads", choices=("on", "off"), default="on", help="a thread per game (as shipped)"
     )
+    parser.add_argument(
+        "--game",
+        choices=("standard", "preset_000", "preset_004", "rummy"),
+        default="standard",
+        help="Shanghai's preset, or classic Rummy",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory() as folder:
@@ -706,6 +745,7 @@ def main() -> None:
                     args.seed,
                     Path(folder),
                     threads=args.threads == "on",
+                    game=args.game,
                 )
             )
             report(figures, args.pace)

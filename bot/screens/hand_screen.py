@@ -200,11 +200,12 @@ def hand_screen(
     *,
     mode: Mode = "main",
     note: str | None = None,
-    picked: Card | None = None,
+    picked: Card | LayOffItem | None = None,
     language: Language = DEFAULT_LANGUAGE,
 ) -> HandScreen:
     """The content and controls of a seat's private message, from its snapshot alone, in the
-    player's own language."""
+    player's own language. ``picked`` is what the lay-off screen was given: a card (where
+    does it go?) or the first place of lay-offs allowed only together (what goes with it?)."""
     view = snap.view
     legal = snap.legal
     controls: list[Control] = []
@@ -228,8 +229,10 @@ def hand_screen(
         *,
         arg: str = "",
         many: bool = False,
+        last_row: int = 4,
     ) -> None:
-        for page, part in enumerate(chunks(options)[: 5 - first_row]):
+        # A select fills its row: pages stop before a row the screen's buttons hold.
+        for page, part in enumerate(chunks(options)[: last_row + 1 - first_row]):
             controls.append(
                 Select(
                     verb,
@@ -288,30 +291,39 @@ def hand_screen(
         places = layoff_cards(legal, view)
         together = lay_offs_together(legal)
         if not places and together:  # more than the main screen's one select holds
-            options = [Option(action_text(a, language)[:100], str(a)[:100]) for a in together]
-            selects("laybatch", options, t("hand.lay_off_together", language), 0)
+            first = picked if isinstance(picked, LayOffItem) else None
+            starting = [a for a in together if first is None or a.items[0] == first]
+            if len(starting) <= 4 * MAX_OPTIONS:
+                options = [Option(action_text(a, language)[:100], str(a)[:100]) for a in starting]
+                selects("laybatch", options, t("hand.lay_off_together", language), 0, last_row=3)
+            else:  # two wilds on a dozen melds are hundreds of pairs: the first place first
+                firsts = list(dict.fromkeys(a.items[0] for a in together))
+                options = [Option(layoff_item_text(i, language)[:100], str(i)) for i in firsts]
+                selects("laystart", options, t("hand.lay_off_first", language), 0, last_row=3)
             button("back", "button.back", "secondary", 4)
         elif not places:
             mode, notes = "main", [*notes, t("hand.nothing_to_lay_off", language)]
-        elif picked is not None and picked in places:
+        elif isinstance(picked, Card) and picked in places:
             extra.append(t("hand.where_goes", language, card=card_text(picked)))
             options = [
                 Option(layoff_item_text(item, language)[:100], str(item)) for item in places[picked]
             ]
             placeholder = t("hand.lay_off_on", language, card=card_text(picked))
-            selects("place", options, placeholder, 0, arg="p")
+            selects("place", options, placeholder, 0, arg="p", last_row=3)
             button("layoff", "button.back_to_cards", "secondary", 4)
         else:
             extra.append(t("hand.lay_off_help", language))
             options = layoff_options(places, language)
-            selects("layoff", options, t("hand.cards_to_lay_off", language), 0, many=True)
+            placeholder = t("hand.cards_to_lay_off", language)
+            selects("layoff", options, placeholder, 0, many=True, last_row=3)
             button("back", "button.back", "secondary", 4)
     if mode == "swap":
         swaps = [a for a in legal if isinstance(a, SwapJoker)]
         if not swaps:
             mode, notes = "main", [*notes, t("hand.nothing_to_swap", language)]
         else:
-            selects("swap", swap_options(snap, language), t("hand.choose_swap", language), 0)
+            placeholder = t("hand.choose_swap", language)
+            selects("swap", swap_options(snap, language), placeholder, 0, last_row=3)
             button("back", "button.back", "secondary", 4)
     if mode == "options":
         # The seat's own settings, and leaving the game: out of the turn's rows, so a

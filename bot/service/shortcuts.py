@@ -67,6 +67,10 @@ def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
         return NONE
     if game.step == "draw":
         take = next((a for a in legal if isinstance(a, TakeUpcard)), None)
+        if take is not None and game.down[seat] and not game.rules.down_player_blocks_buy:
+            # A down player's take may wait for the buy window (buys beat it): the card is
+            # not sure to be theirs, so the discard can't be chosen with it.
+            return NONE
         return Shortcuts(take_then_discard=_discards_after(game, player, take))
     proposal = next((a for a in legal if isinstance(a, GoDown)), None)
     batch = lay_off_all(game, seat) if any(isinstance(a, LayOff) for a in legal) else None

@@ -102,6 +102,7 @@ SELECT_VERBS = (
     "finish",
     "downpick",
     "takethrow",
+    "laystart",
 )
 
 _PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
@@ -234,7 +235,7 @@ def render_hand(
     *,
     mode: Mode = "main",
     note: str | None = None,
-    picked: Card | None = None,
+    picked: Card | LayOffItem | None = None,
     language: Language = DEFAULT_LANGUAGE,
 ) -> tuple[str, discord.ui.View]:
     """The hand message of ``snap``: the screen ``hand_screen`` words, as Discord components
@@ -402,7 +403,7 @@ async def show_snapshot(
     *,
     mode: Mode = "main",
     note: str | None = None,
-    picked: Card | None = None,
+    picked: Card | LayOffItem | None = None,
     fresh: bool = False,
 ) -> None:
     """Answer a hand interaction with ``snap`` drawn, and let the hand follow its player.
@@ -680,6 +681,9 @@ async def _hand_click(
     elif verb == "layoff":
         picked = _first_ambiguous(snap, values)
         await show_snapshot(interaction, snap, sort, mode="layoff", picked=picked)
+    elif verb == "laystart":  # the first place of lay-offs allowed only together
+        first = LayOffItem.parse(_one(values))
+        await show_snapshot(interaction, snap, sort, mode="layoff", picked=first)
     else:  # refresh, back
         await show_snapshot(interaction, snap, sort)
 

@@ -12,7 +12,7 @@ from engine.cards import Card, parse_cards
 from engine.melds import Meld
 from engine.view import TableMeld
 
-from .helpers import World, custom_ids, open_hand, open_table, start
+from .helpers import World, button_labels, custom_ids, open_hand, open_table, start
 
 
 def select_id(message: Any, verb: str) -> str:
@@ -226,3 +226,20 @@ async def test_take_and_discard_after_the_upcard_is_gone_changes_nothing(
     assert answer.acknowledged
     assert game.current == seat and game.step == "play"
     assert list(game.hand_of(str(p.id))) == held and list(game.pile) == pile
+
+
+async def test_a_take_that_buys_may_beat_offers_no_discard_with_it(env: simcord.Env) -> None:
+    """Under preset_004 a down player's take waits for the buy window (buys beat it), so the
+    card is not sure to be theirs: their hand offers Take alone, not "Take …, then discard"."""
+    world = await open_table(env, 3, preset="preset_004")
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    undown = await open_hand(world, p)
+    assert options_of(undown.response, "takethrow")
+    game.down[seat] = True
+    game.played_this_deal[seat] = True
+    hand = await open_hand(world, p)
+    assert any(label.startswith("Take ") for label in button_labels(hand.response))
+    assert not any(":takethrow" in cid for cid in custom_ids(hand.response))

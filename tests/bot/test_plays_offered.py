@@ -76,3 +76,52 @@ async def test_spanish_rules_a_pair_that_may_only_be_laid_off_together_goes_out(
     assert choice.acknowledged
     assert game.deal == 4  # p went out, so deal 3 ended
     assert game.score_sheet[-1][seat] == 0
+
+
+async def test_spanish_rules_hundreds_of_pairs_ask_the_first_place_first(
+    env: simcord.Env,
+) -> None:
+    """Two wild 2s on a dozen melds may only go together (preset_004): 240 pairs, too many
+    for the four selects a screen has beside its Back button. Lay off asks where the first
+    card goes, then lists only the pairs that start there; the pick goes out."""
+    from .helpers import button_labels, custom_ids
+
+    world = await open_table(env, 3, preset="preset_004")
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    other = (seat + 1) % 3
+    game.deal = 6
+    game.step = "play"
+    game.hands[seat] = parse_cards("2D 2S")
+    game.down[seat] = game.down[other] = True
+    runs = ["4C 5C 6C 7C", "4D 5D 6D 7D", "4H 5H 6H 7H", "4S 5S 6S 7S", "8C 9C 10C JC"]
+    runs += ["8D 9D 10D JD", "8H 9H 10H JH", "8S 9S 10S JS"]
+    sets = ["KH KD KC", "QH QD QC", "AH AD AC", "9H 9D 9C"]
+    game.melds = [TableMeld(other, Meld.parse(f"run: {r}")) for r in runs] + [
+        TableMeld(other, Meld.parse(f"set: {s}")) for s in sets
+    ]
+    together = [a for a in game.legal_actions(str(p.id)) if str(a).startswith("layoff")]
+    assert len(together) > 100 and all("," in str(a) for a in together)
+    hand = await open_hand(world, p)
+    shown = await p.click(hand.response, label="Lay off")
+    assert shown.acknowledged
+    rows = hand.response.components
+    assert len(rows) <= 5 and "Back" in button_labels(hand.response)
+    start_id = next(cid for cid in custom_ids(hand.response) if ":laystart" in cid)
+    first = str(together[0].items[0])
+    await p.select(hand.response, [first], custom_id=start_id)
+    pairs = [
+        o["value"]
+        for row in hand.response.components
+        for item in row["components"]
+        if ":laybatch" in (item.get("custom_id") or "")
+        for o in item["options"]
+    ]
+    assert pairs and all(v.startswith(f"layoff {first},") for v in pairs)
+    batch = next(cid for cid in custom_ids(hand.response) if ":laybatch" in cid)
+    done = await p.select(hand.response, [pairs[0]], custom_id=batch)
+    assert done.acknowledged
+    assert game.deal == 7  # p went out, so deal 6 ended
+    assert game.score_sheet[-1][seat] == 0
