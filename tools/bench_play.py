@@ -447,6 +447,14 @@ class Game:
                 await self.wait(pace_left)
                 if kind == "button":
                     result = await self.settled(member.click(current, label=what))
+                elif kind == "meld":
+                    values = what.split(",")
+                    cid = _select(current, values[0], "meld")
+                    if cid is None:
+                        figures.unreachable += 1
+                        out_of_reach.add(str(action))
+                        break
+                    result = await self.settled(member.select(current, values, custom_id=cid))
                 elif kind == "cards":
                     values = what.split(",")
                     cid = _select(current, values[0], "layoff")
@@ -579,6 +587,11 @@ class Game:
             if "Lay down" not in labels:
                 return None
             return [("button", "Lay down"), ("button", "Confirm lay down")]
+        if isinstance(action, LayMelds) and len(action.melds) == 1:
+            # Rummy's new meld: its cards picked in the hand's meld select.
+            cards = ",".join(str(placed.card) for placed in action.melds[0].cards)
+            if _select(message, cards.split(",")[0], "meld") is not None:
+                return [("meld", cards)]
         if isinstance(action, (LayOff, SwapJoker, LayMelds)):
             return self.two_step(action, message, labels)
         return None
