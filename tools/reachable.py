@@ -49,7 +49,9 @@ Step = tuple[Any, ...]
 _screens: dict[tuple[int, str, str], tuple[SeatSnapshot, HandScreen]] = {}
 
 
-def _screen(snap: SeatSnapshot, mode: Mode, picked: Card | None = None) -> HandScreen:
+def _screen(
+    snap: SeatSnapshot, mode: Mode, picked: Card | LayOffItem | None = None
+) -> HandScreen:
     """The hand's screen in ``mode`` (drawn once per snapshot: every action asks)."""
     key = (id(snap), mode, str(picked))
     kept = _screens.get(key)
@@ -172,9 +174,21 @@ def _lay_off(
     for a card with several places through the picker's place select."""
     places = layoff_cards(snap.legal, snap.view)
     if "layoff" in buttons:  # the Lay off screen pages what the main screen has no room for
-        for value in sorted(_select_values(_screen(snap, "layoff"), "laybatch")):
+        screen = _screen(snap, "layoff")
+        for value in sorted(_select_values(screen, "laybatch")):
             if _same(_resolves("laybatch", [value], snap), action):
                 return [("button", "layoff"), ("select", "laybatch", [value])]
+        starts = _select_values(screen, "laystart")  # too many to list: a first place first
+        for item in (i for i in action.items if str(i) in starts):  # in any order, as _same
+            first = str(item)
+            then = _screen(snap, "layoff", picked=item)
+            for value in sorted(_select_values(then, "laybatch")):
+                if _same(_resolves("laybatch", [value], snap), action):
+                    return [
+                        ("button", "layoff"),
+                        ("select", "laystart", [first]),
+                        ("select", "laybatch", [value]),
+                    ]
     cards = [item.card for item in action.items]
     values = sorted({str(card) for card in cards})
     if len(values) != len(cards) or any(card not in places for card in cards):

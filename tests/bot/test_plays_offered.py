@@ -8,6 +8,8 @@ from bot.screens.text import table_text
 from engine import Card, Game, Meld, Rules, TableMeld, parse_action
 from engine.cards import parse_cards
 
+from tools.reachable import unreachable
+
 from .helpers import open_hand, open_table, start
 
 
@@ -104,6 +106,8 @@ async def test_spanish_rules_hundreds_of_pairs_ask_the_first_place_first(
     ]
     together = [a for a in game.legal_actions(str(p.id)) if str(a).startswith("layoff")]
     assert len(together) > 100 and all("," in str(a) for a in together)
+    snap = world.service.snapshot(world.table.id, p.id)
+    assert unreachable(snap, game) == []  # every pair, through the first place
     hand = await open_hand(world, p)
     shown = await p.click(hand.response, label="Lay off")
     assert shown.acknowledged
