@@ -179,9 +179,9 @@ def _lay_off(
             if _same(_resolves("laybatch", [value], snap), action):
                 return [("button", "layoff"), ("select", "laybatch", [value])]
         starts = _select_values(screen, "laystart")  # too many to list: a first place first
-        for item in (i for i in action.items if str(i) in starts):  # in any order, as _same
-            first = str(item)
-            then = _screen(snap, "layoff", picked=item)
+        for start in (i for i in action.items if str(i) in starts):  # any order, as _same
+            first = str(start)
+            then = _screen(snap, "layoff", picked=start)
             for value in sorted(_select_values(then, "laybatch")):
                 if _same(_resolves("laybatch", [value], snap), action):
                     return [

@@ -7,7 +7,6 @@ import simcord
 from bot.screens.text import table_text
 from engine import Card, Game, Meld, Rules, TableMeld, parse_action
 from engine.cards import parse_cards
-
 from tools.reachable import unreachable
 
 from .helpers import open_hand, open_table, start
