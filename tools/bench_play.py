@@ -59,6 +59,7 @@ import logging
 import random
 import statistics
 import tempfile
+from collections import Counter
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -70,7 +71,7 @@ import simcord.http.router as simcord_router
 from pydantic import SecretStr
 
 from bot import Settings, create_bot
-from bot.service.shortcuts import lay_off_all
+from bot.service.shortcuts import lay_off_all, new_melds
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -522,6 +523,28 @@ class Game:
         legal = trial.legal_actions(player)
         return self.strategy.choose(trial.view(player), legal, rng) if legal else None
 
+    def melds_then_discard(self, game: Any, player: str, action: LayMelds) -> str | None:
+        """Rummy: the finish select's value when the person would lay just the hand's
+        proposed new melds (in any order) and then throw a card, else None."""
+        proposal = new_melds(game, game.seat_of(player), game.legal_actions(player))
+        trial = game.copy()
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        laid: list[Any] = []
+        step: Action | None = action
+        while isinstance(step, LayMelds) and len(laid) < len(proposal):
+            laid.extend(step.melds)
+            trial.apply(player, step)
+            if trial.is_over or trial.current_player != player:
+                return None
+            legal = trial.legal_actions(player)
+            step = self.strategy.choose(trial.view(player), legal, rng) if legal else None
+        if not isinstance(step, Discard) or Counter(map(str, laid)) != Counter(
+            map(str, proposal)
+        ):
+            return None
+        return f"m:{step.card}"
+
     def compound(
         self, action: Action, game: Any, player: str, message: Any
     ) -> list[tuple[str, str]] | None:
@@ -535,6 +558,11 @@ class Game:
                 cid = _select(message, value, "takethrow")
                 if cid is not None:
                     return [("select", f"{cid}\x00{value}")]
+        if isinstance(action, LayMelds):
+            finish = self.melds_then_discard(game, player, action)
+            cid = _select(message, finish, "finish") if finish is not None else None
+            if finish is not None and cid is not None:
+                return [("select", f"{cid}\x00{finish}")]
         if isinstance(action, GoDown):
             after = self.then(game, player, action)
             if isinstance(after, Discard):

@@ -40,6 +40,7 @@ from .text import (
     countdown,
     hand_text,
     layoff_item_text,
+    meld_text,
 )
 
 if TYPE_CHECKING:
@@ -251,6 +252,10 @@ def hand_screen(
         if cuts.down_then_discard:
             cards, prefix = cuts.down_then_discard, "d"
             placeholder = t("hand.down_then_discard", language)
+        elif cuts.melds_then_discard:  # Rummy: the new melds, then the discard
+            cards, prefix = cuts.melds_then_discard, "m"
+            melds = " + ".join(meld_text(m, language) for m in cuts.new_melds)
+            placeholder = t("hand.melds_then_discard", language, melds=melds)[:150]
         elif cuts.lay_all_then_discard and cuts.lay_off_all is not None:
             cards, prefix = cuts.lay_all_then_discard, "a"
             items = cuts.lay_off_all.items

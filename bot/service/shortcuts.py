@@ -10,6 +10,8 @@ would make anyway and proves each one legal before the hand offers it:
 - **lay down / lay off all, then discard**: the turn's last two plays in one pick;
 - **swap a joker and place it**: the swap and the freed wild's lay-off together, a wild on a
   set declared with ``engine.wild_suits`` so no suit is asked;
+- **lay the new melds, then discard** (Rummy): the melds the hand holds that share no card,
+  the most cards first, then the discard;
 - **take the upcard, then discard**: the whole of most turns that take the upcard, in one
   pick. Unlike a draw from the stock it hides nothing: the player sees the card they take,
   so deciding the discard before taking it is what a person at a real table does.
@@ -23,11 +25,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, Discard, GoDown, LayOff, LayOffItem, SwapJoker, TakeUpcard
+from engine.actions import (
+    Action,
+    Discard,
+    GoDown,
+    LayMelds,
+    LayOff,
+    LayOffItem,
+    SwapJoker,
+    TakeUpcard,
+)
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.legal_moves import lay_off_items
+from engine.melds import Meld
 from engine.wild_suits import one_place_per_meld
 
 from .legal_plays import BIG_HAND
@@ -51,6 +63,10 @@ class Shortcuts:
     swap_and_place: tuple[tuple[SwapJoker, LayOffItem], ...] = ()
     #: In the draw step: the cards that may be thrown right after taking the upcard.
     take_then_discard: tuple[Card, ...] = ()
+    #: Rummy: the new melds laid in one pick (``new_melds``), and the cards that may be
+    #: thrown right after them.
+    new_melds: tuple[Meld, ...] = ()
+    melds_then_discard: tuple[Card, ...] = ()
 
 
 NONE = Shortcuts()
@@ -74,12 +90,37 @@ def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
         return Shortcuts(take_then_discard=_discards_after(game, player, take))
     proposal = next((a for a in legal if isinstance(a, GoDown)), None)
     batch = lay_off_all(game, seat) if any(isinstance(a, LayOff) for a in legal) else None
+    melds = new_melds(game, seat, legal)
     return Shortcuts(
         lay_off_all=batch,
         down_then_discard=_discards_after(game, player, proposal),
         lay_all_then_discard=_discards_after(game, player, batch),
         swap_and_place=tuple(_swaps_placed(game, seat, legal)),
+        new_melds=melds,
+        melds_then_discard=_discards_after_all(game, player, [LayMelds((m,)) for m in melds]),
     )
+
+
+def new_melds(game: Game, seat: int, legal: Sequence[Action]) -> tuple[Meld, ...]:
+    """Rummy's new melds the hand holds, each legal after the ones before it: the longest
+    first, then the next that shares no card with them (a player who wants another meld, or
+    to keep one back, picks its cards in the meld select)."""
+    offered = sorted(
+        (a.melds[0] for a in legal if isinstance(a, LayMelds) and len(a.melds) == 1),
+        key=lambda m: -len(m),
+    )
+    player = game.players[seat]
+    trial = game.copy()
+    chosen: list[Meld] = []
+    for meld in offered:
+        try:
+            trial.apply(player, LayMelds((meld,)))
+        except IllegalAction:
+            continue  # shares a card with one chosen (or the rules refuse it now)
+        chosen.append(meld)
+        if not _still_playing(trial, player):
+            break
+    return tuple(chosen)
 
 
 def lay_off_all(game: Game, seat: int) -> LayOff | None:
@@ -149,6 +190,19 @@ def _discards_after(game: Game, player: str, play: Action | None) -> tuple[Card,
         return ()
     cards = {a.card for a in trial.legal_actions(player) if isinstance(a, Discard)}
     return tuple(sorted(cards, key=Card.sort_key))
+
+
+def _discards_after_all(game: Game, player: str, plays: Sequence[Action]) -> tuple[Card, ...]:
+    """The cards the player may throw straight after ``plays`` in order (none if they end
+    the turn or one is refused)."""
+    if not plays:
+        return ()
+    trial: Game | None = game
+    for play in plays[:-1]:
+        trial = _after(trial, player, play) if trial is not None else None
+    if trial is None or not _still_playing(trial, player):
+        return ()
+    return _discards_after(trial, player, plays[-1])
 
 
 def _swaps_placed(

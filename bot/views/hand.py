@@ -553,8 +553,8 @@ def _swap_and_place(snap: SeatSnapshot, swap: SwapJoker, place: LayOffItem) -> P
 
 
 def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
-    """Lay down (``d``) or lay off all (``a``), then throw ``card``: only as the screen now
-    offers it, else nothing but the screen as it is now."""
+    """Lay down (``d``), lay off all (``a``) or lay Rummy's new melds (``m``), then throw
+    ``card``: only as the screen now offers it, else nothing but the screen as it is now."""
     cuts = snap.shortcuts
     if kind == "d" and card in cuts.down_then_discard:
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
@@ -562,6 +562,8 @@ def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
             return (proposal, Discard(card))
     if kind == "a" and card in cuts.lay_all_then_discard and cuts.lay_off_all is not None:
         return (cuts.lay_off_all, Discard(card))
+    if kind == "m" and card in cuts.melds_then_discard:
+        return (*(LayMelds((meld,)) for meld in cuts.new_melds), Discard(card))
     return None
 
 

@@ -193,3 +193,32 @@ async def test_a_rummy_hand_offers_no_swap(env: simcord.Env) -> None:
     text = hand.response.content
     assert "**Your turn.**" in text and "swap" not in text.lower()
     assert "Swap joker" not in button_labels(hand.response)
+
+
+async def test_new_melds_then_discard_in_one_pick(env: simcord.Env) -> None:
+    """Rummy's turn of melding is two picks too: draw, then "Lay run 2♥ 3♥ 4♥ 5♥ + set
+    6♣ 6♦ 6♠, then discard…" (the hand's melds that share no card, the longest first)."""
+    world = await open_rummy(env, 2)
+    await world.players[0].click(world.message(), label="Start")
+    game = world.table.game
+    player = world.current()
+    seat = game.current
+    game.hands[seat] = parse_cards("6C 6D 6S 2H 3H 4H 5H 9C JD")
+    hand = await open_hand(world, player)
+    await player.click(hand.response, label="Draw from stock")
+    drawn = game.hands[seat][-1]
+    finish = next(
+        item
+        for row in hand.response.components
+        for item in row["components"]
+        if ":finish" in (item.get("custom_id") or "")
+    )
+    placeholder = finish["placeholder"]
+    assert placeholder.startswith("Lay run 2♥ 3♥ 4♥ 5♥ + set 6♣ 6♦ 6♠"), placeholder
+    assert placeholder.endswith(", then discard…")
+    assert "m:9C" in [o["value"] for o in finish["options"]]
+    picked = await player.select(hand.response, ["m:9C"], custom_id=finish["custom_id"])
+    assert picked.acknowledged
+    assert len(game.melds) == 2 and game.current != seat and str(game.pile[-1]) == "9C"
+    assert sorted(map(str, game.hands[seat])) == sorted(["JD", str(drawn)])
+    assert "You laid" in hand.response.content and "You discarded 9♣" in hand.response.content
