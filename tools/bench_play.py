@@ -511,11 +511,14 @@ class Game:
                 raise AssertionError("a held draw never resolves")
         self.figures.held_waits.append(clock.elapsed - start)
 
-    def then(self, game: Any, player: str, first: Action) -> Action | None:
+    def then(self, game: Any, player: str, *first: Action) -> Action | None:
         """What the person would do right after ``first`` (on a copy, with a copy of their
         random choices, so the game itself is not steered by looking ahead)."""
         trial = game.copy()
-        trial.apply(player, first)
+        for play in first:
+            trial.apply(player, play)
+            if trial.is_over or trial.current_player != player:
+                return None
         if trial.is_over or trial.current_player != player:
             return None
         rng = random.Random()
@@ -570,6 +573,16 @@ class Game:
                 cid = _select(message, value, "finish")
                 if cid is not None:
                     return [("select", f"{cid}\x00{value}")]
+            down = game.copy()
+            down.apply(player, action)
+            batch = lay_off_all(down, game.seat_of(player)) if isinstance(after, LayOff) else None
+            if isinstance(after, LayOff) and batch and set(after.items) <= set(batch.items):
+                last = self.then(game, player, action, batch)
+                if isinstance(last, Discard):
+                    value = f"b:{last.card}"
+                    cid = _select(message, value, "finish")
+                    if cid is not None:
+                        return [("select", f"{cid}\x00{value}")]
         if isinstance(action, LayOff):
             batch = lay_off_all(game, game.seat_of(player))
             if batch is not None and set(action.items) <= set(batch.items):

@@ -249,7 +249,11 @@ def hand_screen(
         """The turn's last two plays in one pick (lay down or lay off all, then discard), in
         row 0, which the play step leaves free (issue 23.3)."""
         cuts = snap.shortcuts
-        if cuts.down_then_discard:
+        if cuts.down_lay_all_then_discard and cuts.down_lay_all is not None:
+            cards, prefix = cuts.down_lay_all_then_discard, "b"
+            count = len(cuts.down_lay_all.items)
+            placeholder = t("hand.down_lay_all_then_discard", language, count=count)
+        elif cuts.down_then_discard:
             cards, prefix = cuts.down_then_discard, "d"
             placeholder = t("hand.down_then_discard", language)
         elif cuts.melds_then_discard:  # Rummy: the new melds, then the discard

@@ -7,7 +7,8 @@ would make anyway and proves each one legal before the hand offers it:
 
 - **lay off all that fits**: every natural whose place is the only one it has, second copies
   on a set and chained run cards included (8♥ then 9♥ on a run ending at 7♥);
-- **lay down / lay off all, then discard**: the turn's last two plays in one pick;
+- **lay down / lay off all, then discard**: the turn's last two plays in one pick (lay down,
+  lay off all, then discard where the rules allow a lay-off on the turn of going down);
 - **swap a joker and place it**: the swap and the freed wild's lay-off together, a wild on a
   set declared with ``engine.wild_suits`` so no suit is asked;
 - **lay the new melds, then discard** (Rummy): the melds the hand holds that share no card,
@@ -57,6 +58,11 @@ class Shortcuts:
     lay_off_all: LayOff | None = None
     #: The cards that may be thrown right after the proposed lay-down.
     down_then_discard: tuple[Card, ...] = ()
+    #: Where the rules let a player lay off on the turn they go down (preset_004): every
+    #: card with one place right after the proposed lay-down, and the cards that may be
+    #: thrown after both.
+    down_lay_all: LayOff | None = None
+    down_lay_all_then_discard: tuple[Card, ...] = ()
     #: The cards that may be thrown right after ``lay_off_all``.
     lay_all_then_discard: tuple[Card, ...] = ()
     #: Each joker swap with one place for the freed wild, swap first.
@@ -91,9 +97,17 @@ def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
     proposal = next((a for a in legal if isinstance(a, GoDown)), None)
     batch = lay_off_all(game, seat) if any(isinstance(a, LayOff) for a in legal) else None
     melds = new_melds(game, seat, legal)
+    down = _after(game, player, proposal) if proposal is not None else None
+    down_batch = None
+    if down is not None and _still_playing(down, player) and game.rules.layoff_on_going_down_turn:
+        down_batch = lay_off_all(down, seat)
     return Shortcuts(
         lay_off_all=batch,
         down_then_discard=_discards_after(game, player, proposal),
+        down_lay_all=down_batch,
+        down_lay_all_then_discard=(
+            _discards_after(down, player, down_batch) if down and down_batch else ()
+        ),
         lay_all_then_discard=_discards_after(game, player, batch),
         swap_and_place=tuple(_swaps_placed(game, seat, legal)),
         new_melds=melds,

@@ -553,13 +553,18 @@ def _swap_and_place(snap: SeatSnapshot, swap: SwapJoker, place: LayOffItem) -> P
 
 
 def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
-    """Lay down (``d``), lay off all (``a``) or lay Rummy's new melds (``m``), then throw
-    ``card``: only as the screen now offers it, else nothing but the screen as it is now."""
+    """Lay down (``d``), lay down and lay off all (``b``), lay off all (``a``) or lay Rummy's
+    new melds (``m``), then throw ``card``: only as the screen now offers it, else nothing
+    but the screen as it is now."""
     cuts = snap.shortcuts
     if kind == "d" and card in cuts.down_then_discard:
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         if proposal is not None:
             return (proposal, Discard(card))
+    if kind == "b" and card in cuts.down_lay_all_then_discard and cuts.down_lay_all is not None:
+        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
+        if proposal is not None:
+            return (proposal, cuts.down_lay_all, Discard(card))
     if kind == "a" and card in cuts.lay_all_then_discard and cuts.lay_off_all is not None:
         return (cuts.lay_off_all, Discard(card))
     if kind == "m" and card in cuts.melds_then_discard:

@@ -243,3 +243,34 @@ async def test_a_take_that_buys_may_beat_offers_no_discard_with_it(env: simcord.
     hand = await open_hand(world, p)
     assert any(label.startswith("Take ") for label in button_labels(hand.response))
     assert not any(":takethrow" in cid for cid in custom_ids(hand.response))
+
+
+async def test_lay_down_lay_off_and_discard_in_one_pick(env: simcord.Env) -> None:
+    """Where a player may lay off on the turn they go down (preset_004), the finish is "lay
+    down these melds, lay off all that fits, then discard": the 8♣ left over goes on the
+    8s on the table."""
+    world = await open_table(env, 3, preset="preset_004")
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    other = (seat + 1) % 3
+    game.down[other] = game.played_this_deal[other] = True
+    game.melds = [TableMeld(other, Meld.parse("set: 8H 8S 8D"))]
+    game.hands[seat] = parse_cards("5H 5S 5C KD KC KS 8C 4D 7S 9H JD")
+    game.stock[-1] = Card.parse("QC")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    finish = next(
+        item
+        for row in hand.response.components
+        for item in row["components"]
+        if ":finish" in (item.get("custom_id") or "")
+    )
+    assert finish["placeholder"].startswith("Lay down these melds, lay off all that fits (1)")
+    assert "b:4D" in [o["value"] for o in finish["options"]]
+    picked = await p.select(hand.response, ["b:4D"], custom_id=finish["custom_id"])
+    assert picked.acknowledged
+    assert game.down[seat] and len(game.melds) == 3 and len(game.melds[0].meld) == 4
+    assert game.current != seat and str(game.pile[-1]) == "4D"
