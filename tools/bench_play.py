@@ -199,6 +199,29 @@ def _select_prefix(message: Any, prefix: str) -> str | None:
     return None
 
 
+def _layoff_values(message: Any, items: list[str]) -> list[str]:
+    """What the person picks in the lay-off select for these places: the place itself where
+    the select lists a card's places (a wild on a set by its meld, whatever suit the hand
+    declared), else the card (its one place, or the picker asks where)."""
+    offered = {
+        str(option.get("value"))
+        for item in _items(message)
+        if ":layoff" in str(item.get("custom_id")) and item.get("type") == 3
+        for option in item.get("options", [])
+    }
+    values: list[str] = []
+    for text in items:
+        card_meld, _, end = text.partition(":")
+        if text in offered:
+            values.append(text)
+            continue
+        same_meld = next(
+            (v for v in offered if end in SUITS and v.startswith(card_meld + ":")), None
+        )
+        values.append(same_meld or text.split(">")[0])
+    return sorted(dict.fromkeys(values))
+
+
 class Game:
     """One table played to the end by scripted people."""
 
@@ -457,7 +480,7 @@ class Game:
                         break
                     result = await self.settled(member.select(current, values, custom_id=cid))
                 elif kind == "cards":
-                    values = what.split(",")
+                    values = _layoff_values(current, what.split(","))
                     cid = _select(current, values[0], "layoff")
                     if cid is None:
                         figures.unreachable += 1
@@ -655,12 +678,13 @@ class Game:
             everything = next((x for x in labels if x.startswith("Lay off all that fits")), None)
             if everything is not None:
                 return [("button", everything)]
-            cards = ",".join(sorted({str(item.card) for item in action.items}))
-            if _select(message, cards.split(",")[0], "layoff") is not None:
-                return [("cards", cards), *(("place", str(item)) for item in action.items)]
+            items = ",".join(str(item) for item in action.items)
+            first = _layoff_values(message, [str(action.items[0])])[0]
+            if _select(message, first, "layoff") is not None:
+                return [("cards", items), *(("place", str(item)) for item in action.items)]
         if isinstance(action, LayOff) and "Lay off" in labels and self.card_by_card(action):
-            cards = ",".join(sorted({str(item.card) for item in action.items}))
-            steps = [("button", "Lay off"), ("cards", cards)]
+            items = ",".join(str(item) for item in action.items)
+            steps = [("button", "Lay off"), ("cards", items)]
             steps.extend(("place", str(item)) for item in action.items)
             return steps
         if isinstance(action, LayOff) and "Lay off" in labels:

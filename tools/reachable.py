@@ -190,14 +190,16 @@ def _lay_off(
                         ("select", "laybatch", [value]),
                     ]
     cards = [item.card for item in action.items]
-    values = sorted({str(card) for card in cards})
-    if len(values) != len(cards) or any(card not in places for card in cards):
+    if len(set(cards)) != len(cards) or any(card not in places for card in cards):
         return None
-    if _select_values(main, "layoff") >= set(values):
-        opener: list[Step] = []
-    elif "layoff" in buttons and _select_values(_screen(snap, "layoff"), "layoff") >= set(values):
+    opener: list[Step] = []
+    offered = _select_values(main, "layoff")
+    values = _layoff_values(action, offered)
+    if values is None and "layoff" in buttons:
         opener = [("button", "layoff")]
-    else:
+        offered = _select_values(_screen(snap, "layoff"), "layoff")
+        values = _layoff_values(action, offered)
+    if values is None:
         return None
     chosen = _resolves("layoff", values, snap)
     if chosen is not None:
@@ -210,6 +212,25 @@ def _lay_off(
         if _item_key(LayOffItem.parse(item)) == wanted:
             return [*opener, ("select", "layoff", values), ("select", "place", [item])]
     return None
+
+
+def _layoff_values(action: LayOff, offered: set[str]) -> list[str] | None:
+    """The lay-off select's values that pick ``action``'s cards: a card's own place where the
+    select lists its places (a wild on a set whatever suit it declares), else the card."""
+    values = []
+    for item in action.items:
+        place = next(
+            (
+                v
+                for v in offered
+                if ">" in v and _item_key(LayOffItem.parse(v)) == _item_key(item)
+            ),
+            None,
+        )
+        if place is None and str(item.card) not in offered:
+            return None
+        values.append(place or str(item.card))
+    return sorted(values)
 
 
 def card_by_card(snap: SeatSnapshot, action: Action, game: Game) -> list[Step] | None:

@@ -184,14 +184,21 @@ def swap_options(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> l
 def layoff_options(
     places: dict[Card, list[LayOffItem]], language: Language = DEFAULT_LANGUAGE
 ) -> list[Option]:
-    """One option per card: where it goes when that is unambiguous, else how many places."""
+    """One option per card where it goes when that is unambiguous. A card with several
+    places has one option per place when all fit in one select (a pick saved: the place is
+    chosen with the card), else one saying how many places (the picker then asks where)."""
+    spread = sum(len(items) for items in places.values()) <= MAX_OPTIONS
     options = []
     for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0])):
         if len(items) == 1:
-            label = layoff_item_text(items[0], language)
+            options.append(Option(layoff_item_text(items[0], language)[:100], str(card)))
+        elif spread:
+            options.extend(
+                Option(layoff_item_text(item, language)[:100], str(item)) for item in items
+            )
         else:
             label = t("hand.places_choose", language, card=card_text(card), count=len(items))
-        options.append(Option(label[:100], str(card)))
+            options.append(Option(label[:100], str(card)))
     return options
 
 
@@ -410,13 +417,14 @@ def hand_screen(
         rummy_turn = view.rules.game == "rummy" and view.current == view.seat
         wants_meld = rummy_turn and view.step == "play" and len(view.hand or ()) >= 3
         if places and row3_free and not wants_meld and len(places) <= MAX_OPTIONS:
+            lay_offs = layoff_options(places, language)
             controls.append(
                 Select(
                     "layoff",
-                    tuple(layoff_options(places, language)),
+                    tuple(lay_offs),
                     t("hand.lay_off_pick", language),
                     3,
-                    max_values=len(places),
+                    max_values=len(lay_offs),
                 )
             )
         elif places:

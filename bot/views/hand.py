@@ -18,6 +18,7 @@ place for a card with several), every select is split into pages of at most 25 o
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -517,8 +518,8 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
             raise UserError("That choice is not a lay-off.", code="not_a_layoff")
         return lambda snap: batch
     if verb == "layoff" and values is not None:
-        chosen_cards = [Card.parse(value) for value in values]
-        return lambda snap: layoff_choice(snap, chosen_cards)
+        picks = [_card_or_place(value) for value in values]
+        return lambda snap: layoff_choice(snap, picks)
     return None
 
 
@@ -587,18 +588,40 @@ def _everything(snap: SeatSnapshot) -> Action:
     return batch
 
 
-def layoff_choice(snap: SeatSnapshot, chosen: list[Card]) -> Action | None:
-    """The lay-off of the cards picked, each on its one place; None when a card has several
-    places and none is sure, so the picker asks where."""
+def _card_or_place(value: str) -> Card | LayOffItem:
+    """A lay-off select's value: a card (its one place, or the picker asks) or a place."""
+    return LayOffItem.parse(value) if ">" in value else Card.parse(value)
+
+
+def layoff_choice(snap: SeatSnapshot, chosen: list[Card | LayOffItem]) -> Action | None:
+    """The lay-off of what was picked: each card on its one place, each place as picked;
+    None when a card has several places and none is sure, so the picker asks where."""
     places = layoff_cards(snap.legal, snap.view)
-    unknown = [c for c in chosen if c not in places]
+    unknown = [
+        c.card if isinstance(c, LayOffItem) else c
+        for c in chosen
+        if (c not in places.get(c.card, ()) if isinstance(c, LayOffItem) else c not in places)
+    ]
     if unknown:
         raise UserError(
             f"{cards_text(unknown)} can't be laid off now.",
             code="cannot_lay_off",
             cards=cards_text(unknown),
         )
-    sure = [places[c][0] for c in chosen if len(places[c]) == 1]
+    held = Counter(snap.view.hand or ())
+    picked = Counter(c.card if isinstance(c, LayOffItem) else c for c in chosen)
+    twice = sorted((c for c in picked if picked[c] > held[c]), key=Card.sort_key)
+    if twice:
+        raise UserError(
+            f"Pick one place for each {cards_text(twice)} you hold.",
+            code="one_place_each",
+            cards=cards_text(twice),
+        )
+    sure = [
+        c if isinstance(c, LayOffItem) else places[c][0]
+        for c in chosen
+        if isinstance(c, LayOffItem) or len(places[c]) == 1
+    ]
     if len(chosen) == 1 and not sure:
         return None
     return LayOff(tuple(sure)) if sure else None
@@ -699,8 +722,8 @@ def _first_ambiguous(snap: SeatSnapshot, values: list[str] | None) -> Card | Non
     """The first picked card with several places, for the picker to ask where it goes."""
     places = layoff_cards(snap.legal, snap.view)
     for value in values or ():
-        card = Card.parse(value)
-        if len(places.get(card, ())) > 1:
+        card = _card_or_place(value)
+        if isinstance(card, Card) and len(places.get(card, ())) > 1:
             return card
     return None
 

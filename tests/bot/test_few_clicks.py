@@ -112,24 +112,45 @@ async def test_lay_off_all_then_discard_in_one_pick(env: simcord.Env) -> None:
 
 async def test_a_joker_on_a_set_asks_no_suit(env: simcord.Env) -> None:
     """A joker that fits two sets has two places (one per set), not eight (four suits each);
-    on the 8s it plays as the suit with the fewest naturals out of the player's sight."""
+    on the 8s it plays as the suit with the fewest naturals out of the player's sight. The
+    lay-off select lists both places, so the joker goes where it is picked in one pick."""
     world = await open_table(env, 3)
     await start(world)
     game = world.table.game
     p = world.current()
     hand = await down_with(world, env, "JK 8D 8D 4C")
-    lay_off = select_id(hand.response, "layoff")
-    shown = await p.select(hand.response, ["JK"], custom_id=lay_off)
-    assert shown.acknowledged
-    places = options_of(hand.response, "place")
+    places = [o["value"] for o in options_of(hand.response, "layoff") if o["value"][:2] == "JK"]
     assert len(places) == 2, places
-    on_eights = next(o["value"] for o in places if o["value"].startswith("JK>0"))
+    on_eights = next(v for v in places if v.startswith("JK>0"))
     # Both 8♦ of the two decks are in the hand: no one else can ever swap a joker declared 8♦
     # (one 8♥, 8♠ and 8♣ each are still out of sight).
     assert on_eights.endswith(":D"), on_eights
-    laid = await p.select(hand.response, [on_eights], custom_id=select_id(hand.response, "place"))
+    laid = await p.select(hand.response, [on_eights], custom_id=select_id(hand.response, "layoff"))
     assert laid.acknowledged
-    assert len(game.melds[0].meld) == 4
+    assert len(game.melds[0].meld) == 4 and Card.parse("JK") not in game.hand_of(str(p.id))
+
+
+async def test_a_card_with_too_many_places_for_the_select_is_asked_where(
+    env: simcord.Env,
+) -> None:
+    """When the places of the cards do not fit one select (a joker on sixteen runs), a card
+    with several says how many, and the picker asks where it goes."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    ranks = ("2 3 4", "5 6 7", "8 9 10", "J Q K")
+    melds = tuple(
+        "run: " + " ".join(f"{rank}{suit}" for rank in run.split())
+        for run in ranks
+        for suit in "CDHS"
+    )
+    hand = await down_with(world, env, "JK 9S 9H", melds=melds)
+    joker = next(o for o in options_of(hand.response, "layoff") if o["value"] == "JK")
+    assert "places" in joker["label"], joker
+    shown = await p.select(hand.response, ["JK"], custom_id=select_id(hand.response, "layoff"))
+    assert shown.acknowledged
+    assert "Where does 🃏 go?" in hand.response.content
+    assert len(options_of(hand.response, "place")) == 25  # the first of the picker's pages
 
 
 async def test_swap_a_joker_and_place_it_in_one_pick(env: simcord.Env) -> None:
@@ -274,3 +295,20 @@ async def test_lay_down_lay_off_and_discard_in_one_pick(env: simcord.Env) -> Non
     assert picked.acknowledged
     assert game.down[seat] and len(game.melds) == 3 and len(game.melds[0].meld) == 4
     assert game.current != seat and str(game.pile[-1]) == "4D"
+
+
+async def test_one_card_picked_at_two_places_is_refused_and_changes_nothing(
+    env: simcord.Env,
+) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    p = world.current()
+    hand = await down_with(world, env, "JK 8D 8D 4C")
+    places = [o["value"] for o in options_of(hand.response, "layoff") if o["value"][:2] == "JK"]
+    held = list(game.hand_of(str(p.id)))
+    answer = await p.select(hand.response, places, custom_id=select_id(hand.response, "layoff"))
+    assert answer.acknowledged
+    assert list(game.hand_of(str(p.id))) == held and [len(m.meld) for m in game.melds] == [3, 3]
+    text = (answer.response.content if answer.response else "") + hand.response.content
+    assert "Pick one place for each 🃏 you hold." in text, text
