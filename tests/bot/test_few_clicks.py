@@ -19,12 +19,17 @@ def select_id(message: Any, verb: str) -> str:
     return next(cid for cid in custom_ids(message) if f":{verb}" in cid)
 
 
-def options_of(message: Any, verb: str) -> list[dict[str, Any]]:
+def select_of(message: Any, verb: str) -> dict[str, Any]:
+    """The first select of ``verb`` on ``message``, as its payload."""
     for row in message.components:
         for item in row.get("components", []):
             if f":{verb}" in (item.get("custom_id") or ""):
-                return list(item["options"])
+                return dict(item)
     raise AssertionError(f"no {verb} select")
+
+
+def options_of(message: Any, verb: str) -> list[dict[str, Any]]:
+    return list(select_of(message, verb)["options"])
 
 
 async def down_with(
@@ -283,12 +288,7 @@ async def test_lay_down_lay_off_and_discard_in_one_pick(env: simcord.Env) -> Non
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
-    finish = next(
-        item
-        for row in hand.response.components
-        for item in row["components"]
-        if ":finish" in (item.get("custom_id") or "")
-    )
+    finish = select_of(hand.response, "finish")
     assert finish["placeholder"].startswith("Lay down these melds, lay off all that fits (1)")
     assert "b:4D" in [o["value"] for o in finish["options"]]
     picked = await p.select(hand.response, ["b:4D"], custom_id=finish["custom_id"])
