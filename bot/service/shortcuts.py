@@ -103,10 +103,10 @@ def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
         down_batch = lay_off_all(down, seat)
     return Shortcuts(
         lay_off_all=batch,
-        down_then_discard=_discards_after(game, player, proposal),
+        down_then_discard=_discards_in(down, player),
         down_lay_all=down_batch,
         down_lay_all_then_discard=(
-            _discards_after(down, player, down_batch) if down and down_batch else ()
+            _discards_after(down, player, down_batch) if down is not None else ()
         ),
         lay_all_then_discard=_discards_after(game, player, batch),
         swap_and_place=tuple(_swaps_placed(game, seat, legal)),
@@ -199,7 +199,11 @@ def _leads_on(game: Game, player: str, play: Action) -> bool:
 
 def _discards_after(game: Game, player: str, play: Action | None) -> tuple[Card, ...]:
     """The cards the player may throw straight after ``play`` (none if it ends the turn)."""
-    trial = None if play is None else _after(game, player, play)
+    return _discards_in(None if play is None else _after(game, player, play), player)
+
+
+def _discards_in(trial: Game | None, player: str) -> tuple[Card, ...]:
+    """The cards the player may throw in ``trial`` (none if their turn is over there)."""
     if trial is None or not _still_playing(trial, player):
         return ()
     cards = {a.card for a in trial.legal_actions(player) if isinstance(a, Discard)}
@@ -209,14 +213,12 @@ def _discards_after(game: Game, player: str, play: Action | None) -> tuple[Card,
 def _discards_after_all(game: Game, player: str, plays: Sequence[Action]) -> tuple[Card, ...]:
     """The cards the player may throw straight after ``plays`` in order (none if they end
     the turn or one is refused)."""
-    if not plays:
-        return ()
     trial: Game | None = game
-    for play in plays[:-1]:
-        trial = _after(trial, player, play) if trial is not None else None
-    if trial is None or not _still_playing(trial, player):
-        return ()
-    return _discards_after(trial, player, plays[-1])
+    for play in plays:
+        if trial is None or not _still_playing(trial, player):
+            return ()
+        trial = _after(trial, player, play)
+    return _discards_in(trial, player) if plays else ()
 
 
 def _swaps_placed(
