@@ -7,7 +7,7 @@ from typing import Any
 
 import simcord
 
-from engine.actions import Discard, TakeUpcard
+from engine.actions import Discard, RequestBuy, TakeUpcard
 from engine.cards import Card, parse_cards
 from engine.melds import Meld
 from engine.view import TableMeld
@@ -312,3 +312,23 @@ async def test_one_card_picked_at_two_places_is_refused_and_changes_nothing(
     assert list(game.hand_of(str(p.id))) == held and [len(m.meld) for m in game.melds] == [3, 3]
     text = (answer.response.content if answer.response else "") + hand.response.content
     assert "Pick one place for each 🃏 you hold." in text, text
+
+
+async def test_take_and_discard_beats_a_buy_request_in_its_window(env: simcord.Env) -> None:
+    """The player to move comes first: their take-and-discard takes the upcard while another
+    player's buy request waits in the window, and that request comes to nothing."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    buyer = int(game.players[(seat + 1) % 3])
+    upcard = game.pile[-1]
+    assert world.table.window.is_running(game, world.service.clock())
+    await world.service.act(world.table.id, buyer, RequestBuy())
+    hand = await open_hand(world, p)
+    throw = options_of(hand.response, "takethrow")[0]["value"]
+    picked = await p.select(hand.response, [throw], custom_id=select_id(hand.response, "takethrow"))
+    assert picked.acknowledged
+    assert upcard in game.hand_of(str(p.id)) and len(game.hand_of(str(p.id))) == 11
+    assert len(game.hand_of(str(buyer))) == 11 and str(game.pile[-1]) == throw
