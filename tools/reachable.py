@@ -5,7 +5,7 @@ timer. ``reach`` answers, for a seat's snapshot, how the hand's controls produce
 action: the clicks (from the main screen, through the Lay down / Lay off / Swap screens and
 the melds form) or None when no control can. It asks the same functions the hand does: the
 screens come from ``bot.screens.hand_screen.hand_screen`` and a control's meaning from
-``bot.views.hand.resolver``, so what it finds is what a player finds.
+``bot.views.hand_choices.resolver``, so what it finds is what a player finds.
 
 ``play_game`` plays one game in simcord, every person clicking only what their own hand
 message shows, and at every decision point counts the *unreachable plays*: legal actions of
@@ -26,7 +26,7 @@ from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.screens.hand_screen import Button, HandScreen, Mode, Select, hand_screen, layoff_cards
 from bot.service import SeatSnapshot
 from bot.service.shortcuts import Plays
-from bot.views.hand import resolver
+from bot.views.hand_choices import resolver
 from engine import Game
 from engine.actions import (
     Action,

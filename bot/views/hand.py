@@ -7,7 +7,8 @@ so the controls work after a restart and need no memory:
     sh:h:<table>:<tag>:<s|r>:<verb>              buttons
     sh:hs:<table>:<tag>:<s|r>:<verb>[:<page>]    selects (discard, lay off, place, swap, meld)
 
-One click, one trip: the control becomes an engine action, ``TableService.play`` applies it
+One click, one trip: the control becomes an engine action (``bot.views.hand_choices`` says
+which), ``TableService.play`` applies it
 and answers with the seat's ``SeatSnapshot``, and the message is drawn from that snapshot
 alone. A hand that is merely out of date still does what the button says when that is legal
 now; a refusal redraws the hand with the reason. Lay-offs go through a picker (cards, then a
@@ -18,7 +19,6 @@ place for a card with several), every select is split into pages of at most 25 o
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,36 +34,25 @@ from bot.screens.hand_screen import (
     Button,
     Mode,
     Style,
-    go_down_key,
     hand_screen,
     layoff_cards,
-    other_go_downs,
 )
 from bot.screens.hand_text import buy_answer_text, hint_note, result_note
 from bot.screens.text import (
     SortMode,
-    cards_text,
 )
+from bot.views.hand_choices import card_or_place, one_value, resolver
 from engine.actions import (
     Action,
-    BuyInTurn,
-    Discard,
-    DrawStock,
     GoDown,
-    LayMelds,
-    LayOff,
     LayOffItem,
-    SwapJoker,
-    TakeUpcard,
     parse_action,
 )
 from engine.cards import Card
-from engine.melds import Meld
 
 if TYPE_CHECKING:
     from bot.service import SeatSnapshot, TableService
     from bot.service.buy_window import BuyPref
-    from bot.service.shortcuts import Plays
     from bot.service.snapshot import Resolver
     from bot.service.tables import BuyChoice
 
@@ -470,163 +459,6 @@ async def open_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
         await show_snapshot(interaction, snap, "s", fresh=True)
 
 
-def resolver(verb: str, values: list[str] | None) -> Resolver | None:
-    """What a click asks for, as a function of the screen it lands on (the service calls it
-    under the table's lock with the seat's snapshot now), or None for a control that only
-    redraws."""
-    if verb == "draw":
-        return lambda snap: DrawStock()
-    if verb == "take":
-        return lambda snap: TakeUpcard()
-    if verb == "buyin":
-        return lambda snap: BuyInTurn()
-    if verb == "downok":
-        return _proposal
-    if verb == "discard":
-        card = Card.parse(_one(values))
-        return lambda snap: Discard(card)
-    if verb == "meld":
-        chosen = [Card.parse(value) for value in values or ()]
-        return lambda snap: LayMelds((meld_from_cards(chosen, snap.view.rules),))
-    if verb == "layall":
-        return _everything
-    if verb == "place":
-        item = LayOffItem.parse(_one(values))
-        return lambda snap: LayOff((item,))
-    if verb == "swap" and values is not None:
-        swap_text, _, place_text = _one(values).partition("|")
-        swap = parse_action(swap_text)
-        if not isinstance(swap, SwapJoker):
-            raise UserError("That choice is not a swap.", code="not_a_swap")
-        if place_text:
-            place = LayOffItem.parse(place_text)
-            return lambda snap: _swap_and_place(snap, swap, place)
-        return lambda snap: swap
-    if verb == "downpick":
-        key = _one(values)
-        return lambda snap: _go_down_by_key(snap, key)
-    if verb == "finish":
-        kind, _, card_text_ = _one(values).partition(":")
-        card = Card.parse(card_text_)
-        return lambda snap: _then_discard(snap, kind, card)
-    if verb == "takethrow":
-        thrown = Card.parse(_one(values))
-        return lambda snap: _take_then_discard(snap, thrown)
-    if verb == "laybatch":
-        batch = parse_action(_one(values))
-        if not isinstance(batch, LayOff):
-            raise UserError("That choice is not a lay-off.", code="not_a_layoff")
-        return lambda snap: batch
-    if verb == "layoff" and values is not None:
-        picks = [_card_or_place(value) for value in values]
-        return lambda snap: layoff_choice(snap, picks)
-    return None
-
-
-def _proposal(snap: SeatSnapshot) -> Action | None:
-    """The proposed lay-down; on an out-of-date screen nothing, so it is shown again first."""
-    if snap.stale:
-        return None
-    proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-    if proposal is None:
-        raise UserError(
-            "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
-        )
-    return proposal
-
-
-def _go_down_by_key(snap: SeatSnapshot, key: str) -> Action:
-    """The go-down the Lay down screen's choice names (``go_down_key``), as legal now."""
-    chosen = next((a for a in other_go_downs(snap.legal) if go_down_key(a) == key), None)
-    if chosen is None:
-        raise UserError(
-            "Your hand can't meet this deal's contract now.", code="cannot_meet_contract_now"
-        )
-    return chosen
-
-
-def _swap_and_place(snap: SeatSnapshot, swap: SwapJoker, place: LayOffItem) -> Plays | None:
-    """The swap and the freed joker's lay-off, if both are still open (else the screen as it
-    is now, so the player sees why)."""
-    if (swap, place) not in snap.shortcuts.swap_and_place:
-        return None
-    return (swap, LayOff((place,)))
-
-
-def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
-    """Lay down (``d``), lay down and lay off all (``b``), lay off all (``a``) or lay Rummy's
-    new melds (``m``), then throw ``card``: only as the screen now offers it, else nothing
-    but the screen as it is now."""
-    cuts = snap.shortcuts
-    if kind == "d" and card in cuts.down_then_discard:
-        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        if proposal is not None:
-            return (proposal, Discard(card))
-    if kind == "b" and card in cuts.down_lay_all_then_discard and cuts.down_lay_all is not None:
-        proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        if proposal is not None:
-            return (proposal, cuts.down_lay_all, Discard(card))
-    if kind == "a" and card in cuts.lay_all_then_discard and cuts.lay_off_all is not None:
-        return (cuts.lay_off_all, Discard(card))
-    if kind == "m" and card in cuts.melds_then_discard:
-        return (*(LayMelds((meld,)) for meld in cuts.new_melds), Discard(card))
-    return None
-
-
-def _take_then_discard(snap: SeatSnapshot, card: Card) -> Plays | None:
-    """Take the upcard and throw ``card``, only while the screen still offers it (else the
-    screen as it is now: the upcard may have been bought, or the turn moved on)."""
-    if card not in snap.shortcuts.take_then_discard:
-        return None
-    return (TakeUpcard(), Discard(card))
-
-
-def _everything(snap: SeatSnapshot) -> Action:
-    batch = snap.shortcuts.lay_off_all
-    if batch is None or len(batch.items) < 2:
-        raise UserError("No cards fit the table unambiguously now.", code="nothing_fits")
-    return batch
-
-
-def _card_or_place(value: str) -> Card | LayOffItem:
-    """A lay-off select's value: a card (its one place, or the picker asks) or a place."""
-    return LayOffItem.parse(value) if ">" in value else Card.parse(value)
-
-
-def layoff_choice(snap: SeatSnapshot, chosen: list[Card | LayOffItem]) -> Action | None:
-    """The lay-off of what was picked: each card on its one place, each place as picked;
-    None when a card has several places and none is sure, so the picker asks where."""
-    places = layoff_cards(snap.legal, snap.view)
-    unknown = [
-        c.card if isinstance(c, LayOffItem) else c
-        for c in chosen
-        if (c not in places.get(c.card, ()) if isinstance(c, LayOffItem) else c not in places)
-    ]
-    if unknown:
-        raise UserError(
-            f"{cards_text(unknown)} can't be laid off now.",
-            code="cannot_lay_off",
-            cards=cards_text(unknown),
-        )
-    held = Counter(snap.view.hand or ())
-    picked = Counter(c.card if isinstance(c, LayOffItem) else c for c in chosen)
-    twice = sorted((c for c in picked if picked[c] > held[c]), key=Card.sort_key)
-    if twice:
-        raise UserError(
-            f"Pick one place for each {cards_text(twice)} you hold.",
-            code="one_place_each",
-            cards=cards_text(twice),
-        )
-    sure = [
-        c if isinstance(c, LayOffItem) else places[c][0]
-        for c in chosen
-        if isinstance(c, LayOffItem) or len(places[c]) == 1
-    ]
-    if len(chosen) == 1 and not sure:
-        return None
-    return LayOff(tuple(sure)) if sure else None
-
-
 async def hand_click(
     interaction: discord.Interaction[Any],
     table_id: int,
@@ -712,7 +544,7 @@ async def _hand_click(
         picked = _first_ambiguous(snap, values)
         await show_snapshot(interaction, snap, sort, mode="layoff", picked=picked)
     elif verb == "laystart":  # the first place of lay-offs allowed only together
-        first = LayOffItem.parse(_one(values))
+        first = LayOffItem.parse(one_value(values))
         await show_snapshot(interaction, snap, sort, mode="layoff", picked=first)
     else:  # refresh, back
         await show_snapshot(interaction, snap, sort)
@@ -722,7 +554,7 @@ def _first_ambiguous(snap: SeatSnapshot, values: list[str] | None) -> Card | Non
     """The first picked card with several places, for the picker to ask where it goes."""
     places = layoff_cards(snap.legal, snap.view)
     for value in values or ():
-        card = _card_or_place(value)
+        card = card_or_place(value)
         if isinstance(card, Card) and len(places.get(card, ())) > 1:
             return card
     return None
@@ -747,17 +579,3 @@ def leave_confirmation(
     return ui
 
 
-def meld_from_cards(cards: list[Card], rules: Any) -> Meld:
-    """The set or run these cards make (Rummy's free melds); a ``UserError`` if none."""
-    try:
-        return Meld.from_naturals(cards, rules)
-    except ValueError as error:
-        raise UserError(
-            f"{cards_text(cards)}: {error}.", code="cards_refused", cards=cards_text(cards)
-        ) from error
-
-
-def _one(values: list[str] | None) -> str:
-    if not values or len(values) != 1:
-        raise UserError("Choose one option.", code="choose_one")
-    return values[0]

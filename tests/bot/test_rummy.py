@@ -9,7 +9,7 @@ import pytest
 import simcord
 
 from bot.errors import UserError
-from bot.views.hand import meld_from_cards
+from bot.views.hand_choices import meld_from_cards
 from engine import Rules
 from engine.actions import Discard, DrawStock, LayMelds
 from engine.cards import parse_cards
