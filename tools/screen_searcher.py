@@ -10,7 +10,11 @@ The games are exactly ``tools.simulate``'s (the same seeds, seating and buy wind
 its ``play_game``), and ``--records`` appends the same JSON lines, so ``python -m
 tools.simulate --summarise run.jsonl`` prints the usual table and ``--against`` pairs it.
 ``--changes`` (rewritten after every game) holds the searchers' decisions searched and
-changed, by kind and deal, summed over the run: where the search acts. ``--wilson FILE...``
+changed, by kind and deal, summed over the run: where the search acts. ``--set
+NAME.ATTR=VALUE`` (repeatable) screens a variant: it sets an attribute on every seat of
+strategy NAME (``expert-classic.chase=True``, ``searcher.rollouts={'samples': 20}``), and
+the variant keeps its name, so ``--against`` pairs it game by game with the records of the
+player unchanged on the same seed. ``--wilson FILE...``
 only prints, from record files, each strategy's wins (a shared win split) with the Wilson
 95% interval over the seats it held (``tools.simulate`` prints a normal interval).
 """
@@ -18,6 +22,8 @@ only prints, from record files, each strategy's wins (a shared win split) with t
 from __future__ import annotations
 
 import argparse
+import ast
+import dataclasses
 import json
 import math
 import time
@@ -60,6 +66,27 @@ def print_wilson(paths: Sequence[str]) -> None:
         )
 
 
+def parse_setting(parser: argparse.ArgumentParser, text: str) -> tuple[str, str, object]:
+    """``NAME.ATTR=VALUE`` as (name, attribute, value); the value a Python literal."""
+    target, _, literal = text.partition("=")
+    name, _, attribute = target.rpartition(".")
+    try:
+        value = ast.literal_eval(literal)
+    except (ValueError, SyntaxError):
+        parser.error(f"--set {text!r}: the value must be a Python literal")
+    if not name or not attribute:
+        parser.error(f"--set {text!r}: expected NAME.ATTR=VALUE")
+    return name.strip().lower(), attribute.strip(), value
+
+
+def merged_setting(current: object, value: object) -> object:
+    """``value``, or for a dataclass attribute (a budget) set from a dict, the current
+    dataclass with those fields replaced: ``searcher.rollouts={'samples': 20}``."""
+    if isinstance(value, dict) and dataclasses.is_dataclass(current):
+        return dataclasses.replace(current, **value)  # type: ignore[type-var]
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m tools.screen_searcher", description=__doc__.split("\n\n")[0]
@@ -72,6 +99,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--records", help="append each game's record here")
     parser.add_argument("--changes", help="the searches' tallies (JSON)")
     parser.add_argument("--wilson", nargs="+", metavar="FILE", help="only print win intervals")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME.ATTR=VALUE",
+        help="set an attribute of every seat of strategy NAME (a screened variant keeps the "
+        "name, so --against pairs it with the unchanged player's records)",
+    )
     args = parser.parse_args(argv)
     if args.wilson:
         print_wilson(args.wilson)
@@ -82,12 +117,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name in names:
         if name not in STRATEGIES:
             parser.error(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    settings = [parse_setting(parser, text) for text in args.set]
     rules = Rules.preset(args.preset)
     searched: Counter[str] = Counter()
     changed: Counter[str] = Counter()
     start = time.process_time()
     for index in range(args.first, args.first + args.games):
         strategies = [make_strategy(name) for name in seating(names, index)]
+        for strategy in strategies:
+            for name, attribute, value in settings:
+                if strategy.name == name:
+                    if not hasattr(strategy, attribute):
+                        parser.error(f"--set: {name} has no setting {attribute!r}")
+                    current = getattr(strategy, attribute)
+                    setattr(strategy, attribute, merged_setting(current, value))
         record = play_game(rules, strategies, args.seed * 1_000_003 + index)
         for strategy in strategies:
             if isinstance(strategy, SearchExpertStrategy):
