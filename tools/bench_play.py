@@ -4,8 +4,11 @@ Each person clicks only what a member of the channel sees: the table message's b
 their own ephemeral hand message (opened once with **My hand**, then kept). They decide with
 the engine's ``normal`` strategy from their own hand (the benchmark peeks at their own view to
 choose, never at anyone else's), and every click costs ``--pace`` seconds of the virtual clock.
-When a buy window opens, every other person decides at once: **Buy** if the strategy wants
-the card, otherwise **Pass** where such a button exists (else they do nothing).
+Where the hand offers a play and the person's next one in one pick (take then discard, lay
+down then discard, a joker swapped and placed...), they use it. The people who wait do only
+what their hand asks: when it asks about the upcard (their buy preference, by default only
+a card that helps their contract), **Buy** if the strategy wants it, else **Pass**; their
+clicks are counted. ``--game`` plays Shanghai's other presets or classic Rummy.
 
 It prints, per table layout (4 people; 2 people + 2 computers):
 
