@@ -83,15 +83,16 @@ from engine.actions import (
     GoDown,
     LayMelds,
     LayOff,
+    LayOffItem,
     RequestBuy,
     SwapJoker,
     TakeUpcard,
 )
 from engine.players.levels import make_strategy
+from tools.reachable import offered_place
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 STALE = "earlier moment"
-SUITS = ("C", "D", "H", "S")
 CHANNEL_RATE = 50.0  # requests per second per bot token
 
 
@@ -117,6 +118,8 @@ class Figures:
     #: Clicks of the people who wait (Buy or Pass when their hand asks them), and the clicks
     #: that opened every person's hand when the game started.
     other_clicks: int = 0
+    #: Of those, the Buy clicks (the rest are Pass).
+    buy_clicks: int = 0
     opening_clicks: int = 0
     refreshes: int = 0
     held_waits: list[float] = field(default_factory=list)
@@ -202,26 +205,24 @@ def _select_prefix(message: Any, prefix: str) -> str | None:
     return None
 
 
+def _values(message: Any, verb: str) -> set[str]:
+    """Every option value of the ``verb`` selects on ``message``."""
+    return {
+        str(option.get("value"))
+        for item in _items(message)
+        if f":{verb}" in str(item.get("custom_id")) and item.get("type") == 3
+        for option in item.get("options", [])
+    }
+
+
 def _layoff_values(message: Any, items: list[str]) -> list[str]:
     """What the person picks in the lay-off select for these places: the place itself where
     the select lists a card's places (a wild on a set by its meld, whatever suit the hand
     declared), else the card (its one place, or the picker asks where)."""
-    offered = {
-        str(option.get("value"))
-        for item in _items(message)
-        if ":layoff" in str(item.get("custom_id")) and item.get("type") == 3
-        for option in item.get("options", [])
-    }
-    values: list[str] = []
-    for text in items:
-        card_meld, _, end = text.partition(":")
-        if text in offered:
-            values.append(text)
-            continue
-        same_meld = next(
-            (v for v in offered if end in SUITS and v.startswith(card_meld + ":")), None
-        )
-        values.append(same_meld or text.split(">")[0])
+    offered = _values(message, "layoff")
+    values = [
+        offered_place(LayOffItem.parse(text), offered) or text.split(">")[0] for text in items
+    ]
     return sorted(dict.fromkeys(values))
 
 
@@ -389,6 +390,7 @@ class Game:
             wants = self.strategy.wants_buy(game.view(player), self.rng)
             await self.settled(member.click(message, label=buy if wants else "Pass"))
             self.figures.other_clicks += 1
+            self.figures.buy_clicks += int(wants)
 
     async def person_turn(self, user_id: int) -> None:
         member = self.member(user_id)
@@ -464,13 +466,11 @@ class Game:
                     # Asked only when the card has several places; else it went already. A
                     # wild on a set is offered once per set, its suit declared by the hand
                     # (engine.wild_suits): the person picks that set's place.
-                    cid = _select(current, what)
-                    card_meld, _, end = what.partition(":")
-                    found = _select_prefix(current, card_meld) if end in SUITS else None
-                    if cid is None and found is None:
+                    place = offered_place(LayOffItem.parse(what), _values(current, "place"))
+                    cid = _select(current, place, "place") if place is not None else None
+                    if cid is None:
                         continue
-                    what = f"{cid}\x00{what}" if cid is not None else str(found)
-                    kind = "select"
+                    what, kind = f"{cid}\x00{place}", "select"
                 await self.wait(pace_left)
                 if kind == "button":
                     result = await self.settled(member.click(current, label=what))
@@ -769,7 +769,8 @@ def report(figures: Figures, pace: float) -> None:
     )
     print(
         f"  people who wait: {figures.other_clicks} clicks = "
-        f"{figures.other_clicks / turns:.2f} a turn (and {figures.opening_clicks} to open the "
+        f"{figures.other_clicks / turns:.2f} a turn, {figures.buy_clicks} of them Buy (and "
+        f"{figures.opening_clicks} to open the "
         f"hands at the start); longest turn {max(clicks)} clicks"
     )
     print(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -219,18 +220,20 @@ def _layoff_values(action: LayOff, offered: set[str]) -> list[str] | None:
     select lists its places (a wild on a set whatever suit it declares), else the card."""
     values = []
     for item in action.items:
-        place = next(
-            (
-                v
-                for v in offered
-                if ">" in v and _item_key(LayOffItem.parse(v)) == _item_key(item)
-            ),
-            None,
-        )
+        place = offered_place(item, offered)
         if place is None and str(item.card) not in offered:
             return None
         values.append(place or str(item.card))
     return sorted(values)
+
+
+def offered_place(item: LayOffItem, offered: Iterable[str]) -> str | None:
+    """The offered select value that places ``item``'s card where ``item`` does (a wild on a
+    set whatever suit the hand declared for it), if any."""
+    wanted = _item_key(item)
+    return next(
+        (v for v in offered if ">" in v and _item_key(LayOffItem.parse(v)) == wanted), None
+    )
 
 
 def card_by_card(snap: SeatSnapshot, action: Action, game: Game) -> list[Step] | None:

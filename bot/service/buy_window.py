@@ -162,11 +162,13 @@ def must_hold(window: BuyWindow, game: Game, seat: int, action: Action, *, now: 
         return False
     if isinstance(action, DrawStock):
         return True
-    return (
-        isinstance(action, TakeUpcard)
-        and not game.rules.down_player_blocks_buy
-        and game.view(None).seats[seat].is_down
-    )
+    return isinstance(action, TakeUpcard) and take_can_lose_to_buys(game, seat)
+
+
+def take_can_lose_to_buys(game: Game, seat: int) -> bool:
+    """Whether ``seat``'s take of the upcard waits for its window: a down player's take, where
+    the rules let buys beat it (``down_player_blocks_buy`` off, preset_004)."""
+    return not game.rules.down_player_blocks_buy and game.down[seat]
 
 
 def check_request(window: BuyWindow, game: Game, seat: int, action: Action, *, now: float) -> None:

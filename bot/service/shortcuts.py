@@ -43,6 +43,7 @@ from engine.legal_moves import lay_off_items
 from engine.melds import Meld
 from engine.wild_suits import one_place_per_meld
 
+from .buy_window import take_can_lose_to_buys
 from .legal_plays import BIG_HAND
 
 #: A compound play as the engine's actions, in the order they are applied.
@@ -89,10 +90,8 @@ def shortcuts_for(game: Game, seat: int, legal: Sequence[Action]) -> Shortcuts:
         return NONE
     if game.step == "draw":
         take = next((a for a in legal if isinstance(a, TakeUpcard)), None)
-        if take is not None and game.down[seat] and not game.rules.down_player_blocks_buy:
-            # A down player's take may wait for the buy window (buys beat it): the card is
-            # not sure to be theirs, so the discard can't be chosen with it.
-            return NONE
+        if take is not None and take_can_lose_to_buys(game, seat):
+            return NONE  # the card is not sure to be theirs: no discard chosen with it
         return Shortcuts(take_then_discard=_discards_after(game, player, take))
     proposal = next((a for a in legal if isinstance(a, GoDown)), None)
     batch = lay_off_all(game, seat) if any(isinstance(a, LayOff) for a in legal) else None
