@@ -26,12 +26,12 @@ import json
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
 from engine.actions import RequestBuy
-from engine.events import DealEnded
+from engine.events import DealEnded, Event
 from engine.game import Game
 from engine.players.levels import STRATEGIES, make_strategy
 from engine.players.strategy import Strategy
@@ -59,11 +59,13 @@ def play_game(
     strategies: Sequence[Strategy],
     seed: int,
     max_actions: int = 200_000,
+    on_event: Callable[[Event], None] | None = None,
 ) -> GameRecord:
     """Play one whole game with ``strategies[s]`` in seat ``s``; each gets only its view.
 
     Buying follows the bot's buy window: when an upcard is live, every other seat for which
     ``RequestBuy`` is legal is asked ``wants_buy`` before the player in turn draws.
+    ``on_event`` sees every event of the turns' actions (a tool's per-deal tallies).
     """
     n = len(strategies)
     players = [f"seat{s}" for s in range(n)]
@@ -85,6 +87,8 @@ def play_game(
             game.view(player), game.legal_actions(player), rngs[current]
         )
         for event in game.apply(player, action):
+            if on_event is not None:
+                on_event(event)
             if isinstance(event, DealEnded) and event.reason != "void":
                 deals += 1
                 exhausted += event.reason == "exhausted"
