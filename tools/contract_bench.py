@@ -34,10 +34,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from engine.events import DealEnded, Event, WentDown
-from engine.players.levels import STRATEGIES, make_strategy
+from engine.players.levels import make_strategy
 from engine.rules import Contract, Rules, describe_contract
 
-from .screen_searcher import merged_setting, parse_setting
+from .screen_searcher import configure, parse_setting, seat_names
 from .simulate import play_game, seating
 
 
@@ -90,10 +90,7 @@ def play_contract_game(
     """Game ``index`` of the run: seats rotated, the first name's deals 1..``count`` kept."""
     seats = seating(names, index)
     strategies = [make_strategy(name) for name in seats]
-    for strategy in strategies:
-        for name, attribute, value in settings:
-            if strategy.name == name:
-                setattr(strategy, attribute, merged_setting(getattr(strategy, attribute), value))
+    configure(strategies, settings)
     me = seats.index(names[0])
     rows: list[DealRow] = []
     down: set[int] = set()
@@ -182,14 +179,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--records is needed to play games")
     if not 1 <= args.contract <= 10:
         parser.error("--contract is a deal number, 1 to 10")
-    names = [name.strip().lower() for name in args.seats.split(",") if name.strip()]
-    for name in names:
-        if name not in STRATEGIES:
-            parser.error(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    names = seat_names(parser, args.seats)
     settings = [parse_setting(parser, text) for text in args.set]
-    for name, attribute, _ in settings:
-        if not hasattr(make_strategy(name), attribute):
-            parser.error(f"--set: {name} has no setting {attribute!r}")
+    try:
+        configure([make_strategy(name) for name, _, _ in settings], settings)
+    except ValueError as error:
+        parser.error(str(error))
     base = Rules.preset(args.preset)
     rules = OneContractRules(**base.model_dump(), only=args.contract)
     print(f"contract {args.contract}: {describe_contract(rules.contract_for(1))}")

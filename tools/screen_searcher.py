@@ -33,6 +33,7 @@ from dataclasses import asdict
 
 from engine.players.levels import STRATEGIES, make_strategy
 from engine.players.search_expert import SearchExpertStrategy
+from engine.players.strategy import Strategy
 from engine.rules import Rules
 from tools.simulate import load_records, play_game, seating
 
@@ -87,6 +88,27 @@ def merged_setting(current: object, value: object) -> object:
     return value
 
 
+def seat_names(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    """``--seats``: the strategy of each seat, in order, every one a known level."""
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name not in STRATEGIES:
+            parser.error(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    return names
+
+
+def configure(strategies: Sequence[Strategy], settings: Sequence[tuple[str, str, object]]) -> None:
+    """Apply ``--set``'s settings to every strategy of the named level; ``ValueError`` for a
+    setting the level does not have (a typo would otherwise screen the unchanged player)."""
+    for strategy in strategies:
+        for name, attribute, value in settings:
+            if strategy.name == name:
+                if not hasattr(strategy, attribute):
+                    raise ValueError(f"--set: {name} has no setting {attribute!r}")
+                current = getattr(strategy, attribute)
+                setattr(strategy, attribute, merged_setting(current, value))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m tools.screen_searcher", description=__doc__.split("\n\n")[0]
@@ -113,10 +135,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     if not args.records or not args.changes:
         parser.error("--records and --changes are needed to play games")
-    names = [name.strip().lower() for name in args.seats.split(",") if name.strip()]
-    for name in names:
-        if name not in STRATEGIES:
-            parser.error(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    names = seat_names(parser, args.seats)
     settings = [parse_setting(parser, text) for text in args.set]
     rules = Rules.preset(args.preset)
     searched: Counter[str] = Counter()
@@ -124,13 +143,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     start = time.process_time()
     for index in range(args.first, args.first + args.games):
         strategies = [make_strategy(name) for name in seating(names, index)]
-        for strategy in strategies:
-            for name, attribute, value in settings:
-                if strategy.name == name:
-                    if not hasattr(strategy, attribute):
-                        parser.error(f"--set: {name} has no setting {attribute!r}")
-                    current = getattr(strategy, attribute)
-                    setattr(strategy, attribute, merged_setting(current, value))
+        try:
+            configure(strategies, settings)
+        except ValueError as error:
+            parser.error(str(error))
         record = play_game(rules, strategies, args.seed * 1_000_003 + index)
         for strategy in strategies:
             if isinstance(strategy, SearchExpertStrategy):
