@@ -178,7 +178,10 @@ def seat_tag(
     mine = view.current == view.seat and not view.is_over
     hand = sorted(str(c) for c in view.hand or ())
     down = view.seats[view.seat].is_down if view.seat is not None else "-"
-    turn = f"{view.step}|{len(view.melds)}|{view.upcard_live}|{view.went_down_this_turn}"
+    # The upcard too: a hand that drew a card and threw it back holds the same cards on its
+    # next turn, where Take would take another card than the one an old screen names.
+    upcard = f"{view.upcard}|{view.upcard_live}"
+    turn = f"{view.step}|{len(view.melds)}|{upcard}|{view.went_down_this_turn}"
     key = f"{view.deal}|{mine}|{turn if mine else ''}|{' '.join(hand)}|{down}|{view.is_over}"
     key += f"|{pending}" + (f"|{offer}" if offer else "") + ("|removed" if removed else "")
     return f"{zlib.crc32(key.encode()):08x}"

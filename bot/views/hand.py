@@ -533,6 +533,9 @@ async def _hand_click(
         await show_snapshot(interaction, snap, sort, mode=verb)  # type: ignore[arg-type]
     elif verb == "opts":
         await show_snapshot(interaction, snap, sort, mode="options")
+    elif verb in ("take", "takethrow", "buyin"):  # drawn on an older screen: nothing taken
+        note = t("hand.stale_take", language, stale=refusal_text(StaleControl(), language))
+        await show_snapshot(interaction, snap, sort, note=note)
     elif verb == "downok":  # drawn on an older screen: the proposal as it is now, first
         note = t("hand.stale_down", language, stale=refusal_text(StaleControl(), language))
         await show_snapshot(interaction, snap, sort, mode="down", note=note)

@@ -45,9 +45,9 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
     if verb == "draw":
         return lambda snap: DrawStock()
     if verb == "take":
-        return lambda snap: TakeUpcard()
+        return lambda snap: None if snap.stale else TakeUpcard()
     if verb == "buyin":
-        return lambda snap: BuyInTurn()
+        return lambda snap: None if snap.stale else BuyInTurn()
     if verb == "downok":
         return _proposal
     if verb == "discard":
@@ -143,8 +143,12 @@ def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
 
 def _take_then_discard(snap: SeatSnapshot, card: Card) -> Plays | None:
     """Take the upcard and throw ``card``, only while the screen still offers it (else the
-    screen as it is now: the upcard may have been bought, or the turn moved on)."""
-    if card not in snap.shortcuts.take_then_discard:
+    screen as it is now: the upcard may have been bought, or the turn moved on).
+
+    Like the plain Take and Buy in turn buttons (their resolvers), nothing is taken from an
+    out-of-date screen: a take names no card, so on a later turn it would take whatever is
+    up then, not the card the control showed (the screen's tag holds the upcard)."""
+    if snap.stale or card not in snap.shortcuts.take_then_discard:
         return None
     return (TakeUpcard(), Discard(card))
 

@@ -252,6 +252,41 @@ async def test_take_and_discard_after_the_upcard_is_gone_changes_nothing(
     assert answer.acknowledged
     assert game.current == seat and game.step == "play"
     assert list(game.hand_of(str(p.id))) == held and list(game.pile) == pile
+    assert "nothing was done" in answer.response.content
+
+
+async def test_a_take_from_an_older_screen_takes_nothing_when_another_card_is_up(
+    env: simcord.Env,
+) -> None:
+    """A hand that drew a card and threw it back holds the same cards on its next turn. A
+    take names no card, so Take (or Take …, then discard) on the older screen, which named
+    the upcard of then, would take the card up now: it takes nothing, and says so."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    old = await open_hand(world, p)
+    older = await open_hand(world, p)  # a second message: an answer redraws the one clicked
+    take_label = next(label for label in button_labels(old.response) if label.startswith("Take "))
+    takethrow = select_id(older.response, "takethrow")
+    value = options_of(older.response, "takethrow")[0]["value"]
+    # Another card comes up over the same hand: the upcard and a stock card change places.
+    shown = game.pile[-1]
+    at = next(i for i, card in enumerate(game.stock) if card != shown)
+    game.stock[at], game.pile[-1] = shown, game.stock[at]
+    held = sorted(game.hand_of(str(p.id)), key=str)
+    pile = list(game.pile)
+    by_button = await p.click(old.response, label=take_label)
+    by_pick = await p.select(older.response, [value], custom_id=takethrow)
+    for answer in (by_button, by_pick):
+        assert answer.acknowledged
+        assert "nothing was done" in answer.response.content
+    assert game.current == seat and game.step == "draw"
+    assert sorted(game.hand_of(str(p.id)), key=str) == held and list(game.pile) == pile
+    fresh = await open_hand(world, p)
+    now_up = [label for label in button_labels(fresh.response) if label.startswith("Take ")]
+    assert now_up and take_label not in now_up
 
 
 async def test_a_take_that_buys_may_beat_offers_no_discard_with_it(env: simcord.Env) -> None:
