@@ -312,6 +312,22 @@ def test_normal_does_not_feed_a_down_neighbour() -> None:
     assert action == Discard(Card.parse("QC"))
 
 
+def test_normal_down_keeps_a_card_that_a_table_run_may_still_take() -> None:
+    """10♥ is two values past the table's 5-8♥: once someone lays the 9♥ it fits. 10♣ never
+    will, and both score 10, so the 10♣ goes (it once was the other way round)."""
+    game = position(
+        hands={1: "10H 10C 3S"},
+        step="play",
+        deal=2,
+        down=(1,),
+        melds=[(1, "run: 5H 6H 7H 8H"), (1, "set: QS QD QC")],
+    )
+    for strategy in (NormalStrategy(), make_strategy("expert")):
+        legal = game.legal_actions("p1")
+        action = strategy.choose(game.view("p1"), legal, random.Random(1))
+        assert action == Discard(Card.parse("10C")), strategy.name
+
+
 def test_normal_beats_random_players() -> None:
     rules = short_rules("standard")
     for game_no in range(4):
