@@ -91,7 +91,7 @@ def play_contract_game(
     seats = seating(names, index)
     strategies = [make_strategy(name) for name in seats]
     configure(strategies, settings)
-    me = seats.index(names[0])
+    me = (-index) % len(names)  # the seat rotation gave names[0]; names may repeat
     rows: list[DealRow] = []
     down: set[int] = set()
 

@@ -73,8 +73,10 @@ def test_the_relative_score_is_own_minus_the_others_mean_of_each_counted_deal() 
     assert len(game.rows) == 8
     expected = sum(row.own - row.others for row in game.rows) / 8
     assert game.relative == pytest.approx(expected)
-    # Game 2 of the rotation seats the first name in seat 2.
+    # Game 2 of the rotation seats the first name in seat 2, also when every seat is alike.
     assert game.seat == 2
+    alike = play_contract_game(rules, ["easy"] * 4, 3, 9, 1)
+    assert alike.seat == 1
     for row in game.rows:
         assert not (row.out and row.caught_up)
         assert row.own >= 0 or row.out
