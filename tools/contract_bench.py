@@ -98,8 +98,8 @@ def play_contract_game(
     def on_event(event: Event) -> None:
         if isinstance(event, WentDown):
             down.add(event.player)
-        elif isinstance(event, DealEnded) and event.reason != "void":
-            if event.deal <= count:
+        elif isinstance(event, DealEnded):
+            if event.reason != "void" and event.deal <= count:
                 others = [score for seat, score in enumerate(event.scores) if seat != me]
                 rows.append(
                     DealRow(
