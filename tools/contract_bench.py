@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import time
 from collections.abc import Sequence
@@ -38,7 +37,7 @@ from engine.players.levels import make_strategy
 from engine.rules import Contract, Rules, describe_contract
 
 from .screen_searcher import configure, parse_setting, seat_names
-from .simulate import play_game, seating
+from .simulate import mean_half, play_game, seating
 
 
 class OneContractRules(Rules):
@@ -127,13 +126,6 @@ def load(path: str) -> dict[int, ContractGame]:
     return games
 
 
-def _mean_half(values: Sequence[float]) -> tuple[float, float]:
-    """The mean and the half-width of its 95% interval (normal approximation)."""
-    if len(values) < 2:
-        return (values[0] if values else math.nan), math.nan
-    return statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-
-
 def summary_lines(paths: Sequence[str]) -> list[str]:
     """One line per file; every file after the first also paired with the first."""
     lines: list[str] = []
@@ -141,7 +133,7 @@ def summary_lines(paths: Sequence[str]) -> list[str]:
     for path in paths:
         games = load(path)
         rows = [row for game in games.values() for row in game.rows]
-        mean, half = _mean_half([game.relative for game in games.values()])
+        mean, half = mean_half([game.relative for game in games.values()])
         line = (
             f"{path}: {len(games)} games, relative deal score {mean:+.2f} ± {half:.2f}, "
             f"out {sum(r.out for r in rows) / len(rows):.1%}, "
@@ -151,7 +143,7 @@ def summary_lines(paths: Sequence[str]) -> list[str]:
             baseline = games
         else:
             common = sorted(set(games) & set(baseline))
-            diff, diff_half = _mean_half([games[i].relative - baseline[i].relative for i in common])
+            diff, diff_half = mean_half([games[i].relative - baseline[i].relative for i in common])
             line += f"; paired with the first {diff:+.2f} ± {diff_half:.2f} ({len(common)} games)"
         lines.append(line)
     return lines

@@ -200,7 +200,7 @@ class StrategyStats:
     win_high: float = 0.0
 
 
-def _mean_half(values: Sequence[float]) -> tuple[float, float]:
+def mean_half(values: Sequence[float]) -> tuple[float, float]:
     """The mean of ``values`` and the half-width of its 95% interval (normal approximation)."""
     count = len(values)
     mean = sum(values) / count
@@ -246,8 +246,8 @@ def summarise(records: Sequence[GameRecord]) -> list[StrategyStats]:
             per_game.append(figures[1])
             outs += sum(record.deals_out[s] for s in seats)
             deals += record.deals * len(seats)
-        mean, half = _mean_half(per_game)
-        win_mean, win_half = _mean_half(win_share)
+        mean, half = mean_half(per_game)
+        win_mean, win_half = mean_half(win_share)
         stats.append(
             StrategyStats(
                 name=name,
@@ -299,7 +299,7 @@ def paired(records: Sequence[GameRecord], baseline: Sequence[GameRecord]) -> lis
             wins, totals, relatives = ([d[i] for d in diffs] for i in range(3))
             stats.append(
                 PairedStats(
-                    name, len(diffs), _mean_half(wins), _mean_half(totals), _mean_half(relatives)
+                    name, len(diffs), mean_half(wins), mean_half(totals), mean_half(relatives)
                 )
             )
     return stats

@@ -236,11 +236,9 @@ class ExpertStrategy(NormalStrategy):
         turn, so the normal threat comes too late; an opponent whose hand after its draw
         holds the contract and a discard may go out at its next turn."""
         level = super().threat(view)
-        if not self.latent or level >= self.latent_level:
+        if not self.latent or level >= self.latent_level or not _outgrows_hand(view):
             return level
         need = contract_cards(view.contract)
-        if need <= view.rules.hand_size_for(len(view.seats)) + 1:
-            return level
         for seat, info in enumerate(view.seats):
             if seat != view.seat and not info.is_down and info.hand_size >= need:
                 return self.latent_level
@@ -364,10 +362,7 @@ class ExpertStrategy(NormalStrategy):
         downs = [action for action in legal if isinstance(action, GoDown)]
         if not downs or not view.rules.blind_bonus or self.threat(view) > self.hold_threat:
             return None
-        if (
-            not self.hold_big
-            and contract_cards(view.contract) > view.rules.hand_size_for(len(view.seats)) + 1
-        ):
+        if not self.hold_big and _outgrows_hand(view):
             return None
         hand = hand_in_view(view)
         left = _left_over(hand, downs[0].melds)
@@ -473,21 +468,11 @@ class ExpertStrategy(NormalStrategy):
             return ranked[0]
         return min(scored)[2]
 
-    def _discard_costs(
-        self, view: PlayerView, allowed: Sequence[Card]
-    ) -> tuple[list[Card], Callable[[Card], float]]:
-        scale = self.big_threat_scale
-        if (
-            scale == 1.0
-            or contract_cards(view.contract) <= view.rules.hand_size_for(len(view.seats)) + 1
-        ):
-            return super()._discard_costs(view, allowed)
-        weights = self.point_threat, self.plan_threat
-        self.point_threat, self.plan_threat = weights[0] * scale, weights[1] * scale
-        try:
-            return super()._discard_costs(view, allowed)
-        finally:
-            self.point_threat, self.plan_threat = weights
+    def _threat_weights(self, view: PlayerView) -> tuple[float, float]:
+        weights = super()._threat_weights(view)
+        if self.big_threat_scale == 1.0 or not _outgrows_hand(view):
+            return weights
+        return weights[0] * self.big_threat_scale, weights[1] * self.big_threat_scale
 
     # -- reading and searching ---------------------------------------------------------------
 
@@ -573,6 +558,13 @@ class ExpertStrategy(NormalStrategy):
             gained += copies * (base - deficiency_of_key(grown, contract, rules, players)[0])
             weight += copies
         return base - (gained / weight) * (helping / total)
+
+
+def _outgrows_hand(view: PlayerView) -> bool:
+    """Whether the deal's contract takes more cards than a hand holds after its draw (deals
+    8-10 of the standard list): nobody goes down there before buying, and mostly goes out
+    in the same turn."""
+    return contract_cards(view.contract) > view.rules.hand_size_for(len(view.seats)) + 1
 
 
 def _cheapest_card(view: PlayerView) -> int:

@@ -355,8 +355,9 @@ class NormalStrategy:
         self.plan_threat = 0.7
         #: Once down, points a card two values beyond a table run's end is kept by (someone
         #: may lay the card between; it then fits). Until issue 28's third session this was
-        #: added, not subtracted, so such cards went first: fixed, contract 3's deals went
-        #: out 32.6% of the time instead of 27.3% (README; 10 gained no more than 3).
+        #: added, not subtracted, so such cards went first. The expert so fixed, against
+        #: unfixed normal players, went out in 32.6% of contract 3's deals instead of 27.3%
+        #: (README, tools.contract_bench; a weight of 10 gained no more than 3).
         self.near_weight = 3.0
 
     # -- reading the view ------------------------------------------------------------------
@@ -522,6 +523,11 @@ class NormalStrategy:
             ),
         )
 
+    def _threat_weights(self, view: PlayerView) -> tuple[float, float]:
+        """(``point_threat``, ``plan_threat``) for this view's discard (the expert scales
+        them in the big deals when screened)."""
+        return self.point_threat, self.plan_threat
+
     def _keep_when_down(self, view: PlayerView) -> Callable[[Card], float]:
         """Points for keeping a card the table cannot take yet (none here; the expert keeps
         what an opponent collects)."""
@@ -544,8 +550,9 @@ class NormalStrategy:
         spare = set(plan.spare)
         base = self._deficiency(hand, view)
         key = hand_key(hand)
-        point_weight = 1.0 + self.point_threat * threat
-        plan_weight = 1.0 - self.plan_threat * threat
+        point_threat, plan_threat = self._threat_weights(view)
+        point_weight = 1.0 + point_threat * threat
+        plan_weight = 1.0 - plan_threat * threat
 
         def cost(card: Card) -> float:
             """What throwing ``card`` loses (lower is a better discard)."""

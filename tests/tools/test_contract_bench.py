@@ -3,14 +3,11 @@ the first seat's deal score against the others', from the deals' own scores."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-from engine.actions import RequestBuy
-from engine.events import DealEnded, WentDown
-from engine.game import Game
+from engine.events import DealEnded, Event, WentDown
 from engine.players.levels import make_strategy
 from engine.rules import CONTRACT_LISTS, Rules
 from tools.contract_bench import (
@@ -20,6 +17,7 @@ from tools.contract_bench import (
     play_contract_game,
     summary_lines,
 )
+from tools.simulate import play_game
 
 EIGHT = CONTRACT_LISTS["list_000"][7]
 
@@ -41,29 +39,17 @@ def test_a_game_of_normal_players_goes_down_with_the_contract_in_every_deal() ->
     """Three deals of contract 4 (three sets) played out: each go-down is three sets, which
     deals 1-3 of the real list (two sets; a set and a run; two runs) never are."""
     rules = _rules(4).model_copy(update={"num_deals": 3})
-    players = ["a", "b", "c", "d"]
-    game = Game.new(players, rules, 5)
-    strategies = [make_strategy("normal") for _ in players]
-    rngs = [random.Random(seat) for seat in range(4)]
     shapes: set[tuple[str, ...]] = set()
-    deals = 0
-    while not game.is_over:
-        current = game.current
-        if game.buy_window_open:
-            for offset in range(1, 4):
-                seat = (current + offset) % 4
-                if RequestBuy() in game.legal_actions(players[seat]) and strategies[seat].wants_buy(
-                    game.view(players[seat]), rngs[seat]
-                ):
-                    game.apply(players[seat], RequestBuy())
-        action = strategies[current].choose(
-            game.view(players[current]), game.legal_actions(players[current]), rngs[current]
-        )
-        for event in game.apply(players[current], action):
-            if isinstance(event, WentDown):
-                shapes.add(tuple(sorted(meld.kind for meld in event.melds)))
-            deals += isinstance(event, DealEnded)
-    assert deals == 3
+    deals: list[int] = []
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, WentDown):
+            shapes.add(tuple(sorted(meld.kind for meld in event.melds)))
+        elif isinstance(event, DealEnded):
+            deals.append(event.deal)
+
+    play_game(rules, [make_strategy("normal") for _ in range(4)], 5, on_event=on_event)
+    assert deals == [1, 2, 3]
     assert shapes == {("set", "set", "set")}
 
 
