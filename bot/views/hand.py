@@ -536,6 +536,12 @@ async def _hand_click(
     elif verb in ("take", "takethrow", "buyin"):  # drawn on an older screen: nothing taken
         note = t("hand.stale_take", language, stale=refusal_text(StaleControl(), language))
         await show_snapshot(interaction, snap, sort, note=note)
+    elif verb == "finish" and snap.stale and one_value(values)[:2] in ("d:", "b:"):  # as downok
+        note = t("hand.stale_down", language, stale=refusal_text(StaleControl(), language))
+        await show_snapshot(interaction, snap, sort, mode="down", note=note)
+    elif verb == "finish" and snap.stale:  # an older screen's lay-offs or melds: as they are now
+        note = t("hand.stale_hand", language, stale=refusal_text(StaleControl(), language))
+        await show_snapshot(interaction, snap, sort, note=note)
     elif verb == "downok":  # drawn on an older screen: the proposal as it is now, first
         note = t("hand.stale_down", language, stale=refusal_text(StaleControl(), language))
         await show_snapshot(interaction, snap, sort, mode="down", note=note)
@@ -580,5 +586,3 @@ def leave_confirmation(
     )
     ui.add_item(HandButton(table_id, tag, sort, "back", label=t("button.keep_playing", language)))
     return ui
-
-

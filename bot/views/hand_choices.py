@@ -124,7 +124,13 @@ def _swap_and_place(snap: SeatSnapshot, swap: SwapJoker, place: LayOffItem) -> P
 def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
     """Lay down (``d``), lay down and lay off all (``b``), lay off all (``a``) or lay Rummy's
     new melds (``m``), then throw ``card``: only as the screen now offers it, else nothing
-    but the screen as it is now."""
+    but the screen as it is now.
+
+    Nothing from an out-of-date screen either: the pick names the card thrown, not the melds
+    or lay-offs, so on a changed hand it would lay down other melds than the screen showed
+    (the Lay down button's ``_proposal`` refuses so too)."""
+    if snap.stale:
+        return None
     cuts = snap.shortcuts
     if kind == "d" and card in cuts.down_then_discard:
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)

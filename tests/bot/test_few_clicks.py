@@ -289,6 +289,56 @@ async def test_a_take_from_an_older_screen_takes_nothing_when_another_card_is_up
     assert now_up and take_label not in now_up
 
 
+async def test_a_finish_pick_from_an_older_screen_lays_down_nothing(env: simcord.Env) -> None:
+    """The pick "Lay down these melds, then discard 3♣" names the card, not the melds: on a hand that
+    changed since the screen was drawn (three queens where it showed three kings) it would
+    lay down melds the player never saw. It lays down nothing and shows the lay-down now."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    seat = game.current
+    game.hands[seat] = parse_cards("8H 8S 8C KD KC KS 3C 5D 7S 9H JD")
+    hand = await open_hand(world, p)
+    await p.click(hand.response, label="Draw from stock")
+    await env.advance_time(8)
+    finish = select_id(hand.response, "finish")
+    assert "d:3C" in [o["value"] for o in options_of(hand.response, "finish")]
+    kings = [Card.parse(text) for text in ("KD", "KC", "KS")]
+    queens = {c: Card.parse("Q" + str(c)[1]) for c in kings}
+    game.hands[seat] = [queens.get(c, c) for c in game.hands[seat]]
+    held = sorted(game.hand_of(str(p.id)), key=str)
+    answer = await p.select(hand.response, ["d:3C"], custom_id=finish)
+    assert answer.acknowledged
+    assert not game.down[seat] and not game.melds and game.current == seat
+    assert sorted(game.hand_of(str(p.id)), key=str) == held
+    assert "nothing was done" in answer.response.content
+    assert "Your hand changed" in answer.response.content
+    assert "Q♦" in answer.response.content and "K♦" not in answer.response.content
+
+
+async def test_lay_off_all_then_discard_from_an_older_screen_lays_off_nothing(
+    env: simcord.Env,
+) -> None:
+    """The pick "Lay off all that fits (2), then discard 4♣" on a hand that changed since (the 8♦ is
+    gone) would lay off another count of cards than it said: nothing is done."""
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    seat = game.current
+    p = world.current()
+    hand = await down_with(world, env, "8D KH 4C 6S", drawn="5S")
+    assert "a:4C" in [o["value"] for o in options_of(hand.response, "finish")]
+    game.hands[seat] = [Card.parse("9C") if str(c) == "8D" else c for c in game.hands[seat]]
+    held = sorted(game.hand_of(str(p.id)), key=str)
+    tables = [len(m.meld) for m in game.melds]
+    answer = await p.select(hand.response, ["a:4C"], custom_id=select_id(hand.response, "finish"))
+    assert answer.acknowledged
+    assert game.current == seat and [len(m.meld) for m in game.melds] == tables
+    assert sorted(game.hand_of(str(p.id)), key=str) == held
+    assert "Your hand or the table changed" in answer.response.content
+
+
 async def test_a_take_that_buys_may_beat_offers_no_discard_with_it(env: simcord.Env) -> None:
     """Under preset_004 a down player's take waits for the buy window (buys beat it), so the
     card is not sure to be theirs: their hand offers Take alone, not "Take …, then discard"."""
