@@ -99,9 +99,7 @@ async def show(
     async with state.lock:
         if not interaction.response.is_done():
             if view is None:
-                await interaction.response.send_message(
-                    content, ephemeral=True, files=list(files)
-                )
+                await interaction.response.send_message(content, ephemeral=True, files=list(files))
             else:
                 await interaction.response.send_message(
                     content, view=view, ephemeral=True, files=list(files)

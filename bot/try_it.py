@@ -229,9 +229,7 @@ def main(*, seed: int | None, port: int | None, viewers: int, open_browser: bool
     folder = Path(tempfile.mkdtemp(prefix="shanghai-try-"))
     try:
         asyncio.run(
-            session(
-                seed=seed, port=port, viewers=viewers, open_browser=open_browser, folder=folder
-            )
+            session(seed=seed, port=port, viewers=viewers, open_browser=open_browser, folder=folder)
         )
     except KeyboardInterrupt:
         pass

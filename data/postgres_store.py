@@ -712,9 +712,7 @@ class PostgresStore(BoardCalls):
 
     async def move_to_thread(self, table_id: int, thread_id: int) -> None:
         """The table plays on in thread ``thread_id`` (``Store.move_to_thread``)."""
-        status = await self._execute(
-            table_id, _MOVE_TO_THREAD, thread_id, self._clock(), table_id
-        )
+        status = await self._execute(table_id, _MOVE_TO_THREAD, thread_id, self._clock(), table_id)
         if status != "UPDATE 1":
             raise TableNotFound(table_id)
 

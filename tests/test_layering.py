@@ -200,9 +200,7 @@ def _private_uses(path: Path) -> Iterator[tuple[str, str]]:
             for alias in node.names:
                 if _is_private(alias.name):
                     yield where, f"from {node.module} import {alias.name}"
-        elif (
-            isinstance(node, ast.Attribute) and _is_private(node.attr) and node.attr not in OURS
-        ):
+        elif isinstance(node, ast.Attribute) and _is_private(node.attr) and node.attr not in OURS:
             yield where, ast.unparse(node)
 
 

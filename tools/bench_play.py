@@ -568,9 +568,7 @@ class Game:
                 return None
             legal = trial.legal_actions(player)
             step = self.strategy.choose(trial.view(player), legal, rng) if legal else None
-        if not isinstance(step, Discard) or Counter(map(str, laid)) != Counter(
-            map(str, proposal)
-        ):
+        if not isinstance(step, Discard) or Counter(map(str, laid)) != Counter(map(str, proposal)):
             return None
         return f"m:{step.card}"
 

@@ -50,9 +50,7 @@ Step = tuple[Any, ...]
 _screens: dict[tuple[int, str, str], tuple[SeatSnapshot, HandScreen]] = {}
 
 
-def _screen(
-    snap: SeatSnapshot, mode: Mode, picked: Card | LayOffItem | None = None
-) -> HandScreen:
+def _screen(snap: SeatSnapshot, mode: Mode, picked: Card | LayOffItem | None = None) -> HandScreen:
     """The hand's screen in ``mode`` (drawn once per snapshot: every action asks)."""
     key = (id(snap), mode, str(picked))
     kept = _screens.get(key)
@@ -231,9 +229,7 @@ def offered_place(item: LayOffItem, offered: Iterable[str]) -> str | None:
     """The offered select value that places ``item``'s card where ``item`` does (a wild on a
     set whatever suit the hand declared for it), if any."""
     wanted = _item_key(item)
-    return next(
-        (v for v in offered if ">" in v and _item_key(LayOffItem.parse(v)) == wanted), None
-    )
+    return next((v for v in offered if ">" in v and _item_key(LayOffItem.parse(v)) == wanted), None)
 
 
 def card_by_card(snap: SeatSnapshot, action: Action, game: Game) -> list[Step] | None:

@@ -107,9 +107,7 @@ def layoff_cards(
     wild on a set has one place per meld (``engine.wild_suits.one_place_per_meld``) instead of
     one per suit (issue 23.3: a joker asked for up to 32 places over two menus)."""
     items = [
-        action.items[0]
-        for action in legal
-        if isinstance(action, LayOff) and len(action.items) == 1
+        action.items[0] for action in legal if isinstance(action, LayOff) and len(action.items) == 1
     ]
     if view is not None:
         melds = [m.meld for m in view.melds]
@@ -293,8 +291,7 @@ class _Screen:
 
     def discard_options(self, cards: tuple[Card, ...] | list[Card], prefix: str) -> list[Option]:
         return [
-            Option(self.t("hand.discard_option", card=card_text(c)), f"{prefix}{c}")
-            for c in cards
+            Option(self.t("hand.discard_option", card=card_text(c)), f"{prefix}{c}") for c in cards
         ]
 
     # -- the screens behind a button ----------------------------------------------------------

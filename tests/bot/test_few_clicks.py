@@ -290,9 +290,10 @@ async def test_a_take_from_an_older_screen_takes_nothing_when_another_card_is_up
 
 
 async def test_a_finish_pick_from_an_older_screen_lays_down_nothing(env: simcord.Env) -> None:
-    """The pick "Lay down these melds, then discard 3♣" names the card, not the melds: on a hand that
-    changed since the screen was drawn (three queens where it showed three kings) it would
-    lay down melds the player never saw. It lays down nothing and shows the lay-down now."""
+    """The pick "Lay down these melds, then discard 3♣" names the card, not the melds: on a
+    hand that changed since the screen was drawn (three queens where it showed three kings)
+    it would lay down melds the player never saw. It lays down nothing and shows the
+    lay-down now."""
     world = await open_table(env, 3)
     await start(world)
     p = world.current()
