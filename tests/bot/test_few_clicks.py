@@ -41,15 +41,22 @@ async def down_with(
 ) -> Any:
     """The player to move is down with ``melds`` on the table (by default 8♥ 8♠ 8♣ and
     K♦ K♣ K♠), holds ``hand_now`` and has drawn (``drawn``, if given): their play step."""
-    p = world.current()
     game = world.table.game
     seat = game.current
     game.down[seat] = True
     game.played_this_deal[seat] = True
     game.melds = [TableMeld(seat, Meld.parse(meld)) for meld in melds]
-    game.hands[seat] = parse_cards(hand_now)
+    return await drawn_with(world, env, hand_now, drawn)
+
+
+async def drawn_with(world: World, env: simcord.Env, hand_now: str, drawn: str | None) -> Any:
+    """The player to move holds ``hand_now``, clicks Draw from stock (drawing ``drawn``, if
+    given) and is at their play step: the hand message, redrawn for it."""
+    game = world.table.game
+    game.hands[game.current] = parse_cards(hand_now)
     if drawn is not None:
         game.stock[-1] = Card.parse(drawn)
+    p = world.current()
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
@@ -63,10 +70,7 @@ async def test_lay_down_and_discard_in_one_pick(env: simcord.Env) -> None:
     p = world.current()
     game = world.table.game
     seat = game.current
-    game.hands[seat] = parse_cards("8H 8S 8C KD KC KS 3C 5D 7S 9H JD")
-    hand = await open_hand(world, p)
-    await p.click(hand.response, label="Draw from stock")
-    await env.advance_time(8)
+    hand = await drawn_with(world, env, "8H 8S 8C KD KC KS 3C 5D 7S 9H JD", None)
     values = [o["value"] for o in options_of(hand.response, "finish")]
     assert "d:3C" in values and not any(v.startswith("d:8") for v in values)
     picked = await p.select(hand.response, ["d:3C"], custom_id=select_id(hand.response, "finish"))
@@ -299,10 +303,7 @@ async def test_a_finish_pick_from_an_older_screen_lays_down_nothing(env: simcord
     p = world.current()
     game = world.table.game
     seat = game.current
-    game.hands[seat] = parse_cards("8H 8S 8C KD KC KS 3C 5D 7S 9H JD")
-    hand = await open_hand(world, p)
-    await p.click(hand.response, label="Draw from stock")
-    await env.advance_time(8)
+    hand = await drawn_with(world, env, "8H 8S 8C KD KC KS 3C 5D 7S 9H JD", None)
     finish = select_id(hand.response, "finish")
     assert "d:3C" in [o["value"] for o in options_of(hand.response, "finish")]
     kings = [Card.parse(text) for text in ("KD", "KC", "KS")]
@@ -369,11 +370,7 @@ async def test_lay_down_lay_off_and_discard_in_one_pick(env: simcord.Env) -> Non
     other = (seat + 1) % 3
     game.down[other] = game.played_this_deal[other] = True
     game.melds = [TableMeld(other, Meld.parse("set: 8H 8S 8D"))]
-    game.hands[seat] = parse_cards("5H 5S 5C KD KC KS 8C 4D 7S 9H JD")
-    game.stock[-1] = Card.parse("QC")
-    hand = await open_hand(world, p)
-    await p.click(hand.response, label="Draw from stock")
-    await env.advance_time(8)
+    hand = await drawn_with(world, env, "5H 5S 5C KD KC KS 8C 4D 7S 9H JD", "QC")
     finish = select_of(hand.response, "finish")
     assert finish["placeholder"].startswith("Lay down these melds, lay off all that fits (1)")
     assert "b:4D" in [o["value"] for o in finish["options"]]
