@@ -60,16 +60,21 @@ def play_game(
     seed: int,
     max_actions: int = 200_000,
     on_event: Callable[[Event], None] | None = None,
+    on_start: Callable[[Game], None] | None = None,
 ) -> GameRecord:
     """Play one whole game with ``strategies[s]`` in seat ``s``; each gets only its view.
 
     Buying follows the bot's buy window: when an upcard is live, every other seat for which
     ``RequestBuy`` is legal is asked ``wants_buy`` before the player in turn draws.
-    ``on_event`` sees every event of the turns' actions (a tool's per-deal tallies).
+    ``on_event`` sees every event of the turns' actions (a tool's per-deal tallies);
+    ``on_start`` the game itself before its first action (``tools.foresight``'s oracle, which
+    peeks at the hidden cards to measure what knowing them is worth).
     """
     n = len(strategies)
     players = [f"seat{s}" for s in range(n)]
     game = Game.new(players, rules, seed)
+    if on_start is not None:
+        on_start(game)
     rngs = [random.Random(f"{seed}:{s}") for s in range(n)]
     exhausted = deals = actions = 0
     while not game.is_over:
