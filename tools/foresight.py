@@ -81,13 +81,16 @@ class Tally:
     searched: int = 0
     changed: int = 0
     ended: int = 0
+    #: Searched decisions whose candidates differ in how often the deal ends in their laps.
+    split: int = 0
     seconds: list[float] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = [
             f"searched decisions {self.searched} (discards; draws in draw mode), changed from "
             f"the expert's {self.changed} "
-            f"({self.changed / max(1, self.searched):.1%}); laps ending the deal {self.ended}"
+            f"({self.changed / max(1, self.searched):.1%}); laps ending the deal {self.ended}, "
+            f"in {self.split} decisions for some candidates and not others"
         ]
         if self.seconds:
             ranked = sorted(self.seconds)
@@ -216,6 +219,7 @@ class ForesightExpert(ExpertStrategy):
         assert view.seat is not None
         plan_weight = 1.0 - self.plan_threat * self.threat(view)
         scored: list[tuple[float, int, Card]] = []
+        endings: set[float] = set()
         for card in close:
             values = [
                 value
@@ -226,6 +230,7 @@ class ForesightExpert(ExpertStrategy):
             if not values:
                 return classic
             after = sum(values) / len(values)
+            endings.add(sum(value == ENDED for value in values) / len(values))
             scored.append(
                 (cost(card) + plan_weight * self.draw_weight * after, card_index(card), card)
             )
@@ -234,6 +239,7 @@ class ForesightExpert(ExpertStrategy):
             self.tally.seconds.append(time.process_time() - start)
         self.tally.searched += 1
         self.tally.changed += choice != classic
+        self.tally.split += len(endings) > 1
         return choice
 
     def _is_the_real_turn(self, view: PlayerView) -> bool:
