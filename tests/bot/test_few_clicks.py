@@ -32,6 +32,15 @@ def options_of(message: Any, verb: str) -> list[dict[str, Any]]:
     return list(select_of(message, verb)["options"])
 
 
+async def three_started(env: simcord.Env, preset: str | None = None) -> tuple[World, Any, Any, int]:
+    """A started table of three (of ``preset``, if given): the world, the player to move, the
+    game and their seat."""
+    world = await open_table(env, 3, **({"preset": preset} if preset else {}))
+    await start(world)
+    game = world.table.game
+    return world, world.current(), game, game.current
+
+
 async def down_with(
     world: World,
     env: simcord.Env,
@@ -65,11 +74,7 @@ async def drawn_with(world: World, env: simcord.Env, hand_now: str, drawn: str |
 
 async def test_lay_down_and_discard_in_one_pick(env: simcord.Env) -> None:
     """The turn of going down is two clicks: draw, then "lay down these melds, then discard"."""
-    world = await open_table(env, 3)
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env)
     hand = await drawn_with(world, env, "8H 8S 8C KD KC KS 3C 5D 7S 9H JD", None)
     values = [o["value"] for o in options_of(hand.response, "finish")]
     assert "d:3C" in values and not any(v.startswith("d:8") for v in values)
@@ -83,11 +88,7 @@ async def test_lay_down_and_discard_in_one_pick(env: simcord.Env) -> None:
 async def test_lay_off_all_takes_a_second_copy_for_the_same_set(env: simcord.Env) -> None:
     """Two 8♦ and a K♥ fit the sets: "lay off all that fits" lays all three (it left the
     second 8♦ behind)."""
-    world = await open_table(env, 3)
-    await start(world)
-    game = world.table.game
-    seat = game.current
-    p = world.current()
+    world, p, game, seat = await three_started(env)
     hand = await down_with(world, env, "8D 8D KH 4C 6S")
     label = next(
         c["label"]
@@ -104,11 +105,7 @@ async def test_lay_off_all_takes_a_second_copy_for_the_same_set(env: simcord.Env
 
 
 async def test_lay_off_all_then_discard_in_one_pick(env: simcord.Env) -> None:
-    world = await open_table(env, 3)
-    await start(world)
-    game = world.table.game
-    seat = game.current
-    p = world.current()
+    world, p, game, seat = await three_started(env)
     hand = await down_with(world, env, "8D KH 4C 6S")
     drawn = game.hands[seat][-1]
     finish = options_of(hand.response, "finish")
@@ -123,10 +120,7 @@ async def test_a_joker_on_a_set_asks_no_suit(env: simcord.Env) -> None:
     """A joker that fits two sets has two places (one per set), not eight (four suits each);
     on the 8s it plays as the suit with the fewest naturals out of the player's sight. The
     lay-off select lists both places, so the joker goes where it is picked in one pick."""
-    world = await open_table(env, 3)
-    await start(world)
-    game = world.table.game
-    p = world.current()
+    world, p, game, _ = await three_started(env)
     hand = await down_with(world, env, "JK 8D 8D 4C")
     places = [o["value"] for o in options_of(hand.response, "layoff") if o["value"][:2] == "JK"]
     assert len(places) == 2, places
@@ -144,9 +138,7 @@ async def test_a_card_with_too_many_places_for_the_select_is_asked_where(
 ) -> None:
     """When the places of the cards do not fit one select (a joker on sixteen runs), a card
     with several says how many, and the picker asks where it goes."""
-    world = await open_table(env, 3)
-    await start(world)
-    p = world.current()
+    world, p, _, _ = await three_started(env)
     ranks = ("2 3 4", "5 6 7", "8 9 10", "J Q K")
     melds = tuple(
         "run: " + " ".join(f"{rank}{suit}" for rank in run.split())
@@ -163,10 +155,7 @@ async def test_a_card_with_too_many_places_for_the_select_is_asked_where(
 
 
 async def test_swap_a_joker_and_place_it_in_one_pick(env: simcord.Env) -> None:
-    world = await open_table(env, 3)
-    await start(world)
-    game = world.table.game
-    p = world.current()
+    world, p, game, _ = await three_started(env)
     hand = await down_with(world, env, "8C 4C 6S 9H", melds=("set: 8H 8S JK=8C", "set: KD KC KS"))
     clicks = 0
     await p.click(hand.response, label="Swap joker")
@@ -189,11 +178,7 @@ async def test_with_nothing_else_to_pick_the_swaps_are_on_the_turns_screen(
 ) -> None:
     """No lay-down or lay-off to finish with: the swaps (each with the joker's place) fill the
     free row of the play step, so swapping, placing and discarding take two picks."""
-    world = await open_table(env, 3)
-    await start(world)
-    game = world.table.game
-    seat = game.current
-    p = world.current()
+    world, p, game, seat = await three_started(env)
     melds = ("run: 5H JK=6H 7H 8H", "set: KD KC KS")
     hand = await down_with(world, env, "6H 2C 3D 9S", melds=melds, drawn="4C")
     assert "Swap joker" not in [
@@ -211,11 +196,7 @@ async def test_with_nothing_else_to_pick_the_swaps_are_on_the_turns_screen(
 async def test_take_the_upcard_and_discard_in_one_pick(env: simcord.Env) -> None:
     """Taking the upcard hides nothing, so the whole turn is one pick: "Take 7♥, then
     discard…" offers the cards the rules let the player throw after taking it."""
-    world = await open_table(env, 3)
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env)
     game.hands[seat] = parse_cards("3C 5D 7S 9H JD QS 2C 4D 6H 8S TC")
     game.pile[-1] = Card.parse("KH")
     hand = await open_hand(world, p)
@@ -239,11 +220,7 @@ async def test_take_and_discard_after_the_upcard_is_gone_changes_nothing(
 ) -> None:
     """A pick from an older hand message, drawn before the player drew from the stock on a
     newer one (the upcard is no longer theirs to take), takes nothing and throws nothing."""
-    world = await open_table(env, 3)
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env)
     old = await open_hand(world, p)
     takethrow = select_id(old.response, "takethrow")
     value = options_of(old.response, "takethrow")[0]["value"]
@@ -265,11 +242,7 @@ async def test_a_take_from_an_older_screen_takes_nothing_when_another_card_is_up
     """A hand that drew a card and threw it back holds the same cards on its next turn. A
     take names no card, so Take (or Take …, then discard) on the older screen, which named
     the upcard of then, would take the card up now: it takes nothing, and says so."""
-    world = await open_table(env, 3)
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env)
     old = await open_hand(world, p)
     older = await open_hand(world, p)  # a second message: an answer redraws the one clicked
     take_label = next(label for label in button_labels(old.response) if label.startswith("Take "))
@@ -298,11 +271,7 @@ async def test_a_finish_pick_from_an_older_screen_lays_down_nothing(env: simcord
     hand that changed since the screen was drawn (three queens where it showed three kings)
     it would lay down melds the player never saw. It lays down nothing and shows the
     lay-down now."""
-    world = await open_table(env, 3)
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env)
     hand = await drawn_with(world, env, "8H 8S 8C KD KC KS 3C 5D 7S 9H JD", None)
     finish = select_id(hand.response, "finish")
     assert "d:3C" in [o["value"] for o in options_of(hand.response, "finish")]
@@ -324,11 +293,7 @@ async def test_lay_off_all_then_discard_from_an_older_screen_lays_off_nothing(
 ) -> None:
     """The pick "Lay off all that fits (2), then discard 4♣" on a hand that changed since (the 8♦ is
     gone) would lay off another count of cards than it said: nothing is done."""
-    world = await open_table(env, 3)
-    await start(world)
-    game = world.table.game
-    seat = game.current
-    p = world.current()
+    world, p, game, seat = await three_started(env)
     hand = await down_with(world, env, "8D KH 4C 6S", drawn="5S")
     assert "a:4C" in [o["value"] for o in options_of(hand.response, "finish")]
     game.hands[seat] = [Card.parse("9C") if str(c) == "8D" else c for c in game.hands[seat]]
@@ -344,11 +309,7 @@ async def test_lay_off_all_then_discard_from_an_older_screen_lays_off_nothing(
 async def test_a_take_that_buys_may_beat_offers_no_discard_with_it(env: simcord.Env) -> None:
     """Under preset_004 a down player's take waits for the buy window (buys beat it), so the
     card is not sure to be theirs: their hand offers Take alone, not "Take …, then discard"."""
-    world = await open_table(env, 3, preset="preset_004")
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env, preset="preset_004")
     undown = await open_hand(world, p)
     assert options_of(undown.response, "takethrow")
     game.down[seat] = True
@@ -362,11 +323,7 @@ async def test_lay_down_lay_off_and_discard_in_one_pick(env: simcord.Env) -> Non
     """Where a player may lay off on the turn they go down (preset_004), the finish is "lay
     down these melds, lay off all that fits, then discard": the 8♣ left over goes on the
     8s on the table."""
-    world = await open_table(env, 3, preset="preset_004")
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env, preset="preset_004")
     other = (seat + 1) % 3
     game.down[other] = game.played_this_deal[other] = True
     game.melds = [TableMeld(other, Meld.parse("set: 8H 8S 8D"))]
@@ -383,10 +340,7 @@ async def test_lay_down_lay_off_and_discard_in_one_pick(env: simcord.Env) -> Non
 async def test_one_card_picked_at_two_places_is_refused_and_changes_nothing(
     env: simcord.Env,
 ) -> None:
-    world = await open_table(env, 3)
-    await start(world)
-    game = world.table.game
-    p = world.current()
+    world, p, game, _ = await three_started(env)
     hand = await down_with(world, env, "JK 8D 8D 4C")
     places = [o["value"] for o in options_of(hand.response, "layoff") if o["value"][:2] == "JK"]
     held = list(game.hand_of(str(p.id)))
@@ -400,11 +354,7 @@ async def test_one_card_picked_at_two_places_is_refused_and_changes_nothing(
 async def test_take_and_discard_beats_a_buy_request_in_its_window(env: simcord.Env) -> None:
     """The player to move comes first: their take-and-discard takes the upcard while another
     player's buy request waits in the window, and that request comes to nothing."""
-    world = await open_table(env, 3)
-    await start(world)
-    p = world.current()
-    game = world.table.game
-    seat = game.current
+    world, p, game, seat = await three_started(env)
     buyer = int(game.players[(seat + 1) % 3])
     upcard = game.pile[-1]
     assert world.table.window.is_running(game, world.service.clock())
