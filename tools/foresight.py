@@ -118,9 +118,17 @@ def best_deficiency(
     )
 
 
-def lap_value(game: Game, seat: int, card: Card, stock_only: bool, tally: Tally) -> float | None:
+def lap_value(
+    game: Game,
+    seat: int,
+    card: Card,
+    stock_only: bool,
+    tally: Tally,
+    ended: float | None = ENDED,
+) -> float | None:
     """The deficiency ``seat`` is left with at its next draw after throwing ``card`` in a copy
-    of ``game`` (see the module's docstring); None when the lap is given up."""
+    of ``game`` (see the module's docstring), ``ended`` if the deal ends first; None when the
+    lap is given up (or ends, with ``ended`` None: the lap then does not count)."""
     lap = game.copy()
     player = lap.players[seat]
     deal = lap.deal
@@ -147,7 +155,7 @@ def lap_value(game: Game, seat: int, card: Card, stock_only: bool, tally: Tally)
             return None
     if lap.is_over or lap.deal != deal:
         tally.ended += 1
-        return ENDED
+        return ended
     view = lap.view(player)
     hand = list(view.hand or ())
     legal = lap.legal_actions(player)
@@ -165,9 +173,13 @@ class ForesightExpert(ExpertStrategy):
 
     name = "foresight"
 
-    def __init__(self, mode: Mode, samples: int = 8, width: int = 6) -> None:
+    def __init__(
+        self, mode: Mode, samples: int = 8, width: int = 6, ended: float | None = ENDED
+    ) -> None:
         super().__init__()
         self.mode = mode
+        #: What a lap in which the deal ends scores (None: it does not count).
+        self.ended = ended
         self.samples = samples
         self.lap_width = width
         self.game: Game | None = None
@@ -224,7 +236,11 @@ class ForesightExpert(ExpertStrategy):
             values = [
                 value
                 for game in games
-                if (value := lap_value(game, view.seat, card, self.mode == "stock", self.tally))
+                if (
+                    value := lap_value(
+                        game, view.seat, card, self.mode == "stock", self.tally, self.ended
+                    )
+                )
                 is not None
             ]
             if not values:
@@ -323,6 +339,11 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--samples", type=int, default=8, help="sampled mode: games per lap")
     parser.add_argument("--width", type=int, default=6, help="close discards searched at most")
     parser.add_argument("--opponents", default="normal")
+    parser.add_argument(
+        "--drop-ended",
+        action="store_true",
+        help=f"a lap in which the deal ends does not count (else it scores {ENDED:g})",
+    )
     parser.add_argument("--records", default=None, help="append each game's record here")
     parser.add_argument("--summarise", nargs="+", default=None, metavar="FILE")
     parser.add_argument("--against", nargs="+", default=None, metavar="FILE")
@@ -334,7 +355,9 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
             out(line)
         return
     rules = Rules.preset("standard")
-    oracle = ForesightExpert(args.mode, samples=args.samples, width=args.width)
+    oracle = ForesightExpert(
+        args.mode, args.samples, args.width, None if args.drop_ended else ENDED
+    )
     records = []
     for index in range(args.first, args.first + args.games):
         record = foresight_game(rules, index, args.seed, oracle, args.opponents)
