@@ -81,16 +81,22 @@ class Tally:
     searched: int = 0
     changed: int = 0
     ended: int = 0
-    #: Searched decisions whose candidates differ in how often the deal ends in their laps.
+    #: Searched decisions whose candidates differ in how often the deal ends in their laps
+    #: (counted only where such laps score ``ENDED``).
     split: int = 0
+    counts_splits: bool = True
     seconds: list[float] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = [
             f"searched decisions {self.searched} (discards; draws in draw mode), changed from "
             f"the expert's {self.changed} "
-            f"({self.changed / max(1, self.searched):.1%}); laps ending the deal {self.ended}, "
-            f"in {self.split} decisions for some candidates and not others"
+            f"({self.changed / max(1, self.searched):.1%}); laps ending the deal {self.ended}"
+            + (
+                f", in {self.split} decisions for some candidates and not others"
+                if self.counts_splits
+                else " (dropped)"
+            )
         ]
         if self.seconds:
             ranked = sorted(self.seconds)
@@ -183,7 +189,7 @@ class ForesightExpert(ExpertStrategy):
         self.samples = samples
         self.lap_width = width
         self.game: Game | None = None
-        self.tally = Tally()
+        self.tally = Tally(counts_splits=ended is not None)
 
     def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         action = super()._draw(view, legal)
