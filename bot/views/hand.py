@@ -534,17 +534,13 @@ async def _hand_click(
     elif verb == "opts":
         await show_snapshot(interaction, snap, sort, mode="options")
     elif verb in ("take", "takethrow", "buyin"):  # drawn on an older screen: nothing taken
-        note = t("hand.stale_take", language, stale=refusal_text(StaleControl(), language))
-        await show_snapshot(interaction, snap, sort, note=note)
-    elif verb == "finish" and snap.stale and one_value(values)[:2] in ("d:", "b:"):  # as downok
-        note = t("hand.stale_down", language, stale=refusal_text(StaleControl(), language))
+        await show_snapshot(interaction, snap, sort, note=stale_note("hand.stale_take", language))
+    elif verb == "downok" or (verb == "finish" and snap.stale and _lays_down(values)):
+        # Lay down (then discard) on an older screen: the proposal as it is now, first.
+        note = stale_note("hand.stale_down", language)
         await show_snapshot(interaction, snap, sort, mode="down", note=note)
-    elif verb == "finish" and snap.stale:  # an older screen's lay-offs or melds: as they are now
-        note = t("hand.stale_hand", language, stale=refusal_text(StaleControl(), language))
-        await show_snapshot(interaction, snap, sort, note=note)
-    elif verb == "downok":  # drawn on an older screen: the proposal as it is now, first
-        note = t("hand.stale_down", language, stale=refusal_text(StaleControl(), language))
-        await show_snapshot(interaction, snap, sort, mode="down", note=note)
+    elif verb in ("finish", "layall") and snap.stale:  # older lay-offs or melds: as they are now
+        await show_snapshot(interaction, snap, sort, note=stale_note("hand.stale_hand", language))
     elif verb == "downedit":
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
         text = melds_for_form(proposal.melds, language) if proposal else ""
@@ -557,6 +553,17 @@ async def _hand_click(
         await show_snapshot(interaction, snap, sort, mode="layoff", picked=first)
     else:  # refresh, back
         await show_snapshot(interaction, snap, sort)
+
+
+def _lays_down(values: list[str] | None) -> bool:
+    """Whether a finish pick's value lays down first (``d:…``, ``b:…``; ``resolver``'s kinds)."""
+    first = (values or [""])[0]
+    return first[:2] in ("d:", "b:")
+
+
+def stale_note(key: str, language: Language) -> str:
+    """The note above a hand redrawn because the control clicked was on an older screen."""
+    return t(key, language, stale=refusal_text(StaleControl(), language))
 
 
 def _first_ambiguous(snap: SeatSnapshot, values: list[str] | None) -> Card | None:

@@ -38,16 +38,33 @@ if TYPE_CHECKING:
     from bot.service.snapshot import Resolver
 
 
+#: Controls whose play the screen worked out rather than named: Take names no card, Lay down
+#: no melds, "Lay off all that fits" no cards, and "…, then discard 3♣" only the card thrown.
+#: On an out-of-date screen such a control does nothing (the hand is redrawn as it is now,
+#: with a note), since on the hand now it would play what the player never saw: the upcard
+#: of a later turn, other melds, another count of cards.
+SCREEN_WORKED_OUT = frozenset({"take", "buyin", "takethrow", "downok", "finish", "layall"})
+
+
 def resolver(verb: str, values: list[str] | None) -> Resolver | None:
     """What a click asks for, as a function of the screen it lands on (the service calls it
     under the table's lock with the seat's snapshot now), or None for a control that only
     redraws."""
+    meaning = _meaning(verb, values)
+    if meaning is None or verb not in SCREEN_WORKED_OUT:
+        return meaning
+    worked_out = meaning
+    return lambda snap: None if snap.stale else worked_out(snap)
+
+
+def _meaning(verb: str, values: list[str] | None) -> Resolver | None:
+    """``resolver``'s answer, before the out-of-date check of ``SCREEN_WORKED_OUT``."""
     if verb == "draw":
         return lambda snap: DrawStock()
     if verb == "take":
-        return lambda snap: None if snap.stale else TakeUpcard()
+        return lambda snap: TakeUpcard()
     if verb == "buyin":
-        return lambda snap: None if snap.stale else BuyInTurn()
+        return lambda snap: BuyInTurn()
     if verb == "downok":
         return _proposal
     if verb == "discard":
@@ -92,9 +109,7 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
 
 
 def _proposal(snap: SeatSnapshot) -> Action | None:
-    """The proposed lay-down; on an out-of-date screen nothing, so it is shown again first."""
-    if snap.stale:
-        return None
+    """The proposed lay-down (on an out-of-date screen nothing: it is shown again first)."""
     proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
     if proposal is None:
         raise UserError(
@@ -124,13 +139,8 @@ def _swap_and_place(snap: SeatSnapshot, swap: SwapJoker, place: LayOffItem) -> P
 def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
     """Lay down (``d``), lay down and lay off all (``b``), lay off all (``a``) or lay Rummy's
     new melds (``m``), then throw ``card``: only as the screen now offers it, else nothing
-    but the screen as it is now.
-
-    Nothing from an out-of-date screen either: the pick names the card thrown, not the melds
-    or lay-offs, so on a changed hand it would lay down other melds than the screen showed
-    (the Lay down button's ``_proposal`` refuses so too)."""
-    if snap.stale:
-        return None
+    but the screen as it is now (and nothing from an out-of-date screen:
+    ``SCREEN_WORKED_OUT``)."""
     cuts = snap.shortcuts
     if kind == "d" and card in cuts.down_then_discard:
         proposal = next((a for a in snap.legal if isinstance(a, GoDown)), None)
@@ -149,12 +159,9 @@ def _then_discard(snap: SeatSnapshot, kind: str, card: Card) -> Plays | None:
 
 def _take_then_discard(snap: SeatSnapshot, card: Card) -> Plays | None:
     """Take the upcard and throw ``card``, only while the screen still offers it (else the
-    screen as it is now: the upcard may have been bought, or the turn moved on).
-
-    Like the plain Take and Buy in turn buttons (their resolvers), nothing is taken from an
-    out-of-date screen: a take names no card, so on a later turn it would take whatever is
-    up then, not the card the control showed (the screen's tag holds the upcard)."""
-    if snap.stale or card not in snap.shortcuts.take_then_discard:
+    screen as it is now: the upcard may have been bought, or the turn moved on; nor from an
+    out-of-date screen, ``SCREEN_WORKED_OUT``: the screen's tag holds the upcard)."""
+    if card not in snap.shortcuts.take_then_discard:
         return None
     return (TakeUpcard(), Discard(card))
 

@@ -306,6 +306,22 @@ async def test_lay_off_all_then_discard_from_an_older_screen_lays_off_nothing(
     assert "Your hand or the table changed" in answer.response.content
 
 
+async def test_lay_off_all_from_an_older_screen_lays_off_nothing(env: simcord.Env) -> None:
+    """The button "Lay off all that fits (3)" on a hand that lost an 8♦ since would lay off
+    two cards, not the three it said: nothing is done, and the turn is shown as it is now."""
+    world, p, game, seat = await three_started(env)
+    hand = await down_with(world, env, "8D 8D KH 4C 6S", drawn="5S")
+    assert "Lay off all that fits (3)" in button_labels(hand.response)
+    game.hands[seat].remove(Card.parse("8D"))
+    game.hands[seat].append(Card.parse("9C"))
+    held = sorted(game.hand_of(str(p.id)), key=str)
+    answer = await p.click(hand.response, label="Lay off all that fits (3)")
+    assert answer.acknowledged
+    assert [len(m.meld) for m in game.melds] == [3, 3]
+    assert sorted(game.hand_of(str(p.id)), key=str) == held
+    assert "Your hand or the table changed" in answer.response.content
+
+
 async def test_a_take_that_buys_may_beat_offers_no_discard_with_it(env: simcord.Env) -> None:
     """Under preset_004 a down player's take waits for the buy window (buys beat it), so the
     card is not sure to be theirs: their hand offers Take alone, not "Take …, then discard"."""
