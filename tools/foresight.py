@@ -126,6 +126,33 @@ def best_deficiency(
     )
 
 
+def play_to_the_draw_of(game: Game, seat: int) -> bool | None:
+    """Play ``game`` on, every seat (this one's buys too) as a normal player, until ``seat``
+    is to draw again: True, or False when the deal ends first, None past ``LAP_ACTIONS``."""
+    normal = NormalStrategy()
+    rng = random.Random(0)
+    n = len(game.players)
+    deal = game.deal
+    actions = 0
+    while not game.is_over and game.deal == deal:
+        current = game.current
+        if current == seat and game.step == "draw":
+            return True
+        if game.buy_window_open:
+            for offset in range(1, n):
+                other = game.players[(current + offset) % n]
+                if RequestBuy() in game.legal_actions(other) and normal.wants_buy(
+                    game.view(other), rng
+                ):
+                    game.apply(other, RequestBuy())
+        mover = game.players[current]
+        game.apply(mover, normal.choose(game.view(mover), game.legal_actions(mover), rng))
+        actions += 1
+        if actions > LAP_ACTIONS:
+            return None
+    return False
+
+
 def lap_value(
     game: Game,
     seat: int,
@@ -139,29 +166,11 @@ def lap_value(
     lap is given up (or ends, with ``ended`` None: the lap then does not count)."""
     lap = game.copy()
     player = lap.players[seat]
-    deal = lap.deal
     lap.apply(player, Discard(card))
-    normal = NormalStrategy()
-    rng = random.Random(0)
-    n = len(lap.players)
-    actions = 0
-    while not lap.is_over and lap.deal == deal:
-        current = lap.current
-        if current == seat and lap.step == "draw":
-            break
-        if lap.buy_window_open:
-            for offset in range(1, n):
-                other = lap.players[(current + offset) % n]
-                if RequestBuy() in lap.legal_actions(other) and normal.wants_buy(
-                    lap.view(other), rng
-                ):
-                    lap.apply(other, RequestBuy())
-        mover = lap.players[current]
-        lap.apply(mover, normal.choose(lap.view(mover), lap.legal_actions(mover), rng))
-        actions += 1
-        if actions > LAP_ACTIONS:
-            return None
-    if lap.is_over or lap.deal != deal:
+    reached = play_to_the_draw_of(lap, seat)
+    if reached is None:
+        return None
+    if not reached:
         tally.ended += 1
         return ended
     view = lap.view(player)
@@ -226,18 +235,14 @@ class ForesightExpert(ExpertStrategy):
             or (self.mode != "sampled" and not self._is_the_real_turn(view))
         ):
             return super()._discard(view, allowed)
-        candidates, cost = self._discard_costs(view, allowed)
-        ranked = sorted(candidates, key=lambda c: (cost(c), card_index(c)))
-        if len(ranked) == 1:
-            return ranked[0]
-        close = [c for c in ranked[: self.lap_width] if cost(c) <= cost(ranked[0]) + self.margin]
+        ranked, close, cost = self._close_discards(view, allowed, read_table(view), self.lap_width)
         if len(close) == 1:
             return ranked[0]
         start = time.process_time()
         classic = super()._discard(view, allowed)
         games = self._games(view)
         assert view.seat is not None
-        plan_weight = 1.0 - self.plan_threat * self.threat(view)
+        draw_weight = self._draw_term_weight(view)
         scored: list[tuple[float, int, Card]] = []
         endings: set[float] = set()
         for card in close:
@@ -255,9 +260,7 @@ class ForesightExpert(ExpertStrategy):
                 return classic
             after = sum(values) / len(values)
             endings.add(sum(value == ENDED for value in values) / len(values))
-            scored.append(
-                (cost(card) + plan_weight * self.draw_weight * after, card_index(card), card)
-            )
+            scored.append((cost(card) + draw_weight * after, card_index(card), card))
         choice = min(scored)[2]
         if self.mode == "sampled":
             self.tally.seconds.append(time.process_time() - start)
@@ -289,12 +292,11 @@ class ForesightExpert(ExpertStrategy):
         return [sample_game(view, rng, reading) for _ in range(self.samples)]
 
 
-def foresight_game(
-    rules: Rules, index: int, seed: int, oracle: ForesightExpert, opponents: str = "normal"
-) -> GameRecord:
-    """Game ``index`` of a run: the foresight seat and three ``opponents``, seats rotated as
-    ``tools.simulate`` rotates them (so its records pair with an expert's run)."""
-    names = seating(["foresight", opponents, opponents, opponents], index)
+def foresight_game(rules: Rules, index: int, seed: int, oracle: ForesightExpert) -> GameRecord:
+    """Game ``index`` of a run: the foresight seat and three normal players (as its laps play
+    them), seats rotated as ``tools.simulate`` rotates them (so its records pair with an
+    expert's run)."""
+    names = seating(["foresight", "normal", "normal", "normal"], index)
     strategies: list[Strategy] = [
         oracle if name == "foresight" else make_strategy(name) for name in names
     ]
@@ -346,7 +348,6 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--seed", type=int, default=4242)
     parser.add_argument("--samples", type=int, default=8, help="sampled mode: games per lap")
     parser.add_argument("--width", type=int, default=6, help="close discards searched at most")
-    parser.add_argument("--opponents", default="normal")
     parser.add_argument(
         "--drop-ended",
         action="store_true",
@@ -368,7 +369,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     )
     records = []
     for index in range(args.first, args.first + args.games):
-        record = foresight_game(rules, index, args.seed, oracle, args.opponents)
+        record = foresight_game(rules, index, args.seed, oracle)
         records.append(record)
         if args.records is not None:  # as tools.simulate writes them, a line a game
             with open(args.records, "a", encoding="utf-8") as lines:

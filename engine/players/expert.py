@@ -440,20 +440,14 @@ class ExpertStrategy(NormalStrategy):
             return max(dict.fromkeys(allowed), key=lambda c: (value(c), -card_index(c)))
         if seat_is_down(view) or not (self.read or self.search):
             return super()._discard(view, allowed)
-        candidates, cost = self._discard_costs(view, allowed)
         reading = read_table(view)
-        feed = self._feed(view, reading) if self.read else (lambda card: 0.0)
-        ranked = sorted(candidates, key=lambda c: (cost(c) + feed(c), card_index(c)))
-        if not self.search or len(ranked) == 1:
-            return ranked[0]
-        best = cost(ranked[0]) + feed(ranked[0])
-        close = [c for c in ranked[: self.width] if cost(c) + feed(c) <= best + self.margin]
-        if len(close) == 1:
+        ranked, close, cost = self._close_discards(view, allowed, reading, self.width)
+        if not self.search or len(close) == 1:
             return ranked[0]
         meter = _Meter(self.budget, self.clock)
         per_card = max(2, self.budget.evaluations // len(close))
         hand = hand_in_view(view)
-        plan_weight = 1.0 - self.plan_threat * self.threat(view)
+        draw_weight = self._draw_term_weight(view)
         scored: list[tuple[float, int, Card]] = []
         for card in close:
             others = list(hand)
@@ -461,12 +455,33 @@ class ExpertStrategy(NormalStrategy):
             after = self._after_draw(others, view, reading, meter, per_card)
             if after is None:
                 break
-            score = cost(card) + feed(card) + plan_weight * self.draw_weight * after
-            scored.append((score, card_index(card), card))
+            scored.append((cost(card) + draw_weight * after, card_index(card), card))
         self.last_evaluations = meter.used
         if not scored:
             return ranked[0]
         return min(scored)[2]
+
+    def _close_discards(
+        self, view: PlayerView, allowed: Sequence[Card], reading: TableReading, width: int
+    ) -> tuple[list[Card], list[Card], Callable[[Card], float]]:
+        """The discard candidates best first by the normal player's cost (plus feeding, when
+        reading), the ones a search weighs (the first ``width`` within ``margin`` points of
+        the best: a clear choice needs none) and that cost. ``tools.foresight`` weighs the
+        same ones."""
+        candidates, normal_cost = self._discard_costs(view, allowed)
+        feed = self._feed(view, reading) if self.read else (lambda card: 0.0)
+
+        def cost(card: Card) -> float:
+            return normal_cost(card) + feed(card)
+
+        ranked = sorted(candidates, key=lambda c: (cost(c), card_index(c)))
+        best = cost(ranked[0])
+        return ranked, [c for c in ranked[:width] if cost(c) <= best + self.margin], cost
+
+    def _draw_term_weight(self, view: PlayerView) -> float:
+        """Points per card of deficiency expected after the next draw, in a searched discard
+        (the plan weighs less as an opponent nears going out)."""
+        return (1.0 - self.plan_threat * self.threat(view)) * self.draw_weight
 
     def _threat_weights(self, view: PlayerView) -> tuple[float, float]:
         weights = super()._threat_weights(view)

@@ -8,7 +8,7 @@ import random
 from dataclasses import asdict
 from pathlib import Path
 
-from engine.actions import Discard, RequestBuy
+from engine.actions import Discard
 from engine.game import Game
 from engine.players.strategy import NormalStrategy
 from engine.rules import Rules
@@ -18,6 +18,7 @@ from tools.foresight import (
     as_expert,
     best_deficiency,
     lap_value,
+    play_to_the_draw_of,
     summary_lines,
 )
 from tools.simulate import GameRecord, play_game
@@ -39,23 +40,6 @@ def _play_until_a_play_step(turns: int) -> Game:
         game.apply(player, normal.choose(game.view(player), game.legal_actions(player), rng))
 
 
-def _play_on_to_the_draw_of(game: Game, seat: int) -> None:
-    """The real game played on as the lap plays it, until ``seat`` is to draw again."""
-    normal = NormalStrategy()
-    rng = random.Random(0)
-    while not (game.current == seat and game.step == "draw"):
-        current = game.current
-        if game.buy_window_open:
-            for offset in range(1, 4):
-                other = game.players[(current + offset) % 4]
-                if RequestBuy() in game.legal_actions(other) and normal.wants_buy(
-                    game.view(other), rng
-                ):
-                    game.apply(other, RequestBuy())
-        mover = game.players[current]
-        game.apply(mover, normal.choose(game.view(mover), game.legal_actions(mover), rng))
-
-
 def test_a_lap_leaves_the_real_game_as_it_was() -> None:
     game = _play_until_a_play_step(5)
     before = game.to_json()
@@ -73,7 +57,7 @@ def test_the_lap_foresees_the_stock_card_the_seat_draws_next() -> None:
         card = game.hands[seat][0]
         value = lap_value(game, seat, card, True, Tally())
         game.apply(game.players[seat], Discard(card))
-        _play_on_to_the_draw_of(game, seat)
+        assert play_to_the_draw_of(game, seat)  # the real game, played on as the lap was
         view = game.view(game.players[seat])
         assert value == best_deficiency(list(view.hand or ()), view, game.stock[-1], True)
 
