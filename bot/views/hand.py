@@ -18,7 +18,9 @@ place for a card with several), every select is split into pages of at most 25 o
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -359,7 +361,10 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
             raise UserError(
                 "That form is not valid any more; open your hand again.", code="stale_form"
             )
-        async with answers.for_click(interaction, int(table), fresh=False):
+        async with (
+            answers.for_click(interaction, int(table), fresh=False),
+            answering_hand(interaction, int(table)),  # as a click on the hand is answered
+        ):
             await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
 
 
@@ -470,13 +475,24 @@ async def hand_click(
     """A click on a hand control: one service call, then the answer drawn from its snapshot.
     A hand that is merely out of date still does what the button says when that is legal
     now; only a refusal is explained, with the hand redrawn."""
+    async with answering_hand(interaction, table_id):
+        await _hand_click(interaction, table_id, tag, sort, verb, values)
+
+
+@contextlib.asynccontextmanager
+async def answering_hand(
+    interaction: discord.Interaction[Any], table_id: int
+) -> AsyncIterator[None]:
+    """While a click or a submitted form on this player's hand is answered, no push redraws
+    that hand (one already on its way lands first): a push of the change the answer made
+    could otherwise land after the answer and wipe its note ("You went down!")."""
     follower = getattr(interaction.client, "hands", None)
     if follower is None:
-        await _hand_click(interaction, table_id, tag, sort, verb, values)
+        yield
         return
     await follower.answering(table_id, interaction.user.id)
     try:
-        await _hand_click(interaction, table_id, tag, sort, verb, values)
+        yield
     finally:
         follower.answered(table_id, interaction.user.id, click=True)
 
