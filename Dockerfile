@@ -41,6 +41,6 @@ STOPSIGNAL SIGTERM
 # The probe reads the heartbeat file's age with the standard library only (about 0.06 s and
 # 20 MB a run, not the bot's own imports).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.health"]
+    CMD ["python", "-m", "bot.process.health"]
 
 CMD ["python", "-m", "bot"]

@@ -36,7 +36,8 @@ from .opening import is_postgres_url
 
 log = logging.getLogger(__name__)
 
-#: The bot's default database path (``bot.settings.Settings.database``; a test keeps them equal).
+#: The bot's default database path (``bot.process.settings.Settings.database``; a test keeps them
+#: equal).
 DEFAULT_DATABASE = Path("var/shanghai.sqlite3")
 #: Dated names of backups made into a folder; their sort order is their age.
 _NAME = "shanghai-{stamp}.sqlite3"
@@ -124,7 +125,7 @@ class _Where(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="SHANGHAI_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
     )
-    # Text, so that a postgresql:// URL stays whole; the same names as bot.settings reads.
+    # Text, so that a postgresql:// URL stays whole; the same names as bot.process.settings reads.
     database: str = Field(
         default=str(DEFAULT_DATABASE),
         validation_alias=AliasChoices("SHANGHAI_DATABASE", "DATABASE_URL"),

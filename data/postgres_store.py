@@ -279,7 +279,8 @@ class PostgresStore(BoardCalls):
     """
 
     #: Called with the seconds each committed write took, waits for the writer and the lock
-    #: included (``bot.metrics`` sets it for its commit latency histogram); ``None``: unused.
+    #: included (``bot.process.metrics`` sets it for its commit latency histogram); ``None``:
+    #: unused.
     commit_observer: Callable[[float], None] | None = None
 
     def __init__(

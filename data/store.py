@@ -101,7 +101,8 @@ class Store(Protocol):
     """Everything the bot reads and writes. See the module docstring for the table life cycle."""
 
     #: Called with the seconds each committed write took, waits for the writer and the lock
-    #: included (``bot.metrics`` sets it for its commit latency histogram); ``None``: unused.
+    #: included (``bot.process.metrics`` sets it for its commit latency histogram); ``None``:
+    #: unused.
     commit_observer: Callable[[float], None] | None = None
 
     # -- lifetime ---------------------------------------------------------------------------

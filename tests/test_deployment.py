@@ -1,7 +1,7 @@
 """What the container files run and keep, checked against the code (no Docker engine here).
 
 The commands themselves are tested as processes elsewhere: ``python -m bot`` and
-``python -m bot.health`` in tests/bot/test_shutdown.py, start-up refusals in
+``python -m bot.process.health`` in tests/bot/test_shutdown.py, start-up refusals in
 tests/bot/test_startup_database.py.
 """
 
@@ -12,7 +12,7 @@ import re
 import tomllib
 from pathlib import Path, PurePosixPath
 
-from bot.settings import Settings
+from bot.process.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def test_dockerfile_runs_the_entry_point_as_a_plain_user_with_its_data_on_a_volu
     assert found["FROM"][0].startswith("python:3.11") and "slim" in found["FROM"][0]
     assert exec_form(found["CMD"][-1]) == ["python", "-m", "bot"]  # exec form: python gets SIGTERM
     assert found["STOPSIGNAL"] == ["SIGTERM"]
-    assert exec_form(found["HEALTHCHECK"][-1]) == ["python", "-m", "bot.health"]
+    assert exec_form(found["HEALTHCHECK"][-1]) == ["python", "-m", "bot.process.health"]
     assert found["USER"][-1] not in ("root", "0")
     workdir = PurePosixPath(found["WORKDIR"][-1])
     volume = PurePosixPath(exec_form(found["VOLUME"][-1])[0])

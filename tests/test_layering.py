@@ -22,9 +22,9 @@ PRODUCT = ("engine", "data", "bot")
 PUBLIC_SIDE = (
     "bot/views",
     "bot/screens",
-    "bot/publisher.py",
-    "bot/hand_follower.py",
-    "bot/delivery.py",
+    "bot/channel/publisher.py",
+    "bot/channel/hand_follower.py",
+    "bot/channel/delivery.py",
 )
 #: The only places that may touch a private name of another module, each isolated behind one
 #: function with a test that fails when the library changes it.
@@ -36,15 +36,15 @@ PRIVATE_ACCESS = {
     ("data/sqlite_store.py", "on_worker_thread"),
     # discord.py's gateway parser, wrapped to refuse clicks during shutdown
     # (tests/bot/test_shutdown.py: clicks after shutdown began are refused politely).
-    ("bot/app.py", "_gate_interactions"),
+    ("bot/process/app.py", "_gate_interactions"),
     # simcord's Preview, republished after the bot's own background moves (``python -m bot
     # try``; tests/bot/test_try.py fails when simcord changes it; its minor version is pinned).
-    ("bot/try_it.py", "republish"),
+    ("bot/process/try_it.py", "republish"),
 }
 #: The one product module that may import simcord: ``python -m bot try`` runs the real bot in
 #: simcord's simulated Discord, on the optional ``try`` extra, imported only by that
 #: subcommand (``test_only_try_imports_simcord_and_only_when_asked``).
-SIMCORD_ALLOWED = {"bot.try_it"}
+SIMCORD_ALLOWED = {"bot.process.try_it"}
 
 
 def _modules() -> dict[str, Path]:
@@ -249,16 +249,16 @@ def test_the_product_imports_no_tools_and_no_simcord() -> None:
 
 
 def test_only_try_imports_simcord_and_only_when_asked() -> None:
-    """``bot.try_it`` is reached only from inside the ``try`` subcommand's function, so a
+    """``bot.process.try_it`` is reached only from inside the ``try`` subcommand's function, so a
     running bot (or its ``--help``) never imports simcord."""
     importers = [
         module
         for module, path in MODULES.items()
         for target, names in _imports(module, path)
-        if "bot.try_it" in (target, *(f"{target}.{name}" for name in names))
+        if "bot.process.try_it" in (target, *(f"{target}.{name}" for name in names))
     ]
-    assert importers == ["bot.cli"]
-    tree = ast.parse(MODULES["bot.cli"].read_text(encoding="utf-8"))
+    assert importers == ["bot.process.cli"]
+    tree = ast.parse(MODULES["bot.process.cli"].read_text(encoding="utf-8"))
     top_level = {
         ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
     }

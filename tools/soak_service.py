@@ -45,8 +45,8 @@ from typing import Any
 
 import discord
 
+from bot.channel.publisher import Publisher
 from bot.cogs.channel_watch import ChannelWatch
-from bot.publisher import Publisher
 from bot.service import TableService
 from data import SqliteStore
 from engine.actions import Action, Discard, DrawStock, RequestBuy

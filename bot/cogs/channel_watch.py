@@ -22,7 +22,7 @@ import discord
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot.app import ShanghaiBot
+    from bot.process.app import ShanghaiBot
 
 log = logging.getLogger(__name__)
 

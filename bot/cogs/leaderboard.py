@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError
 from bot.i18n import (
     DEFAULT_LANGUAGE,
     Language,
@@ -25,14 +24,15 @@ from bot.i18n import (
     server_language,
     t,
 )
-from bot.interactions import guard
+from bot.interactions.errors import UserError
+from bot.interactions.handler import guard
 from bot.screens import render_in_thread
 from bot.screens.stats_picture import render_stats
 from data.ranking import MIN_RANKED_GAMES
 from data.records import GameKind, HeadToHead, LeaderboardRow, PlayerCard, ServerRecord
 
 if TYPE_CHECKING:
-    from bot.app import ShanghaiBot
+    from bot.process.app import ShanghaiBot
 
 #: Per game: its name, and the catalogue keys of its empty board.
 GAME_NAMES: dict[GameKind, str] = {"shanghai": "Shanghai", "rummy": "Rummy"}

@@ -13,7 +13,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guild_settings
 from bot.cogs.leaderboard import send_leaderboard, send_stats
 from bot.cogs.shanghai import open_table_here
 from bot.i18n import (
@@ -21,10 +20,11 @@ from bot.i18n import (
     LANGUAGE_DESCRIPTION,
     server_language,
 )
-from bot.interactions import guard
+from bot.interactions.handler import guard
+from bot.service import guild_settings
 
 if TYPE_CHECKING:
-    from bot.app import ShanghaiBot
+    from bot.process.app import ShanghaiBot
 
 
 # Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the

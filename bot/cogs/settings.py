@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import guild_settings
 from bot.cogs.shanghai import PRESETS
-from bot.errors import UserError
-from bot.guild_settings import GuildDefaults
 from bot.i18n import LANGUAGE_CHOICES, Language, interaction_language, t
-from bot.interactions import guard
+from bot.interactions.errors import UserError
+from bot.interactions.handler import guard
+from bot.service import guild_settings
+from bot.service.guild_settings import GuildDefaults
 from bot.views.table import preset_name
 
 if TYPE_CHECKING:
-    from bot.app import ShanghaiBot
+    from bot.process.app import ShanghaiBot
 
 #: The ``language`` choices, plus going back to the server's own preferred language.
 SERVER_LANGUAGE = "server"

@@ -8,9 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guards, guild_settings
 from bot.cogs import leaderboard as board
-from bot.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -20,10 +18,12 @@ from bot.i18n import (
     table_language,
 )
 from bot.i18n.fit import fit
-from bot.interactions import guard
-from bot.permissions import require_table_permissions
+from bot.interactions import guards
+from bot.interactions.errors import NoTable, NotHost, UserError
+from bot.interactions.handler import guard
+from bot.interactions.permissions import require_table_permissions
 from bot.screens.text import rules_text
-from bot.service import rules_for
+from bot.service import guild_settings, rules_for
 from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
@@ -31,7 +31,7 @@ from bot.views.table import TableButton, post_lobby, preset_name, render_table
 from data.errors import TableExists
 
 if TYPE_CHECKING:
-    from bot.app import ShanghaiBot
+    from bot.process.app import ShanghaiBot
     from bot.service import LiveTable
 
 PRESETS = [

@@ -18,7 +18,7 @@ Who reads what: an ephemeral reply is worded in the clicking player's locale
 
 from __future__ import annotations
 
-from .catalogue import (
+from bot.i18n.catalogue import (
     COMMAND_CONTEXT,
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -29,7 +29,7 @@ from .catalogue import (
     percent,
     t,
 )
-from .locales import (
+from bot.i18n.locales import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     TABLE_LANGUAGE_OPTION,

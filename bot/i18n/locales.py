@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from .catalogue import DEFAULT_LANGUAGE, LANGUAGES, Language
+from bot.i18n.catalogue import DEFAULT_LANGUAGE, LANGUAGES, Language
 
 #: The table option that names a table's language.
 TABLE_LANGUAGE_OPTION = "language"

@@ -17,10 +17,9 @@ from collections.abc import Mapping
 
 import discord
 
-from bot.errors import UserError
+from bot.i18n.catalogue import DEFAULT_LANGUAGE, Language, has_key, t
+from bot.interactions.errors import UserError
 from engine.errors import IllegalAction, Param
-
-from .catalogue import DEFAULT_LANGUAGE, Language, has_key, t
 
 #: Parameters whose values are words of the engine's or the bot's vocabulary, by the catalogue
 #: prefix that words them (``kind="run"`` → ``term.run``, ``state="lobby"`` → ``state.lobby``,

@@ -5,10 +5,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+from bot.i18n.catalogue import DEFAULT_LANGUAGE, LANGUAGES, Language, t
 from engine.melds import Meld
 from engine.rules import Contract
-
-from .catalogue import DEFAULT_LANGUAGE, LANGUAGES, Language, t
 
 
 def contract_text(contract: Contract, language: Language = DEFAULT_LANGUAGE) -> str:

@@ -13,9 +13,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from .catalogue import DEFAULT_LANGUAGE, command_text
-from .fit import fit
-from .locales import resolve_language
+from bot.i18n.catalogue import DEFAULT_LANGUAGE, command_text
+from bot.i18n.fit import fit
+from bot.i18n.locales import resolve_language
 
 #: What a translator localises; names are left out on purpose.
 LOCALISED = frozenset(

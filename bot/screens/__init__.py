@@ -20,9 +20,9 @@ import asyncio
 from collections.abc import Callable
 from typing import ParamSpec
 
-from .hand_picture import render_hand
-from .score_sheet import render_score_sheet
-from .table_picture import render_table
+from bot.screens.hand_picture import render_hand
+from bot.screens.score_sheet import render_score_sheet
+from bot.screens.table_picture import render_table
 
 P = ParamSpec("P")
 

@@ -15,10 +15,9 @@ from dataclasses import replace
 import discord
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.screens import render_hand, render_in_thread, render_score_sheet, render_table
 from engine.cards import Card
 from engine.view import PlayerView
-
-from . import render_hand, render_in_thread, render_score_sheet, render_table
 
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"

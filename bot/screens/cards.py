@@ -22,9 +22,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
-from engine.cards import Card, rank_text
-
-from ._draw import (
+from bot.screens._draw import (
     BACK_BLUE,
     BACK_LINE,
     CARD_BG,
@@ -45,6 +43,7 @@ from ._draw import (
     suit_colour,
     text_width,
 )
+from engine.cards import Card, rank_text
 
 #: A wild's identity: (rank 1-13, suit or None for a rank-only set identity).
 Identity = tuple[int, str | None]

@@ -15,10 +15,9 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.screens._draw import FELT, INK_MUTED, encode_png, font
+from bot.screens.cards import HAND, card_face
 from engine.cards import SUITS, Card
-
-from ._draw import FELT, INK_MUTED, encode_png, font
-from .cards import HAND, card_face
 
 GroupBy = Literal["suit", "rank"]
 

@@ -15,6 +15,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.screens.hand_text import deal_recap_text, go_down_lines
+from bot.screens.table_story import table_story
+from bot.screens.text import (
+    SortMode,
+    action_text,
+    card_text,
+    cards_text,
+    countdown,
+    hand_text,
+    layoff_item_text,
+    meld_text,
+)
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -29,19 +41,6 @@ from engine.actions import (
 from engine.cards import Card
 from engine.view import PlayerView
 from engine.wild_suits import one_place_per_meld
-
-from .hand_text import deal_recap_text, go_down_lines
-from .table_story import table_story
-from .text import (
-    SortMode,
-    action_text,
-    card_text,
-    cards_text,
-    countdown,
-    hand_text,
-    layoff_item_text,
-    meld_text,
-)
 
 if TYPE_CHECKING:
     from bot.service.snapshot import SeatSnapshot

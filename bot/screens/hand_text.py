@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.screens.hint_text import hint_text
+from bot.screens.text import action_text, card_text, cards_text, layoff_item_text, meld_text
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -23,9 +25,6 @@ from engine.actions import (
 from engine.cards import Card
 from engine.players.hints import Hint
 from engine.view import PlayerView
-
-from .hint_text import hint_text
-from .text import action_text, card_text, cards_text, layoff_item_text, meld_text
 
 if TYPE_CHECKING:
     from bot.service.snapshot import DealRecap, SeatSnapshot

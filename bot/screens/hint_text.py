@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from bot.i18n import Language, t
 from bot.i18n.terms import contract_text
+from bot.screens.text import card_text, meld_text
 from engine.cards import rank_text
 from engine.players.hints import DiscardReason, Hint, NeededCard
 from engine.rules import Rules
-
-from .text import card_text, meld_text
 
 
 def needed_card_text(need: NeededCard, rules: Rules, language: Language) -> str:

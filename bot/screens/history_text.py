@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Language, t
+from bot.screens.text import card_text, cards_text, meld_text
 from engine.view import PlayerView, PublicMove
-
-from .text import card_text, cards_text, meld_text
 
 #: Discord's limit for a message's content.
 MESSAGE_LIMIT = 2000

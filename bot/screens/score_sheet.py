@@ -14,8 +14,7 @@ from itertools import accumulate
 from PIL import Image, ImageDraw
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
-
-from ._draw import (
+from bot.screens._draw import (
     CARD_BG,
     FELT_DARK,
     GOLD,

@@ -12,10 +12,9 @@ import math
 from PIL import Image, ImageDraw
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, decimal, t
+from bot.screens._draw import FELT_DARK, GOLD, INK_LIGHT, bold_text, drawable, encode_png, fit, font
+from bot.screens.score_sheet import FAINT, INK, PAPER, RULE, STRIPE, player_colour
 from data.records import PlayerCard
-
-from ._draw import FELT_DARK, GOLD, INK_LIGHT, bold_text, drawable, encode_png, fit, font
-from .score_sheet import FAINT, INK, PAPER, RULE, STRIPE, player_colour
 
 WIDTH = 880
 MARGIN = 20

@@ -33,11 +33,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.i18n.terms import contract_text
-from engine.melds import Meld
-from engine.rules import Rules
-from engine.view import PlayerView, SeatView
-
-from ._draw import (
+from bot.screens._draw import (
     BACK_BLUE,
     CAP_HEIGHT,
     CARD_BG,
@@ -58,7 +54,10 @@ from ._draw import (
     size_for_cap,
     text_width,
 )
-from .cards import TileSize, meld_tile, tile_back, tile_bridge
+from bot.screens.cards import TileSize, meld_tile, tile_back, tile_bridge
+from engine.melds import Meld
+from engine.rules import Rules
+from engine.view import PlayerView, SeatView
 
 #: The picture's width and height in pixels, whatever the number of seats.
 SIZE = 720

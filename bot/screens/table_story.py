@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Language, t
+from bot.screens.history_text import merged_lay_offs, runs
+from bot.screens.text import card_text, cards_text
 from engine.view import PlayerView, PublicMove
-
-from .history_text import merged_lay_offs, runs
-from .text import card_text, cards_text
 
 #: About two lines of a phone's hand message.
 STORY_LIMIT = 200

@@ -1,11 +1,10 @@
 """The table service and its collaborators (see ``tables.py`` for the tour)."""
 
+from bot.service.computers import choose_auto_action
+from bot.service.live import REMOVED, ActResult, Change, Listener, Listeners, LiveTable, rules_for
+from bot.service.snapshot import Changed, SeatSnapshot, seat_tag
+from bot.service.tables import TableService
 from data.errors import TableExists
-
-from .computers import choose_auto_action
-from .live import REMOVED, ActResult, Change, Listener, Listeners, LiveTable, rules_for
-from .snapshot import Changed, SeatSnapshot, seat_tag
-from .tables import TableService
 
 __all__ = [
     "REMOVED",

@@ -31,7 +31,7 @@ BUY_PREFS: tuple[BuyPref, ...] = ("ask", "helps", "never")
 DEFAULT_BUY_PREF: BuyPref = "helps"
 
 if TYPE_CHECKING:
-    from .live import ActResult, LiveTable
+    from bot.service.live import ActResult, LiveTable
 
 
 @dataclass

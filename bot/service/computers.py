@@ -18,16 +18,15 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from bot.logs import at_table
+from bot.process.logs import at_table
+from bot.service.legal_plays import LEGAL
+from bot.service.live import LiveTable
 from engine import Game
 from engine.actions import Action
 from engine.players.expert import ExpertStrategy
 from engine.players.levels import make_strategy
 from engine.players.strategy import EasyStrategy, Strategy
 from engine.view import PlayerView
-
-from .legal_plays import LEGAL
-from .live import LiveTable
 
 log = logging.getLogger("bot.service")
 

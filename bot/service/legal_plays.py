@@ -31,10 +31,9 @@ from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.service.live import LiveTable
 from engine import Game
 from engine.actions import Action
-
-from .live import LiveTable
 
 log = logging.getLogger("bot.service")
 

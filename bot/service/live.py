@@ -22,7 +22,9 @@ from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from bot.backoff import Backoff
+from bot.process.backoff import Backoff
+from bot.service.buy_window import BuyWindow
+from bot.service.nudges import TurnNudges
 from data.errors import StoreBusy
 from data.records import AwayState, EndStatus, TableRecord
 from data.store import PLAYER_WAIT_SECONDS
@@ -30,12 +32,9 @@ from engine import Game, Rules
 from engine.actions import Action
 from engine.events import Event
 
-from .buy_window import BuyWindow
-from .nudges import TurnNudges
-
 if TYPE_CHECKING:
-    from .snapshot import SeatSnapshot
-    from .table_snapshot import TableSnapshot
+    from bot.service.snapshot import SeatSnapshot
+    from bot.service.table_snapshot import TableSnapshot
 
 Clock = Callable[[], float]
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot.errors import NotHost, NotSeated, UserError, WrongPhase
+from bot.interactions.errors import NotHost, NotSeated, UserError, WrongPhase
 
 if TYPE_CHECKING:
-    from .live import LiveTable
+    from bot.service.live import LiveTable
 
 #: Seconds of a turn before its player may be nudged, and before the others may vote to skip.
 NUDGE_AFTER = 20.0

@@ -25,11 +25,10 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.i18n import Language, t
+from bot.service.live import REMOVED, LiveTable, rules_for
+from bot.service.table_snapshot import TableSnapshot
 from data.records import AwayState, lower_is_better
 from engine import Rules
-
-from .live import REMOVED, LiveTable, rules_for
-from .table_snapshot import TableSnapshot
 
 #: Why a game is casual (the lobby's wording in ``bot.i18n``: ``ranked.casual.<reason>``).
 CasualReason = Literal["few_people", "shortened"]

@@ -16,12 +16,11 @@ import asyncio
 import logging
 from dataclasses import replace
 
+from bot.service.buy_window import BUY_PREFS, BuyWindow, HeldDraw
+from bot.service.live import REMOVED, ActResult, LiveTable, Store, rules_for
 from data.records import AwayState, TableRecord
 from engine import Game
 from engine.actions import parse_action
-
-from .buy_window import BUY_PREFS, BuyWindow, HeldDraw
-from .live import REMOVED, ActResult, LiveTable, Store, rules_for
 
 log = logging.getLogger(__name__)
 

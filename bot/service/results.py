@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from bot.service.live import LiveTable, rules_for
+from bot.service.ranked import finished_verdict, people_places
 from data.records import ResultRow
-
-from .live import LiveTable, rules_for
-from .ranked import finished_verdict, people_places
 
 
 def result_rows(table: LiveTable) -> list[ResultRow]:

@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.service.buy_window import take_can_lose_to_buys
+from bot.service.legal_plays import BIG_HAND
 from engine.actions import (
     Action,
     Discard,
@@ -42,9 +44,6 @@ from engine.game import Game
 from engine.legal_moves import lay_off_items
 from engine.melds import Meld
 from engine.wild_suits import one_place_per_meld
-
-from .buy_window import take_can_lose_to_buys
-from .legal_plays import BIG_HAND
 
 #: A compound play as the engine's actions, in the order they are applied.
 Plays = tuple[Action, ...]

@@ -18,17 +18,16 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from bot.service.buy_window import DEFAULT_BUY_PREF, undecided, window_tag
+from bot.service.legal_plays import LEGAL
+from bot.service.live import FOUR_COLOUR_OPTION, ActResult, LiveTable
+from bot.service.shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 from data.records import lower_is_better
 from engine import Game
 from engine.actions import Action
 from engine.cards import Card
 from engine.events import DealEnded, Event, WentOut
 from engine.view import PlayerView
-
-from .buy_window import DEFAULT_BUY_PREF, undecided, window_tag
-from .legal_plays import LEGAL
-from .live import FOUR_COLOUR_OPTION, ActResult, LiveTable
-from .shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 
 
 @dataclass(frozen=True)

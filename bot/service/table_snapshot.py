@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.i18n import Language, table_language
+from bot.service.buy_window import window_tag
 from data.records import TableRecord
 from engine.view import PlayerView
 
-from .buy_window import window_tag
-
 if TYPE_CHECKING:
-    from .live import LiveTable
+    from bot.service.live import LiveTable
 
 
 @dataclass(frozen=True)

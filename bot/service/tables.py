@@ -28,19 +28,11 @@ import time
 from dataclasses import replace
 from typing import Any, Literal
 
-from bot.errors import NoTable, NotSeated, UserError, WrongPhase
 from bot.i18n import t, table_language
-from bot.logs import at_table
-from data.errors import StoreBusy
-from data.records import AwayState, Seat
-from engine import Game
-from engine.actions import Action, CancelBuy, RequestBuy
-from engine.errors import IllegalAction
-from engine.events import DealStarted, Discarded, Event, TurnStarted
-from engine.players.hints import Hint
-
-from . import lobby, nudges
-from .buy_window import (
+from bot.interactions.errors import NoTable, NotSeated, UserError, WrongPhase
+from bot.process.logs import at_table
+from bot.service import lobby, nudges
+from bot.service.buy_window import (
     BUY_PREFS,
     DEFAULT_BUY_PREF,
     BuyPref,
@@ -53,10 +45,10 @@ from .buy_window import (
     undecided,
     window_tag,
 )
-from .computers import ComputerSeats, choose_auto_action
-from .hints import advice_for, plain_hint
-from .legal_plays import LEGAL, prepare
-from .live import (
+from bot.service.computers import ComputerSeats, choose_auto_action
+from bot.service.hints import advice_for, plain_hint
+from bot.service.legal_plays import LEGAL, prepare
+from bot.service.live import (
     ActResult,
     Change,
     ChangeKind,
@@ -67,11 +59,11 @@ from .live import (
     Store,
     rules_for,
 )
-from .ranked import tally
-from .restore import revive, table_seconds
-from .results import is_ranked, result_rows
-from .shortcuts import Plays
-from .snapshot import (
+from bot.service.ranked import tally
+from bot.service.restore import revive, table_seconds
+from bot.service.results import is_ranked, result_rows
+from bot.service.shortcuts import Plays
+from bot.service.snapshot import (
     Changed,
     Resolver,
     SeatSnapshot,
@@ -80,8 +72,15 @@ from .snapshot import (
     settled,
     what_changed,
 )
-from .table_snapshot import TableSnapshot
-from .timers import Timers, Timings, what_is_due
+from bot.service.table_snapshot import TableSnapshot
+from bot.service.timers import Timers, Timings, what_is_due
+from data.errors import StoreBusy
+from data.records import AwayState, Seat
+from engine import Game
+from engine.actions import Action, CancelBuy, RequestBuy
+from engine.errors import IllegalAction
+from engine.events import DealStarted, Discarded, Event, TurnStarted
+from engine.players.hints import Hint
 
 log = logging.getLogger("bot.service")
 

@@ -19,12 +19,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.logs import at_table
-from bot.storage_faults import is_write_refused
+from bot.process.logs import at_table
+from bot.process.storage_faults import is_write_refused
+from bot.service.buy_window import computer_buyers
+from bot.service.live import Clock, LiveTable
 from data.store import background_writes
-
-from .buy_window import computer_buyers
-from .live import Clock, LiveTable
 
 log = logging.getLogger("bot.service")
 

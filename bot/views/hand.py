@@ -13,7 +13,7 @@ and answers with the seat's ``SeatSnapshot``, and the message is drawn from that
 alone. A hand that is merely out of date still does what the button says when that is legal
 now; a refusal redraws the hand with the reason. Lay-offs go through a picker (cards, then a
 place for a card with several), every select is split into pages of at most 25 options, and
-``bot.hand_follower`` keeps the message up to date when something changes for its player.
+``bot.channel.hand_follower`` keeps the message up to date when something changes for its player.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answers, guards
-from bot.errors import StaleControl, UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.i18n.terms import melds_for_form, melds_from_form
-from bot.interactions import guard
+from bot.interactions import answers, guards
+from bot.interactions.errors import StaleControl, UserError
+from bot.interactions.handler import guard
 from bot.screens.attachments import hand_picture_for
 from bot.screens.hand_screen import (
     Button,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import UserError
+from bot.interactions.errors import UserError
 from bot.screens.hand_screen import go_down_key, layoff_cards, other_go_downs
 from bot.screens.text import cards_text
 from engine.actions import (

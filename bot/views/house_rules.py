@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
-from bot.interactions import guard
+from bot.interactions.errors import UserError
+from bot.interactions.handler import guard
 from engine.rules import Rules
 
 if TYPE_CHECKING:

@@ -17,18 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answers, guards
-from bot.errors import NotHost, UserError
+from bot.channel.threads import start_in_thread
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.catalogue import has_key
 from bot.i18n.terms import contract_text
-from bot.interactions import guard
+from bot.interactions import answers, guards
+from bot.interactions.errors import NotHost, UserError
+from bot.interactions.handler import guard
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
 from bot.screens.text import card_text, score_sheet_text, standings_text, table_text
 from bot.service.live import rules_for
 from bot.service.ranked import lobby_line
-from bot.threads import start_in_thread
 from bot.views.hand import open_hand
 from bot.views.house_rules import house_rules_panel, preset_label
 
@@ -46,7 +46,7 @@ TABLE_BUTTON_TEMPLATE = (
 COLOUR = discord.Colour.dark_green()
 WINDOW_VERBS = ("buy", "pass", "unbuy")
 #: The table message's clicks that take the table's lock and write: answered in time
-#: however long the lock or the write takes (``bot.answers``).
+#: however long the lock or the write takes (``bot.interactions.answers``).
 WRITES = frozenset(
     {"join", "leave", "start", "addeasy", "addnormal", "addexpert", "rmcpu", *WINDOW_VERBS}
 )
@@ -157,7 +157,7 @@ async def table_click(
     elif verb == "start":
         game = game_name(service.public(table_id))
         thread = await start_in_thread(interaction, service, table_id, game)
-        if thread is not None:  # the game is on in a thread of its own (bot/threads.py)
+        if thread is not None:  # the game is on in a thread of its own (bot/channel/threads.py)
             moved = service.public(table_id)
             await interaction.response.edit_message(
                 content=t(
@@ -314,7 +314,7 @@ def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
             ),
         ]
     head.append(lobby_line(table, language))
-    applied = options.get("server_defaults") or []  # bot.guild_settings.APPLIED_KEY
+    applied = options.get("server_defaults") or []  # bot.service.guild_settings.APPLIED_KEY
     if applied:
         which = ", ".join(t(f"settings.name.{key}", language) for key in applied)
         head.append(t("lobby.server_defaults", language, which=which))

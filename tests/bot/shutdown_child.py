@@ -3,7 +3,8 @@
 ``python -m tests.bot.shutdown_child DATABASE REPORT`` opens a table in simcord's in-memory
 Discord with two players and lets the table message catch up; then a third player joins and
 the host starts the game, while the publisher's pacing (a long ``edit_interval``) still holds
-back the table edit and the "your turn" notice. It hands the bot to ``bot.lifecycle.serve``, the
+back the table edit and the "your turn" notice. It hands the bot to
+``bot.process.lifecycle.serve``, the
 function ``python -m bot`` uses, with a stand-in for the gateway connection that prints
 ``READY``. After the signal it writes REPORT (JSON): the table message and the channel's
 messages as they were before the signal and after the shutdown. The heartbeat and the
@@ -21,7 +22,7 @@ from typing import Any
 import simcord
 
 from bot import Settings, create_bot
-from bot.lifecycle import serve
+from bot.process.lifecycle import serve
 
 from .helpers import World, button_labels
 

@@ -1,4 +1,5 @@
-"""``bot.answers``: a click is acknowledged in time and answered exactly once, its deferral
+"""``bot.interactions.answers``: a click is acknowledged in time and answered exactly once, its
+deferral
 and its answer ordered by one lock (Discord refuses a second answer with 40060)."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot import answers
+from bot.interactions import answers
 from bot.service.legal_plays import BIG_HAND, needs_time
 from engine import Game, Rules
 from tools.big_hands import pile_up

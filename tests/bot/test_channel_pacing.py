@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 import simcord
 
-import bot.publisher
+import bot.channel.publisher
 from bot import Settings, create_bot
 
 from .conftest import TOKEN
 
-MOST, WINDOW = bot.publisher.RATE  # Discord's: 5 calls in any 5 s
+MOST, WINDOW = bot.channel.publisher.RATE  # Discord's: 5 calls in any 5 s
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main, parser
-from bot.process_lock import DatabaseInUse, ProcessLock
+from bot.process.cli import main, parser
+from bot.process.process_lock import DatabaseInUse, ProcessLock
 from data import open_store
 from data.migrations import load_migrations
 
@@ -44,12 +44,12 @@ def test_help_answers_and_starts_nothing(tmp_path: Path) -> None:
 def test_every_subcommand_has_help_that_starts_nothing(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.cli
+    import bot.process.cli
 
     def must_not_serve(*args: object, **kwargs: object) -> int:
         raise AssertionError("--help started the bot")
 
-    monkeypatch.setattr(bot.cli, "serve", must_not_serve)
+    monkeypatch.setattr(bot.process.cli, "serve", must_not_serve)
     with pytest.raises(SystemExit) as exited:
         main([command, "--help"])
     assert exited.value.code == 0
@@ -76,7 +76,7 @@ def test_a_second_process_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> 
         [
             sys.executable,
             "-c",
-            "import sys, time; from bot.process_lock import ProcessLock; "
+            "import sys, time; from bot.process.process_lock import ProcessLock; "
             f"held = ProcessLock(__import__('pathlib').Path({str(database)!r})).acquire(); "
             "print('held', flush=True); time.sleep(60)",
         ],
@@ -157,7 +157,7 @@ def test_the_console_script_is_the_same_command_line() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     target = project["project"]["scripts"]["shanghai"]
     module, _, function = target.partition(":")
-    assert (module, function) == ("bot.cli", "main")
+    assert (module, function) == ("bot.process.cli", "main")
     with pytest.raises(SystemExit) as exited:
         main(["--help"])
     assert exited.value.code == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import simcord
 
 from bot import Settings, create_bot
-from bot.command_sync import command_payload, meta_key, payload_hash, sync_if_changed
+from bot.process.command_sync import command_payload, meta_key, payload_hash, sync_if_changed
 
 
 def global_key(env: simcord.Env) -> str:

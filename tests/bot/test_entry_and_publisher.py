@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot import Settings
-from bot.publisher import Publisher
+from bot.channel.publisher import Publisher
 from bot.service import Change
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,7 +95,7 @@ async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyP
     channel = FakeChannel()
     bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=1.0)
-    monkeypatch.setattr("bot.publisher.render_table", lambda table: (None, None))
+    monkeypatch.setattr("bot.channel.publisher.render_table", lambda table: (None, None))
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
         channel_id=9, record=record, names=[], view=None, playing=False, closed=False

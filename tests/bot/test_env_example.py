@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import AliasChoices
 
-from bot.settings import Settings
+from bot.process.settings import Settings
 
 EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 #: ``NAME=value`` lines, commented out or not (optional settings are shown commented).

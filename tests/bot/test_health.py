@@ -1,4 +1,4 @@
-"""The heartbeat and ``bot.health``'s verdicts (the live process is in test_shutdown.py)."""
+"""The heartbeat and ``bot.process.health``'s verdicts (the live process is in test_shutdown.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.health import keep_beating, problem
+from bot.process.health import keep_beating, problem
 
 
 class _Shard:
@@ -94,8 +94,8 @@ def test_the_light_probe_finds_the_heartbeat_as_the_settings_do(
 ) -> None:
     import os
 
-    from bot.health import heartbeat_path
-    from bot.settings import Settings
+    from bot.process.health import heartbeat_path
+    from bot.process.settings import Settings
 
     monkeypatch.chdir(tmp_path)
     for name in list(os.environ):
@@ -115,8 +115,8 @@ def test_the_probe_imports_neither_discord_nor_pydantic(tmp_path: Path) -> None:
 
     root = Path(__file__).resolve().parents[2]
     code = (
-        "import sys, runpy; sys.argv = ['bot.health'];\n"
-        "try:\n    runpy.run_module('bot.health', run_name='__main__')\n"
+        "import sys, runpy; sys.argv = ['bot.process.health'];\n"
+        "try:\n    runpy.run_module('bot.process.health', run_name='__main__')\n"
         "except SystemExit: pass\n"
         "print(sorted(m for m in ('discord', 'pydantic', 'aiosqlite', 'PIL') if m in sys.modules))"
     )

@@ -13,8 +13,8 @@ import simcord
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
-from bot.app import RESTARTING
 from bot.i18n import t
+from bot.process.app import RESTARTING
 
 from .discord_locales import speaking
 from .helpers import discard_id

@@ -10,9 +10,9 @@ import pytest
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
-from bot.delivery import NEEDED
-from bot.permissions import missing_here
-from bot.threads import THREAD_PERMISSIONS
+from bot.channel.delivery import NEEDED
+from bot.channel.threads import THREAD_PERMISSIONS
+from bot.interactions.permissions import missing_here
 
 from .discord_locales import speaking
 

@@ -10,7 +10,7 @@ import discord
 import pytest
 import simcord
 
-from bot.guild_settings import GuildDefaults, table_options
+from bot.service.guild_settings import GuildDefaults, table_options
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 

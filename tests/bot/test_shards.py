@@ -33,7 +33,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 class Process:
-    """One shard process's store and service (what ``bot.app`` builds), without Discord."""
+    """One shard process's store and service (what ``bot.process.app`` builds), without Discord."""
 
     def __init__(self, store: Store, service: TableService) -> None:
         self.store = store

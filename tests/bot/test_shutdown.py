@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.app import RESTARTING
-from bot.lifecycle import serve
-from bot.publisher import Publisher
+from bot.channel.publisher import Publisher
+from bot.process.app import RESTARTING
+from bot.process.lifecycle import serve
 from bot.service import Change
 
 from .helpers import open_table
@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signals) -> None:
-    """The real shutdown path (``bot.lifecycle.serve`` and ``ShanghaiBot.close``) in a process
+    """The real shutdown path (``bot.process.lifecycle.serve`` and ``ShanghaiBot.close``) in a
+    process
     of its own, with simcord standing in for Discord; see ``shutdown_child.py``."""
     database, report = tmp_path / "db.sqlite3", tmp_path / "report.json"
     child = subprocess.Popen(
@@ -81,11 +82,11 @@ def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signa
 
 
 def health(heartbeat: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m bot.health`` as the container's HEALTHCHECK runs it."""
+    """``python -m bot.process.health`` as the container's HEALTHCHECK runs it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SHANGHAI_", "DISCORD_"))}
     env |= {"PYTHONPATH": str(ROOT), "SHANGHAI_HEARTBEAT": str(heartbeat)}
     return subprocess.run(
-        [sys.executable, "-m", "bot.health"],
+        [sys.executable, "-m", "bot.process.health"],
         cwd=heartbeat.parent,
         env=env,
         capture_output=True,
@@ -127,7 +128,7 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     channel = _Channel()
     bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=3600.0)
-    monkeypatch.setattr("bot.publisher.render_table", lambda table: (None, None))
+    monkeypatch.setattr("bot.channel.publisher.render_table", lambda table: (None, None))
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
         channel_id=9, record=record, names=[], view=None, playing=False, closed=False
@@ -154,7 +155,7 @@ async def test_wind_down_gives_up_on_a_hanging_channel_within_the_grace(
         await asyncio.Event().wait()
 
     monkeypatch.setattr(bot.publisher, "flush", hangs)
-    monkeypatch.setattr("bot.app.SHUTDOWN_GRACE", 0.5)
+    monkeypatch.setattr("bot.process.app.SHUTDOWN_GRACE", 0.5)
     loop = asyncio.get_running_loop()
     started = loop.time()
     await asyncio.wait_for(bot._wind_down(), 5)

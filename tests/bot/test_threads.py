@@ -14,7 +14,7 @@ from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
 from bot import Settings
-from bot.threads import thread_name
+from bot.channel.threads import thread_name
 from engine.cards import Card, parse_cards
 
 from .helpers import World, custom_ids, open_table

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.try_it import build_world, lay_the_table, republish, try_settings
+from bot.process.try_it import build_world, lay_the_table, republish, try_settings
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings
+from bot.process.settings import Settings
 from data import Seat, Store, open_store
 from data.backup import DEFAULT_DATABASE, BackupError, backup_every, backup_file, prune
 

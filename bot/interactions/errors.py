@@ -1,7 +1,7 @@
 """Refusals the bot explains to a user, as opposed to bugs it logs.
 
 Everything derived from ``ValueError`` (the engine's ``IllegalAction`` included) carries a
-message written for the player; the handlers in ``bot.interactions`` show it ephemerally and
+message written for the player; the handlers in ``bot.interactions.handler`` show it ephemerally and
 log nothing about it. Any other exception is a bug: it is logged with its traceback and the
 user gets a generic apology.
 

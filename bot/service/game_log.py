@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from .logs import at_table
+from bot.process.logs import at_table
 
 if TYPE_CHECKING:
-    from .service import Change
+    from bot.service import Change
 
 log = logging.getLogger("bot.games")
 

@@ -6,7 +6,7 @@ Python running as a container's PID 1 would not even die on SIGTERM. ``serve`` t
 signals into ``bot.close()``, whose wind-down is bounded by ``app.SHUTDOWN_GRACE`` so the
 process exits with status 0 before the kill.
 
-While it serves, two chores run beside the bot: the heartbeat for ``python -m bot.health``
+While it serves, two chores run beside the bot: the heartbeat for ``python -m bot.process.health``
 and, when ``SHANGHAI_BACKUP_DIR`` is set, the automatic backups (``data.backup``).
 """
 
@@ -20,11 +20,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.process.app import ShanghaiBot
+from bot.process.health import keep_beating
 from data import is_postgres_url
 from data.backup import backup_every
-
-from .app import ShanghaiBot
-from .health import keep_beating
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,7 @@
-"""Liveness: the running bot touches a heartbeat file; ``python -m bot.health`` checks its age.
+"""Liveness: the running bot touches a heartbeat file; ``python -m bot.process.health`` checks its
+age.
 
-A container's ``HEALTHCHECK`` (and any monitor) runs ``python -m bot.health``: exit status 0
+A container's ``HEALTHCHECK`` (and any monitor) runs ``python -m bot.process.health``: exit status 0
 when the heartbeat (``SHANGHAI_HEARTBEAT``, default ``var/heartbeat``) was touched within
 ``STALE_AFTER`` seconds, 1 with a one-line reason otherwise. The bot touches it every
 ``BEAT_SECONDS`` while it is connected to Discord and ready, so a bot that is up but cannot

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from .backoff import Backoff
-from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
-from .logs import at_ids, at_table
+from bot.i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from bot.process.backoff import Backoff
+from bot.process.logs import at_ids, at_table
 
 if TYPE_CHECKING:
-    from .publisher import Outbox, Publisher
+    from bot.channel.publisher import Outbox, Publisher
 
 log = logging.getLogger(__name__)
 

@@ -51,7 +51,7 @@ class ProcessLock:
 
     def acquire(self) -> ProcessLock:
         """Take the lock or raise ``DatabaseInUse``; a folder that cannot hold it is left to
-        the database's own checks (``bot.database_problems``), which word that better."""
+        the database's own checks (``bot.process.database_problems``), which word that better."""
         if fcntl is None or str(self.database) == ":memory:":
             return self
         try:

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.answers import awaiting_answer
 from bot.i18n import interaction_language, t
-from bot.logs import at_ids
+from bot.interactions.answers import awaiting_answer
+from bot.process.logs import at_ids
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand

@@ -1,5 +1,6 @@
 """What the command line knows about the settings and the database without starting the bot:
-shared by ``bot.cli`` (the subcommands) and ``bot.check`` (``check``), so neither imports the
+shared by ``bot.process.cli`` (the subcommands) and ``bot.process.check`` (``check``), so neither
+imports the
 other.
 """
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from pydantic import SecretStr, ValidationError
 
-from .settings import Settings
+from bot.process.settings import Settings
 
 #: The exit status of a problem the operator must fix, printed as one line on stderr.
 EXIT_CONFIG = 2

@@ -15,12 +15,12 @@ from typing import Any
 
 import discord
 
-from . import answers
-from .i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
-from .i18n.refusals import refusal_text
-from .storage_faults import is_storage_fault
+from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
+from bot.i18n.refusals import refusal_text
+from bot.interactions import answers
+from bot.process.storage_faults import is_storage_fault
 
-log = logging.getLogger("bot.errors")
+log = logging.getLogger("bot.interactions.errors")
 
 APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
 

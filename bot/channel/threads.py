@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from .i18n import t, table_language
-from .logs import at_table
+from bot.i18n import t, table_language
+from bot.process.logs import at_table
 
 if TYPE_CHECKING:
-    from .service import TableService
-    from .service.table_snapshot import TableSnapshot
+    from bot.service import TableService
+    from bot.service.table_snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
 

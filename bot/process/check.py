@@ -15,13 +15,12 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from bot.process.database_problems import moved_default_problem, path_problem
+from bot.process.process_lock import lock_path
+from bot.process.settings import Settings
+from bot.process.settings_facts import EXIT_CONFIG, settings_without_token, sqlite_facts
 from data import describe, is_postgres_url
 from data.migrations import load_migrations
-
-from .database_problems import moved_default_problem, path_problem
-from .process_lock import lock_path
-from .settings import Settings
-from .settings_facts import EXIT_CONFIG, settings_without_token, sqlite_facts
 
 
 def main() -> int:

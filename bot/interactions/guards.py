@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .errors import NotHost, UserError
+from bot.interactions.errors import NotHost, UserError
 
 if TYPE_CHECKING:
-    from .service import LiveTable
+    from bot.service import LiveTable
 
 ELSEWHERE = "That control belongs to a table in another channel, so nothing was done."
 

@@ -29,8 +29,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from .app import ShanghaiBot
-    from .service import Change
+    from bot.process.app import ShanghaiBot
+    from bot.service import Change
 
 log = logging.getLogger(__name__)
 

@@ -33,6 +33,29 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.channel.delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
+from bot.channel.pacing import ChannelPace
+from bot.channel.threads import result_line
+from bot.i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from bot.process.backoff import Backoff
+from bot.process.logs import at_table
+from bot.screens.attachments import (
+    TABLE_FILE,
+    score_sheet_picture,
+    table_file,
+    table_picture,
+    table_png,
+)
+from bot.screens.text import (
+    card_text,
+    event_lines,
+    layoff_item_text,
+    meld_text,
+    score_sheet_text,
+    standings_text,
+)
+from bot.service.live import FOUR_COLOUR_OPTION
+from bot.views.table import render_table
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -55,33 +78,9 @@ from engine.events import (
     WentOut,
 )
 
-from .backoff import Backoff
-from .delivery import UNKNOWN_MESSAGE, Delivery, new_backoff
-from .i18n import DEFAULT_LANGUAGE, Language, t, table_language
-from .logs import at_table
-from .pacing import ChannelPace
-from .screens.attachments import (
-    TABLE_FILE,
-    score_sheet_picture,
-    table_file,
-    table_picture,
-    table_png,
-)
-from .screens.text import (
-    card_text,
-    event_lines,
-    layoff_item_text,
-    meld_text,
-    score_sheet_text,
-    standings_text,
-)
-from .service.live import FOUR_COLOUR_OPTION
-from .threads import result_line
-from .views.table import render_table
-
 if TYPE_CHECKING:
-    from .service import Change, TableService
-    from .service.table_snapshot import TableSnapshot
+    from bot.service import Change, TableService
+    from bot.service.table_snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +168,7 @@ class Publisher:
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
         self._hurry = False
         self.delivery = Delivery(self)
-        #: Each channel's recent calls, kept across its tables (``bot.pacing``).
+        #: Each channel's recent calls, kept across its tables (``bot.channel.pacing``).
         self.pace = ChannelPace()
         #: One-off posts beside the outboxes (a thread's result line in its channel).
         self._side_tasks: set[asyncio.Task[None]] = set()

@@ -1,7 +1,8 @@
 """The command line: ``python -m bot`` or ``shanghai``, with subcommands.
 
 - ``run`` (the default, so plain ``python -m bot`` serves): connect to Discord and serve.
-- ``try``: the real bot in a simulated Discord in your browser, no token needed (``bot.try_it``,
+- ``try``: the real bot in a simulated Discord in your browser, no token needed
+(``bot.process.try_it``,
   ``pip install '.[try]'``).
 - ``sync``: upload the slash commands now and exit (``run --sync`` uploads and serves).
 - ``check``: validate the settings, the token's shape and the database, and say what ``run``
@@ -23,10 +24,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from bot.process.settings import Settings
+from bot.process.settings_facts import EXIT_CONFIG
 from data import is_postgres_url
-
-from .settings import Settings
-from .settings_facts import EXIT_CONFIG
 
 PROG = "shanghai"
 
@@ -99,13 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = ["--database", str(args.database)] if args.database else []
         return backup_main([str(args.destination), *extra])
     if command == "try":
-        from .try_it import main as try_main
+        from bot.process.try_it import main as try_main
 
         return try_main(
             seed=args.seed, port=args.port, viewers=args.viewers, open_browser=not args.no_browser
         )
     if command == "check":
-        from .check import main as check_main
+        from bot.process.check import main as check_main
 
         return check_main()
     settings, problem = load_settings()
@@ -145,13 +145,13 @@ def serve(settings: Settings, *, sync_only: bool = False) -> int:
     import aiohttp
     import discord
 
+    from bot import create_bot
+    from bot.process import logs
+    from bot.process.database_problems import DatabaseProblem
+    from bot.process.lifecycle import run, sync_commands
+    from bot.process.process_lock import DatabaseInUse, ProcessLock
     from data import ShardTaken
     from data.fence import ShardCountMismatch
-
-    from . import create_bot, logs
-    from .database_problems import DatabaseProblem
-    from .lifecycle import run, sync_commands
-    from .process_lock import DatabaseInUse, ProcessLock
 
     logs.configure(settings.log_level)
     # The bot never joins a voice channel: discord.py's warnings about voice libraries are noise.

@@ -70,7 +70,7 @@ class World:
 
 def try_settings(database: Path, seed: int | None) -> Any:
     """The bot's settings for a try session (a temporary folder holds every file)."""
-    from .settings import Settings
+    from bot.process.settings import Settings
 
     return Settings(
         discord_token=SecretStr(FAKE_TOKEN),
@@ -166,7 +166,7 @@ async def session(
     """The whole try session: world, bot, table, Preview; until the page ends it or a signal."""
     import simcord
 
-    from . import create_bot
+    from bot import create_bot
 
     bot = create_bot(try_settings(folder, seed))
     env = simcord.Env(bot, settle_timeout=SETTLE_SECONDS)

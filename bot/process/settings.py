@@ -17,10 +17,9 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.process.logs import parse_levels
 from data.opening import is_postgres_url
 from data.shards import ShardSet
-
-from .logs import parse_levels
 
 #: Three dot-separated base64url parts: the shape of every Discord bot token.
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
@@ -66,7 +65,8 @@ class Settings(BaseSettings):
     lobby_minutes: float = Field(default=30.0, gt=0, le=24 * 60)
     #: Hours without any person's action after which a game ends as abandoned.
     idle_hours: float = Field(default=24.0, gt=0, le=24 * 30)
-    #: A file the running bot touches while connected; ``python -m bot.health`` reads its age.
+    #: A file the running bot touches while connected; ``python -m bot.process.health`` reads its
+    #: age.
     heartbeat: Path = Field(default=Path("var/heartbeat"))
     #: A folder for automatic backups of the database (none are made when unset).
     backup_dir: Path | None = None
@@ -90,7 +90,7 @@ class Settings(BaseSettings):
     #: Where players read the full rules (the repository's ``docs/RULES.md`` as published);
     #: ``/shanghai rules`` links to it. Unset: it names the file instead.
     rules_url: str = Field(default="", pattern=r"^(https?://\S+)?$")
-    #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.logs``).
+    #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.process.logs``).
     log_level: str = "INFO"
     #: A loopback port for the Prometheus metrics (``pip install '.[metrics]'``); off when unset,
     #: 0 picks a free port (tests).

@@ -28,22 +28,21 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.channel.hand_follower import HandFollower
+from bot.channel.publisher import Publisher
+from bot.i18n import interaction_language, t
+from bot.i18n.translator import CatalogueTranslator
+from bot.interactions.handler import report
+from bot.process.command_sync import sync_if_changed
+from bot.process.database_problems import open_database
+from bot.process.settings import Settings
+from bot.service import Listener, Listeners, TableService, legal_plays
+from bot.service.game_log import GameLog
+from bot.service.members import MemberCheck
 from data import Store, describe, is_postgres_url
 
-from .command_sync import sync_if_changed
-from .database_problems import open_database
-from .game_log import GameLog
-from .hand_follower import HandFollower
-from .i18n import interaction_language, t
-from .i18n.translator import CatalogueTranslator
-from .interactions import report
-from .members import MemberCheck
-from .publisher import Publisher
-from .service import Listener, Listeners, TableService, legal_plays
-from .settings import Settings
-
 if TYPE_CHECKING:
-    from .metrics import Metrics
+    from bot.process.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +92,7 @@ class ShanghaiBot(commands.AutoShardedBot):
         self._refusals: set[asyncio.Task[None]] = set()
         #: ``python -m bot sync``: ``setup_hook`` syncs the commands and builds nothing else.
         self.sync_only = False
-        #: Prometheus metrics, when ``SHANGHAI_METRICS_PORT`` is set (``bot.metrics``).
+        #: Prometheus metrics, when ``SHANGHAI_METRICS_PORT`` is set (``bot.process.metrics``).
         self.metrics: Metrics | None = None
         self._gate_interactions()
 
@@ -154,7 +153,9 @@ class ShanghaiBot(commands.AutoShardedBot):
         self.hands = HandFollower(self)
         listeners: list[Listener] = [self.publisher, self.hands, MemberCheck(self), GameLog()]
         if settings.metrics_port is not None:
-            from .metrics import Metrics  # prometheus-client: the optional `metrics` extra
+            from bot.process.metrics import (
+                Metrics,  # prometheus-client: the optional `metrics` extra
+            )
 
             self.metrics = Metrics(self)
             self.store.commit_observer = self.metrics.committed

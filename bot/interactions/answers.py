@@ -11,7 +11,7 @@ the original response, through the interaction's webhook, valid for 15 minutes).
 
 One lock per interaction orders the deferral and the answer, so they never both answer (which
 Discord refuses with 40060). ``show`` and ``update`` answer or edit, whichever is due;
-``bot.interactions.reply`` (refusals, apologies) goes through the same lock.
+``bot.interactions.handler.reply`` (refusals, apologies) goes through the same lock.
 """
 
 from __future__ import annotations

@@ -2,12 +2,13 @@
 
 Without Send Messages, Embed Links or Attach Files the table message cannot be posted or
 redrawn; a game started there anyway would reach its players only as the host's one direct
-message (``bot.delivery``). So ``/shanghai new`` and ``/rummy new`` read the permissions Discord
+message (``bot.channel.delivery``). So ``/shanghai new`` and ``/rummy new`` read the permissions
+Discord
 sends with the interaction itself (``app_permissions``: the bot's, in this channel, overwrites
 included, known even when the channel is not in the cache) and refuse privately, in the
 member's language, naming exactly what is missing, before anything is written or posted.
 
-The list is ``bot.delivery.NEEDED``, the same the host is told about when a permission is
+The list is ``bot.channel.delivery.NEEDED``, the same the host is told about when a permission is
 revoked during a game, and the README's invite section names the same five.
 """
 
@@ -17,9 +18,9 @@ from typing import Any
 
 import discord
 
-from .delivery import NEEDED
-from .errors import UserError
-from .i18n import interaction_language, t
+from bot.channel.delivery import NEEDED
+from bot.i18n import interaction_language, t
+from bot.interactions.errors import UserError
 
 
 class BotLacksPermissions(UserError):

@@ -1,0 +1,1 @@
+"""What keeps a channel current: the table message, its outbox, the hands that follow, threads."""
