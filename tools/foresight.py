@@ -30,7 +30,7 @@ opponent go out is shunned. Three modes, the ``--mode`` of the seat named ``fore
   whichever of it and the upcard leaves the lower deficiency after its best discard (a tie:
   the expert's own choice): what knowing the card under the stock is worth to the draw.
 
-Measured (README, issue 28's fourth session): against three normal players, seed 4242, 200
+Measured (docs/computer-players.md): against three normal players, seed 4242, 200
 games each paired with the expert's, ``lap`` won 24.0 ± 8.9 more games in a hundred and
 ``stock`` 19.0 ± 8.2, while ``sampled`` changed 37-40% of the close discards and won -3.5 to
 +0.2 (± 8) with a mean total 22-26 points higher: the headroom is the next card itself,

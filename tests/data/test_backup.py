@@ -52,7 +52,7 @@ async def _more_written(written: list[int], than: int) -> None:
 
 
 def _restore(backup: Path, target: Path) -> None:
-    """What the README tells an operator: copy the backup over the (stopped) bot's database."""
+    """What docs/admin.md tells an operator: copy the backup over the (stopped) bot's database."""
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(backup, target)
 

@@ -1,6 +1,5 @@
-"""The expert's switches screened in issue 28's second session (README, "The searching
-expert"): each is off by default, and each, switched on, changes the decision it was built
-for and no other."""
+"""The expert's screened switches (docs/computer-players.md): each is off by default, and
+each, switched on, changes the decision it was built for and no other."""
 
 from __future__ import annotations
 
