@@ -12,7 +12,8 @@ an action's save, the restore query) stays in the store.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from types import TracebackType
+from typing import Any, Self, TypeVar
 
 from .sql import Sql
 
@@ -22,9 +23,26 @@ _T = TypeVar("_T")
 class SqlCalls:
     """The primitives the shared calls are written on; every store implements them."""
 
-    def _now(self) -> float:
-        """The unix time stamped on rows (a test's fake clock, if it gave one)."""
+    #: The unix time stamped on rows (a test's fake clock, if it gave one).
+    _clock: Callable[[], float]
+
+    async def close(self) -> None:
+        """Wait for running writes and close; harmless twice."""
         raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def _now(self) -> float:
+        return self._clock()
 
     def _to_json(self, value: Any) -> Any:
         """A JSON column's parameter: text for SQLite, the value itself for the jsonb codec."""

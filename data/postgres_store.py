@@ -35,7 +35,6 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Final, TypeVar
 
 import asyncpg
@@ -196,23 +195,7 @@ class PostgresStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls):
             if self.fence is not None:
                 await self.fence.release()
 
-    async def __aenter__(self) -> PostgresStore:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    # -- plumbing ---------------------------------------------------------------------------
-
     # -- the primitives of the shared calls (data.calls) ------------------------------------
-
-    def _now(self) -> float:
-        return self._clock()
 
     def _to_json(self, value: Any) -> Any:
         return value  # the jsonb codec encodes it

@@ -43,7 +43,6 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any, TypeVar, cast
 
 import aiosqlite
@@ -208,21 +207,7 @@ class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls):
                     await self._reader.close()
                 await self._db.close()
 
-    async def __aenter__(self) -> SqliteStore:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     # -- the primitives of the shared calls (data.calls) ------------------------------------
-
-    def _now(self) -> float:
-        return self._clock()
 
     def _to_json(self, value: Any) -> Any:
         return dumps(value)
