@@ -3,7 +3,11 @@
 Start at ``store.Store`` (the interface the bot codes against), ``records`` (the values it
 returns) and ``errors`` (what it raises). ``opening.open_store`` opens one from a setting:
 ``sqlite_store.SqliteStore`` for a file path (the default), ``postgres_store.PostgresStore``
-for a ``postgresql://`` URL. ``shards`` says which guilds a process owns, ``fence`` keeps two
+for a ``postgresql://`` URL. The calls both stores make alike are written once, one module a
+concern: ``games`` (tables, the game, its log), ``board`` (results, statistics, the ranked board,
+with ``ranking`` and ``rating``) and ``guild_settings``; each store keeps its connections and its
+group commit (``sqlite_connection``, ``sqlite_commit``, ``postgres_connection``,
+``postgres_commit``). ``shards`` says which guilds a process owns, ``fence`` keeps two
 processes off one shard. Migrations live per dialect in ``migrations/sqlite/`` and
 ``migrations/postgres/``. The engine's game state passes through as opaque JSON text.
 """

@@ -1,4 +1,4 @@
-"""Rows the store cannot decode into records, at start-up (issue 16.3).
+"""Rows the store cannot decode into records, at start-up.
 
 A table row whose seats, options or away flags no longer decode (a hand edit, a bug of an
 older version) used to make ``open_tables`` raise, and with it the bot's start-up: every table

@@ -30,10 +30,10 @@ PUBLIC_SIDE = (
 #: function with a test that fails when the library changes it.
 PRIVATE_ACCESS = {
     # aiosqlite's worker thread, made a daemon (tests/data/test_sqlite_store.py checks it).
-    ("data/sqlite_store.py", "daemon_worker"),
+    ("data/sqlite_connection.py", "daemon_worker"),
     # aiosqlite's queue to that thread, for a group commit's one trip there (the same test
     # file checks it runs there).
-    ("data/sqlite_store.py", "on_worker_thread"),
+    ("data/sqlite_connection.py", "on_worker_thread"),
     # discord.py's gateway parser, wrapped to refuse clicks during shutdown
     # (tests/bot/test_shutdown.py: clicks after shutdown began are refused politely).
     ("bot/process/app.py", "_gate_interactions"),

@@ -13,7 +13,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from data import GameKind, ResultRow, Seat, StaleVersion, Store
-from data.ranking import MIN_RANKED_GAMES, longest_streak
+from data.ranking import MIN_RANKED_GAMES
+from data.rating import longest_streak
 
 from .conftest import Backend, FakeClock
 

@@ -144,7 +144,7 @@ async def test_the_worker_thread_is_a_daemon(tmp_path: Path) -> None:
     its thread, this fails before a never-closed store keeps a process alive."""
     import threading
 
-    from data.sqlite_store import daemon_worker
+    from data.sqlite_connection import daemon_worker
 
     before = set(threading.enumerate())
     connection = await daemon_worker(aiosqlite.connect(tmp_path / "w.sqlite3"))
@@ -160,7 +160,7 @@ async def test_a_function_runs_on_the_connections_own_thread(tmp_path: Path) -> 
     aiosqlite changes it, this fails before a group commit runs its statements elsewhere."""
     import threading
 
-    from data.sqlite_store import daemon_worker, on_worker_thread
+    from data.sqlite_connection import daemon_worker, on_worker_thread
 
     before = set(threading.enumerate())
     connection = await daemon_worker(aiosqlite.connect(tmp_path / "w.sqlite3"))
