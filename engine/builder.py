@@ -1,7 +1,7 @@
 """Building a go-down one step at a time, the engine judging every step.
 
 ``Game.legal_actions`` lists the go-down the solver proposes (per choice of swaps, plus the
-go-down-and-lay-off bundle of E13); the full set of go-downs, every split of the hand into
+go-down-and-lay-off bundle); the full set of go-downs, every split of the hand into
 melds and every identity of every wild, is far too large to list. A player who wants
 another one builds it here, which is the documented way to reach every go-down ``apply``
 accepts:

@@ -339,7 +339,7 @@ class Game:
             if self.is_shanghai:
                 cards, self.pile = self.pile, []
                 self.pile_from = []
-            else:  # R11: the top discard stays
+            else:  # Rummy's restock: the top discard stays
                 cards, self.pile = self.pile[:-1], self.pile[-1:]
                 self.pile_from = self.pile_from[-1:]
             self.restocks += 1
@@ -479,7 +479,7 @@ class Game:
         self.step = "draw"
         self._reset_turn_flags()
         if self.is_shanghai and not self._stock_drawable():
-            # E10/E11: with a dead stock each player gets one last turn with the upcard;
+            # With a dead stock each player gets one last turn with the upcard;
             # after a whole lap without anyone going out the deal is exhausted.
             self.dry_turns += 1
             if self.dry_turns > n:

@@ -9,8 +9,8 @@ Terminology:
 - *value*: a run position, 1 (low ace) to 14 (high ace); an *interval* ``lo..hi`` is the values
   a run covers and a *gap* is a position of it that no natural fills, so a wild must;
 - *points placed*: the penalty value (``rules.card_value``) of the cards put on the table.
-  Maximising it is the same as minimising the points left in hand (the preference of E25's
-  helper), because a hand's total is fixed;
+  Maximising it is the same as minimising the points left in hand (what a helper
+  suggesting a go-down prefers), because a hand's total is fixed;
 - *plan*: a found arrangement in compact form (intervals with their gaps, set ranks with
   natural and wild counts), turned into ``Meld`` values only once, for the winner.
 
