@@ -2,7 +2,7 @@
 
 Text forms (``parse_action``): ``draw``, ``take``, ``buy-in-turn``, ``buy``, ``cancel-buy``,
 ``discard 7H``, ``down set: 8H 8S 8C | run: 3H 4H JK=5H 6H``, ``down ... with 8C>1@2``,
-``down ... then 9H>2:high`` (S37: lay off straight after going down), ``meld set: ...`` (Rummy),
+``down ... then 9H>2:high`` (lay off straight after going down), ``meld set: ...`` (Rummy),
 ``layoff 7H>2:high, JK>0:C``, ``swap 8C>1@2``.
 """
 
@@ -18,7 +18,7 @@ from .melds import End, Meld
 
 @dataclass(frozen=True, slots=True)
 class DrawStock:
-    """P draws the top stock card; this closes the buy window and settles buys (S27)."""
+    """P draws the top stock card; this closes the buy window and settles buys."""
 
     name: ClassVar[str] = "draw"
 
@@ -28,7 +28,7 @@ class DrawStock:
 
 @dataclass(frozen=True, slots=True)
 class TakeUpcard:
-    """P takes the live upcard as the draw (S26, S28)."""
+    """P takes the live upcard as the draw."""
 
     name: ClassVar[str] = "take"
 
@@ -38,7 +38,7 @@ class TakeUpcard:
 
 @dataclass(frozen=True, slots=True)
 class BuyInTurn:
-    """Two-player ``in_turn_buy``: P takes the upcard plus penalty cards as the draw (S33)."""
+    """Two-player ``in_turn_buy``: P takes the upcard plus penalty cards as the draw."""
 
     name: ClassVar[str] = "buy-in-turn"
 
@@ -48,7 +48,7 @@ class BuyInTurn:
 
 @dataclass(frozen=True, slots=True)
 class RequestBuy:
-    """Another player asks to buy the live upcard (S26-S31)."""
+    """Another player asks to buy the live upcard."""
 
     name: ClassVar[str] = "buy"
 
@@ -68,7 +68,7 @@ class CancelBuy:
 
 @dataclass(frozen=True, slots=True)
 class Swap:
-    """Put natural ``card`` in place of the wild at ``position`` of table meld ``meld`` (S42)."""
+    """Put natural ``card`` in place of the wild at ``position`` of table meld ``meld``."""
 
     card: Card
     meld: int
@@ -93,13 +93,13 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class GoDown:
-    """Lay the whole contract (S34-S36) as one atomic action.
+    """Lay the whole contract as one atomic action.
 
     ``swaps`` (only under ``anyone_then_go_down``) are made first, against the table before
-    the go-down. ``layoffs`` (only under ``layoff_on_going_down_turn``, S37) follow the
+    the go-down. ``layoffs`` (only under ``layoff_on_going_down_turn``) follow the
     melds; their meld numbers count the new melds too, which are appended to the table in
-    the order given. Only the hand left after everything is judged by the going-out rule
-    (S45), which is how preset_004 goes down and lays off its last card in one play (E13).
+    the order given. Only the hand left after everything is judged by the going-out rule,
+    which is how preset_004 goes down and lays off its last card in one play.
     """
 
     melds: tuple[Meld, ...]
@@ -118,7 +118,7 @@ class GoDown:
 
 @dataclass(frozen=True, slots=True)
 class LayMelds:
-    """Classic Rummy: lay any number of new melds (R4)."""
+    """Classic Rummy: lay any number of new melds."""
 
     melds: tuple[Meld, ...]
     name: ClassVar[str] = "meld"
@@ -129,7 +129,7 @@ class LayMelds:
 
 @dataclass(frozen=True, slots=True)
 class LayOffItem:
-    """One card onto table meld ``meld``: ``end`` for runs, ``suit`` for a set wild (S39, E24)."""
+    """One card onto table meld ``meld``: ``end`` for runs, ``suit`` for a set wild."""
 
     card: Card
     meld: int
@@ -160,7 +160,7 @@ class LayOffItem:
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
-    """A batch of lay-offs, applied in order, all or none (S41)."""
+    """A batch of lay-offs, applied in order, all or none."""
 
     items: tuple[LayOffItem, ...]
     name: ClassVar[str] = "layoff"
@@ -171,7 +171,7 @@ class LayOff:
 
 @dataclass(frozen=True, slots=True)
 class SwapJoker:
-    """A down player's swap on their own turn (S42)."""
+    """A down player's swap on their own turn."""
 
     swap: Swap
     name: ClassVar[str] = "swap"
@@ -182,7 +182,7 @@ class SwapJoker:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """End the turn by discarding ``card`` (S44)."""
+    """End the turn by discarding ``card``."""
 
     card: Card
     name: ClassVar[str] = "discard"

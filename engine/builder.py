@@ -1,21 +1,21 @@
-"""Building a go-down one step at a time, the engine judging every step (issue 11).
+"""Building a go-down one step at a time, the engine judging every step.
 
 ``Game.legal_actions`` lists the go-down the solver proposes (per choice of swaps, plus the
-go-down-and-lay-off bundle of E13); the full set of go-downs, every split of the hand into
+go-down-and-lay-off bundle); the full set of go-downs, every split of the hand into
 melds and every identity of every wild, is far too large to list. A player who wants
 another one builds it here, which is the documented way to reach every go-down ``apply``
 accepts:
 
-1. ``with_swap`` (only under ``joker_swap: anyone_then_go_down``, before any meld; S42);
+1. ``with_swap`` (only under ``joker_swap: anyone_then_go_down``, before any meld);
 2. ``with_meld`` once per contract slot, in any order; ``meld_readings(cards, kind)`` lists
    every way a handful of cards reads as a set or run (each wild's identity included);
-3. ``with_layoff`` (only under ``layoff_on_going_down_turn``, once the contract is complete;
-   S37); ``layoff_options`` lists them;
+3. ``with_layoff`` (only under ``layoff_on_going_down_turn``, once the contract is complete);
+   ``layoff_options`` lists them;
 4. ``action()`` is the ``GoDown``; ``check()`` asks the game whether it is legal.
 
 Each step raises the ``IllegalAction`` that the step already breaks, leaving the builder as it
 was (builders are immutable values: a step returns a new builder). A builder that accepted
-every step may still fail ``check()`` on the going-out rule (S45), which only the whole play
+every step may still fail ``check()`` on the going-out rule, which only the whole play
 decides; ``check()`` then says why.
 """
 
@@ -129,7 +129,7 @@ class GoDownBuilder:
         return [s for s in dict.fromkeys(options) if _accepts(self.with_swap, s)]
 
     def with_swap(self, swap: Swap) -> GoDownBuilder:
-        """Add a swap; raises ``IllegalAction`` naming why it cannot be made (S42, E18)."""
+        """Add a swap; raises ``IllegalAction`` naming why it cannot be made."""
         if self.rules.joker_swap != "anyone_then_go_down":
             raise IllegalAction(
                 "At this table only a player who is down may swap jokers", code="swap.only_down"
@@ -178,7 +178,7 @@ class GoDownBuilder:
         return [item for item in items if _accepts(self.with_layoff, item)]
 
     def with_layoff(self, item: LayOffItem) -> GoDownBuilder:
-        """Add a lay-off after the melds (S37); meld numbers count the new melds too."""
+        """Add a lay-off after the melds; meld numbers count the new melds too."""
         if not self.rules.layoff_on_going_down_turn:
             raise IllegalAction(
                 "You can't lay off on the turn you go down", code="layoff.going_down_turn"

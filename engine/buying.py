@@ -1,9 +1,9 @@
-"""Who may buy the upcard and who gets it (RULES.md S26-S33).
+"""Who may buy the upcard and who gets it (docs/RULES.md, Buying).
 
 Out of turn a player asks (``RequestBuy``) while the buy window is open; the requests are
 settled when the player in turn draws from the stock: the first eligible requester in
 ``buy_priority`` order gets the upcard and the penalty cards. With two players the only
-buy is P's own, in turn (S33). These are questions put to the state; ``Game`` does the
+buy is P's own, in turn. These are questions put to the state; ``Game`` does the
 moving of cards (``Game._draw_stock``, ``Game._buy_in_turn``).
 """
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def check_buy_in_turn(game: Game, seat: int) -> None:
-    """Raise unless ``seat``, in turn, may buy the upcard instead of taking it (S33: two-player
+    """Raise unless ``seat``, in turn, may buy the upcard instead of taking it (two-player
     Shanghai under ``in_turn_buy``)."""
     if not game.is_shanghai or len(game.players) != 2:
         raise BuyRefused(
@@ -41,7 +41,7 @@ def check_buy_in_turn(game: Game, seat: int) -> None:
 
 
 def _check_buyer_status(game: Game, seat: int) -> None:
-    """The buyer's own eligibility (S30): not down (unless the table allows it), buys left."""
+    """The buyer's own eligibility: not down (unless the table allows it), buys left."""
     if game.down[seat] and not game.rules.down_player_may_buy:
         raise BuyRefused("You are down this deal, so you can't buy", code="buy.down")
     limit = game.buy_limit
@@ -52,7 +52,7 @@ def _check_buyer_status(game: Game, seat: int) -> None:
 
 
 def check_request_buy(game: Game, seat: int) -> None:
-    """Raise unless ``seat`` may ask to buy the live upcard out of turn (S26, S30, S31)."""
+    """Raise unless ``seat`` may ask to buy the live upcard out of turn."""
     if not game.is_shanghai:
         raise BuyRefused("There is no buying in Rummy", code="buy.rummy")
     if not game.buy_window_open:
@@ -71,7 +71,7 @@ def check_request_buy(game: Game, seat: int) -> None:
         raise BuyRefused("You have already asked to buy this card", code="buy.already_asked")
     _check_buyer_status(game, seat)
     if supply(game) < game.rules.buy_penalty_cards + 1:
-        # S31 (and S49's forced take, where the stock is dead): the buy could never be
+        # The supply rule (and the forced take of a dead stock): the buy could never be
         # awarded, so say so now rather than drop the request when P draws.
         raise BuyRefused(
             "Too few cards are left in the stock to pay for a buy and still let the "
@@ -81,7 +81,7 @@ def check_request_buy(game: Game, seat: int) -> None:
 
 
 def supply(game: Game) -> int:
-    """Cards available for a buy's penalty and P's draw once the upcard leaves (S31)."""
+    """Cards available for a buy's penalty and P's draw once the upcard leaves."""
     pile_after = len(game.pile) - 1
     limit = game.rules.max_restocks
     restockable = limit is None or game.restocks < limit
@@ -89,7 +89,7 @@ def supply(game: Game) -> int:
 
 
 def buy_priority(game: Game) -> list[int]:
-    """Seats in the order their buy requests win (S29); depends only on seats."""
+    """Seats in the order their buy requests win; depends only on seats."""
     n, p, d = len(game.players), game.current, game.discarder
     if game.rules.buy_priority == "next_in_turn":
         order = [(p + i) % n for i in range(1, n)]
@@ -101,8 +101,8 @@ def buy_priority(game: Game) -> list[int]:
 
 
 def buy_winner(game: Game) -> int | None:
-    """The seat that gets the upcard when P draws from the stock (S27): the first requester
-    in priority order still under the buy limit, and no one when the supply is short (S31)."""
+    """The seat that gets the upcard when P draws from the stock: the first requester
+    in priority order still under the buy limit, and no one when the supply is short."""
     if not game.buy_requests or supply(game) < game.rules.buy_penalty_cards + 1:
         return None
     limit = game.buy_limit
@@ -113,7 +113,7 @@ def buy_winner(game: Game) -> int | None:
 
 
 def buyer_beats_down_player(game: Game, seat: int) -> bool:
-    """S28's exception: a down P cannot block an eligible buy under that option."""
+    """The exception to first refusal: a down P cannot block an eligible buy under that option."""
     return (
         game.is_shanghai
         and not game.rules.down_player_blocks_buy

@@ -1,7 +1,7 @@
 """Cards and packs.
 
 Terminology: a *card* is a value (rank and suit, or the joker). Packs hold several decks, so
-identical copies exist; under every rule identical copies are interchangeable (RULES.md S2),
+identical copies exist; under every rule identical copies are interchangeable,
 which is why a card carries no physical id and a hand is a multiset of cards.
 """
 

@@ -1,4 +1,5 @@
-"""Contracts: checking that a go-down matches this deal's contract (S15-S17, S35).
+"""Contracts: checking that a go-down matches this deal's contract (docs/RULES.md, The ten
+contracts).
 
 The search for an arrangement lives in ``solver.py``; this module only judges one.
 """
@@ -50,7 +51,7 @@ def check_meld_size(meld: Meld, size: int, contract: Contract, rules: Rules) -> 
 
 
 def check_runs_separated(melds: Sequence[Meld], rules: Rules) -> None:
-    """S16: same-suit runs laid together leave at least one value unused between them."""
+    """Same-suit runs laid together leave at least one value unused between them."""
     if rules.same_suit_runs != "separated":
         return
     runs = [m for m in melds if m.kind == "run"]
@@ -70,7 +71,7 @@ def check_runs_separated(melds: Sequence[Meld], rules: Rules) -> None:
 
 
 def check_set_ranks_distinct(melds: Sequence[Meld], rules: Rules) -> None:
-    """S17: the sets laid together are of different ranks (a six-of-a-kind is one set)."""
+    """The sets laid together are of different ranks (a six-of-a-kind is one set)."""
     if rules.same_rank_sets:
         return
     ranks = [m.rank for m in melds if m.kind == "set"]

@@ -67,7 +67,7 @@ from .solver import ContractMemo
 from .view import PlayerView, PublicMove, SeatView, Step, TableMeld, pile_move
 
 #: Void deals of one contract in a row before the engine scores the next exhaustion anyway
-#: (E10: guards against endless redeals).
+#: (guards against endless redeals).
 MAX_VOID_REDEALS = 3
 
 
@@ -102,7 +102,7 @@ class Game:
         self.down = [False] * n
         self.melds: list[TableMeld] = []
         self.restocks = 0
-        #: Rebuilds of the stock since anyone last went down, laid off or swapped (S49a).
+        #: Rebuilds of the stock since anyone last went down, laid off or swapped.
         self.idle_restocks = 0
         self.dry_turns = 0
         self.went_down_this_turn = False
@@ -144,7 +144,7 @@ class Game:
             return rng.randrange(n)
         pack = [c for c in make_pack(1, 0)]
         cutters = list(range(n))
-        while True:  # low_card (S18): lowest cut deals, the ace low, ties cut again
+        while True:  # low_card: lowest cut deals, the ace low, ties cut again
             rng.shuffle(pack)
             cuts = {seat: pack[i].rank for i, seat in enumerate(cutters)}
             low = min(cuts.values())
@@ -158,7 +158,7 @@ class Game:
         pack = make_pack(decks, jokers)
         random.Random(f"{self.seed}:deal:{self.deal_attempt}").shuffle(pack)
         hand_size = rules.hand_size_for(n)
-        assert hand_size * n + 1 <= len(pack), "the pack is too small for this table (E36)"
+        assert hand_size * n + 1 <= len(pack), "the pack is too small for this table"
         self.hands = [[] for _ in range(n)]
         for i in range(hand_size * n):
             self.hands[(self.dealer + 1 + i) % n].append(pack.pop())
@@ -203,7 +203,7 @@ class Game:
 
     @property
     def buy_window_open(self) -> bool:
-        """The upcard is live and P has not drawn yet (S26)."""
+        """The upcard is live and P has not drawn yet."""
         return self.is_shanghai and self.step == "draw" and self.upcard_live
 
     @property
@@ -328,18 +328,18 @@ class Game:
         buying.check_buy_in_turn(self, seat)
 
     def buy_priority(self) -> list[int]:
-        """Seats in the order their buy requests win (S29); depends only on seats."""
+        """Seats in the order their buy requests win; depends only on seats."""
         return buying.buy_priority(self)
 
     def _pull_from_stock(self, events: list[Event]) -> Card | None:
-        """Top stock card, rebuilding the stock from the pile first when it is empty (S48)."""
+        """Top stock card, rebuilding the stock from the pile first when it is empty."""
         if not self.stock:
             if not self._can_restock(keep_top=not self.is_shanghai):
                 return None
             if self.is_shanghai:
                 cards, self.pile = self.pile, []
                 self.pile_from = []
-            else:  # R11: the top discard stays
+            else:  # Rummy's restock: the top discard stays
                 cards, self.pile = self.pile[:-1], self.pile[-1:]
                 self.pile_from = self.pile_from[-1:]
             self.restocks += 1
@@ -365,7 +365,7 @@ class Game:
                 self.buys_total[winner] += 1
                 for _ in range(self.rules.buy_penalty_cards):
                     card = self._pull_from_stock(events)
-                    assert card is not None, "the supply rule (S31) guarantees penalty cards"
+                    assert card is not None, "the supply rule guarantees penalty cards"
                     self.hands[winner].append(card)
                 events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
                 self.history.append(pile_move(winner, "bought", upcard))
@@ -384,7 +384,7 @@ class Game:
         return events
 
     def _only_cycling(self) -> bool:
-        """S49a: under ``max_restocks: unlimited`` the second rebuild of the stock in a row
+        """Under ``max_restocks: unlimited`` the second rebuild of the stock in a row
         with no go-down, lay-off or swap since the first exhausts the deal. The action that
         needed the rebuild still gets its card (a draw, a penalty card); the deal ends right
         after it, before anyone plays."""
@@ -451,7 +451,7 @@ class Game:
             events.append(LaidOff(seat, item.meld, item.card))
             history.append(PublicMove(seat, "laid_off", item.card, meld=item.meld))
         self.played_this_deal[seat] = True
-        self.idle_restocks = 0  # S49a: the deal moved on
+        self.idle_restocks = 0  # the deal moved on: no longer a cycle
         self.wild_left_hand = self.wild_left_hand or plan.wild_used
         if not self.hands[seat]:
             events.extend(self._go_out(seat))
@@ -479,7 +479,7 @@ class Game:
         self.step = "draw"
         self._reset_turn_flags()
         if self.is_shanghai and not self._stock_drawable():
-            # E10/E11: with a dead stock each player gets one last turn with the upcard;
+            # With a dead stock each player gets one last turn with the upcard;
             # after a whole lap without anyone going out the deal is exhausted.
             self.dry_turns += 1
             if self.dry_turns > n:

@@ -4,8 +4,8 @@ Every listed action is one ``Game._check`` (the check ``apply`` makes) accepts. 
 to it; where this module already knows the answer it asks only what is left: the draw step's
 few rules directly, discards by hand size, and a single lay-off of ``lay_off_items`` (whose
 placement ``Meld.placements`` proved) by the hand it leaves. ``test_legal_property`` applies
-listed actions and ``test_differential`` holds the lists to those of the engine before these
-shortcuts (issue 28). What is too many to list (other go-down arrangements, wild identities,
+listed actions and ``test_differential`` holds the lists to those of the engine without these
+shortcuts. What is too many to list (other go-down arrangements, wild identities,
 bundles) is left to ``GoDownBuilder`` (``engine/builder.py``); ``lay_off_items`` and
 ``swap_candidates`` are shared with it.
 """
@@ -47,15 +47,14 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
     """Every legal action for ``seat`` now, each one accepted by ``Game.apply``.
 
     What is listed, and what is left to ``GoDownBuilder`` (``engine/builder.py``):
-    - draws, buy requests (only buys that can be awarded, S31), discards, swaps: all;
+    - draws, buy requests (only buys that can be awarded), discards, swaps: all;
     - lay-offs: every single card onto every meld at every end (and every suit a set wild
       may declare), plus every two-card batch, chains included (9H then 10H), when the
-      hand holds two cards: the only batches that cannot be played one card at a time
-      (E13, E29);
+      hand holds two cards: the only batches that cannot be played one card at a time;
     - going down: the arrangement ``find_contract`` proposes, first; under
       ``anyone_then_go_down`` the same for every choice of up to three swaps; under
       ``layoff_on_going_down_turn`` with ``final_discard: forbidden``, the go-down that
-      leaves one card together with that card's lay-off (S37, E13). Other arrangements,
+      leaves one card together with that card's lay-off. Other arrangements,
       wild identities and bundles are too many to list: ``GoDownBuilder`` builds any of
       them step by step and the engine judges each step;
     - Rummy melds: every single group and run of the hand (several melds are laid one
@@ -74,7 +73,7 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
     if game.step == "draw":
         # Game._check's draw rules, asked directly (this runs every turn): the upcard may be
         # taken when there is one (live, in Shanghai); the stock is refused only when it is
-        # dead with a live upcard (S49); buying in turn is two-player Shanghai's alone (S33).
+        # dead with a live upcard; buying in turn is two-player Shanghai's alone.
         shanghai = game.is_shanghai
         if game.pile and (not shanghai or game.upcard_live):
             actions.append(_TAKE)
@@ -152,7 +151,7 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
 
 
 def _leaves_a_legal_hand(game: Game, hand: list[Card], card: Card) -> bool:
-    """``play_plans``' end-of-turn rule (S45, R8, E29) for ``hand`` less ``card``: asked of
+    """``play_plans``' end-of-turn rule for ``hand`` less ``card``: asked of
     the hand's size (and, in Rummy, the card it would leave) without building it."""
     left = len(hand) - 1
     final = game.rules.final_discard
@@ -207,9 +206,9 @@ def _swap_fits(game: Game, table: list[Meld], swap: Swap, hand: Counter[Card]) -
     return True
 
 
-def _kept_out_by_s16(game: Game, cards: list[Card]) -> list[Card]:
-    """Cards S16 might keep out of a contract run though a lay-off could still extend it:
-    wilds, and naturals of a suit the hand could make two runs of."""
+def _kept_out_by_separation(game: Game, cards: list[Card]) -> list[Card]:
+    """Cards the same-suit-runs rule might keep out of a contract run though a lay-off could
+    still extend it: wilds, and naturals of a suit the hand could make two runs of."""
     runs = [size for kind, size in game.contract if kind == "run"]
     if len(runs) < 2 or game.rules.same_suit_runs != "separated":
         return []
@@ -295,19 +294,19 @@ def _go_down_offers(game: Game, seat: int) -> list[GoDown]:
             offers.append(GoDown(tuple(melds), swaps))
             if rules.layoff_on_going_down_turn:
                 out = _lay_off_rest(game, swapped_table + list(melds), cards, melds)
-                if out:  # going down and out in one play (S37, S47)
+                if out:  # going down and out in one play
                     offers.append(GoDown(tuple(melds), swaps, out))
         if not bundles or (melds is not None and sum(map(len, melds)) == len(cards)):
             continue  # no bundle needed when the contract itself can empty the hand
         # Under ``minimum`` a card that fits a new meld can join it in the contract (then
         # the plain go-down empties the hand), so only cards that fit a meld already on
-        # the table need the bundle; under ``exact``, or when S16 may keep a card out of
-        # a contract run that a lay-off could still extend, any card may.
+        # the table need the bundle; under ``exact``, or when the same-suit-runs rule may keep
+        # a card out of a contract run that a lay-off could still extend, any card may.
         lasts = (
             dict.fromkeys(cards)
             if rules.contract_meld_size == "exact"
             else {item.card: None for item in lay_off_items(swapped_table, cards, rules)}
-            | {card: None for card in _kept_out_by_s16(game, cards)}
+            | {card: None for card in _kept_out_by_separation(game, cards)}
         )
         for last in lasts:
             rest = list(cards)

@@ -3,10 +3,10 @@
 Terminology:
 - a *set* is three or more cards of one rank; a *run* is consecutive values of one suit;
 - a card's *identity* is the rank (value, for runs: 1-14, the ace being 1 low or 14 high) and
-  suit it stands for; a natural's identity is itself, a wild's is fixed when it is placed (S12);
+  suit it stands for; a natural's identity is itself, a wild's is fixed when it is placed;
 - a *placement* is where a card goes on a meld: the low or high end of a run, or into a set.
 
-``Meld`` is an immutable value; lay-offs and swaps make new melds (S10: melds never split).
+``Meld`` is an immutable value; lay-offs and swaps make new melds (melds never split).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class MeldCard:
         return f"{rank_text(self.rank)}{self.suit or ''}"
 
     def is_wild_in(self, kind: SlotKind, rules: Rules) -> bool:
-        """Whether this card acts as a wild here (S6: a 2 at its own rank and suit is natural)."""
+        """Whether this card acts as a wild here (a 2 at its own rank and suit is natural)."""
         card = self.card
         if card.is_joker:
             return True
@@ -276,7 +276,7 @@ class Meld:
     # -- changes -----------------------------------------------------------------------------
 
     def placements(self, card: Card, rules: Rules) -> list[tuple[MeldCard, End | None]]:
-        """Every way ``card`` may be added to this meld: (identity, end) pairs (S39, S40)."""
+        """Every way ``card`` may be added to this meld: (identity, end) pairs."""
         options: list[tuple[MeldCard, End | None]] = []
         # Counting the meld's wilds is the costly part: only a wild card needs it.
         wild_ok = rules.is_wild(card) and (

@@ -108,7 +108,7 @@ def _check_discard(game: Game, seat: int, card: Card) -> None:
 
 
 def _check_hand_left(game: Game, left: list[Card]) -> None:
-    """S45 / R8 / E29: the hand a play leaves must still allow a legal end of turn."""
+    """The going-out rule: the hand a play leaves must still allow a legal end of turn."""
     final = game.rules.final_discard
     if not left:
         if final == "required":
@@ -244,7 +244,7 @@ def lay_off_onto(
     rules: Rules, table: list[Meld], hand: Counter[Card], items: Sequence[LayOffItem]
 ) -> bool:
     """Apply ``items`` in order to ``table`` and ``hand`` (both changed in place; the
-    callers work on copies). Returns whether a wild left the hand (S51)."""
+    callers work on copies). Returns whether a wild left the hand."""
     wild_used = False
     for item in items:
         if hand[item.card] <= 0:
@@ -305,7 +305,7 @@ def placement(rules: Rules, meld: Meld, item: LayOffItem) -> tuple[MeldCard, Any
 
 
 def check_swap_target(rules: Rules, table: list[Meld], swap: Swap, hand: Counter[Card]) -> Card:
-    """Validate a swap against ``table`` and ``hand``; return the wild it frees (S42)."""
+    """Validate a swap against ``table`` and ``hand``; return the wild it frees."""
     if rules.joker_swap == "off":
         raise IllegalAction("Joker swaps are off at this table", code="swap.off")
     if hand[swap.card] <= 0:

@@ -51,7 +51,7 @@ CONTRACT_LISTS: dict[str, tuple[Contract, ...]] = {
     ),
 }
 
-#: Penalty value of a card by rank (0 is the joker), per score table (S50).
+#: Penalty value of a card by rank (0 is the joker), per score table.
 SCORE_TABLES: dict[str, dict[int, int]] = {
     "table_000": {JOKER_RANK: 50, ACE: 20, 2: 20}
     | {r: 5 for r in range(3, 10)}
@@ -135,7 +135,7 @@ class Rules(BaseModel):
         if self.final_discard == "forbidden":
             raise RulesConflict(
                 "final_discard 'forbidden' is a Shanghai option: Rummy plays 'optional' or "
-                "'required' (R8)",
+                "'required'",
                 code="rules.shanghai_only",
                 option="final_discard",
             )
@@ -175,7 +175,7 @@ class Rules(BaseModel):
             raise ValueError(f"This game needs {low} to {high} players, not {count}")
 
     def pack_for(self, players: int) -> tuple[int, int]:
-        """(decks, jokers) for a table of ``players`` (S2, R1)."""
+        """(decks, jokers) for a table of ``players``."""
         if self.game == "rummy":
             return 1, 0
         if self.deck_profile == "bicycle_105_158":
@@ -184,7 +184,7 @@ class Rules(BaseModel):
         return decks, 2 * decks
 
     def hand_size_for(self, players: int) -> int:
-        """Cards dealt to each player (S19, R3)."""
+        """Cards dealt to each player."""
         if self.game == "rummy":
             return 10 if players == 2 else 7 if players <= 4 else 6
         return 11
@@ -202,11 +202,11 @@ class Rules(BaseModel):
         return 3 if deal <= 8 else 4
 
     def is_wild(self, card: Card) -> bool:
-        """Jokers always; 2s when deuces are wild (S6: a 2 may still play as natural)."""
+        """Jokers always; 2s when deuces are wild (a 2 may still play as natural)."""
         return card.rank == JOKER_RANK or (self.deuces_wild and card.rank == 2)
 
     def max_wilds(self, length: int) -> int:
-        """Most wilds a meld of ``length`` cards may hold (S13, D2); S9 keeps one natural."""
+        """Most wilds a meld of ``length`` cards may hold; every meld keeps one natural."""
         if self.joker_limit == "majority":
             return (length - 1) // 2
         if self.joker_limit == "parity":
@@ -214,7 +214,7 @@ class Rules(BaseModel):
         return length - 1
 
     def card_value(self, card: Card) -> int:
-        """Penalty points of a card left in hand (S50, R9)."""
+        """Penalty points of a card left in hand."""
         if self.game == "rummy":
             if card.rank == ACE:
                 return 15 if self.ace_mode == "high_or_low" else 1
@@ -231,7 +231,7 @@ class Rules(BaseModel):
 
     @property
     def max_set(self) -> int | None:
-        """Rummy groups hold at most 4 (one deck); Shanghai sets have no maximum (S7)."""
+        """Rummy groups hold at most 4 (one deck); Shanghai sets have no maximum."""
         return 4 if self.game == "rummy" else None
 
     @property

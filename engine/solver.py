@@ -2,15 +2,15 @@
 
 Terminology:
 - *slot*: one meld the contract asks for, ``(kind, size)``; all run slots of one contract share
-  a size and every set slot is a set of 3 (RULES.md S14);
+  a size and every set slot is a set of 3;
 - *natural*, *wild*: as in RULES.md 0.3; a 2 under ``deuces_wild`` is both: natural in a set of
-  2s or at its own value and suit in a run (S6), wild everywhere else;
+  2s or at its own value and suit in a run, wild everywhere else;
 - *pool*: the wild cards not placed as naturals (jokers, and spare 2s under ``deuces_wild``);
 - *value*: a run position, 1 (low ace) to 14 (high ace); an *interval* ``lo..hi`` is the values
   a run covers and a *gap* is a position of it that no natural fills, so a wild must;
 - *points placed*: the penalty value (``rules.card_value``) of the cards put on the table.
-  Maximising it is the same as minimising the points left in hand (the preference of E25's
-  helper), because a hand's total is fixed;
+  Maximising it is the same as minimising the points left in hand (what a helper
+  suggesting a go-down prefers), because a hand's total is fixed;
 - *plan*: a found arrangement in compact form (intervals with their gaps, set ranks with
   natural and wild counts), turned into ``Meld`` values only once, for the winner.
 
@@ -29,7 +29,7 @@ a set always takes every natural of its rank (more naturals never hurt a set), e
 ``deuces_wild``, whose split between the set of 2s and the pool is tried in full. The tests
 hold this against a brute-force search over every valid meld of small hands.
 
-The going-out rule (S45) is applied after the search: when the best plan leaves a hand size
+The going-out rule is applied after the search: when the best plan leaves a hand size
 that ``final_discard`` forbids (0 under ``required``, 1 under ``forbidden``), the best plan
 leaving at least 1 (or 2) cards is the best plan for the hand less some 1 (or 2) cards, and
 those smaller hands are searched cheapest removal first until no removal can do better.
@@ -86,7 +86,7 @@ class _Params:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        #: Most wilds in a meld of each length (S13); index 0 unused.
+        #: Most wilds in a meld of each length; index 0 unused.
         self.maxw = [0] + [rules.max_wilds(length) for length in range(1, 400)]
         self.deuces_wild = rules.deuces_wild
         self.exact = rules.contract_meld_size == "exact"
@@ -100,7 +100,7 @@ class _Params:
         self.joker_val = rules.card_value(JOKER)
         self.deuce_val = self.nat_val[2]
         # naturals - wilds must reach k_lim in a run (majority 1, parity 0); None: any mix
-        # with one natural (S9). Used to stop extending an interval that can never be valid.
+        # with one natural. Used to stop extending an interval that can never be valid.
         self.k_lim: int | None = {"majority": 1, "parity": 0}.get(rules.joker_limit)
         self.final_discard = rules.final_discard
         self.split_memo: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...] | None] = {}
@@ -180,7 +180,7 @@ class _Params:
         return found
 
     def min_naturals(self, set_size: int) -> int:
-        """The fewest naturals a set of ``set_size`` may hold (S13), as ``_search`` counts."""
+        """The fewest naturals a set of ``set_size`` may hold, as ``_search`` counts."""
         found = self.min_nat_memo.get(set_size)
         if found is None:
             maxw = self.maxw
@@ -541,7 +541,7 @@ def _replaceable(
 ) -> list[tuple[int, int]]:
     """(points, tag) of run naturals a spare wild may replace, cheapest first.
 
-    A run with wild room left (S13) can trade a natural for a wild without changing its
+    A run with wild room left can trade a natural for a wild without changing its
     interval; that leaves a cheaper card in hand when the wild would otherwise stay there.
     The tag is ``16 * run index + value``.
     """
@@ -617,7 +617,7 @@ def _build(counts: list[int], plan: _Plan, p: _Params, set_size: int) -> tuple[M
             if kind == "run":
                 assert run_suit is not None
                 placed.append(MeldCard(card, runs[len(melds)][1] + index, run_suit))
-            elif card.rank == rank:  # a 2 in a set of 2s is a natural (S6)
+            elif card.rank == rank:  # a 2 in a set of 2s is a natural
                 placed.append(MeldCard(card, rank, card.suit))
             else:
                 placed.append(MeldCard(card, rank, None if p.rank_only else _free_suit(placed)))
@@ -679,7 +679,7 @@ def _solve(
 def _best_leaving(
     counts: list[int], k: int, p: _Params, shape: tuple[int, int, int, int]
 ) -> tuple[list[int], _Plan] | None:
-    """The best plan that leaves at least ``k`` cards in hand (S45), with the count vector
+    """The best plan that leaves at least ``k`` cards in hand, with the count vector
     it was found on.
 
     Every such plan is a plan for the hand less some ``k`` cards it leaves, so the best is
@@ -721,8 +721,8 @@ def find_contract(
     """An arrangement of cards from ``hand`` that meets deal ``deal``'s contract, or None.
 
     Among the valid arrangements it returns one leaving the fewest penalty points in hand.
-    With ``cards_left_rule`` the hand size left must also be allowed by ``final_discard``
-    (S45): a player asking "can I go down?" needs a go-down the engine will accept.
+    With ``cards_left_rule`` the hand size left must also be allowed by ``final_discard``:
+    a player asking "can I go down?" needs a go-down the engine will accept.
     Answers are memoised on the multiset of cards, so asking again each turn is cheap.
     """
     key = tuple(sorted([_INDEX[card] for card in hand]))

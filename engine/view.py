@@ -27,7 +27,7 @@ class SeatView:
 
 @dataclass(frozen=True, slots=True)
 class TableMeld:
-    """A meld on the table, the seat that laid it, and who laid off which card on it (R7).
+    """A meld on the table, the seat that laid it, and who laid off which card on it.
 
     ``laid_off`` lists (seat, card) in the order the cards were laid off; it is shown to
     players and kept with the game, and never affects the score.
@@ -115,7 +115,7 @@ class PlayerView:
     buy_limit: int | None
     #: Whether this player has a pending buy request (requests are acknowledged privately).
     my_buy_requested: bool
-    #: The card this player took from the discard pile this turn (Rummy's R5), if any.
+    #: The card this player took from the discard pile this turn, if any.
     taken_upcard: Card | None
     went_down_this_turn: bool
     score_sheet: tuple[tuple[int, ...], ...]

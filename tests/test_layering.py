@@ -9,6 +9,9 @@
 - The public side (views, publisher, screens, the hand follower, delivery) never reads the live
   ``Game`` (``.game``): it draws from ``TableSnapshot`` and ``SeatSnapshot``.
 - The product never imports the tools beside it, nor simcord (a development dependency).
+- No ``getattr`` reach-ins (``getattr``, ``hasattr``, ``setattr``, ``delattr``): outside
+  ``bot/service`` none of them takes the table service as its object, and nowhere does one
+  name a private attribute with a string literal (see ``_reach_ins``).
 """
 
 from __future__ import annotations
@@ -269,3 +272,109 @@ def test_tools_are_not_installed_with_the_package() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'include = ["engine*", "bot*", "data*"]' in text
     assert (ROOT / "tools" / "__init__.py").exists()
+
+
+REFLECTION = {"getattr", "hasattr", "setattr", "delattr"}
+
+
+def _is_service(node: ast.expr, bound: set[str]) -> bool:
+    """Whether ``node`` is the table service: a name or attribute called ``service``
+    (``service``, ``self.bot.service``, ``interaction.client.service``), a local name bound
+    to one, or a ``getattr(x, "service", ...)``."""
+    if isinstance(node, ast.Name):
+        return node.id == "service" or node.id in bound
+    if isinstance(node, ast.Attribute):
+        return node.attr == "service"
+    return _literal_name(node) == "service"
+
+
+def _literal_name(node: ast.expr) -> str | None:
+    """The attribute a ``getattr``-family call names with a string literal, else None."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in REFLECTION
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    ):
+        return node.args[1].value
+    return None
+
+
+def _reach_ins(source: str, *, in_service: bool) -> Iterator[tuple[int, str, str]]:
+    """(line, function, call) for each ``getattr``-family call that reaches past a wall.
+
+    Two rules, both about what a type checker and the tests here cannot see:
+
+    - Outside ``bot/service`` the service is met only through its typed public methods: a
+      ``getattr``/``hasattr``/``setattr``/``delattr`` whose object is the service (as
+      ``_is_service`` knows it) is refused, whatever the name, literal or not.
+      ``getattr(service, "tables", {})`` read the live tables past mypy; the service answers
+      such a question itself (``TableService.needs_time``). Fetching the service from the
+      client (``getattr(bot, "service", None)``) is not a reach-in: the bot's ``service`` is
+      public.
+    - Anywhere in the product, such a call never names a private attribute with a literal:
+      ``getattr(x, "_y")`` is ``x._y`` hidden from ``_private_uses``; write ``x._y`` so the
+      test above judges it.
+    """
+    tree = ast.parse(source)
+    functions: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                functions[id(sub)] = node.name  # the innermost function wins (walked later)
+    bound: set[str] = set()
+    if not in_service:
+        for node in ast.walk(tree):
+            value = getattr(node, "value", None)
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if _is_service(value, bound):
+                    bound |= {t.id for t in targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in REFLECTION
+            and node.args
+        ):
+            continue
+        name = _literal_name(node)
+        private = name is not None and _is_private(name)
+        if private or (not in_service and _is_service(node.args[0], bound)):
+            yield node.lineno, functions.get(id(node), "<module>"), ast.unparse(node)
+
+
+def test_no_getattr_reaches_into_the_service_or_a_private_name() -> None:
+    offenders = []
+    for path in MODULES.values():
+        relative = path.relative_to(ROOT).as_posix()
+        in_service = relative.startswith("bot/service/")
+        for line, function, call in _reach_ins(path.read_text("utf-8"), in_service=in_service):
+            if (relative, function) not in PRIVATE_ACCESS:
+                offenders.append(f"{relative}:{line} {function}: {call}")
+    assert offenders == []
+
+
+def test_the_reach_in_finder_finds_them() -> None:
+    """The test above can fail: the reach-in ``answers.for_click`` made before the service
+    answered ``needs_time`` itself, and its like; not the fetching of the service itself."""
+    old_for_click = """
+def for_click(interaction, table_id):
+    service = getattr(interaction.client, "service", None)
+    tables = getattr(service, "tables", {})
+    return needs_time(tables.get(table_id), interaction.user.id)
+"""
+    found = list(_reach_ins(old_for_click, in_service=False))
+    assert [(line, call) for line, _, call in found] == [(4, "getattr(service, 'tables', {})")]
+    others = """
+def f(bot, name):
+    hasattr(bot.service, name)
+    getattr(getattr(bot, "service"), "by_channel")
+    setattr(client, "_connection", None)
+    getattr(bot, "service", None)
+    getattr(bot, "hands", None)
+"""
+    assert [line for line, _, _ in _reach_ins(others, in_service=False)] == [3, 4, 5]
+    assert [line for line, _, _ in _reach_ins(others, in_service=True)] == [5]

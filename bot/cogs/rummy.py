@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 # Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
-# synced payload must say so for Discord to hide the commands in DMs (issue 10).
+# synced payload must say so for Discord to hide the commands in DMs.
 @app_commands.guild_only()
 class Rummy(commands.GroupCog, group_name="rummy"):
     """Classic Rummy tables in this server."""

@@ -86,7 +86,7 @@ class EndButton(
 
 
 # Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
-# synced payload must say so for Discord to hide the commands in DMs (issue 10).
+# synced payload must say so for Discord to hide the commands in DMs.
 @app_commands.guild_only()
 class Shanghai(commands.GroupCog, group_name="shanghai"):
     """Shanghai Rummy tables in this server."""

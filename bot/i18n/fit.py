@@ -2,7 +2,7 @@
 
 Discord refuses a command whose choice names pass 100 characters (the whole sync fails), so
 a long name must be cut; cutting at a fixed index left "go out with or without a discar" in
-the preset choices (issue 29.3). ``fit`` cuts at the last space that leaves room for an
+the preset choices. ``fit`` cuts at the last space that leaves room for an
 ellipsis, so the reader sees the text was shortened and every word shown is whole.
 """
 

@@ -52,7 +52,7 @@ def melds_from_form(text: str) -> str:
 
 
 #: The bot prints cards with symbols (``8♥``, ``10♦``, ``🃏``); a player may copy them into
-#: the form as shown. Each symbol becomes the letter the engine reads (issue 24.5).
+#: the form as shown. Each symbol becomes the letter the engine reads.
 _CARD_SYMBOLS = {
     "\N{PLAYING CARD BLACK JOKER}": "JK",
     "\N{BLACK HEART SUIT}": "H",

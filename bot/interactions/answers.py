@@ -21,11 +21,12 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot.service.legal_plays import needs_time
+if TYPE_CHECKING:
+    from bot.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -192,11 +193,10 @@ def for_click(
     modal: bool = False,
 ) -> contextlib.AbstractAsyncContextManager[None]:
     """``in_time`` for a click at ``table_id``: deferred at once when the service says it
-    will take time (``legal_plays.needs_time``). A click answered with a form (``modal``)
+    will take time (``TableService.needs_time``). A click answered with a form (``modal``)
     is never deferred: Discord accepts a form only as the first answer."""
     if modal:
         return contextlib.nullcontext()
-    service = getattr(interaction.client, "service", None)
-    tables = getattr(service, "tables", {})
-    slow = needs_time(tables.get(table_id), interaction.user.id)
+    service: TableService = interaction.client.service
+    slow = service.needs_time(table_id, interaction.user.id)
     return in_time(interaction, fresh=fresh, at_once=slow)

@@ -1,7 +1,7 @@
 """Checks every component callback makes before it acts: where it was clicked, and by whom.
 
 A custom_id names a table, and Discord only delivers ids the bot put on its own messages today.
-A bot must not rely on that (issue 16.7): a modified client or a future change could send any
+A bot must not rely on that: a modified client or a future change could send any
 id, so a forged ``sh:end:<table>:<user>:yes`` would end any table in any server and a forged
 ``sh:join:<table>`` would seat a member of another server. So each callback asks here:
 

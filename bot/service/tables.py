@@ -47,7 +47,7 @@ from bot.service.buy_window import (
 )
 from bot.service.computers import ComputerSeats, choose_auto_action
 from bot.service.hints import advice_for, plain_hint
-from bot.service.legal_plays import LEGAL, prepare
+from bot.service.legal_plays import LEGAL, needs_time, prepare
 from bot.service.live import (
     ActResult,
     Change,
@@ -1064,3 +1064,8 @@ class TableService:
                 timer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await timer
+
+    def needs_time(self, table_id: int, user_id: int) -> bool:
+        """Whether a click of ``user_id`` at ``table_id`` should be deferred at once (a held
+        lock, a big hand to move: ``legal_plays.needs_time``). False for no open table."""
+        return needs_time(self.tables.get(table_id), user_id)

@@ -1,4 +1,4 @@
-"""Determinization: a whole ``Game`` consistent with what one seat sees (issue 28).
+"""Determinization: a whole ``Game`` consistent with what one seat sees.
 
 A search over the hidden cards needs games to play on. From a ``PlayerView`` alone (never the
 real game: a computer seat must not peek), ``sample_game`` deals the cards this seat cannot
@@ -10,10 +10,10 @@ opponent's hand. The rest of the state (who is down, buys used, the score sheet,
 deal's history) is copied from the view.
 
 What the view does not show is set to the value that changes the least: no restock since
-the last go-down (S49a's count), no dry turn, no wild thrown this turn (the blind bonus's
--50 rather than -25), and a seat has played this deal exactly when it is down (laying off
-needs being down first). Those only matter at the very end of a deal, and a wrong guess
-there costs a rollout a few points at most.
+the last go-down (the count that ends a cycling deal), no dry turn, no wild thrown this turn
+(the blind bonus's -50 rather than -25), and a seat has played this deal exactly when it is
+down (laying off needs being down first). Those only matter at the very end of a deal, and a
+wrong guess there costs a rollout a few points at most.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ Where it differs from ``NormalStrategy`` (each part is a switch, for ablations):
   a set, a close card of its suit for a run) is avoided, the next player's wants most.
 - **buys** (``buys``, off): a buy is weighed by the live copies of the card.
 
-Three switches, off, from issue 28's second session (README): **chasing** (``chase``): in
+Three switches, off (measured in the README): **chasing** (``chase``): in
 the last deal, ``chase_deficit`` points or more behind the leader, buy every card that
 shortens the hand (such a game is won only by going out while the leader is caught);
 a **latent threat** (``latent``): in the deals whose contract outgrows a dealt hand, an
@@ -601,7 +601,7 @@ def _left_over(cards: Sequence[Card], melds: Sequence[Meld]) -> Counter[Card]:
 
 class ClassicExpertStrategy(ExpertStrategy):
     """``ExpertStrategy`` under a name of its own (``expert-classic``), so that screens can
-    seat it beside the searching expert (issue 28), whose ``name`` differs."""
+    seat it beside the searching expert, whose ``name`` differs."""
 
     name = "expert-classic"
 

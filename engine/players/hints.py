@@ -1,7 +1,7 @@
 """Hand analysis for advice and for the computer players: how far a hand is from its contract.
 
 Terminology:
-- *slot*: one meld the contract asks for, ``(kind, size)`` (RULES.md S14);
+- *slot*: one meld the contract asks for, ``(kind, size)``;
 - *window*: the values a planned run would cover, ``low .. low + size - 1`` of one suit;
 - *missing*: a position of a planned meld that no card of the hand fills yet;
 - *deficiency*: the fewest cards the hand still has to receive (by drawing, taking or buying)
@@ -51,7 +51,7 @@ _CARD: list[Card] = [Card.of(i % 13 + 1, SUITS[i // 13]) for i in range(52)] + [
 _WIDTHS = [4, 2, 1]
 _LONE_RUN = 8
 #: Entries kept in the memo, least recently used dropped first: about 1.1 KB each, so about
-#: 22 MB at most for a bot that runs for weeks (issue 16.9), and far more than one game needs.
+#: 22 MB at most for a bot that runs for weeks, and far more than one game needs.
 _CACHE_LIMIT = 20_000
 
 
@@ -343,7 +343,7 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
     def leaf(runs: list[_Run], rows: list[list[int]]) -> None:
         score_sets(runs, rows, 0)
         if deuces >= 2 and set_sizes:
-            # Under deuces_wild a 2 is natural in a set of 2s (S6): try spending some so.
+            # Under deuces_wild a 2 is natural in a set of 2s: try spending some so.
             score_sets(runs, rows, min(deuces, set_sizes[0]))
 
     def score_sets(runs: list[_Run], rows: list[list[int]], natural_twos: int) -> None:
@@ -393,7 +393,7 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
             best[:] = [(missing, difficulty, tuple(runs), tuple(sets))]
 
     # A run may be planned longer than its slot when the hand has wilds to spare: 5H 7H 9H
-    # and two jokers make the five-card run 5-9H (two wilds need three naturals, S13).
+    # and two jokers make the five-card run 5-9H (two wilds need three naturals).
     spare_wilds = max(0, wilds - min((max_wilds[size] for size in run_sizes), default=0))
     stretch = 0 if prof.exact else min(2 * spare_wilds, 4)
     windows_of = {
@@ -600,7 +600,7 @@ def plan_contract(
 
 
 def rummy_melds(hand: Sequence[Card], rules: Rules) -> tuple[Meld, ...]:
-    """The disjoint melds of ``hand`` that leave the fewest points unmelded (R6)."""
+    """The disjoint melds of ``hand`` that leave the fewest points unmelded."""
     cards = sorted(set(hand), key=Card.sort_key)
     candidates: list[tuple[Card, ...]] = []
     by_rank: dict[int, list[Card]] = {}

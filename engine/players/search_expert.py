@@ -1,4 +1,4 @@
-"""The searching expert (issue 28): the expert's plan, with determinized deal rollouts at
+"""The searching expert: the expert's plan, with determinized deal rollouts at
 chosen decisions.
 
 Two decisions can be searched, each a choice between the expert's own answer and one

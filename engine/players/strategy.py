@@ -107,7 +107,7 @@ def contract_cards(contract: Contract) -> int:
 def cards_short(view: PlayerView) -> int:
     """How many cards the hand will still lack, after its next draw, to hold the contract.
 
-    Deals 8-10 ask for 13-15 cards, more than draws alone give (RULES.md D3), so a player
+    Deals 8-10 ask for 13-15 cards, more than draws alone give, so a player
     who is short must buy; ``required`` keeps one card back for the final discard.
     """
     hand = hand_in_view(view)
@@ -199,7 +199,7 @@ def _rummy_turn(view: PlayerView, legal: Sequence[Action]) -> Action:
         return legal[0]
     card, _ = suggest_discard(hand, (), rules, table=_table(view))
     chosen = discard_of(legal, card)
-    if chosen is None:  # the advice named the card taken from the pile this turn (R5)
+    if chosen is None:  # the advice named the card taken from the pile this turn
         value = rules.card_value
         chosen = max(discards, key=lambda a: value(a.card))
     return chosen
@@ -354,8 +354,8 @@ class NormalStrategy:
         self.point_threat = 3.0
         self.plan_threat = 0.7
         #: Once down, points a card two values beyond a table run's end is kept by (someone
-        #: may lay the card between; it then fits). Until issue 28's third session this was
-        #: added, not subtracted, so such cards went first. The expert so fixed, against
+        #: may lay the card between; it then fits). Added instead of subtracted, the
+        #: weight made such cards go first. The expert with it subtracted, against
         #: unfixed normal players, went out in 32.6% of contract 3's deals instead of 27.3%
         #: (README, tools.contract_bench; a weight of 10 gained no more than 3).
         self.near_weight = 3.0

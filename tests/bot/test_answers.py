@@ -5,12 +5,15 @@ and its answer ordered by one lock (Discord refuses a second answer with 40060).
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.interactions import answers
+from bot.service import TableService
 from bot.service.legal_plays import BIG_HAND, needs_time
+from data.sqlite_store import SqliteStore
 from engine import Game, Rules
 from tools.big_hands import pile_up
 
@@ -133,3 +136,23 @@ async def test_needs_time_for_a_held_lock_or_a_big_hand_not_computed_yet() -> No
     assert not needs_time(table, other)  # not their turn
     async with table.lock:
         assert needs_time(table, other)
+
+
+async def test_the_service_says_whether_a_click_needs_time(tmp_path: Path) -> None:
+    """``answers.for_click`` asks the service, which answers from its own tables: a big hand
+    to move needs time, a table it does not hold never does."""
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
+    service = TableService(store, seed=5)
+    try:
+        table = await service.open_table(1, 2, 100, "alice", {"preset": "standard"})
+        await service.join(table.id, 101, "bob")
+        live = await service.start(table.id, 100)
+        assert live.game is not None
+        mover = int(live.game.players[live.game.current])
+        assert not service.needs_time(table.id, mover)
+        pile_up(live.game, BIG_HAND, seed=1)
+        assert service.needs_time(table.id, mover)
+        assert not service.needs_time(table.id + 1, mover)
+    finally:
+        await service.close()
+        await store.close()

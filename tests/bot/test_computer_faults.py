@@ -13,14 +13,7 @@ import pytest
 from bot.service import LiveTable, TableService
 from data import Store, open_store
 from data.errors import StoreBusy
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import FakeClock
 
 
 @pytest.fixture
@@ -30,7 +23,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await store.close()
 
 
-async def computer_to_move(service: TableService, clock: Clock) -> LiveTable:
+async def computer_to_move(service: TableService, clock: FakeClock) -> LiveTable:
     """A host and a computer; with seed 3 the computer plays first, once the first upcard's
     buy window (8 s) has closed."""
     table = await service.open_table(1, 2, 100, "p100", {"preset": "standard"})
@@ -50,7 +43,7 @@ async def until(condition: object, seconds: float = 2.0) -> bool:
 
 
 async def test_a_computer_move_cancelled_mid_commit_leaves_the_table_armed(store: Store) -> None:
-    clock = Clock()
+    clock = FakeClock()
     service = TableService(store, seed=3, clock=clock, computer_delay=0.05)
     table = await computer_to_move(service, clock)
     original = store.save_action
@@ -79,7 +72,7 @@ async def test_a_computer_move_cancelled_mid_commit_leaves_the_table_armed(store
 async def test_a_busy_store_is_retried_later_not_read_as_an_illegal_move(
     store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = Clock()
+    clock = FakeClock()
     service = TableService(store, seed=3, clock=clock, computer_delay=0.05)
     table = await computer_to_move(service, clock)
     original = store.save_action

@@ -17,15 +17,8 @@ from bot.service.live import rules_for
 from data.postgres_store import PostgresStore
 from engine import Game
 from engine.actions import DrawStock, parse_action
+from tests.clock import FakeClock
 from tools.throwaway_postgres import REQUIRE_ENV, NoPostgres, ThrowawayCluster
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -78,7 +71,7 @@ async def test_an_outage_changes_nothing_and_play_resumes_by_itself(
 ) -> None:
     url = cluster.create_database("outage")
     store = await PostgresStore.open(url, fenced=False)
-    clock = Clock()
+    clock = FakeClock()
     service = TableService(store, seed=5, clock=clock, turn_seconds=1e9, idle_seconds=1e12)
     try:
         table = await service.open_table(1, 2, 100, "a", {"preset": "standard"})

@@ -15,6 +15,7 @@ from data import SqliteStore
 from engine.actions import RequestBuy
 from engine.events import DealEnded
 from engine.players.levels import make_strategy
+from tests.clock import FakeClock
 
 
 class Watcher:
@@ -37,10 +38,8 @@ async def test_the_player_who_goes_out_and_the_others_each_get_their_moment(
     store = await SqliteStore.open(tmp_path / "db.sqlite3")
     users = [100, 101, 102]
     watcher = Watcher(users)
-    now = [1_000_000.0]
-    service = TableService(
-        store, seed=4, clock=lambda: now[0], listener=watcher, buy_preference="never"
-    )
+    clock = FakeClock()
+    service = TableService(store, seed=4, clock=clock, listener=watcher, buy_preference="never")
     try:
         table = await service.open_table(1, 2, 100, "alice", {"preset": "standard"})
         await service.join(table.id, 101, "bob")
@@ -53,7 +52,7 @@ async def test_the_player_who_goes_out_and_the_others_each_get_their_moment(
             assert game is not None
             if game.deal != 1:
                 break
-            now[0] += 10  # past any window
+            clock.advance(10)  # past any window
             await service.run_due(table.id)
             user = int(game.current_player)
             legal = [a for a in game.legal_actions(str(user)) if not isinstance(a, RequestBuy)]

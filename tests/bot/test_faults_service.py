@@ -14,14 +14,7 @@ import pytest
 from bot.service import LiveTable, TableService
 from data import Store, open_store
 from data.errors import StoreBusy
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import FakeClock
 
 
 @pytest.fixture
@@ -51,7 +44,7 @@ def corrupt(path: Path, table_id: int, column: str, value: str) -> None:
 async def test_restore_ends_an_unreadable_table_and_restores_the_rest(
     tmp_path: Path, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = Clock()
+    clock = FakeClock()
     first = TableService(store, seed=3, clock=clock)
     good = await started(first, 2, channel=2)
     bad_state = await started(first, 2, channel=3)
@@ -79,13 +72,13 @@ async def test_restore_ends_an_unreadable_table_and_restores_the_rest(
 async def test_restore_ends_a_row_the_store_cannot_decode(
     tmp_path: Path, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
-    first = TableService(store, seed=3, clock=Clock())
+    first = TableService(store, seed=3, clock=FakeClock())
     good = await started(first, 2, channel=2)
     bad = await started(first, 2, channel=3)
     await first.close()
     corrupt(tmp_path / "db.sqlite3", bad.id, "seats", '[{"not": "a seat"}]')
 
-    second = TableService(store, seed=3, clock=Clock())
+    second = TableService(store, seed=3, clock=FakeClock())
     with caplog.at_level(logging.ERROR):
         restored = await second.restore()
     assert [t.id for t in restored] == [good.id]
@@ -101,7 +94,7 @@ async def test_restore_ends_a_row_the_store_cannot_decode(
 
 
 async def test_a_kick_survives_a_restart(store: Store) -> None:
-    clock = Clock()
+    clock = FakeClock()
     first = TableService(store, seed=3, clock=clock)
     table = await started(first, 3)
     await first.kick(table.id, 102)
@@ -121,7 +114,7 @@ async def test_a_kick_survives_a_restart(store: Store) -> None:
 async def test_a_failing_timer_backs_off_and_logs_once(
     store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = Clock()
+    clock = FakeClock()
     service = TableService(store, seed=3, clock=clock, turn_seconds=90)
     table = await started(service, 2)
     game = table.game
@@ -172,7 +165,7 @@ async def test_a_failing_timer_backs_off_and_logs_once(
 async def test_a_timer_whose_store_is_busy_logs_a_warning_not_a_traceback(
     store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = Clock()
+    clock = FakeClock()
     service = TableService(store, seed=3, clock=clock, turn_seconds=90)
     table = await started(service, 2)
 

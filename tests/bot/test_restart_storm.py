@@ -22,18 +22,11 @@ from data import Seat, SqliteStore, Store, open_store
 from data.errors import StoreBusy
 from data.store import background_writes
 from engine.actions import DrawStock
+from tests.clock import FakeClock
 
 TABLES = 60
 SHORT_WAIT = 0.1
 SLOW_WRITE = 0.005
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -65,7 +58,7 @@ async def started(service: TableService, channel: int) -> LiveTable:
 async def test_overdue_timers_after_a_restart_are_not_refused_as_busy(
     store: Store, short_player_wait: None, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = Clock()
+    clock = FakeClock()
     before = TableService(store, seed=3, clock=clock, turn_seconds=90)
     for channel in range(10, 10 + TABLES):
         await started(before, channel)
@@ -115,7 +108,7 @@ async def test_a_click_waits_for_its_table_no_longer_than_a_player_may(
     that table is then refused as busy within the player's limit, not left to time out on
     Discord, and changes nothing."""
     monkeypatch.setattr(bot.service.live, "CLICK_WAIT_SECONDS", SHORT_WAIT)
-    service = TableService(store, seed=3, clock=Clock(), turn_seconds=90)
+    service = TableService(store, seed=3, clock=FakeClock(), turn_seconds=90)
     table = await started(service, 10)
     assert table.game is not None
     player = table.record.seats[table.game.current].user_id

@@ -15,14 +15,7 @@ from engine.actions import Discard, DrawStock, GoDown, RequestBuy
 from engine.errors import IllegalAction
 from engine.events import BuyAwarded
 from engine.melds import Meld
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import FakeClock
 
 
 @pytest.fixture
@@ -30,7 +23,7 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     store = await SqliteStore.open(tmp_path / "db.sqlite3")
     # Every person asked about each buy: these tests are about the window's mechanics.
     svc = TableService(
-        store, buy_seconds=8, turn_seconds=90, seed=3, clock=Clock(), buy_preference="ask"
+        store, buy_seconds=8, turn_seconds=90, seed=3, clock=FakeClock(), buy_preference="ask"
     )
     yield svc
     await svc.close()
@@ -151,7 +144,7 @@ async def test_failed_commit_rolls_the_game_back(service: TableService) -> None:
 
 async def test_restore_rearms_and_resolves_past_deadlines(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "db.sqlite3")
-    clock = Clock()
+    clock = FakeClock()
     first = TableService(store, seed=3, clock=clock)
     table = await started(first, 3)
     await first.close()

@@ -11,14 +11,7 @@ import pytest
 from bot.service import TableService
 from data import ShardSet, Store, open_store
 from engine.actions import DrawStock
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import FakeClock
 
 
 def guild_on_shard(shard: int, count: int, n: int) -> int:
@@ -40,7 +33,7 @@ class Process:
         self.service = service
 
     @classmethod
-    async def start(cls, database: str, shards: ShardSet, clock: Clock) -> Process:
+    async def start(cls, database: str, shards: ShardSet, clock: FakeClock) -> Process:
         store = await open_store(database, clock=clock, shards=shards)
         service = TableService(store, buy_seconds=8, turn_seconds=90, seed=5, clock=clock)
         await service.restore()
@@ -52,12 +45,12 @@ class Process:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture
-async def processes(database: str, clock: Clock) -> AsyncIterator[list[Process]]:
+async def processes(database: str, clock: FakeClock) -> AsyncIterator[list[Process]]:
     started = [
         await Process.start(database, ShardSet.of(2, [0]), clock),
         await Process.start(database, ShardSet.of(2, [1]), clock),
@@ -68,7 +61,7 @@ async def processes(database: str, clock: Clock) -> AsyncIterator[list[Process]]
 
 
 async def test_each_process_restores_only_its_own_guilds(
-    database: str, clock: Clock, processes: list[Process]
+    database: str, clock: FakeClock, processes: list[Process]
 ) -> None:
     opened: dict[int, list[int]] = {0: [], 1: []}
     for shard, process in enumerate(processes):

@@ -23,6 +23,7 @@ from bot.channel.publisher import Publisher
 from bot.process.app import RESTARTING
 from bot.process.lifecycle import serve
 from bot.service import Change
+from tests.clock import FakeClock
 
 from .helpers import open_table
 
@@ -223,12 +224,12 @@ async def test_closing_the_service_lets_a_timers_write_finish_first(tmp_path: Pa
         return version
 
     store.save_action = slow_save  # type: ignore[method-assign]
-    now = [1_000_000.0]
-    service = TableService(store, seed=2, clock=lambda: now[0], turn_seconds=5, buy_seconds=1)
+    clock = FakeClock()
+    service = TableService(store, seed=2, clock=clock, turn_seconds=5, buy_seconds=1)
     table = await service.open_table(1, 2, 100, "a", {"preset": "standard"})
     await service.join(table.id, 101, "b")
     live = await service.start(table.id, 100)
-    now[0] += 60  # the turn limit passed: the timer plays the seat, writing slowly
+    clock.advance(60)  # the turn limit passed: the timer plays the seat, writing slowly
     service.timers.arm(live)
     await asyncio.wait_for(entered.wait(), 5)
     assert live.timer_busy

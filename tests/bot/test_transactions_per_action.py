@@ -18,17 +18,10 @@ import pytest
 from bot.service import TableService
 from data import SqliteStore, Store
 from engine.actions import Discard, DrawStock
+from tests.clock import FakeClock
 from tests.commit_count import CommitCounter
 
 TABLES = 16
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def _open(kind: str, where: Any) -> Store:
@@ -52,7 +45,7 @@ async def test_a_burst_with_held_draws_costs_at_most_one_transaction_per_action(
 ) -> None:
     kind, where = place
     store = await _open(kind, where)
-    clock = Clock()
+    clock = FakeClock()
     # Every person is asked about each buy, so the first Draw of every deal is held.
     service = TableService(
         store, buy_seconds=8, turn_seconds=90, seed=5, clock=clock, buy_preference="ask"
