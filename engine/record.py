@@ -136,8 +136,17 @@ def record_from_stored(state_json: str, actions: Sequence[tuple[str, str]]) -> G
 
 
 def write_record(record: GameRecord) -> str:
-    """The record as JSON text (two-space indented, keys in the documented order)."""
-    return json.dumps(record.model_dump(mode="json"), indent=2) + "\n"
+    """The record as JSON text, keys in the documented order: one line per top-level key
+    and one per action, so that a record reads (and diffs) action by action."""
+    parts = []
+    for key, value in record.model_dump(mode="json").items():
+        if key == "actions" and value:
+            rows = ",\n    ".join(json.dumps(entry, separators=(", ", ": ")) for entry in value)
+            text = f"[\n    {rows}\n  ]"
+        else:
+            text = json.dumps(value, separators=(", ", ": "))
+        parts.append(f"  {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def read_record(text: str) -> GameRecord:
