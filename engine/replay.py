@@ -101,6 +101,11 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
         yield _step(game, index, entry.seat, action, events, line)
     if not game.is_over:
         raise ReplayError(f"the record ends after {len(record.actions)} actions, mid-game")
+    if record.deal_seeds and game.revealed_seeds != record.deal_seeds:
+        raise ReplayError(
+            f"the record has {len(record.deal_seeds)} deal seeds, the game dealt "
+            f"{game.deal_attempt + 1} times"
+        )
     result = record.result
     if result is not None and (
         tuple(game.totals) != result.totals or game.winner_seats != result.winners

@@ -245,6 +245,10 @@ def test_a_tampered_record_does_not_replay() -> None:
     data["result"]["totals"] = [total + 1 for total in data["result"]["totals"]]
     with pytest.raises(ReplayError, match="totals"):
         list(replay(read_record(json.dumps(data))))
+    # A seed too many: every seed given must have dealt.
+    extra = record.model_copy(update={"deal_seeds": (*record.deal_seeds, "0" * 64)})
+    with pytest.raises(ReplayError, match="deal seeds"):
+        list(replay(extra))
     # A record cut short ends mid-game.
     short = record.model_copy(update={"actions": record.actions[:-1]})
     with pytest.raises(ReplayError, match="mid-game"):
