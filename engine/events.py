@@ -4,11 +4,15 @@ private detail (the card a player drew from the stock) stays in that player's vi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .cards import Card
 from .melds import Meld
+
+# The fields added for the checkable shuffle (commitments, seeds, scored hands) stay out of
+# the reprs, so that a game shuffled the older way prints exactly as it always has (the
+# differential test digests those reprs).
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +21,8 @@ class DealStarted:
     dealer: int
     first_player: int
     upcard: Card
+    #: The SHA-256 (hex) of the deal's seed (``engine/shuffle.py``); None without seeds.
+    commitment: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +68,8 @@ class UpcardDead:
 class Restocked:
     cards: int
     restocks: int
+    #: The deal's commitment again: the rebuilt stock is shuffled from the same seed.
+    commitment: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +112,17 @@ class DealEnded:
     reason: Literal["out", "exhausted", "void"]
     scores: tuple[int, ...]
     out_player: int | None
+    #: The hands as scored, by seat: a deal's end lays them open for the count (none for a
+    #: void deal, which is not scored).
+    hands: tuple[tuple[Card, ...], ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[int, ...]
     totals: tuple[int, ...]
+    #: Every deal attempt's seed in hex, revealed now that no deal is left to play.
+    deal_seeds: tuple[str, ...] = field(default=(), repr=False)
 
 
 Event = (

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from . import buying, game_json, legal_moves
+from . import buying, game_json, legal_moves, shuffle
 from .actions import (
     Action,
     BuyInTurn,
@@ -74,13 +74,29 @@ MAX_VOID_REDEALS = 3
 class Game:
     """A whole game of Shanghai (or classic Rummy): ``num_deals`` deals and their scores."""
 
-    def __init__(self, players: Sequence[str], rules: Rules, seed: int) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        rules: Rules,
+        seed: int,
+        *,
+        secret: bytes | None = None,
+        deal_seeds: Sequence[bytes] | None = None,
+    ) -> None:
         """Use ``Game.new`` (deals the first hand) or ``Game.from_json``."""
         self.players: tuple[str, ...] = tuple(players)
         self.rules = rules
         #: Shanghai rather than classic Rummy (a plain attribute: it is asked at every step).
         self.is_shanghai: bool = rules.game == "shanghai"
         self.seed = seed
+        #: The game secret each deal's seed derives from (``engine/shuffle.py``); None for a
+        #: game shuffled the older way, from ``seed`` with ``random.Random``.
+        self.secret = secret
+        #: Deal seeds given outright, one per deal attempt (a replay of a finished game's
+        #: record, which reveals the seeds but not the secret); they win over ``secret``.
+        self.given_deal_seeds: tuple[bytes, ...] | None = (
+            None if deal_seeds is None else tuple(deal_seeds)
+        )
         self._seat_of = {player: seat for seat, player in enumerate(self.players)}
         n = len(self.players)
         self.deal = 1
@@ -124,15 +140,30 @@ class Game:
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: Sequence[str], rules: Rules, seed: int) -> Game:
+    def new(
+        cls,
+        players: Sequence[str],
+        rules: Rules,
+        seed: int,
+        *,
+        secret: bytes | None = None,
+        deal_seeds: Sequence[bytes] | None = None,
+    ) -> Game:
         """Seat ``players`` (ids, in seat order) and deal the first hand.
 
-        Raises ``ValueError`` for a player count the rules refuse or duplicate ids.
+        With ``secret`` (32 random bytes) every shuffle is the checkable one of
+        ``engine/shuffle.py``, each deal committed to by its seed's hash; ``deal_seeds``
+        replays a game whose seeds were revealed. Without either, ``seed`` shuffles as before.
+        ``seed`` always picks the first dealer. Raises ``ValueError`` for a player count the
+        rules refuse, duplicate ids or a secret or seed that is not 32 bytes.
         """
         if len(set(players)) != len(players):
             raise ValueError("Each player may sit only once")
         rules.check_player_count(len(players))
-        game = cls(players, rules, seed)
+        for value in (secret, *(deal_seeds or ())):
+            if value is not None and len(value) != shuffle.SEED_BYTES:
+                raise ValueError(f"A secret or deal seed is {shuffle.SEED_BYTES} bytes")
+        game = cls(players, rules, seed, secret=secret, deal_seeds=deal_seeds)
         game.dealer = game._first_dealer()
         game._start_deal()
         return game
@@ -156,7 +187,11 @@ class Game:
         rules, n = self.rules, len(self.players)
         decks, jokers = rules.pack_for(n)
         pack = make_pack(decks, jokers)
-        random.Random(f"{self.seed}:deal:{self.deal_attempt}").shuffle(pack)
+        seed = self.deal_seed(self.deal_attempt)
+        if seed is None:
+            random.Random(f"{self.seed}:deal:{self.deal_attempt}").shuffle(pack)
+        else:
+            pack = shuffle.shuffled(pack, seed, 0)
         hand_size = rules.hand_size_for(n)
         assert hand_size * n + 1 <= len(pack), "the pack is too small for this table"
         self.hands = [[] for _ in range(n)]
@@ -181,7 +216,7 @@ class Game:
         self.played_this_deal = [False] * n
         self._reset_turn_flags()
         return [
-            DealStarted(self.deal, self.dealer, self.current, upcard),
+            DealStarted(self.deal, self.dealer, self.current, upcard, self.commitment),
             TurnStarted(self.current),
         ]
 
@@ -192,6 +227,31 @@ class Game:
         self.played_before_turn = self.played_this_deal[self.current]
 
     # -- public questions --------------------------------------------------------------------
+
+    def deal_seed(self, attempt: int) -> bytes | None:
+        """The seed of deal attempt ``attempt``; None for a game shuffled the older way.
+        Raises ``ValueError`` past the end of given seeds (a record that lacks some)."""
+        if self.given_deal_seeds is not None:
+            if attempt >= len(self.given_deal_seeds):
+                raise ValueError(f"No seed for deal attempt {attempt}")
+            return self.given_deal_seeds[attempt]
+        if self.secret is None:
+            return None
+        return shuffle.deal_seed(self.secret, attempt)
+
+    @property
+    def commitment(self) -> str | None:
+        """The SHA-256 (hex) of this deal's seed, public from its start; None without seeds."""
+        seed = self.deal_seed(self.deal_attempt)
+        return None if seed is None else shuffle.commitment(seed)
+
+    @property
+    def revealed_seeds(self) -> tuple[str, ...]:
+        """Every deal attempt's seed in hex, once the game is over (before then, nothing)."""
+        if not self.is_over or self.deal_seed(0) is None:
+            return ()
+        seeds = (self.deal_seed(attempt) for attempt in range(self.deal_attempt + 1))
+        return tuple(seed.hex() for seed in seeds if seed is not None)
 
     @property
     def current_player(self) -> str:
@@ -344,12 +404,16 @@ class Game:
                 self.pile_from = self.pile_from[-1:]
             self.restocks += 1
             self.idle_restocks += 1
-            random.Random(f"{self.seed}:deal:{self.deal_attempt}:restock:{self.restocks}").shuffle(
-                cards
-            )
+            seed = self.deal_seed(self.deal_attempt)
+            if seed is None:
+                random.Random(
+                    f"{self.seed}:deal:{self.deal_attempt}:restock:{self.restocks}"
+                ).shuffle(cards)
+            else:
+                cards = shuffle.shuffled(cards, seed, self.restocks)
             self.stock = cards
             self.upcard_live = False if self.is_shanghai else self.upcard_live
-            events.append(Restocked(len(cards), self.restocks))
+            events.append(Restocked(len(cards), self.restocks, self.commitment))
         return self.stock.pop()
 
     def _draw_stock(self, seat: int) -> list[Event]:
@@ -512,7 +576,7 @@ class Game:
         self.history.append(PublicMove(seat, "went_out"))
         events: list[Event] = [
             WentOut(seat, blind, rummy),
-            DealEnded(self.deal, "out", tuple(scores), seat),
+            DealEnded(self.deal, "out", tuple(scores), seat, self._scored_hands()),
         ]
         return events + self._after_deal(winner=seat)
 
@@ -529,7 +593,12 @@ class Game:
         else:
             scores = [sum(rules.card_value(c) for c in hand) for hand in self.hands]
         self.score_sheet.append(scores)
-        return [DealEnded(self.deal, "exhausted", tuple(scores), None), *self._after_deal(None)]
+        ended = DealEnded(self.deal, "exhausted", tuple(scores), None, self._scored_hands())
+        return [ended, *self._after_deal(None)]
+
+    def _scored_hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The hands as the deal's scoring counts them, which the table then sees."""
+        return tuple(tuple(hand) for hand in self.hands)
 
     def _after_deal(self, winner: int | None) -> list[Event]:
         n = len(self.players)
@@ -538,7 +607,7 @@ class Game:
         if self._game_finished():
             self.step = "over"
             self.winner_seats = self._decide_winners()
-            return [GameEnded(self.winner_seats, tuple(self.totals))]
+            return [GameEnded(self.winner_seats, tuple(self.totals), self.revealed_seeds)]
         if (
             not self.is_shanghai
             and self.rules.dealer_rotation == "winner_deals_2p"
@@ -615,6 +684,8 @@ class Game:
             winners=self.winner_seats,
             restocks=self.restocks,
             history=tuple(self.history),
+            commitment=self.commitment,
+            deal_seeds=self.revealed_seeds,
         )
 
     # -- copies --------------------------------------------------------------------------------

@@ -67,9 +67,21 @@ def to_json(game: Game) -> str:
             "buys_total": game.buys_total,
             "winners": game.winner_seats,
             **_history_json(game.history),
+            **_seeds_json(game),
         },
         separators=(",", ":"),
     )
+
+
+def _seeds_json(game: Game) -> dict[str, Any]:
+    """The game secret and any given deal seeds, in hex; nothing for a game shuffled the
+    older way, so that its state reads exactly as before."""
+    out: dict[str, Any] = {}
+    if game.secret is not None:
+        out["secret"] = game.secret.hex()
+    if game.given_deal_seeds is not None:
+        out["deal_seeds"] = [seed.hex() for seed in game.given_deal_seeds]
+    return out
 
 
 def _history_json(history: list[PublicMove]) -> dict[str, Any]:
@@ -101,7 +113,15 @@ def from_json(cls: type[Game], text: str) -> Game:
         data = json.loads(text)
         if data.get("v") != 1:
             raise ValueError(f"unknown state version {data.get('v')!r}")
-        game = cls(data["players"], _rules_from_json(data["rules"]), data["seed"])
+        secret = data.get("secret")
+        seeds = data.get("deal_seeds")
+        game = cls(
+            data["players"],
+            _rules_from_json(data["rules"]),
+            data["seed"],
+            secret=None if secret is None else bytes.fromhex(secret),
+            deal_seeds=None if seeds is None else [bytes.fromhex(seed) for seed in seeds],
+        )
         game.deal = data["deal"]
         game.deal_attempt = data["attempt"]
         game.void_redeals = data["voids"]

@@ -4,7 +4,7 @@ caller can only ever hold what its seat is entitled to. ``player`` None is a spe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .cards import Card
@@ -124,3 +124,7 @@ class PlayerView:
     restocks: int
     #: This deal's public moves in order (what a player at a real table sees and remembers).
     history: tuple[PublicMove, ...] = ()
+    #: The SHA-256 (hex) of this deal's seed, public from its start (None without seeds).
+    commitment: str | None = field(default=None, repr=False)
+    #: Every deal attempt's seed in hex once the game is over, to check each deal's shuffle.
+    deal_seeds: tuple[str, ...] = field(default=(), repr=False)

@@ -87,6 +87,8 @@ def parser() -> argparse.ArgumentParser:
     backup.add_argument(
         "--database", type=Path, default=None, help="the database (default: SHANGHAI_DATABASE)"
     )
+    replaying = commands.add_parser("replay", help="print the deals and scores of a game record")
+    replaying.add_argument("file", type=Path, help="a game record (docs/game-record.md)")
     return top
 
 
@@ -98,6 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         extra = ["--database", str(args.database)] if args.database else []
         return backup_main([str(args.destination), *extra])
+    if command == "replay":
+        from bot.process.replay_cli import main as replay_main
+
+        return replay_main(args.file)
     if command == "try":
         from bot.process.try_it import main as try_main
 
