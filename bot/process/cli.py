@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from bot.process.settings import Settings
 from bot.process.settings_facts import EXIT_CONFIG
+from bot.process.version import version
 from data import is_postgres_url
 
 PROG = "shanghai"
@@ -44,6 +45,7 @@ def parser() -> argparse.ArgumentParser:
             "(see .env.example). Without a subcommand: run."
         ),
     )
+    top.add_argument("--version", action="version", version=f"{PROG} {version()}")
     top.add_argument(
         "--sync",
         dest="top_sync",
