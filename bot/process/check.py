@@ -18,7 +18,12 @@ from pathlib import Path
 from bot.process.database_problems import moved_default_problem, path_problem
 from bot.process.process_lock import lock_path
 from bot.process.settings import Settings
-from bot.process.settings_facts import EXIT_CONFIG, settings_without_token, sqlite_facts
+from bot.process.settings_facts import (
+    EXIT_CONFIG,
+    metrics_problem,
+    settings_without_token,
+    sqlite_facts,
+)
 from data import describe, is_postgres_url
 from data.migrations import load_migrations
 
@@ -88,8 +93,12 @@ def report(settings: Settings, token_set: bool) -> tuple[list[str], bool]:
         )
     if settings.metrics_port is None:
         say(True, "metrics: off (SHANGHAI_METRICS_PORT unset)")
+    elif (problem := metrics_problem(settings)) is not None:
+        say(False, f"metrics: {problem}")
     else:
-        say(True, f"metrics: http://127.0.0.1:{settings.metrics_port}/metrics")
+        host = settings.metrics_address
+        host = f"[{host}]" if ":" in host else host
+        say(True, f"metrics: http://{host}:{settings.metrics_port}/metrics")
     return lines, ok
 
 

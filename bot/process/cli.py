@@ -25,7 +25,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from bot.process.settings import Settings
-from bot.process.settings_facts import EXIT_CONFIG
+from bot.process.settings_facts import EXIT_CONFIG, MetricsProblem, metrics_problem
 from bot.process.version import version
 from data import is_postgres_url
 
@@ -115,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(problem)
     if command == "sync" or args.top_sync or getattr(args, "sync", False):
         settings.force_sync = True
+    unservable = None if command == "sync" else metrics_problem(settings)
+    if unservable is not None:
+        return fail(unservable)  # before the database opens or Discord is dialled
     return serve(settings, sync_only=command == "sync")
 
 
@@ -170,7 +173,7 @@ def serve(settings: Settings, *, sync_only: bool = False) -> int:
         return fail(str(error))
     except DatabaseProblem as problem:
         return fail(str(problem))
-    except (ShardTaken, ShardCountMismatch) as error:
+    except (ShardTaken, ShardCountMismatch, MetricsProblem) as error:
         return fail(str(error))
     except discord.LoginFailure:
         return fail("Discord refused the token (LoginFailure); check DISCORD_TOKEN")
