@@ -24,6 +24,7 @@ from bot.process.settings_facts import (
     settings_without_token,
     sqlite_facts,
 )
+from bot.process.settings_problems import unknown_settings
 from data import describe, is_postgres_url
 from data.migrations import load_migrations
 
@@ -62,8 +63,13 @@ def report(settings: Settings, token_set: bool) -> tuple[list[str], bool]:
         f"settings: valid (buy window {settings.buy_seconds:g} s, turn "
         f"{settings.turn_seconds:g} s, log level {settings.log_level})",
     )
+    unknown = unknown_settings()
+    if unknown:
+        say(True, f"settings: ignored, not a setting: {', '.join(unknown)}")
     if not token_set:
         say(False, "token: DISCORD_TOKEN is not set (try the bot without one: python -m bot try)")
+    elif not settings.discord_token.get_secret_value().strip():
+        say(False, "token: DISCORD_TOKEN is empty (put the bot's token after DISCORD_TOKEN=)")
     elif not settings.token_is_well_formed():
         say(False, "token: DISCORD_TOKEN does not look like a bot token (three parts)")
     else:

@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import SecretStr, ValidationError
 
 from bot.process.settings import Settings
+from bot.process.settings_problems import explain
 
 #: The exit status of a problem the operator must fix, printed as one line on stderr.
 EXIT_CONFIG = 2
@@ -25,8 +26,7 @@ def settings_without_token() -> tuple[Settings | None, bool, str]:
     except ValidationError as error:
         bad = [e for e in error.errors() if "discord_token" not in str(e["loc"]).lower()]
         if bad:
-            fields = ", ".join(".".join(str(p) for p in e["loc"]) for e in bad)
-            return None, False, f"invalid setting(s): {fields}; see .env.example"
+            return None, False, f"invalid setting(s): {explain(bad)}; see .env.example"
     return Settings(discord_token=SecretStr("")), False, ""
 
 
