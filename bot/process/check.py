@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sqlite3
 import sys
 from pathlib import Path
 
 from bot.process.database_problems import moved_default_problem, path_problem
+from bot.process.migration_notes import NOTES
 from bot.process.process_lock import lock_path
 from bot.process.settings import Settings
 from bot.process.settings_facts import (
@@ -26,7 +28,7 @@ from bot.process.settings_facts import (
 )
 from bot.process.settings_problems import unknown_settings
 from data import describe, is_postgres_url
-from data.migrations import load_migrations
+from data.migrations import Dialect, load_migrations
 
 
 def main() -> int:
@@ -82,6 +84,10 @@ def report(settings: Settings, token_set: bool) -> tuple[list[str], bool]:
         shards = None
     good, text = database_report(settings.database)
     say(good, text)
+    pending = _pending_from(text)
+    if good and pending is not None:
+        for line in upgrade_lines(pending, _latest(settings.database), _backup_hint(settings)):
+            say(True, line)
     if shards is not None and 0 in shards.ids:
         where = (
             "globally (Discord may take up to an hour to show them)"
@@ -108,6 +114,45 @@ def report(settings: Settings, token_set: bool) -> tuple[list[str], bool]:
     return lines, ok
 
 
+def _migrate_clause(found: int, latest: int) -> str:
+    """The end of a database line: what ``run`` would migrate (read back by ``_pending_from``)."""
+    return "" if found == latest else f"; run would migrate it from {found} to {latest}"
+
+
+_MIGRATES = re.compile(r"; run would migrate it from (\d+) to \d+$")
+
+
+def _pending_from(database_line: str) -> int | None:
+    """The schema version a database line (``_migrate_clause``) says ``run`` migrates from."""
+    found = _MIGRATES.search(database_line)
+    return int(found[1]) if found else None
+
+
+def _latest(database: Path | str) -> int:
+    dialect: Dialect = "postgres" if is_postgres_url(database) else "sqlite"
+    return load_migrations(dialect=dialect)[-1].version
+
+
+def _backup_hint(settings: Settings) -> str:
+    """How to back this database up before the upgrade."""
+    if is_postgres_url(settings.database):
+        return "pg_dump (the bot does not back up PostgreSQL)"
+    folder = settings.backup_dir or Path(settings.database).parent / "backups"
+    return f"python -m bot backup {folder}/"
+
+
+def upgrade_lines(found: int, latest: int, backup: str) -> list[str]:
+    """What migrating from schema ``found`` to ``latest`` changes, after a backup's advice."""
+    if found >= latest:
+        return []
+    names = {m.version: m.name for m in load_migrations()}
+    lines = [f"upgrade: back up the database first ({backup}); then, once, run will:"]
+    for number in range(found + 1, latest + 1):
+        note = NOTES.get(number, "(no note)")
+        lines.append(f"upgrade {number:04d} {names.get(number, '?')}: {note}")
+    return lines
+
+
 def database_report(database: Path | str) -> tuple[bool, str]:
     """One line about the database: usable or not, and why."""
     if is_postgres_url(database):
@@ -131,7 +176,7 @@ def database_report(database: Path | str) -> tuple[bool, str]:
             f"database: SQLite {path} was written by a newer version (schema "
             f"{version}; this version knows up to {latest})"
         )
-    migrate = "" if version == latest else f"; run would migrate it from {version} to {latest}"
+    migrate = _migrate_clause(version, latest)
     return True, (
         f"database: SQLite {path}, schema version {version}, {open_tables} open table(s){migrate}"
     )
@@ -193,7 +238,7 @@ def postgres_report(url: str) -> tuple[bool, str]:
     latest = load_migrations(dialect="postgres")[-1].version
     if found > latest:
         return False, f"database: {describe(url)}: schema {found} is newer than {latest}"
-    migrate = "" if found == latest else f"; run would migrate it from {found} to {latest}"
+    migrate = _migrate_clause(found, latest)
     return True, f"database: PostgreSQL {describe(url)}, schema version {found}{migrate}"
 
 
