@@ -143,3 +143,20 @@ async def test_metrics_listen_on_the_address_set(tmp_path: Path) -> None:
         assert "shanghai_build_info" in await scrape(port, host="127.0.0.2")
     finally:
         metrics.close()
+
+
+async def test_a_port_taken_after_the_check_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """``run`` checks before it starts; a port taken since then fails ``serve`` the same way."""
+    import socket
+
+    from bot import create_bot
+    from bot.process.metrics import Metrics
+    from bot.process.settings_facts import MetricsProblem
+
+    bot = create_bot(Settings(discord_token=TOKEN, database=tmp_path / "db.sqlite3"))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(MetricsProblem, match=f"cannot listen on 127.0.0.1:{port}"):
+            Metrics(bot).serve("127.0.0.1", port)
