@@ -142,8 +142,9 @@ def _backup_hint(settings: Settings) -> str:
 
 
 def upgrade_lines(found: int, latest: int, backup: str) -> list[str]:
-    """What migrating from schema ``found`` to ``latest`` changes, after a backup's advice."""
-    if found >= latest:
+    """What migrating from schema ``found`` to ``latest`` changes, after a backup's advice;
+    nothing for an empty database (schema 0), which has nothing to lose or to explain."""
+    if found == 0 or found >= latest:
         return []
     names = {m.version: m.name for m in load_migrations()}
     lines = [f"upgrade: back up the database first ({backup}); then, once, run will:"]

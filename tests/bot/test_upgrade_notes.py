@@ -35,6 +35,7 @@ def test_the_lines_name_each_pending_migration_and_ask_for_a_backup() -> None:
         "upgrade 0006 threads",
     ]
     assert upgrade_lines(6, 6, backup="x") == []
+    assert upgrade_lines(0, 6, backup="x") == []  # an empty database: created, not upgraded
 
 
 def test_check_on_an_old_database_explains_the_upgrade(tmp_path: Path) -> None:
