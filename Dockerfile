@@ -14,12 +14,14 @@ WORKDIR /app
 
 # The dependencies first, in a layer of their own: the tested versions, with the PostgreSQL
 # driver so that a postgresql:// SHANGHAI_DATABASE (or DATABASE_URL) works as well as the
-# SQLite file on the volume. This layer is rebuilt only when pyproject.toml or constraints.txt
-# change: empty packages stand in for the code, and the project itself is uninstalled again.
+# SQLite file on the volume, and prometheus-client so that SHANGHAI_METRICS_PORT works (an
+# image cannot be given an extra later; a plain `pip install .` stays without either). This
+# layer is rebuilt only when pyproject.toml or constraints.txt change: empty packages stand in
+# for the code, and the project itself is uninstalled again.
 COPY pyproject.toml constraints.txt README.md ./
 RUN mkdir engine data bot \
     && touch engine/__init__.py data/__init__.py bot/__init__.py \
-    && pip install --constraint constraints.txt '.[postgres]' \
+    && pip install --constraint constraints.txt '.[postgres,metrics]' \
     && pip uninstall --yes shanghai \
     && rm -rf engine data bot build ./*.egg-info \
     && useradd --system --uid 10001 --user-group --home-dir /app --no-create-home shanghai \

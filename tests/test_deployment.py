@@ -123,3 +123,20 @@ def test_dockerfile_installs_the_dependencies_before_copying_the_code() -> None:
 def test_procfile_runs_the_entry_point() -> None:
     lines = (ROOT / "Procfile").read_text(encoding="utf-8").splitlines()
     assert [line for line in lines if not line.startswith("#")] == ["worker: python -m bot"]
+
+
+def test_the_image_can_serve_the_metrics_and_compose_scrapes_them() -> None:
+    """SHANGHAI_METRICS_PORT needs prometheus-client: the image installs the ``metrics`` extra,
+    and compose's Prometheus scrapes the bot's service at the port compose gives it."""
+    install = next(r for r in instructions()["RUN"] if "pip install" in r)
+    extras = re.search(r"'\.\[([a-z,]+)\]'", install)
+    assert extras is not None and {"metrics", "postgres"} <= set(extras[1].split(","))
+    compose = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    port = re.search(r"^\s*SHANGHAI_METRICS_PORT: (\d+)\b", compose, re.MULTILINE)
+    assert port is not None
+    assert re.search(r"^\s*SHANGHAI_METRICS_ADDRESS: 0\.0\.0\.0$", compose, re.MULTILINE)
+    bot_service = compose.split("\n  prometheus:")[0]
+    assert "ports:" not in bot_service  # the metrics stay on the compose network
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml" in compose
+    scrape = (ROOT / "prometheus.yml").read_text(encoding="utf-8")
+    assert f'targets: ["bot:{port[1]}"]' in scrape

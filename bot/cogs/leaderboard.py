@@ -26,6 +26,7 @@ from bot.i18n import (
 )
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
+from bot.interactions.ids import parse_id, usable
 from bot.screens import render_in_thread
 from bot.screens.stats_picture import render_stats
 from data.ranking import MIN_RANKED_GAMES
@@ -297,7 +298,7 @@ class RemoveButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> RemoveButton:
-        return cls(int(match["member"]), int(match["user"]), match["answer"])
+        return cls(parse_id(match["member"]), parse_id(match["user"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
@@ -305,6 +306,8 @@ class RemoveButton(
                 raise UserError(
                     "This confirmation belongs to someone else.", code="not_your_confirmation"
                 )
+            if not usable(self.member_id):  # a forged id: no member has it
+                raise UserError("That button is not valid.", code="bad_button")
             language = interaction_language(interaction)
             if self.answer == "no":
                 await interaction.response.edit_message(

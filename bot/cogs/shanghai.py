@@ -21,6 +21,7 @@ from bot.i18n.fit import fit
 from bot.interactions import guards
 from bot.interactions.errors import NoTable, NotHost, UserError
 from bot.interactions.handler import guard
+from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import guild_settings, rules_for
@@ -66,7 +67,7 @@ class EndButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> EndButton:
-        return cls(int(match["table"]), int(match["user"]), match["answer"])
+        return cls(parse_id(match["table"]), parse_id(match["user"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):

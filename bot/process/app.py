@@ -36,6 +36,7 @@ from bot.interactions.handler import report
 from bot.process.command_sync import sync_if_changed
 from bot.process.database_problems import open_database
 from bot.process.settings import Settings
+from bot.process.settings_facts import MetricsProblem, metrics_problem
 from bot.service import Listener, Listeners, TableService, legal_plays
 from bot.service.game_log import GameLog
 from bot.service.members import MemberCheck
@@ -153,14 +154,10 @@ class ShanghaiBot(commands.AutoShardedBot):
         self.hands = HandFollower(self)
         listeners: list[Listener] = [self.publisher, self.hands, MemberCheck(self), GameLog()]
         if settings.metrics_port is not None:
-            from bot.process.metrics import (
-                Metrics,  # prometheus-client: the optional `metrics` extra
-            )
-
-            self.metrics = Metrics(self)
+            self.metrics = _metrics(self)
             self.store.commit_observer = self.metrics.committed
             self.metrics.watch_http(self.http)
-            self.metrics.serve(settings.metrics_port)
+            self.metrics.serve(settings.metrics_address, settings.metrics_port)
             listeners.append(self.metrics)
         self.service = TableService(
             self.store,
@@ -232,6 +229,15 @@ class ShanghaiBot(commands.AutoShardedBot):
             log.info("shut down cleanly")
         if self.metrics is not None:
             self.metrics.close()
+
+
+def _metrics(bot: ShanghaiBot) -> Metrics:
+    """The metrics, or ``MetricsProblem`` (one line) when prometheus-client is missing."""
+    try:
+        from bot.process.metrics import Metrics  # prometheus-client: the `metrics` extra
+    except ImportError:
+        raise MetricsProblem(metrics_problem(bot.settings) or "prometheus-client missing") from None
+    return Metrics(bot)
 
 
 async def _running_clicks_done(service: TableService) -> None:

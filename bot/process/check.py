@@ -11,16 +11,24 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sqlite3
 import sys
 from pathlib import Path
 
 from bot.process.database_problems import moved_default_problem, path_problem
+from bot.process.migration_notes import NOTES
 from bot.process.process_lock import lock_path
 from bot.process.settings import Settings
-from bot.process.settings_facts import EXIT_CONFIG, settings_without_token, sqlite_facts
+from bot.process.settings_facts import (
+    EXIT_CONFIG,
+    metrics_problem,
+    settings_without_token,
+    sqlite_facts,
+)
+from bot.process.settings_problems import unknown_settings
 from data import describe, is_postgres_url
-from data.migrations import load_migrations
+from data.migrations import Dialect, load_migrations
 
 
 def main() -> int:
@@ -57,8 +65,13 @@ def report(settings: Settings, token_set: bool) -> tuple[list[str], bool]:
         f"settings: valid (buy window {settings.buy_seconds:g} s, turn "
         f"{settings.turn_seconds:g} s, log level {settings.log_level})",
     )
+    unknown = unknown_settings()
+    if unknown:
+        say(True, f"settings: ignored, not a setting: {', '.join(unknown)}")
     if not token_set:
         say(False, "token: DISCORD_TOKEN is not set (try the bot without one: python -m bot try)")
+    elif not settings.discord_token.get_secret_value().strip():
+        say(False, "token: DISCORD_TOKEN is empty (put the bot's token after DISCORD_TOKEN=)")
     elif not settings.token_is_well_formed():
         say(False, "token: DISCORD_TOKEN does not look like a bot token (three parts)")
     else:
@@ -71,6 +84,10 @@ def report(settings: Settings, token_set: bool) -> tuple[list[str], bool]:
         shards = None
     good, text = database_report(settings.database)
     say(good, text)
+    pending = _pending_from(text)
+    if good and pending is not None:
+        for line in upgrade_lines(pending, _latest(settings.database), _backup_hint(settings)):
+            say(True, line)
     if shards is not None and 0 in shards.ids:
         where = (
             "globally (Discord may take up to an hour to show them)"
@@ -88,9 +105,53 @@ def report(settings: Settings, token_set: bool) -> tuple[list[str], bool]:
         )
     if settings.metrics_port is None:
         say(True, "metrics: off (SHANGHAI_METRICS_PORT unset)")
+    elif (problem := metrics_problem(settings)) is not None:
+        say(False, f"metrics: {problem}")
     else:
-        say(True, f"metrics: http://127.0.0.1:{settings.metrics_port}/metrics")
+        host = settings.metrics_address
+        host = f"[{host}]" if ":" in host else host
+        say(True, f"metrics: http://{host}:{settings.metrics_port}/metrics")
     return lines, ok
+
+
+def _migrate_clause(found: int, latest: int) -> str:
+    """The end of a database line: what ``run`` would migrate (read back by ``_pending_from``)."""
+    return "" if found == latest else f"; run would migrate it from {found} to {latest}"
+
+
+_MIGRATES = re.compile(r"; run would migrate it from (\d+) to \d+$")
+
+
+def _pending_from(database_line: str) -> int | None:
+    """The schema version a database line (``_migrate_clause``) says ``run`` migrates from."""
+    found = _MIGRATES.search(database_line)
+    return int(found[1]) if found else None
+
+
+def _latest(database: Path | str) -> int:
+    dialect: Dialect = "postgres" if is_postgres_url(database) else "sqlite"
+    return load_migrations(dialect=dialect)[-1].version
+
+
+def _backup_hint(settings: Settings) -> str:
+    """How to back this database up before the upgrade."""
+    if is_postgres_url(settings.database):
+        return "pg_dump (the bot does not back up PostgreSQL)"
+    folder = settings.backup_dir or Path(settings.database).parent / "backups"
+    return f"python -m bot backup {folder}/"
+
+
+def upgrade_lines(found: int, latest: int, backup: str) -> list[str]:
+    """What migrating from schema ``found`` to ``latest`` changes, after a backup's advice;
+    nothing for an empty database (schema 0), which has nothing to lose or to explain."""
+    if found == 0 or found >= latest:
+        return []
+    names = {m.version: m.name for m in load_migrations()}
+    lines = [f"upgrade: back up the database first ({backup}); then, once, run will:"]
+    for number in range(found + 1, latest + 1):
+        note = NOTES.get(number, "(no note)")
+        lines.append(f"upgrade {number:04d} {names.get(number, '?')}: {note}")
+    return lines
 
 
 def database_report(database: Path | str) -> tuple[bool, str]:
@@ -116,7 +177,7 @@ def database_report(database: Path | str) -> tuple[bool, str]:
             f"database: SQLite {path} was written by a newer version (schema "
             f"{version}; this version knows up to {latest})"
         )
-    migrate = "" if version == latest else f"; run would migrate it from {version} to {latest}"
+    migrate = _migrate_clause(version, latest)
     return True, (
         f"database: SQLite {path}, schema version {version}, {open_tables} open table(s){migrate}"
     )
@@ -178,7 +239,7 @@ def postgres_report(url: str) -> tuple[bool, str]:
     latest = load_migrations(dialect="postgres")[-1].version
     if found > latest:
         return False, f"database: {describe(url)}: schema {found} is newer than {latest}"
-    migrate = "" if found == latest else f"; run would migrate it from {found} to {latest}"
+    migrate = _migrate_clause(found, latest)
     return True, f"database: PostgreSQL {describe(url)}, schema version {found}{migrate}"
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,10 +27,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from bot.process.settings import Settings
-from bot.process.settings_facts import EXIT_CONFIG
+from bot.process.settings_facts import EXIT_CONFIG, MetricsProblem, metrics_problem
+from bot.process.settings_problems import explain, unknown_settings
+from bot.process.version import version
 from data import is_postgres_url
 
 PROG = "shanghai"
+
+log = logging.getLogger(__name__)
 
 
 def fail(message: str) -> int:
@@ -44,6 +50,7 @@ def parser() -> argparse.ArgumentParser:
             "(see .env.example). Without a subcommand: run."
         ),
     )
+    top.add_argument("--version", action="version", version=f"{PROG} {version()}")
     top.add_argument(
         "--sync",
         dest="top_sync",
@@ -83,7 +90,9 @@ def parser() -> argparse.ArgumentParser:
         help="validate settings, token shape and database; say what run would do",
     )
     backup = commands.add_parser("backup", help="copy the SQLite database safely (bot running)")
-    backup.add_argument("destination", type=Path, help="a backup file to write, or a folder")
+    backup.add_argument(
+        "destination", help="a backup file to write, or a folder (ending in / : made if missing)"
+    )
     backup.add_argument(
         "--database", type=Path, default=None, help="the database (default: SHANGHAI_DATABASE)"
     )
@@ -98,8 +107,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "backup":
         from data.backup import main as backup_main
 
+        problem = make_folder(args.destination)
+        if problem is not None:
+            return fail(problem)
         extra = ["--database", str(args.database)] if args.database else []
-        return backup_main([str(args.destination), *extra])
+        return backup_main([args.destination, *extra])
     if command == "replay":
         from bot.process.replay_cli import main as replay_main
 
@@ -119,7 +131,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(problem)
     if command == "sync" or args.top_sync or getattr(args, "sync", False):
         settings.force_sync = True
+    unservable = None if command == "sync" else metrics_problem(settings)
+    if unservable is not None:
+        return fail(unservable)  # before the database opens or Discord is dialled
     return serve(settings, sync_only=command == "sync")
+
+
+def make_folder(destination: str) -> str | None:
+    """A destination ending in a slash names a folder: made if missing (else the backup would
+    be a file of that name); why it cannot be, or ``None``."""
+    if not destination.endswith(("/", os.sep)):
+        return None
+    folder = Path(destination)
+    if folder.exists() and not folder.is_dir():
+        return f"backup: {folder} is not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"backup: cannot create the folder {folder} ({error.strerror or error})"
+    return None
 
 
 def load_settings() -> tuple[Settings | None, str]:
@@ -127,14 +157,20 @@ def load_settings() -> tuple[Settings | None, str]:
     try:
         settings = Settings()  # type: ignore[call-arg]
     except ValidationError as error:
-        fields = ", ".join(".".join(str(p) for p in e["loc"]) or "settings" for e in error.errors())
-        if "discord_token" in fields or "DISCORD_TOKEN" in fields:
+        token = [e for e in error.errors() if "discord_token" in str(e["loc"]).lower()]
+        if token and token[0]["type"] == "missing":
             return None, (
                 "DISCORD_TOKEN is not set; put it in the environment or in .env (README, "
                 "'Creating the Discord application'), or try the bot without Discord: "
                 "python -m bot try"
             )
-        return None, f"invalid setting(s): {fields}; see .env.example"
+        return None, f"invalid setting(s): {explain(error)}; see .env.example"
+    if not settings.discord_token.get_secret_value().strip():
+        return None, (
+            "DISCORD_TOKEN is empty; put the bot's token after DISCORD_TOKEN= (README, "
+            "'Creating the Discord application'), or try the bot without Discord: "
+            "python -m bot try"
+        )
     if not settings.token_is_well_formed():
         return None, (
             "DISCORD_TOKEN does not look like a Discord bot token (three dot-separated parts)"
@@ -160,6 +196,8 @@ def serve(settings: Settings, *, sync_only: bool = False) -> int:
     from data.fence import ShardCountMismatch
 
     logs.configure(settings.log_level)
+    for name in unknown_settings():
+        log.warning("ignored, not a setting: %s", name)
     # The bot never joins a voice channel: discord.py's warnings about voice libraries are noise.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False  # type: ignore[attr-defined,unused-ignore]
@@ -174,7 +212,7 @@ def serve(settings: Settings, *, sync_only: bool = False) -> int:
         return fail(str(error))
     except DatabaseProblem as problem:
         return fail(str(problem))
-    except (ShardTaken, ShardCountMismatch) as error:
+    except (ShardTaken, ShardCountMismatch, MetricsProblem) as error:
         return fail(str(error))
     except discord.LoginFailure:
         return fail("Discord refused the token (LoginFailure); check DISCORD_TOKEN")

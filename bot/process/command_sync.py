@@ -43,7 +43,7 @@ def payload_hash(payload: list[dict[str, Any]]) -> str:
 def meta_key(application_id: int | None, guild: discord.abc.Snowflake | None) -> str:
     """Where the last sync's digest is kept: per Discord application, since a database moved
     to another application (a test bot's to production, a backup restored under a new one)
-    must upload that application's commands once (issue 25.5)."""
+    must upload that application's commands once."""
     where = "global" if guild is None else f"guild:{guild.id}"
     return f"commands_hash:app:{application_id or 0}:{where}"
 

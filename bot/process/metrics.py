@@ -1,10 +1,18 @@
-"""Optional Prometheus metrics on a loopback port (``SHANGHAI_METRICS_PORT``).
+"""Optional Prometheus metrics (``SHANGHAI_METRICS_PORT``, ``SHANGHAI_METRICS_ADDRESS``).
 
-``pip install '.[metrics]'`` adds ``prometheus-client``; without the setting nothing is
-imported or served. The endpoint listens on 127.0.0.1 only: put a reverse proxy or the
-scraper on the same host, never the internet, in front of it. Every series is about the
-process as a whole; none carries a guild, user or table id (no unbounded labels, nothing
-personal). What it serves, at ``/metrics``:
+``pip install '.[metrics]'`` adds ``prometheus-client`` (the container image has it); without
+the setting nothing is imported or served. The endpoint listens on 127.0.0.1 unless
+``SHANGHAI_METRICS_ADDRESS`` says otherwise (``0.0.0.0`` in a container, for a scraper on the
+compose network): never put it on the internet. Every series is about the process as a whole;
+none carries a guild, user or table id (no unbounded labels, nothing personal). What it serves,
+at ``/metrics``:
+
+- the standard ``process_*`` (CPU, memory, open files), ``python_info`` and ``python_gc_*``
+  series of prometheus-client's own collectors;
+- ``shanghai_build_info{version=..., python=...}``: always 1, the version this process runs;
+- ``shanghai_gateway_connected{shard=...}`` (1 or 0) and ``shanghai_gateway_latency_seconds``
+  (the last heartbeat's round trip) for each shard this process runs;
+- ``shanghai_guilds``: the servers this process sees;
 
 - ``shanghai_open_tables{state="lobby"|"playing"}``: tables this process holds, read at scrape;
 - ``shanghai_pending_timers``: tables whose timer task is armed (a deadline, a computer's move);
@@ -21,12 +29,26 @@ personal). What it serves, at ``/metrics``:
 from __future__ import annotations
 
 import logging
+import math
+import platform
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    GCCollector,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+    start_http_server,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from bot.process.settings_facts import MetricsProblem, listen_problem
+from bot.process.version import version
 
 if TYPE_CHECKING:
     from bot.process.app import ShanghaiBot
@@ -60,12 +82,46 @@ class _TableCollector(Collector):
         )
 
 
+class _GatewayCollector(Collector):
+    """Each shard's connection and heartbeat latency, and the servers seen, read at scrape."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        self.bot = bot
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        connected = GaugeMetricFamily(
+            "shanghai_gateway_connected", "1 while the shard's gateway is up", labels=["shard"]
+        )
+        latency = GaugeMetricFamily(
+            "shanghai_gateway_latency_seconds",
+            "Round trip of the shard's last gateway heartbeat",
+            labels=["shard"],
+        )
+        ready = self.bot.is_ready() and not self.bot.is_closed()
+        for shard_id, shard in sorted(self.bot.shards.items()):
+            up = ready and not shard.is_closed()
+            connected.add_metric([str(shard_id)], 1 if up else 0)
+            if up and math.isfinite(shard.latency):
+                latency.add_metric([str(shard_id)], shard.latency)
+        yield connected
+        yield latency
+        yield GaugeMetricFamily(
+            "shanghai_guilds", "Servers this process sees", value=len(self.bot.guilds)
+        )
+
+
 class Metrics:
     """The bot's metrics in their own registry (tests run several bots in one process)."""
 
     def __init__(self, bot: ShanghaiBot) -> None:
         self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        GCCollector(registry=self.registry)
+        build = Info("shanghai_build", "The version this process runs", registry=self.registry)
+        build.info({"version": version(), "python": platform.python_version()})
         self.registry.register(_TableCollector(bot))
+        self.registry.register(_GatewayCollector(bot))
         self.actions = Counter(
             "shanghai_actions", "Committed table changes", ["kind"], registry=self.registry
         )
@@ -124,12 +180,18 @@ class Metrics:
 
     # -- serving ----------------------------------------------------------------------------
 
-    def serve(self, port: int) -> int:
-        """Serve ``/metrics`` on 127.0.0.1:``port`` (0: any free port); the port bound."""
-        server, _thread = start_http_server(port, addr="127.0.0.1", registry=self.registry)
+    def serve(self, address: str, port: int) -> int:
+        """Serve ``/metrics`` on ``address``:``port`` (0: any free port); the port bound.
+
+        ``MetricsProblem`` (one line) when nothing can listen there."""
+        try:
+            server, _thread = start_http_server(port, addr=address, registry=self.registry)
+        except OSError:
+            problem = listen_problem(address, port)
+            raise MetricsProblem(problem or f"cannot listen on {address}:{port}") from None
         self._server = server
         self.port = int(server.server_address[1])
-        log.info("metrics on http://127.0.0.1:%d/metrics", self.port)
+        log.info("metrics on http://%s:%d/metrics", address, self.port)
         return self.port
 
     def close(self) -> None:

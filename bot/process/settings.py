@@ -10,6 +10,7 @@ mounted there (see ``Dockerfile``) keeps the games across restarts and upgrades.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
 from typing import Literal
@@ -92,15 +93,27 @@ class Settings(BaseSettings):
     rules_url: str = Field(default="", pattern=r"^(https?://\S+)?$")
     #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.process.logs``).
     log_level: str = "INFO"
-    #: A loopback port for the Prometheus metrics (``pip install '.[metrics]'``); off when unset,
-    #: 0 picks a free port (tests).
+    #: The port of the Prometheus metrics (``pip install '.[metrics]'``); off when unset, 0 picks
+    #: a free port (tests).
     metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    #: The address the metrics listen on: loopback unless a scraper elsewhere needs them (in a
+    #: container, ``0.0.0.0`` and the compose network, never a published port).
+    metrics_address: str = "127.0.0.1"
 
     @field_validator("database", mode="after")
     @classmethod
     def _path_unless_url(cls, value: Path | str) -> Path | str:
         """A file path from the environment becomes a ``Path``; a URL stays text."""
         return value if is_postgres_url(value) else Path(value)
+
+    @field_validator("metrics_address", mode="after")
+    @classmethod
+    def _an_ip_address(cls, value: str) -> str:
+        try:
+            ipaddress.ip_address(value.strip())
+        except ValueError:
+            raise ValueError("not an IP address (e.g. 127.0.0.1, 0.0.0.0 or ::1)") from None
+        return value.strip()
 
     @field_validator("log_level", mode="after")
     @classmethod

@@ -3,7 +3,7 @@
 When the disk is full every click that changes a game fails the same way. That is not a bug
 in the bot, and a traceback per click only buries the one line the operator needs, so the
 interaction handler answers it with its own polite reply and one warning line without a
-traceback (issue 16). The table's state is already rolled back by the service. The table
+traceback. The table's state is already rolled back by the service. The table
 timers use the same test, so this module imports no discord.
 """
 
@@ -22,7 +22,7 @@ REPLY = (
 _SQLITE_WORDS = ("full", "readonly", "read-only", "disk i/o")
 _ERRNOS = {errno.ENOSPC, errno.EROFS, errno.EDQUOT}
 #: A database server that cannot be reached (stopped, restarting, its connection cut): the
-#: same for a player as a refused write, and it passes by itself (issue 25.1).
+#: same for a player as a refused write, and it passes by itself.
 _UNREACHABLE_ERRNOS = {errno.ECONNREFUSED, errno.ECONNRESET, errno.EPIPE, errno.ETIMEDOUT}
 #: asyncpg's names for the same conditions on PostgreSQL.
 _POSTGRES_NAMES = {

@@ -31,6 +31,7 @@ from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import answers, guards
 from bot.interactions.errors import StaleControl, UserError
 from bot.interactions.handler import guard
+from bot.interactions.ids import parse_id, usable
 from bot.screens.attachments import hand_picture_for
 from bot.screens.hand_screen import (
     Button,
@@ -137,7 +138,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         match: Any,
     ) -> HandButton:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
-        return cls(int(match["table"]), match["tag"], sort, match["verb"])
+        return cls(parse_id(match["table"]), match["tag"], sort, match["verb"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
@@ -185,7 +186,9 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         match: Any,
     ) -> HandSelect:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
-        return cls(int(match["table"]), match["tag"], sort, match["verb"], arg=match["arg"] or "")
+        return cls(
+            parse_id(match["table"]), match["tag"], sort, match["verb"], arg=match["arg"] or ""
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
@@ -357,7 +360,7 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
         "",
     )
     async with guard(interaction):
-        if not table.isdigit():
+        if not usable(parse_id(table)):
             raise UserError(
                 "That form is not valid any more; open your hand again.", code="stale_form"
             )

@@ -20,6 +20,7 @@ import discord
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
+from bot.interactions.ids import parse_id
 from engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ class HouseRulesSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
     ) -> HouseRulesSelect:
-        return cls(int(match["table"]), match["group"])
+        return cls(parse_id(match["table"]), match["group"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):

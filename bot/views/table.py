@@ -24,6 +24,7 @@ from bot.i18n.terms import contract_text
 from bot.interactions import answers, guards
 from bot.interactions.errors import NotHost, UserError
 from bot.interactions.handler import guard
+from bot.interactions.ids import parse_id
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
 from bot.screens.text import card_text, score_sheet_text, standings_text, table_text
@@ -79,8 +80,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         window = match["window"]
         if (match["verb"] in WINDOW_VERBS) != (window is not None):
             # A malformed id still gets an answer, from the callback.
-            return cls("bad", int(match["table"]))
-        return cls(match["verb"], int(match["table"]), window)
+            return cls("bad", parse_id(match["table"]))
+        return cls(match["verb"], parse_id(match["table"]), window)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):

@@ -140,7 +140,10 @@ async def test_check_reads_an_existing_database(tmp_path: Path) -> None:
 
 def test_check_refuses_bad_settings_in_one_line(tmp_path: Path) -> None:
     result = shanghai(tmp_path, "check", SHANGHAI_BUY_SECONDS="soon")
-    assert result.returncode == 2 and "invalid setting(s): buy_seconds" in result.stdout
+    assert (
+        result.returncode == 2
+        and "invalid setting(s): SHANGHAI_BUY_SECONDS: not a number" in result.stdout
+    )
 
 
 async def test_backup_subcommand_copies_the_database(tmp_path: Path) -> None:
@@ -165,4 +168,4 @@ def test_the_console_script_is_the_same_command_line() -> None:
 
 def test_a_bad_log_level_is_refused(tmp_path: Path) -> None:
     result = shanghai(tmp_path, DISCORD_TOKEN=TOKEN, SHANGHAI_LOG_LEVEL="LOUD")
-    assert result.returncode == 2 and "invalid setting(s): log_level" in result.stderr
+    assert result.returncode == 2 and "invalid setting(s): SHANGHAI_LOG_LEVEL: " in result.stderr

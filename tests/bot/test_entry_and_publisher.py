@@ -43,7 +43,7 @@ def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         ({"DISCORD_TOKEN": "not-a-token"}, "does not look like a Discord bot token"),
         (
             {"DISCORD_TOKEN": "a" * 24 + ".bcdefg." + "c" * 27, "SHANGHAI_BUY_SECONDS": "soon"},
-            "invalid setting(s): buy_seconds",
+            "invalid setting(s): SHANGHAI_BUY_SECONDS: not a number",
         ),
     ],
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import platform
 import re
 import urllib.request
 from pathlib import Path
@@ -41,9 +42,9 @@ def value(page: str, series: str) -> float:
     return float(match[1])
 
 
-async def scrape(port: int) -> str:
+async def scrape(port: int, host: str = "127.0.0.1") -> str:
     def get() -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=5) as response:
             return str(response.read().decode())
 
     return await asyncio.to_thread(get)
@@ -90,9 +91,72 @@ async def test_metrics_are_served_on_loopback_and_follow_the_table(env: simcord.
     assert value(refused, 'shanghai_discord_request_failures_total{status="403"}') >= 1
 
 
+async def test_the_page_has_the_process_the_gateway_and_the_build(env: simcord.Env) -> None:
+    from bot.process.version import version
+
+    metrics: Any = env.bot.metrics
+    await open_table(env, 1, deals=1)  # a server with a channel
+    page = await scrape(metrics.port)
+    # The standard collectors: the process (Linux /proc), the interpreter and its collector.
+    assert value(page, "process_resident_memory_bytes") > 0
+    assert "python_info{" in page
+    assert 'python_gc_collections_total{generation="0"}' in page
+    assert value(page, 'shanghai_gateway_connected{shard="0"}') == 1
+    assert value(page, 'shanghai_gateway_latency_seconds{shard="0"}') >= 0
+    assert value(page, "shanghai_guilds") == len(env.bot.guilds) >= 1
+    build = f'python="{platform.python_version()}",version="{version()}"'
+    assert f"shanghai_build_info{{{build}}} 1.0" in page
+
+
 def test_the_setting_is_off_by_default() -> None:
     from bot import create_bot
 
     settings = Settings(discord_token="x")  # type: ignore[arg-type]
     assert settings.metrics_port is None
     assert create_bot(settings).metrics is None
+
+
+def test_the_address_is_a_setting_and_loopback_by_default() -> None:
+    assert Settings(discord_token="x").metrics_address == "127.0.0.1"  # type: ignore[arg-type]
+    assert Settings(discord_token="x", metrics_address="0.0.0.0").metrics_address == "0.0.0.0"  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="metrics_address"):
+        Settings(discord_token="x", metrics_address="everywhere")  # type: ignore[arg-type]
+
+
+async def test_metrics_listen_on_the_address_set(tmp_path: Path) -> None:
+    from bot import create_bot
+
+    bot = create_bot(
+        Settings(
+            discord_token=TOKEN,
+            database=tmp_path / "db.sqlite3",
+            metrics_port=0,
+            metrics_address="127.0.0.2",
+        )
+    )
+    from bot.process.metrics import Metrics
+
+    metrics = Metrics(bot)
+    try:
+        port = metrics.serve("127.0.0.2", 0)
+        assert metrics._server.server_address[0] == "127.0.0.2"
+        assert "shanghai_build_info" in await scrape(port, host="127.0.0.2")
+    finally:
+        metrics.close()
+
+
+async def test_a_port_taken_after_the_check_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """``run`` checks before it starts; a port taken since then fails ``serve`` the same way."""
+    import socket
+
+    from bot import create_bot
+    from bot.process.metrics import Metrics
+    from bot.process.settings_facts import MetricsProblem
+
+    bot = create_bot(Settings(discord_token=TOKEN, database=tmp_path / "db.sqlite3"))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(MetricsProblem, match=f"cannot listen on 127.0.0.1:{port}"):
+            Metrics(bot).serve("127.0.0.1", port)
