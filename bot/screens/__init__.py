@@ -1,9 +1,13 @@
 """What players see: every screen's text and picture lives in this package.
 
-One file per screen: ``text.py`` writes the words of every message (table, hand, score sheet,
-rules, action lines); ``table_picture.py``, ``hand_picture.py`` and ``score_sheet.py`` draw the
-pictures, from the cards of ``cards.py`` and the pens of ``_draw.py``; ``attachments.py`` turns
-those pictures into Discord attachments; ``samples.py`` holds views for tests and benchmarks.
+One file per screen: ``text.py`` writes the words of the table, hand and score sheet messages
+and gives the words they build on (``card_words.py``: cards, melds, countdowns;
+``play_text.py``: actions and the channel's event lines; ``rules_text.py``: the house rules);
+``hand_screen.py`` words the private hand with the controls of ``hand_controls.py``;
+``table_picture/``, ``hand_picture.py`` and ``score_sheet.py`` draw the pictures, from the card
+faces of ``cards.py``, the table's tiles of ``card_tiles.py`` and the pens of ``_draw.py``;
+``attachments.py`` turns those pictures into Discord attachments; ``samples.py`` holds views
+for tests and benchmarks.
 
 This module: the pictures of cards, hands, the table and the score sheet (PNG bytes, Pillow).
 

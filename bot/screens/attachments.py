@@ -39,7 +39,7 @@ async def table_png(
 ) -> bytes:
     """The public table's PNG in the table's ``language``, drawn from the spectators' view with
     display names on the seats; ``compact``: the seats and numbered melds only, for the table
-    message (issue 10); ``four_colour``: clubs green and diamonds blue; ``mark_turn``: the
+    message; ``four_colour``: clubs green and diamonds blue; ``mark_turn``: the
     seat to move framed in gold (the picture then changes every turn)."""
     seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
     return await render_in_thread(

@@ -1,202 +1,47 @@
 """The private hand's screen as data: its text and its controls, worded here, drawn by views.
 
 ``hand_screen`` decides from a ``SeatSnapshot`` alone what the player's message says and which
-buttons and selects it offers (each a ``Button`` or ``Select`` with its verb, label, style and
-row); ``bot/views/hand.py`` only turns them into Discord components that carry the table, the
-snapshot's tag and the sort order. Every select is split into pages of at most 25 options, so
-no choice is ever cut off, and lay-offs go through a picker (cards, then a place for a card
-with several).
+buttons and selects it offers (each a ``Button`` or ``Select`` of ``hand_controls``, with its
+verb, label, style and row); ``bot/views/hand.py`` only turns them into Discord components
+that carry the table, the snapshot's tag and the sort order. Every select is split into pages
+of at most 25 options, so no choice is ever cut off, and lay-offs go through a picker (cards,
+then a place for a card with several).
 """
 
 from __future__ import annotations
 
-import zlib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.screens.card_words import SortMode, card_text, cards_text, countdown, meld_text
+from bot.screens.hand_controls import (
+    BUY_PREF_BUTTONS,
+    MAX_OPTIONS,
+    Button,
+    Control,
+    HandScreen,
+    Mode,
+    Option,
+    Select,
+    Style,
+    chunks,
+    go_down_key,
+    go_down_text,
+    lay_offs_together,
+    layoff_cards,
+    layoff_options,
+    other_go_downs,
+    swap_options,
+)
 from bot.screens.hand_text import deal_recap_text, go_down_lines
+from bot.screens.play_text import action_text, layoff_item_text
 from bot.screens.table_story import table_story
-from bot.screens.text import (
-    SortMode,
-    action_text,
-    card_text,
-    cards_text,
-    countdown,
-    hand_text,
-    layoff_item_text,
-    meld_text,
-)
-from engine.actions import (
-    Action,
-    BuyInTurn,
-    Discard,
-    DrawStock,
-    GoDown,
-    LayOff,
-    LayOffItem,
-    SwapJoker,
-    TakeUpcard,
-)
+from bot.screens.text import hand_text
+from engine.actions import BuyInTurn, Discard, DrawStock, GoDown, LayOffItem, SwapJoker, TakeUpcard
 from engine.cards import Card
-from engine.view import PlayerView
-from engine.wild_suits import one_place_per_meld
 
 if TYPE_CHECKING:
     from bot.service.snapshot import SeatSnapshot
-
-Mode = Literal["main", "down", "layoff", "swap", "options"]
-#: The buy preferences, the verb of each one's button and its label's catalogue key.
-BUY_PREF_BUTTONS = (
-    ("ask", "bask", "button.buy_pref_ask"),
-    ("helps", "bhelp", "button.buy_pref_helps"),
-    ("never", "bnever", "button.buy_pref_never"),
-)
-Style = Literal["primary", "secondary", "success", "danger"]
-MAX_OPTIONS = 25
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice of a select: what it says and the value the click sends."""
-
-    label: str
-    value: str
-
-
-@dataclass(frozen=True)
-class Button:
-    verb: str
-    label: str
-    style: Style
-    row: int
-
-
-@dataclass(frozen=True)
-class Select:
-    verb: str
-    options: tuple[Option, ...]
-    placeholder: str
-    row: int
-    arg: str = ""
-    min_values: int = 1
-    max_values: int = 1
-
-
-Control = Button | Select
-
-
-@dataclass(frozen=True)
-class HandScreen:
-    """A hand message: its text (at most 2,000 characters) and its controls, in order."""
-
-    content: str
-    controls: tuple[Control, ...]
-
-
-def chunks(options: list[Option]) -> list[list[Option]]:
-    """Options in selects of at most 25 (Discord's limit), so no choice is ever cut off."""
-    return [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
-
-
-def layoff_cards(
-    legal: tuple[Action, ...], view: PlayerView | None = None
-) -> dict[Card, list[LayOffItem]]:
-    """Each card that can be laid off now, with every place it fits. Given the ``view``, a
-    wild on a set has one place per meld (``engine.wild_suits.one_place_per_meld``) instead of
-    one per suit (issue 23.3: a joker asked for up to 32 places over two menus)."""
-    items = [
-        action.items[0] for action in legal if isinstance(action, LayOff) and len(action.items) == 1
-    ]
-    if view is not None:
-        melds = [m.meld for m in view.melds]
-        items = one_place_per_meld(items, melds, view.hand or (), view.rules, len(view.seats))
-    places: dict[Card, list[LayOffItem]] = {}
-    for item in items:
-        places.setdefault(item.card, []).append(item)
-    return places
-
-
-def lay_offs_together(legal: tuple[Action, ...]) -> list[LayOff]:
-    """The lay-offs of several cards that the rules allow only together (preset_004's
-    ``final_discard: forbidden`` leaves a down player with two cards no single lay-off), one
-    per set of cards and places: the hand offers them as plays of their own (issue 29.1)."""
-    singles = {
-        action.items[0] for action in legal if isinstance(action, LayOff) and len(action.items) == 1
-    }
-    seen: set[frozenset[str]] = set()
-    found: list[LayOff] = []
-    for action in legal:
-        if not isinstance(action, LayOff) or len(action.items) < 2:
-            continue
-        if all(item in singles for item in action.items):
-            continue  # reachable card by card, or with the lay-off picker's several cards
-        key = frozenset(str(item) for item in action.items)
-        if key not in seen:
-            seen.add(key)
-            found.append(action)
-    return found
-
-
-def other_go_downs(legal: tuple[Action, ...]) -> list[GoDown]:
-    """The legal go-downs besides the proposal (the first): with jokers swapped in under
-    ``anyone_then_go_down``, or going out with a lay-off (S37); chosen on the Lay down
-    screen (issue 29.1)."""
-    downs = [action for action in legal if isinstance(action, GoDown)]
-    return downs[1:]
-
-
-def go_down_key(action: GoDown) -> str:
-    """A go-down's select value: short (Discord allows 100 characters, a go-down's text
-    can pass that) and the same for the same go-down on any screen."""
-    return f"{zlib.crc32(str(action).encode()):08x}"
-
-
-def go_down_text(action: GoDown, language: Language = DEFAULT_LANGUAGE) -> str:
-    """A go-down with the swaps it makes, as one option's label."""
-    parts = [action_text(action, language)]
-    parts.extend(action_text(SwapJoker(swap), language) for swap in action.swaps)
-    return "; ".join(parts)[:100]
-
-
-def swap_options(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> list[Option]:
-    """The swap and the freed joker's place in one pick first (issue 23.3), then the plain
-    swaps that keep the joker in hand."""
-    options = [
-        Option(
-            t(
-                "hand.swap_and_place",
-                language,
-                swap=action_text(swap, language),
-                place=layoff_item_text(item, language),
-            )[:100],
-            f"{swap}|{item}"[:100],
-        )
-        for swap, item in snap.shortcuts.swap_and_place
-    ]
-    swaps = [a for a in snap.legal if isinstance(a, SwapJoker)]
-    return options + [Option(action_text(a, language)[:100], str(a)[:100]) for a in swaps]
-
-
-def layoff_options(
-    places: dict[Card, list[LayOffItem]], language: Language = DEFAULT_LANGUAGE
-) -> list[Option]:
-    """One option per card where it goes when that is unambiguous. A card with several
-    places has one option per place when all fit in one select (a pick saved: the place is
-    chosen with the card), else one saying how many places (the picker then asks where)."""
-    spread = sum(len(items) for items in places.values()) <= MAX_OPTIONS
-    options = []
-    for card, items in sorted(places.items(), key=lambda kv: Card.sort_key(kv[0])):
-        if len(items) == 1:
-            options.append(Option(layoff_item_text(items[0], language)[:100], str(card)))
-        elif spread:
-            options.extend(
-                Option(layoff_item_text(item, language)[:100], str(item)) for item in items
-            )
-        else:
-            label = t("hand.places_choose", language, card=card_text(card), count=len(items))
-            options.append(Option(label[:100], str(card)))
-    return options
 
 
 def hand_screen(
@@ -218,7 +63,7 @@ def hand_screen(
     if snap.pending:
         pending_text = t("hand.pending", language, countdown=countdown(snap.buy_deadline))
     screen = _Screen(snap, language)
-    story = table_story(view, snap.names, language)  # issue 23.4: the table since your turn
+    story = table_story(view, snap.names, language)  # the table since the seat's last turn
     screen.notes = [n for n in (story, note, *snap.notes) if n]
     if mode == "down":
         shown = screen.down()
@@ -310,7 +155,7 @@ class _Screen:
         self.button("downedit", "button.own_melds", "secondary", 0)
         self.button("back", "button.back", "secondary", 0)
         others = other_go_downs(legal)
-        if others:  # with a joker swapped in, or going out: plays of their own (29.1)
+        if others:  # with a joker swapped in, or going out: plays of their own
             options = [Option(go_down_text(a, language), go_down_key(a)) for a in others]
             self.selects("downpick", options, self.t("hand.other_go_downs"), 1)
         return True
@@ -361,7 +206,7 @@ class _Screen:
 
     def options(self) -> bool:
         """The seat's own settings, and leaving the game: out of the turn's rows, so a hurried
-        click never ends anyone's game (issue 23.5)."""
+        click never ends anyone's game."""
         self.extra.append(self.t("hand.options_help"))
         for pref, verb, key in BUY_PREF_BUTTONS:
             chosen = self.snap.buy_pref == pref
@@ -436,7 +281,7 @@ class _Screen:
 
     def finish(self) -> bool:
         """The turn's last plays in one pick (lay down or lay off all, or Rummy's new melds,
-        then discard), in row 0, which the play step leaves free (issue 23.3)."""
+        then discard), in row 0, which the play step leaves free."""
         cuts = self.snap.shortcuts
         if cuts.down_lay_all_then_discard and cuts.down_lay_all is not None:
             cards, prefix = cuts.down_lay_all_then_discard, "b"
@@ -501,3 +346,26 @@ class _Screen:
                     max_values=len(cards),
                 )
             )
+
+
+#: The controls' data, given here too for the screen's readers (``tools.reachable``).
+__all__ = [
+    "BUY_PREF_BUTTONS",
+    "MAX_OPTIONS",
+    "Button",
+    "Control",
+    "HandScreen",
+    "Mode",
+    "Option",
+    "Select",
+    "Style",
+    "chunks",
+    "go_down_key",
+    "go_down_text",
+    "hand_screen",
+    "lay_offs_together",
+    "layoff_cards",
+    "layoff_options",
+    "other_go_downs",
+    "swap_options",
+]

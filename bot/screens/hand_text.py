@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.screens.card_words import card_text, cards_text, meld_text
 from bot.screens.hint_text import hint_text
-from bot.screens.text import action_text, card_text, cards_text, layoff_item_text, meld_text
+from bot.screens.play_text import action_text, layoff_item_text
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -93,7 +94,7 @@ def go_down_lines(
     proposal: GoDown, view: PlayerView, language: Language = DEFAULT_LANGUAGE
 ) -> tuple[list[str], Counter[Card]]:
     """The lines of a proposed go-down, with the swaps made first and the lay-offs that
-    follow in the same play (issue 11), and the cards it leaves in hand."""
+    follow in the same play, and the cards it leaves in hand."""
     lines: list[str] = []
     left = Counter(view.hand or ())
     for swap in proposal.swaps:  # preset_004: swaps made as part of going down
@@ -105,7 +106,7 @@ def go_down_lines(
     lines.extend(f"• {meld_text(m, language)}" for m in proposal.melds)
     for meld in proposal.melds:
         left.subtract(meld.plain_cards)
-    for item in proposal.layoffs:  # S37: the last cards laid off in the same play
+    for item in proposal.layoffs:  # the last cards laid off in the same play
         lines.append(t("hand.then_lay_off", language, item=layoff_item_text(item, language)))
         left[item.card] -= 1
     return lines, +left
@@ -147,7 +148,7 @@ def hint_note(
     legal: Sequence[Action] = (),
 ) -> str:
     """The advice for this player's hand (``bot/service/hints.py``), as a note above the
-    hand, in ``language``. Once down, what may be laid off now comes first (issue 23.4)."""
+    hand, in ``language``. Once down, what may be laid off now comes first."""
     text = hint_text(advice, view.rules, language).strip() or t("hint.none", language)
     down = view.seat is not None and view.seats[view.seat].is_down
     items = [a.items[0] for a in legal if isinstance(a, LayOff) and len(a.items) == 1]

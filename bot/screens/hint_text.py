@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.i18n import Language, t
 from bot.i18n.terms import contract_text
-from bot.screens.text import card_text, meld_text
+from bot.screens.card_words import card_text, meld_text
 from engine.cards import rank_text
 from engine.players.hints import DiscardReason, Hint, NeededCard
 from engine.rules import Rules

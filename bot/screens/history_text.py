@@ -1,6 +1,6 @@
 """The History button's answer: the deal's public moves in order, in the reader's language.
 
-What a player at a real table sees and remembers (issues 15 and 23): the first upcard turned,
+What a player at a real table sees and remembers: the first upcard turned,
 then every move in the order it happened, each run of one player's moves on one line: what
 they took from the discard pile or bought, the melds they went down with, what they laid off
 or swapped, what they discarded, and who went out. It is read from ``PlayerView.history``
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Language, t
-from bot.screens.text import card_text, cards_text, meld_text
+from bot.screens.card_words import card_text, cards_text, meld_text
 from engine.view import PlayerView, PublicMove
 
 #: Discord's limit for a message's content.

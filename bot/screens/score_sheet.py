@@ -125,7 +125,7 @@ def dodge(values: Sequence[float], spacing: float) -> list[float]:
     order given), and leave a value nobody shares where it is.
 
     Two players with the same running total used to draw the same line and the same markers
-    on the same pixels, so the line drawn first vanished under the second (issue 24).
+    on the same pixels, so the line drawn first vanished under the second.
     """
     groups: dict[float, list[int]] = {}
     for index, value in enumerate(values):

@@ -1,7 +1,7 @@
 """The table's story for the top of a player's hand: what the others did since your last turn.
 
 At a real table you see who threw the card now on top, who took it or bought it, who went
-down; in a private hand you would have to scroll the channel for it (issue 23.4). This is one
+down; in a private hand you would have to scroll the channel for it. This is one
 or two lines, read from the view's public history alone (``PlayerView.history``: no stock
 draw, no penalty card, so nothing hidden), counting from the player's own last discard of
 this deal (from the deal's start before their first), leaving out their own moves, which
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Language, t
+from bot.screens.card_words import card_text, cards_text
 from bot.screens.history_text import merged_lay_offs, runs
-from bot.screens.text import card_text, cards_text
 from engine.view import PlayerView, PublicMove
 
 #: About two lines of a phone's hand message.

@@ -1,26 +1,23 @@
 """The private hand: one ephemeral message per player, edited in place by its own controls.
 
 Every control is a ``DynamicItem`` whose custom_id carries the table, a *state tag* (the
-snapshot's fingerprint of what this seat's controls depend on), the sort order and the verb,
-so the controls work after a restart and need no memory:
-
-    sh:h:<table>:<tag>:<s|r>:<verb>              buttons
-    sh:hs:<table>:<tag>:<s|r>:<verb>[:<page>]    selects (discard, lay off, place, swap, meld)
+snapshot's fingerprint of what this seat's controls depend on), the sort order and the verb
+(``bot.views.hand_custom_ids``), so the controls work after a restart and need no memory.
 
 One click, one trip: the control becomes an engine action (``bot.views.hand_choices`` says
-which), ``TableService.play`` applies it
-and answers with the seat's ``SeatSnapshot``, and the message is drawn from that snapshot
-alone. A hand that is merely out of date still does what the button says when that is legal
-now; a refusal redraws the hand with the reason. Lay-offs go through a picker (cards, then a
-place for a card with several), every select is split into pages of at most 25 options, and
-``bot.channel.hand_follower`` keeps the message up to date when something changes for its player.
+which), ``TableService.play`` applies it and answers with the seat's ``SeatSnapshot``, and
+the message is drawn from that snapshot alone (its picture and notes: ``hand_answers``). A
+hand that is merely out of date still does what the button says when that is legal now; a
+refusal redraws the hand with the reason. Lay-offs go through a picker (cards, then a place
+for a card with several), every select is split into pages of at most 25 options, the melds
+a player writes come through the form of ``bot.views.melds_form``, and
+``bot.channel.hand_follower`` keeps the message up to date when something changes for its
+player.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,25 +29,15 @@ from bot.interactions import answers, guards
 from bot.interactions.errors import StaleControl, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
-from bot.screens.attachments import hand_picture_for
-from bot.screens.hand_screen import (
-    Button,
-    Mode,
-    Style,
-    hand_screen,
-    layoff_cards,
-)
+from bot.screens.card_words import SortMode
+from bot.screens.hand_controls import Button, Mode, Style
+from bot.screens.hand_screen import hand_screen
 from bot.screens.hand_text import buy_answer_text, hint_note, result_note
-from bot.screens.text import (
-    SortMode,
-)
-from bot.views.hand_choices import card_or_place, one_value, resolver
-from engine.actions import (
-    Action,
-    GoDown,
-    LayOffItem,
-    parse_action,
-)
+from bot.views.hand_answers import answering_hand, hand_files, stale_note
+from bot.views.hand_choices import first_ambiguous, lays_down, one_value, resolver
+from bot.views.hand_custom_ids import HAND_BUTTON_TEMPLATE, HAND_SELECT_TEMPLATE
+from bot.views.melds_form import MELDS_MODAL_PREFIX, MeldsModal, modal_fields, open_melds_form
+from engine.actions import Action, GoDown, LayOffItem, parse_action
 from engine.cards import Card
 
 if TYPE_CHECKING:
@@ -60,53 +47,6 @@ if TYPE_CHECKING:
     from bot.service.tables import BuyChoice
 
 log = logging.getLogger(__name__)
-
-BUTTON_VERBS = (
-    "draw",
-    "take",
-    "buyin",
-    "down",
-    "downok",
-    "downedit",
-    "layoff",
-    "swap",
-    "sort",
-    "refresh",
-    "back",
-    "hint",
-    "layall",
-    "leave",
-    "leaveok",
-    "opts",
-    "bask",
-    "bhelp",
-    "bnever",
-    "buy",
-    "pass",
-    "unbuy",
-)
-SELECT_VERBS = (
-    "discard",
-    "layoff",
-    "swap",
-    "meld",
-    "place",
-    "laybatch",
-    "finish",
-    "downpick",
-    "takethrow",
-    "laystart",
-)
-
-_PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
-HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
-HAND_SELECT_TEMPLATE = (
-    r"sh:hs:"
-    + _PREFIX
-    + r"(?P<verb>"
-    + "|".join(SELECT_VERBS)
-    + r")(?::(?P<arg>[0-9A-Za-z]{1,4}))?"
-)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_BUTTON_TEMPLATE):
@@ -262,58 +202,6 @@ def render_hand(
     return screen.content, ui
 
 
-class MeldsModal(discord.ui.Modal, title="Lay down your melds"):
-    """The player writes the melds: ``set: 8H 8S 8C | run: 3H 4H JK=5H 6H``.
-
-    The text input sits in a ``Label`` (component type 18), the modal layout Discord
-    documents now; a text input's own ``label`` in an action row is deprecated."""
-
-    field: discord.ui.Label[MeldsModal] = discord.ui.Label(
-        text="Melds, separated by |",
-        component=discord.ui.TextInput(
-            custom_id="melds",
-            style=discord.TextStyle.paragraph,
-            max_length=400,
-            placeholder="set: 8H 8S 8C | run: 3H 4H JK=5H 6H",
-        ),
-    )
-
-    def __init__(
-        self,
-        table_id: int,
-        sort: SortMode,
-        proposal: str,
-        language: Language = DEFAULT_LANGUAGE,
-    ) -> None:
-        # A stable id, so a form opened before a restart is still understood after it.
-        super().__init__(
-            timeout=600,
-            custom_id=f"{MELDS_MODAL_PREFIX}{table_id}:{sort}",
-            title=t("modal.title", language),
-        )
-        self.table_id, self.sort = table_id, sort
-        self.field.text = t("modal.label", language)
-        self.melds.default = proposal
-        self.melds.placeholder = t("modal.placeholder", language)
-
-    @property
-    def melds(self) -> discord.ui.TextInput[MeldsModal]:
-        """The text input inside the label."""
-        component = self.field.component
-        assert isinstance(component, discord.ui.TextInput)
-        return component
-
-
-async def open_melds_form(interaction: discord.Interaction[Any], form: MeldsModal) -> None:
-    """Show the melds form, then stop listening to it: its submission is answered by
-    ``melds_form_submitted``, the same way before and after a restart."""
-    await interaction.response.send_modal(form)
-    form.stop()
-
-
-MELDS_MODAL_PREFIX = "sh:melds:"
-
-
 async def submit_melds(
     interaction: discord.Interaction[Any], table_id: int, sort: SortMode, text: str
 ) -> None:
@@ -324,20 +212,6 @@ async def submit_melds(
         # The engine's coded reason (``Unreadable``) is worded as this refusal's ``reason``.
         raise UserError(f"I couldn't read those melds: {error}", code="unreadable_melds") from error
     await play_and_show(interaction, table_id, action, sort)
-
-
-def modal_fields(components: list[Any]) -> list[dict[str, Any]]:
-    """The submitted fields of a modal: each inside a label (type 18, ``component``), as
-    forms are drawn now, or inside an action row (``components``), as a form opened before
-    the label layout is still submitted."""
-    fields: list[dict[str, Any]] = []
-    for item in components:
-        if not isinstance(item, dict):
-            continue
-        if isinstance(item.get("component"), dict):
-            fields.append(item["component"])
-        fields.extend(child for child in item.get("components", []) if isinstance(child, dict))
-    return fields
 
 
 async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
@@ -369,29 +243,6 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
             answering_hand(interaction, int(table)),  # as a click on the hand is answered
         ):
             await submit_melds(interaction, int(table), "r" if sort == "r" else "s", text)
-
-
-async def hand_files(
-    snap: SeatSnapshot,
-    sort: SortMode,
-    mode: Mode = "main",
-    language: Language = DEFAULT_LANGUAGE,
-) -> list[discord.File]:
-    """The picture of the hand, the proposed lay-down's cards raised in ``down``; text and
-    picture always show the same hand, because both come from the same snapshot."""
-    if snap.over:
-        return []
-    hand = snap.view.hand or ()
-    proposal: tuple[Card, ...] = ()
-    if mode in ("down", "main"):
-        down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        if down is not None:
-            proposal = tuple(c.card for m in down.melds for c in m.cards)
-    return [
-        await hand_picture_for(
-            hand, proposal, by_rank=sort == "r", language=language, four_colour=snap.four_colour
-        )
-    ]
 
 
 async def show_snapshot(
@@ -482,24 +333,6 @@ async def hand_click(
         await _hand_click(interaction, table_id, tag, sort, verb, values)
 
 
-@contextlib.asynccontextmanager
-async def answering_hand(
-    interaction: discord.Interaction[Any], table_id: int
-) -> AsyncIterator[None]:
-    """While a click or a submitted form on this player's hand is answered, no push redraws
-    that hand (one already on its way lands first): a push of the change the answer made
-    could otherwise land after the answer and wipe its note ("You went down!")."""
-    follower = getattr(interaction.client, "hands", None)
-    if follower is None:
-        yield
-        return
-    await follower.answering(table_id, interaction.user.id)
-    try:
-        yield
-    finally:
-        follower.answered(table_id, interaction.user.id, click=True)
-
-
 async def _hand_click(
     interaction: discord.Interaction[Any],
     table_id: int,
@@ -554,7 +387,7 @@ async def _hand_click(
         await show_snapshot(interaction, snap, sort, mode="options")
     elif verb in ("take", "takethrow", "buyin"):  # drawn on an older screen: nothing taken
         await show_snapshot(interaction, snap, sort, note=stale_note("hand.stale_take", language))
-    elif verb == "downok" or (verb == "finish" and snap.stale and _lays_down(values)):
+    elif verb == "downok" or (verb == "finish" and snap.stale and lays_down(values)):
         # Lay down (then discard) on an older screen: the proposal as it is now, first.
         note = stale_note("hand.stale_down", language)
         await show_snapshot(interaction, snap, sort, mode="down", note=note)
@@ -565,34 +398,13 @@ async def _hand_click(
         text = melds_for_form(proposal.melds, language) if proposal else ""
         await open_melds_form(interaction, MeldsModal(table_id, sort, text, language))
     elif verb == "layoff":
-        picked = _first_ambiguous(snap, values)
+        picked = first_ambiguous(snap, values)
         await show_snapshot(interaction, snap, sort, mode="layoff", picked=picked)
     elif verb == "laystart":  # the first place of lay-offs allowed only together
         first = LayOffItem.parse(one_value(values))
         await show_snapshot(interaction, snap, sort, mode="layoff", picked=first)
     else:  # refresh, back
         await show_snapshot(interaction, snap, sort)
-
-
-def _lays_down(values: list[str] | None) -> bool:
-    """Whether a finish pick's value lays down first (``d:…``, ``b:…``; ``resolver``'s kinds)."""
-    first = (values or [""])[0]
-    return first[:2] in ("d:", "b:")
-
-
-def stale_note(key: str, language: Language) -> str:
-    """The note above a hand redrawn because the control clicked was on an older screen."""
-    return t(key, language, stale=refusal_text(StaleControl(), language))
-
-
-def _first_ambiguous(snap: SeatSnapshot, values: list[str] | None) -> Card | None:
-    """The first picked card with several places, for the picker to ask where it goes."""
-    places = layoff_cards(snap.legal, snap.view)
-    for value in values or ():
-        card = card_or_place(value)
-        if isinstance(card, Card) and len(places.get(card, ())) > 1:
-            return card
-    return None
 
 
 def leave_confirmation(
@@ -612,3 +424,23 @@ def leave_confirmation(
     )
     ui.add_item(HandButton(table_id, tag, sort, "back", label=t("button.keep_playing", language)))
     return ui
+
+
+#: ``hand_files`` and ``modal_fields`` are given here too, beside the hand they belong to.
+__all__ = [
+    "BUY_PREF_VERBS",
+    "STYLES",
+    "HandButton",
+    "HandSelect",
+    "answer_hand_on_public",
+    "hand_click",
+    "hand_files",
+    "leave_confirmation",
+    "melds_form_submitted",
+    "modal_fields",
+    "open_hand",
+    "play_and_show",
+    "render_hand",
+    "show_snapshot",
+    "submit_melds",
+]

@@ -14,8 +14,8 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from bot.interactions.errors import UserError
-from bot.screens.hand_screen import go_down_key, layoff_cards, other_go_downs
-from bot.screens.text import cards_text
+from bot.screens.card_words import cards_text
+from bot.screens.hand_controls import go_down_key, layoff_cards, other_go_downs
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -227,3 +227,19 @@ def one_value(values: list[str] | None) -> str:
     if not values or len(values) != 1:
         raise UserError("Choose one option.", code="choose_one")
     return values[0]
+
+
+def lays_down(values: list[str] | None) -> bool:
+    """Whether a finish pick's value lays down first (``d:…``, ``b:…``; ``resolver``'s kinds)."""
+    first = (values or [""])[0]
+    return first[:2] in ("d:", "b:")
+
+
+def first_ambiguous(snap: SeatSnapshot, values: list[str] | None) -> Card | None:
+    """The first picked card with several places, for the picker to ask where it goes."""
+    places = layoff_cards(snap.legal, snap.view)
+    for value in values or ():
+        card = card_or_place(value)
+        if isinstance(card, Card) and len(places.get(card, ())) > 1:
+            return card
+    return None

@@ -1,5 +1,5 @@
-"""The host's *House rules* panel in the lobby: every option O1-O26 of RULES.md A1, grouped
-by theme, plus the presets under the names players know them by.
+"""The host's *House rules* panel in the lobby: every Shanghai option of ``engine.rules.Rules``,
+grouped by theme, plus the presets under the names players know them by.
 
 The lobby's *House rules* button (``sh:house:<table>``, in ``views/table.py``) opens this
 panel privately. Each select lists ``option = value`` pairs of one theme; choosing one sets
@@ -43,7 +43,7 @@ PRESET_NAMES: dict[str, tuple[str, str]] = {
     ),
 }
 
-#: The themes of the panel, each an ordered list of option names (O1-O26 once each).
+#: The themes of the panel, each an ordered list of option names (every Shanghai option once).
 GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "table": (
         "Table, deck and deals",
@@ -106,7 +106,7 @@ def choices(option: str) -> list[Any]:
 
 def option_label(option: str, language: Language = DEFAULT_LANGUAGE) -> str:
     """An option's name as players read it (``deuces_wild`` → "2s are wild", "Tweeën zijn
-    joker"); the identifiers of RULES.md stay the data, the catalogue words them."""
+    joker"); the identifiers of ``engine.rules`` stay the data, the catalogue words them."""
     return t(f"house.option.{option}", language)
 
 

@@ -25,9 +25,10 @@ from bot.interactions import answers, guards
 from bot.interactions.errors import NotHost, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
+from bot.screens.card_words import card_text
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
-from bot.screens.text import card_text, score_sheet_text, standings_text, table_text
+from bot.screens.text import score_sheet_text, standings_text, table_text
 from bot.service.live import rules_for
 from bot.service.ranked import lobby_line
 from bot.views.hand import open_hand
@@ -368,7 +369,7 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
         view,
         names,
         # The window's end stays in the text after it passed ("closed 3 seconds ago", drawn
-        # by Discord), so closing it needs no edit (issue 10).
+        # by Discord), so closing it needs no edit.
         buy_deadline=table.window_ends if view.upcard_live else None,
         turn_deadline=table.turn_deadline,
         away=table.away_seats,
@@ -391,7 +392,7 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
                 inline=False,
             )
             again = TableButton("again", table.id, label=t("button.play_again", language))
-            ui.add_item(again)  # issue 24.3: the same people, the same rules, one click
+            ui.add_item(again)  # the same people, the same rules, one click
             return embed, ui
         return embed, None
     title = t(
@@ -415,7 +416,7 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
         ui.add_item(TableButton("pass", table.id, table.window, label=pass_label))
     # A row of its own, so a buy window's buttons never move it under a hurried click.
     ui.add_item(button("history", "button.history", row=1))
-    ui.add_item(button("nudge", "button.nudge", row=1))  # issue 24.4: for an absent player
+    ui.add_item(button("nudge", "button.nudge", row=1))  # for an absent player
     ui.add_item(button("skip", "button.skip", row=1))
     return embed, ui
 

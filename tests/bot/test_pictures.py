@@ -33,22 +33,20 @@ from bot.screens._draw import (
     text_width,
 )
 from bot.screens.attachments import hand_picture_for, table_png
-from bot.screens.cards import TileSize, meld_tile
+from bot.screens.card_tiles import TileSize, meld_tile
 from bot.screens.samples import HAND_15, table_view
 from bot.screens.score_sheet import PLAYER_COLOURS, dodge
 from bot.screens.table_picture import (
-    BAR,
     MIN_GLYPH,
-    OUTER,
     PHONE_WIDTH,
     SIZE,
     Box,
     PlacedMeld,
     TableLayout,
     layout_table,
-    px,
     short_name,
 )
+from bot.screens.table_picture.measures import BAR, OUTER, px
 from engine import parse_cards
 from engine.cards import Card
 from engine.melds import Meld
