@@ -2,7 +2,7 @@
 
 ``Game.legal_actions`` is quick for a hand of 11-15 cards, but a hand piled up under the
 ``buy_limit: unlimited`` house rule (80 cards at an 8-player table in deal 10) took 0.1-9.5 s
-on this machine (issue 29.2). Run on the event loop, that froze every table on the bot and
+on this machine. Run on the event loop, that froze every table on the bot and
 made Discord give up on the click. So the service asks here instead:
 
 - ``ready`` computes them off the event loop, and two askers of the same state share one

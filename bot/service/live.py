@@ -59,7 +59,7 @@ ChangeKind = Literal[
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
 REMOVED = 1_000
 
-#: The table option that draws clubs green and diamonds blue in every picture (issue 24.1).
+#: The table option that draws clubs green and diamonds blue in every picture.
 FOUR_COLOUR_OPTION = "four_colour"
 
 #: Options a table may override at /shanghai new, with the types they must have.
@@ -212,7 +212,7 @@ class LiveTable:
 @dataclass(frozen=True)
 class Memento:
     """A table's fields before an action, so that a save the store refused leaves memory
-    exactly as it was before the click (issue 25: memory is never ahead of the database)."""
+    exactly as it was before the click (memory is never ahead of the database)."""
 
     record: TableRecord
     version: int

@@ -115,7 +115,7 @@ Resolver = Callable[[SeatSnapshot], Action | Plays | None]
 @dataclass(frozen=True)
 class DealRecap:
     """A deal's end for one seat: who went out, what the deal cost this seat, and where it
-    stands in the game now (a private word for each player, issue 23.2)."""
+    stands in the game now (a private word for each player)."""
 
     deal: int
     points: int
