@@ -86,7 +86,7 @@ class TableService(Lobby, Turns, TableClock):
         table = self.tables.get(table_id)
         if table is None or table.closed or table.game is None:
             return None
-        async with table.lock:
+        async with table.held():
             seat = table.seat_of(user_id)
             if table.closed or seat is None or seat in table.removed:
                 return None

@@ -37,7 +37,7 @@ class TableClock(Commits):
     async def run_due(self, table_id: int) -> None:
         """Do now whatever the table's deadlines ask for at ``clock()`` (tests, benchmarks)."""
         table = self.get(table_id)
-        async with table.lock:
+        async with table.held():
             await self._wake(table)
             self.timers.arm(table)
 

@@ -37,6 +37,14 @@ from engine.events import DealStarted, Discarded, Event, TurnStarted
 log = logging.getLogger("bot.service")
 
 
+async def let_others_in() -> None:
+    """Give the event loop back between the parts of a commit (the engine's move and the
+    window it opens; the save). Other tables' clicks and the gateway run in between, so a
+    burst of clicks on many tables never holds the loop for all of their work at once; this
+    table's lock keeps its own state to this click meanwhile, as during the save's own wait."""
+    await asyncio.sleep(0)
+
+
 class Commits(TableCore):
     """Apply, save in one transaction, tell: every change of a table goes through here."""
 
@@ -54,6 +62,7 @@ class Commits(TableCore):
         """Apply ``action`` for ``seat`` and commit it. If the engine refuses it or the store
         does not take it, memory goes back to ``before`` (taken now if not given)."""
         memento = before or table.memento()
+        await let_others_in()
         game = self._playing(table)
         player = game.players[seat]
         try:
@@ -61,6 +70,7 @@ class Commits(TableCore):
         except BaseException:
             table.go_back(memento, game_moved=False)  # the engine changed nothing
             raise
+        table.game_changed()
         try:
             return await self._commit(
                 table, int(player), action, events, kind, auto_seat, auto_actions
@@ -97,6 +107,7 @@ class Commits(TableCore):
         if game.is_over:
             window.lapse()
             table.turn_deadline = None
+        await let_others_in()
         state = game.to_json()
         tally(table, user_id, auto_seat)  # who made the seat's actions: its person or the bot
         if game.is_over:

@@ -127,6 +127,7 @@ class TableCore:
                             table, user_id, now, events=events, lazy=True
                         )
             change = Change(TableSnapshot.of(table, now), kind, seats=seats, **fields)
+            table.told = (change.events, seats)
             self.listener.table_changed(change)
         except Exception:
             log.exception("%s: listener failed", at_table(table))

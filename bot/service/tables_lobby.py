@@ -232,7 +232,7 @@ class Lobby(Commits):
         table = self.tables.get(table_id)
         if table is None or table.closed:
             return None
-        async with table.lock:
+        async with table.held():
             if table.closed:
                 return None
             try:

@@ -87,8 +87,10 @@ class Turns(Commits):
 
         The seat's legal plays are computed in a worker thread (``legal_plays``): before the
         lock, so a huge hand holds nobody up, and those of the answer after it."""
-        await prepare(self.get(table_id), user_id)
-        snap = await self._play(table_id, user_id, action, shown=shown)
+        table = self.get(table_id)
+        version = table.version  # the state ``prepare`` computes for, whatever happens meanwhile
+        await prepare(table, user_id)
+        snap = await self._play(table_id, user_id, action, shown=shown, prepared=version)
         return await settled(snap)
 
     async def _play(
@@ -98,9 +100,10 @@ class Turns(Commits):
         action: Action | Resolver | None,
         *,
         shown: str | None,
+        prepared: int | None = None,
     ) -> SeatSnapshot:
         """``play`` under the table's lock; the answer's legal plays may be left to
-        ``settled``."""
+        ``settled``. ``prepared``: the version whose legal plays ``play`` prepared."""
         table = self.get(table_id)
         async with table.held_for_a_click():
             game = self._playing(table)
@@ -113,7 +116,8 @@ class Turns(Commits):
             try:
                 asked: Action | Plays | None
                 if action is not None and callable(action):
-                    await prepare(table, user_id)  # known unless the table moved meanwhile
+                    if table.version != prepared:  # the table moved since ``play`` prepared
+                        await prepare(table, user_id)
                     asked = action(replace(seat_snapshot(table, user_id, now), stale=stale))
                 else:
                     asked = action
@@ -134,6 +138,13 @@ class Turns(Commits):
             changed = what_changed(asked, before, table, user_id, result)
             if table.closed or table.game is None:
                 return SeatSnapshot.finished(table, user_id, seat, changed)
+            told = table.told
+            if told is not None and told[0] is result.events and user_id in told[1]:
+                # The listener was just told with this screen and nothing changed since.
+                mine = told[1][user_id]
+                return replace(
+                    mine, action=changed.action, gained=changed.gained, actions=changed.actions
+                )
             return seat_snapshot(
                 table, user_id, self.clock(), changed, events=result.events, lazy=True
             )
@@ -158,7 +169,7 @@ class Turns(Commits):
             running = table.window.is_running(game, now)
             closed = (
                 not running
-                or (window is not None and window != window_tag(game))
+                or (window is not None and window != window_tag(game, table.view(None)))
                 or (shown is not None and shown != current_tag(table, seat, now))
             )
             if choice == "pass" and seat == game.current and not closed:
