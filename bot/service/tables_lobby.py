@@ -8,8 +8,10 @@ timers) records why and forgets the table.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
+import secrets
 from dataclasses import replace
 from typing import Any
 
@@ -153,6 +155,14 @@ class Lobby(Commits):
             return random.SystemRandom().randrange(2**62)
         return self.seed * 1_000_003 + table.id
 
+    def _secret(self, seed: int) -> bytes:
+        """The secret every deal's seed comes from (``engine/shuffle.py``): random in play, so
+        nobody can predict a deal from its announced hash; from the seed in a seeded run, so a
+        test or a try session deals the same cards every time."""
+        if self.seed is None:
+            return secrets.token_bytes(32)
+        return hashlib.sha256(b"shanghai table seed %d" % seed).digest()
+
     def check_start(self, table_id: int, user_id: int) -> None:
         """Raise what ``start`` would refuse now (before a thread is made for the game)."""
         lobby.players_to_start(self.get(table_id), user_id)
@@ -167,7 +177,10 @@ class Lobby(Commits):
             players = lobby.players_to_start(table, user_id)
             if thread_id is not None:
                 await self._move_to_thread(table, thread_id)
-            game = Game.new(players, rules_for(dict(table.record.options)), self._table_seed(table))
+            seed = self._table_seed(table)
+            game = Game.new(
+                players, rules_for(dict(table.record.options)), seed, secret=self._secret(seed)
+            )
             now = self.clock()
             buy_seconds, turn_seconds = self.table_seconds(table)
             buy_deadline = now + buy_seconds if game.buy_window_open else None
