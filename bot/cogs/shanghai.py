@@ -272,7 +272,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     @app_commands.command(name="kick")
     @app_commands.describe(member="The player to remove (in a game, the bot plays their seat)")
     async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
-        """Host or Manage Channels: remove a player from the lobby, or hand their seat to the bot."""
+        """Host or Manage Channels: remove a player from the lobby, or give the bot their seat."""
         async with guard(interaction):
             table = self._table_here(interaction)
             host = table.record.host_id
