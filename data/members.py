@@ -10,7 +10,8 @@ it was. The finished tables' own record (seat list, the engine's state, the acti
 the id: it is the game as played, which a replay and an audit read.
 
 A server the bot was removed from is noted in ``guild_departures``; after the period the admin
-chose its data is deleted, unless the bot came back first.
+chose its data is deleted (by the process that owns its shard, which knows whether the bot came
+back meanwhile), unless the bot came back first.
 """
 
 from __future__ import annotations
@@ -177,14 +178,14 @@ class MemberCalls(SqlCalls):
         """The bot is in ``guild_id`` (again): its data is no longer due for deletion."""
         await self._change(None, _RETURNED, guild_id)
 
-    async def purge_departed_guilds(self, after_seconds: float) -> list[int]:
-        """Delete every row of the guilds the bot left at least ``after_seconds`` ago; their
-        ids. Each guild goes in a transaction of its own."""
+    async def departed_guilds(self, after_seconds: float) -> list[int]:
+        """The guilds the bot left at least ``after_seconds`` ago, not back since."""
         cutoff = self._now() - after_seconds
-        due = [int(row["guild_id"]) for row in await self._query(_DUE, cutoff)]
-        for guild_id in due:
-            await self._sql_write(functools.partial(_purge, guild_id=guild_id))
-        return due
+        return [int(row["guild_id"]) for row in await self._query(_DUE, cutoff)]
+
+    async def purge_guild(self, guild_id: int) -> None:
+        """Delete every row of ``guild_id``, its departure too, in one transaction."""
+        await self._sql_write(functools.partial(_purge, guild_id=guild_id))
 
 
 async def _purge(sql: Sql, *, guild_id: int) -> None:

@@ -307,8 +307,12 @@ class Store(Protocol):
         """The bot is in ``guild_id`` again: its data is no longer due for deletion."""
         ...
 
-    async def purge_departed_guilds(self, after_seconds: float) -> list[int]:
-        """Delete the data of every guild the bot left at least ``after_seconds`` ago."""
+    async def departed_guilds(self, after_seconds: float) -> list[int]:
+        """The guilds the bot left at least ``after_seconds`` ago and is not back in."""
+        ...
+
+    async def purge_guild(self, guild_id: int) -> None:
+        """Delete every row of ``guild_id`` (games, results, ratings, seasons, settings)."""
         ...
 
     # -- settings of the deployment ---------------------------------------------------------

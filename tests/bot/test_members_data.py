@@ -3,6 +3,7 @@ moderator may remove a player as the host can, a member exports and erases their
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import discord
@@ -98,3 +99,77 @@ async def test_a_member_with_manage_channels_removes_a_player_as_the_host_can(
     host = await mod.slash(world.channel, "shanghai kick", member=alice)
     simcord.assert_responded(host, contains="host can't be removed", ephemeral=True)
     assert world.table.seat_of(alice.id) not in world.table.removed
+
+
+async def test_a_member_exports_their_data_as_a_private_json_file(
+    env: simcord.Env, settings: Settings
+) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await finished_games(env.bot, guild.id, [alice, bob])
+    result = await alice.slash(channel, "shanghai mydata export")
+    simcord.assert_responded(result, contains="3 games", ephemeral=True)
+    [attachment] = result.response.attachments
+    assert attachment.filename == f"shanghai-data-{alice.id}.json"
+    data = json.loads(await attachment.read())
+    assert data["user_id"] == str(alice.id)
+    assert [(g["seat"], g["winner"], g["ranked"]) for g in data["games"]] == [(0, True, True)] * 3
+    assert [(r["games"], r["wins"]) for r in data["ratings"]] == [(3, 3)]
+    assert channel.history() == []  # nothing public
+
+
+async def test_a_member_erases_their_data_and_leaves_the_board(
+    env: simcord.Env, settings: Settings
+) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    await finished_games(env.bot, guild.id, [alice, bob, carol])
+    store = env.bot.store
+    table = (await store.member_data(bob.id))["games"][0]["table_id"]
+    before = await store.table_results(table)
+    # Refused, politely and privately, while Alice sits at an open table.
+    lobby = await alice.slash(channel, "shanghai new")
+    assert lobby.acknowledged
+    refused = await alice.slash(channel, "shanghai mydata erase")
+    simcord.assert_responded(refused, contains="You sit at an open table", ephemeral=True)
+    assert len((await store.member_data(alice.id))["games"]) == 3
+    ended = await alice.slash(channel, "shanghai end")
+    await alice.click(ended.response, label="End the table")
+    # Asked, she keeps it; asked again, she erases it.
+    asked = await alice.slash(channel, "shanghai mydata erase")
+    simcord.assert_responded(asked, contains="3 results stay in their games", ephemeral=True)
+    assert "What remains" in asked.response.content
+    kept = await alice.click(asked.response, label="Keep it")
+    simcord.assert_responded(kept, contains="Nothing was erased")
+    asked = await alice.slash(channel, "shanghai mydata erase")
+    done = await alice.click(asked.response, label="Erase my data")
+    simcord.assert_responded(done, contains='3 results now belong to "a former player"')
+    after = await store.table_results(table)
+    assert [(r.total, r.place, r.is_winner) for r in after] == [
+        (r.total, r.place, r.is_winner) for r in before
+    ]
+    assert after[0].name == "a former player" and after[0].user_id != alice.id
+    board = await bob.slash(channel, "shanghai leaderboard")
+    text = board.response.embeds[0].description
+    assert "alice" not in text and "former" not in text and "bob" in text
+    nothing = await alice.slash(channel, "shanghai mydata erase")
+    simcord.assert_responded(nothing, contains="keeps nothing about you", ephemeral=True)
+
+
+async def test_a_server_that_removed_the_bot_is_noted_and_forgotten_when_it_returns(
+    env: simcord.Env, settings: Settings
+) -> None:
+    guild = env.create_guild()
+    guild_id = guild.id
+    store = env.bot.store
+    env.backend.remove_guild(guild_id)
+    await env.settle()
+    assert await store.departed_guilds(0) == [guild_id]
+    # simcord keeps a removed guild's id reserved: the bot's rejoining is its event alone.
+    await env.bot.get_cog("ServerDepartures").on_guild_join(discord.Object(id=guild_id))
+    assert await store.departed_guilds(0) == []

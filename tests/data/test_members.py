@@ -98,10 +98,11 @@ async def test_a_departed_guild_is_purged_after_its_period_unless_the_bot_return
     await store.guild_left(back)
     clock.advance(29 * DAY)
     await store.guild_left(gone)  # a second removal event does not restart the period
-    assert await store.purge_departed_guilds(30 * DAY) == []
+    assert await store.departed_guilds(30 * DAY) == []
     await store.guild_returned(back)
     clock.advance(DAY)
-    assert await store.purge_departed_guilds(30 * DAY) == [gone]
+    assert await store.departed_guilds(30 * DAY) == [gone]
+    await store.purge_guild(gone)
     for table in ("results", "tables", "ratings", "seasons", "guild_settings"):
         rows = await backend.fetch(f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", gone)
         assert rows[0][0] == 0, table
@@ -113,4 +114,4 @@ async def test_a_departed_guild_is_purged_after_its_period_unless_the_bot_return
     assert len(await store.leaderboard(stays, limit=10)) == 0  # one game: not on the board yet
     assert await store.player_stats(stays, ANN) is not None
     assert await store.player_stats(back, ANN) is not None
-    assert await store.purge_departed_guilds(30 * DAY) == []  # the row went with the data
+    assert await store.departed_guilds(0) == []  # the departure went with the data
