@@ -150,3 +150,13 @@ def test_the_notes_depend_only_on_what_the_seat_saw(
 def test_a_seat_not_at_the_game_is_refused(mixed: GameRecord) -> None:
     with pytest.raises(ValueError, match="seat 4"):
         review(mixed, 4)
+
+
+def test_reviews_in_threads_side_by_side_agree(mixed: GameRecord) -> None:
+    """The bot reviews off its event loop, maybe two games at once: no shared state."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    alone = [review(mixed, seat) for seat in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda seat: review(mixed, seat), range(4)))
+    assert together == alone
