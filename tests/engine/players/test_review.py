@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -154,8 +155,6 @@ def test_a_seat_not_at_the_game_is_refused(mixed: GameRecord) -> None:
 
 def test_reviews_in_threads_side_by_side_agree(mixed: GameRecord) -> None:
     """The bot reviews off its event loop, maybe two games at once: no shared state."""
-    from concurrent.futures import ThreadPoolExecutor
-
     alone = [review(mixed, seat) for seat in range(4)]
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(lambda seat: review(mixed, seat), range(4)))
