@@ -41,4 +41,8 @@ NOTES: Final[dict[int, str]] = {
         "(SHANGHAI_THREADS, on unless set to false, where the bot may create threads); games "
         "already open stay in their channel"
     ),
+    7: (
+        "events (/shanghai event): tables for events, their sign-ups and the seating of "
+        "each round; nothing changes until an organiser opens one"
+    ),
 }
