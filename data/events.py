@@ -60,13 +60,15 @@ class EventPlayer:
 class EventTable:
     """One table of one round: its players (best first), and its game table once opened.
 
-    ``table_status`` is the game table's status (``None`` until it is opened)."""
+    ``table_status`` is the game table's status and ``channel_id`` its channel (the thread
+    it plays in); both ``None`` until it is opened."""
 
     round: int
     position: int
     players: tuple[int, ...]
     table_id: int | None
     table_status: str | None
+    channel_id: int | None = None
 
     @property
     def is_over(self) -> bool:
@@ -114,7 +116,8 @@ UPDATE event_tables SET table_id = ?
 WHERE event_id = ? AND round = ? AND position = ? AND table_id IS NULL
 """
 _TABLES = """
-SELECT e.round, e.position, e.players, e.table_id, t.status AS table_status
+SELECT e.round, e.position, e.players, e.table_id, t.status AS table_status,
+       t.channel_id AS table_channel
 FROM event_tables e LEFT JOIN tables t ON t.id = e.table_id
 WHERE e.event_id = ? ORDER BY e.round, e.position
 """
@@ -256,6 +259,7 @@ class EventCalls(SqlCalls):
                 players=tuple(int(p) for p in self._from_json(r["players"])),
                 table_id=None if r["table_id"] is None else int(r["table_id"]),
                 table_status=None if r["table_status"] is None else str(r["table_status"]),
+                channel_id=None if r["table_channel"] is None else int(r["table_channel"]),
             )
             for r in rows
         ]

@@ -55,6 +55,7 @@ async def test_a_round_is_seated_once_and_its_tables_linked(store: Store) -> Non
     assert not await store.set_event_table(event.id, 1, 0, table.id)  # linked once
     first = (await store.event_tables(event.id))[0]
     assert first.table_id == table.id and first.table_status == "lobby" and not first.is_over
+    assert first.channel_id == 11
     assert await store.event_of_table(table.id) == event.id
     assert await store.event_of_table(table.id + 1000) is None
     await store.end_table(table.id)
