@@ -273,7 +273,67 @@ def make_group() -> app_commands.Group:
             message = await interaction.original_response()
             await bot.store.set_event_message(event.id, message.id)
 
+    @group.command(name="pause")
+    async def pause(interaction: discord.Interaction[Any]) -> None:
+        """Seat no new round of the event here until you resume it (the organiser)."""
+        async with guard(interaction):
+            cog, event = await _here(interaction)
+            await cog.runner.pause(event.id, interaction.user.id)
+            await _done(interaction, "event.paused")
+
+    @group.command(name="resume")
+    async def resume(interaction: discord.Interaction[Any]) -> None:
+        """Carry on the paused event here (the organiser)."""
+        async with guard(interaction):
+            cog, event = await _here(interaction)
+            await cog.runner.resume(event.id, interaction.user.id)
+            await _done(interaction, "event.resumed")
+
+    @group.command(name="remove")
+    @app_commands.describe(member="The player to take out")
+    async def remove(interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        """Take a player out of the event here (the organiser)."""
+        async with guard(interaction):
+            cog, event = await _here(interaction)
+            await cog.runner.remove(event.id, interaction.user.id, member.id)
+            await _done(interaction, "event.removed")
+
+    @group.command(name="end_table")
+    async def end_table(interaction: discord.Interaction[Any]) -> None:
+        """End this stuck table of an event without results (the organiser)."""
+        async with guard(interaction):
+            bot: ShanghaiBot = interaction.client
+            table = bot.service.for_channel(interaction.channel_id or 0)
+            if table is None:
+                raise UserError("This table is not part of an event.", code="event.not_event_table")
+            cog = bot.get_cog("Events")
+            assert isinstance(cog, Events)
+            await cog.runner.end_table(table.id, interaction.user.id)
+            await _done(interaction, "event.table_ended")
+
     return group
+
+
+async def _here(interaction: discord.Interaction[Any]) -> tuple[Events, EventRecord]:
+    """The open event of this channel (or of the channel this thread is in)."""
+    bot: ShanghaiBot = interaction.client
+    channel = interaction.channel
+    where = {interaction.channel_id}
+    if isinstance(channel, discord.Thread):
+        where.add(channel.parent_id)
+    assert interaction.guild_id is not None
+    events = [e for e in await bot.store.open_events(interaction.guild_id) if e.channel_id in where]
+    if not events:
+        raise UserError("There is no open event in this channel.", code="event.none_here")
+    cog = bot.get_cog("Events")
+    assert isinstance(cog, Events)
+    return cog, events[-1]
+
+
+async def _done(interaction: discord.Interaction[Any], key: str) -> None:
+    await interaction.response.send_message(
+        t(key, interaction_language(interaction)), ephemeral=True
+    )
 
 
 async def setup(bot: ShanghaiBot) -> None:

@@ -121,6 +121,50 @@ class EventRunner:
             raise UserError("The event is already over.", code="event.over")
         await self.hall.show(event_id)
 
+    async def pause(self, event_id: int, user_id: int) -> None:
+        """Seat no new round until ``resume`` (tables already playing play on)."""
+        await self._organiser(event_id, user_id)
+        if not await self.store.set_event_status(event_id, "paused", ["running"]):
+            raise UserError("The event is not running.", code="event.not_running")
+        await self.hall.show(event_id)
+
+    async def resume(self, event_id: int, user_id: int) -> None:
+        """Carry on a paused event: a round whose tables all ended meanwhile moves on now."""
+        await self._organiser(event_id, user_id)
+        if not await self.store.set_event_status(event_id, "running", ["paused"]):
+            raise UserError("The event is not paused.", code="event.not_paused")
+        await self._advance(event_id)
+
+    async def remove(self, event_id: int, user_id: int, player_id: int) -> None:
+        """Take a player out: off the list before the start, out of later rounds after it
+        (a table they sit at plays on; the bot plays their seat once they leave it)."""
+        event = await self._organiser(event_id, user_id)
+        taken = (
+            await self.store.drop_out(event_id, player_id)
+            if event.status == "signup"
+            else await self.store.remove_from_event(event_id, player_id)
+        )
+        if not taken:
+            raise UserError("That member is not in the event.", code="event.not_in")
+        await self.hall.show(event_id)
+
+    async def end_table(self, table_id: int, user_id: int) -> None:
+        """End a stuck table of the event without results; its players score no points
+        for the round, and the round moves on once its other tables end."""
+        event_id = await self.store.event_of_table(table_id)
+        if event_id is None:
+            raise UserError("This table is not part of an event.", code="event.not_event_table")
+        await self._organiser(event_id, user_id)
+        await self.service.end(table_id, user_id)
+
+    async def _organiser(self, event_id: int, user_id: int) -> EventRecord:
+        event = await self._event(event_id)
+        if user_id != event.organiser_id:
+            raise UserError("Only the organiser can do that.", code="event.not_organiser")
+        if not event.is_open:
+            raise UserError("The event is already over.", code="event.over")
+        return event
+
     # -- rounds -----------------------------------------------------------------------------
 
     async def on_table_closed(self, table_id: int) -> None:

@@ -110,3 +110,38 @@ async def test_thirteen_players_are_seated_at_three_tables_in_threads(env: Any) 
     assert all(t.table_id is not None and t.table_status == "playing" for t in round_two)
     assert len(channel.threads) == 6
     assert "Round 2 of 3" in event_message(channel, message_id).content
+
+
+async def test_the_organiser_pauses_ends_a_stuck_table_removes_a_player_and_resumes(
+    env: Any,
+) -> None:
+    channel, organiser, players, message_id = await open_event(env, 4, table_size=4, rounds=2)
+    assert (await organiser.click(event_message(channel, message_id), label="Start")).acknowledged
+    store = env.bot.store
+    (event,) = await store.open_events()
+    (thread,) = channel.threads
+    refused = await players[0].slash(channel, "shanghai event pause")
+    simcord.assert_responded(refused, contains="Only the organiser", ephemeral=True)
+    paused = await organiser.slash(channel, "shanghai event pause")
+    simcord.assert_responded(paused, contains="paused", ephemeral=True)
+    not_here = await organiser.slash(channel, "shanghai event end_table")
+    simcord.assert_responded(not_here, contains="not part of an event", ephemeral=True)
+    ended = await organiser.slash(thread, "shanghai event end_table")
+    simcord.assert_responded(ended, contains="ended without results", ephemeral=True)
+    cog = env.bot.get_cog("Events")
+    await cog.runner.idle()
+    (event,) = await store.open_events()
+    assert event.status == "paused" and event.round == 1  # paused: no new round yet
+    removed = await organiser.slash(channel, "shanghai event remove", member=players[3])
+    simcord.assert_responded(removed, contains="out of the event", ephemeral=True)
+    resumed = await organiser.slash(channel, "shanghai event resume")
+    simcord.assert_responded(resumed, contains="carries on", ephemeral=True)
+    (event,) = await store.open_events()
+    assert event.status == "running" and event.round == 2
+    round_two = [t for t in await store.event_tables(event.id) if t.round == 2]
+    assert [sorted(t.players) for t in round_two] == [sorted(p.id for p in players[:3])]
+    cancelled = await organiser.click(event_message(channel, message_id), label="Cancel event")
+    simcord.assert_responded(cancelled, contains="cancelled", ephemeral=True)
+    assert await store.open_events() == []
+    assert "cancelled" in event_message(channel, message_id).content
+    assert labels(event_message(channel, message_id)) == []
