@@ -4,11 +4,14 @@ a restart in the middle loses nothing."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import discord
 import pytest
 import simcord
+
+from engine.players.strategy import EasyStrategy
 
 from .conftest import labels
 
@@ -145,3 +148,40 @@ async def test_the_organiser_pauses_ends_a_stuck_table_removes_a_player_and_resu
     assert await store.open_events() == []
     assert "cancelled" in event_message(channel, message_id).content
     assert labels(event_message(channel, message_id)) == []
+
+
+async def play_out(env: Any, table_id: int) -> None:
+    """Play a table to its end through the service (the easy computer's choices)."""
+    rng, strategy, service = random.Random(5), EasyStrategy(buy_chance=0), env.bot.service
+    table = service.get(table_id)
+    for _ in range(3000):
+        game = table.game
+        if table.closed or game.is_over:
+            return
+        player = int(game.current_player)
+        action = strategy.choose(
+            game.view(game.current_player), service.legal_actions(table_id, player), rng
+        )
+        if (await service.act(table_id, player, action)).pending is not None:
+            await env.advance_time(8)
+        await env.settle()
+    raise AssertionError("the game did not end")
+
+
+async def test_finished_games_make_the_standings_and_the_winner_is_celebrated(env: Any) -> None:
+    channel, organiser, _, message_id = await open_event(env, 6, table_size=3, rounds=1, deals=1)
+    assert (await organiser.click(event_message(channel, message_id), label="Start")).acknowledged
+    store = env.bot.store
+    (event,) = await store.open_events()
+    tables = await store.event_tables(event.id)
+    assert [len(t.players) for t in tables] == [3, 3]
+    for table in tables:
+        await play_out(env, table.table_id)
+    await env.bot.get_cog("Events").runner.idle()
+    event = await store.get_event(event.id)
+    assert event.status == "finished"
+    text = event_message(channel, message_id).content
+    assert "The event is over." in text and "wins the event" in text
+    view = await env.bot.get_cog("Events").runner.view(event.id)
+    assert sum(s.points for s in view.standings) == 2 * (5 + 3 + 2)
+    assert view.winners and all(s.tables == 1 for s in view.standings)
