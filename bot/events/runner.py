@@ -231,21 +231,34 @@ class EventRunner:
             log.info("event %d: round %d was seated already", event.id, number)
 
     async def _open_missing(self, event: EventRecord) -> None:
-        """Open (and start) every table of the current round that has no game table yet."""
+        """Open and start every table of the current round not playing yet.
+
+        A table is linked to its row as soon as it is opened, so a restart before its start
+        finishes seating and starts that lobby instead of opening a second table."""
         names = {p.user_id: p.name for p in await self.store.event_players(event.id)}
         for table in await self.store.event_tables(event.id):
-            if table.round != event.round or table.table_id is not None:
+            if table.round != event.round or table.table_status not in (None, "lobby"):
                 continue
             host, *others = table.players
-            title = f"{event.name} · {table.round}.{table.position + 1}"
-            thread_id = await self.hall.open_thread(event, title)
-            live = await self.service.open_table(
-                event.guild_id, thread_id, host, names.get(host, str(host)), self._options(event)
-            )
+            if table.table_id is None:
+                title = f"{event.name} · {table.round}.{table.position + 1}"
+                thread_id = await self.hall.open_thread(event, title)
+                live = await self.service.open_table(
+                    event.guild_id,
+                    thread_id,
+                    host,
+                    names.get(host, str(host)),
+                    self._options(event),
+                )
+                await self.store.set_event_table(event.id, table.round, table.position, live.id)
+                table_id, seated = live.id, {host}
+            else:
+                table_id = table.table_id
+                seated = {seat.user_id for seat in self.service.public(table_id).record.seats}
             for user in others:
-                await self.service.join(live.id, user, names.get(user, str(user)))
-            await self.service.start(live.id, host)
-            await self.store.set_event_table(event.id, table.round, table.position, live.id)
+                if user not in seated:
+                    await self.service.join(table_id, user, names.get(user, str(user)))
+            await self.service.start(table_id, host)
 
     @staticmethod
     def _options(event: EventRecord) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from bot.events.runner import EventRunner
@@ -39,6 +40,9 @@ class FakeService:
         record = await self.store.create_table(guild, channel, "shanghai", host, [], options)
         self.seats[record.id] = [Seat(host, name)]
         return record
+
+    def public(self, table_id: int) -> Any:
+        return SimpleNamespace(record=SimpleNamespace(seats=tuple(self.seats[table_id])))
 
     async def join(self, table_id: int, user_id: int, name: str) -> None:
         self.seats[table_id].append(Seat(user_id, name))
@@ -133,5 +137,29 @@ async def test_a_round_is_not_seated_twice_when_tables_end_together(tmp_path: Pa
             await runner.on_table_closed(table.table_id)
         assert len({t.round for t in await store.event_tables(event_id)}) == 2
         await runner.on_table_closed(123456)  # a table of no event: nothing happens
+    finally:
+        await store.close()
+
+
+async def test_a_restart_between_opening_a_table_and_starting_it_starts_that_table(
+    tmp_path: Path,
+) -> None:
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
+    service = FakeService(store)
+    runner = EventRunner(store, service, FakeHall())  # type: ignore[arg-type]
+    try:
+        event = await store.create_event(1, 10, 99, "Night", {"table_size": 3, "rounds": 1})
+        for user in (1, 2, 3):
+            await store.sign_up(event.id, user, f"P{user}", limit=10)
+        # What a start that stopped half-way left: round 1 seated, its table opened and
+        # linked with one player seated, never started.
+        assert await store.seat_round(event.id, 1, [[1, 2, 3]], [])
+        lobby = await service.open_table(1, 7001, 1, "P1", {})
+        await service.join(lobby.id, 2, "P2")
+        await store.set_event_table(event.id, 1, 0, lobby.id)
+        await runner.restore()
+        (table,) = await store.event_tables(event.id)
+        assert table.table_id == lobby.id and table.table_status == "playing"
+        assert [seat.user_id for seat in service.seats[lobby.id]] == [1, 2, 3]
     finally:
         await store.close()
