@@ -188,27 +188,32 @@ class EventRunner:
                     log.exception("event %d: could not be resumed", event.id)
 
     async def _advance(self, event_id: int) -> None:
+        """Open what is missing, move on if the round is over, and show the event as it is
+        now (a table that ended shows as over even while others play on)."""
         async with self._lock(event_id):
             event = await self._event(event_id)
-            if event.status != "running":
-                return
-            await self._open_missing(event)
-            current = [t for t in await self.store.event_tables(event_id) if t.round == event.round]
-            if not current or not all(t.is_over for t in current):
-                return
-            view = await self._view(event)
-            rounds = int(event.options.get("rounds", 1))
-            order = [s.player for s in view.standings if s.player in set(await self._active(event))]
-            if event.round < rounds:
-                await self._seat(event, event.round + 1, order)
-            elif event.round == rounds and event.options.get("final") and len(order) >= 3:
-                size = int(event.options.get("table_size", 4))
-                top = final_table(order, size)
-                await self._write_round(event, event.round + 1, [list(top)], [])
-                await self._open_missing(await self._event(event_id))
-            else:
-                await self.store.set_event_status(event_id, "finished", ["running"])
+            if event.status == "running":
+                await self._open_missing(event)
+                await self._next_round(event)
         await self.hall.show(event_id)
+
+    async def _next_round(self, event: EventRecord) -> None:
+        """Seat the next round, the final table, or finish, once the current round is over."""
+        current = [t for t in await self.store.event_tables(event.id) if t.round == event.round]
+        if not current or not all(t.is_over for t in current):
+            return
+        view = await self._view(event)
+        rounds = int(event.options.get("rounds", 1))
+        active = set(await self._active(event))
+        order = [s.player for s in view.standings if s.player in active]
+        if event.round < rounds:
+            await self._seat(event, event.round + 1, order)
+        elif event.round == rounds and event.options.get("final") and len(order) >= 3:
+            top = final_table(order, int(event.options.get("table_size", 4)))
+            await self._write_round(event, event.round + 1, [list(top)], [])
+            await self._open_missing(await self._event(event.id))
+        else:
+            await self.store.set_event_status(event.id, "finished", ["running"])
 
     async def _seat(self, event: EventRecord, number: int, order: list[int]) -> None:
         size = int(event.options.get("table_size", 4))
