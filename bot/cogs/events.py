@@ -197,6 +197,14 @@ class Events(commands.Cog):
                 t("event.dropped_out", language, name=event.name), ephemeral=True
             )
         elif what == "start":
+            granted = interaction.app_permissions
+            if not (granted.create_public_threads and granted.send_messages_in_threads):
+                # Checked before anything is seated: an event without its tables would stall.
+                raise UserError(
+                    "The bot needs Create Public Threads and Send Messages in Threads here to "
+                    "seat the event's tables.",
+                    code="event.needs_threads",
+                )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.runner.start(event_id, user.id)
             await interaction.followup.send(t("event.started", language), ephemeral=True)

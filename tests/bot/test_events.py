@@ -10,6 +10,8 @@ from typing import Any
 import discord
 import pytest
 import simcord
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 
 from engine.players.strategy import EasyStrategy
 
@@ -185,3 +187,19 @@ async def test_finished_games_make_the_standings_and_the_winner_is_celebrated(en
     view = await env.bot.get_cog("Events").runner.view(event.id)
     assert sum(s.points for s in view.standings) == 2 * (5 + 3 + 2)
     assert view.winners and all(s.tables == 1 for s in view.standings)
+
+
+async def test_start_is_refused_where_the_bot_cannot_make_threads(env: Any) -> None:
+    channel, organiser, _, message_id = await open_event(env, 3)
+    env.backend.set_overwrite(
+        channel.id,
+        Overwrite(
+            env.bot.user.id,
+            OverwriteType.MEMBER,
+            deny=discord.Permissions(create_public_threads=True).value,
+        ),
+    )
+    refused = await organiser.click(event_message(channel, message_id), label="Start")
+    simcord.assert_responded(refused, contains="Create Public Threads", ephemeral=True)
+    (event,) = await env.bot.store.open_events()
+    assert event.status == "signup" and await env.bot.store.event_tables(event.id) == []
