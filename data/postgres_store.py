@@ -41,6 +41,7 @@ import asyncpg
 
 from .board import BoardCalls
 from .errors import StoreBusy, TableExists
+from .events import EventCalls
 from .fence import ShardFence
 from .games import OPEN, GameCalls
 from .group_commit import GroupQueue
@@ -97,7 +98,7 @@ RETURNING seq
 _RATING_LOCK = "SELECT pg_advisory_xact_lock(1397248587, hashtext($1::text))"
 
 
-class PostgresStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCalls):
+class PostgresStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCalls, EventCalls):
     """Tables, game state, deadlines and results in a PostgreSQL database shared by shards.
 
     Make one with ``await PostgresStore.open(url, shards=...)`` at start-up and ``await

@@ -49,6 +49,7 @@ import aiosqlite
 
 from .board import BoardCalls
 from .errors import StoreBusy, TableExists
+from .events import EventCalls
 from .games import (
     INSERT_ACTION,
     INSERT_TABLE,
@@ -101,7 +102,7 @@ def _open_tables_sql(shards: ShardSet) -> str:
     )
 
 
-class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCalls):
+class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCalls, EventCalls):
     """Tables, game state, deadlines and results in one SQLite file.
 
     Make one with ``await SqliteStore.open(path)`` at start-up (it migrates the schema) and

@@ -51,6 +51,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
+    from .events import EventPlayer, EventRecord, EventStatus, EventTable, SignUp
     from .members import Erasure
 
 
@@ -331,4 +332,79 @@ class Store(Protocol):
 
     async def set_meta(self, key: str, value: str) -> None:
         """Remember ``value`` under ``key``, replacing any earlier one."""
+        ...
+
+    # -- events (data.events) ---------------------------------------------------------------
+
+    async def create_event(
+        self,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        name: str,
+        options: Mapping[str, Any],
+    ) -> EventRecord:
+        """Open an event for sign-ups and return it."""
+        ...
+
+    async def get_event(self, event_id: int) -> EventRecord | None:
+        """One event, or ``None`` for an unknown id."""
+        ...
+
+    async def open_events(self, guild_id: int | None = None) -> list[EventRecord]:
+        """The events not yet over, of one guild or (``None``) of all, oldest first."""
+        ...
+
+    async def set_event_message(self, event_id: int, message_id: int | None) -> None:
+        """Remember the event's message."""
+        ...
+
+    async def set_event_status(
+        self, event_id: int, status: EventStatus, allowed_from: Sequence[EventStatus]
+    ) -> bool:
+        """Move the event to ``status`` if it is in one of ``allowed_from``; whether it moved."""
+        ...
+
+    async def sign_up(self, event_id: int, user_id: int, name: str, limit: int) -> SignUp:
+        """Add a player while the event takes sign-ups and has fewer than ``limit``."""
+        ...
+
+    async def drop_out(self, event_id: int, user_id: int) -> bool:
+        """Take a player off before the start; whether they were on."""
+        ...
+
+    async def remove_from_event(self, event_id: int, user_id: int) -> bool:
+        """Mark a player removed after the start; later rounds leave them out."""
+        ...
+
+    async def event_players(self, event_id: int) -> list[EventPlayer]:
+        """Everyone signed up, in sign-up order."""
+        ...
+
+    async def seat_round(
+        self,
+        event_id: int,
+        round_number: int,
+        tables: Sequence[Sequence[int]],
+        sitting_out: Sequence[int],
+    ) -> bool:
+        """Write a round's seating and make it current, only from the round before."""
+        ...
+
+    async def set_event_table(
+        self, event_id: int, round_number: int, position: int, table_id: int
+    ) -> bool:
+        """Link a seated table of a round to the game table opened for it (once)."""
+        ...
+
+    async def event_tables(self, event_id: int) -> list[EventTable]:
+        """Every seated table of the event, round by round."""
+        ...
+
+    async def event_sit_outs(self, event_id: int) -> list[tuple[int, int]]:
+        """``(round, user_id)`` for every player who sat a round out."""
+        ...
+
+    async def event_of_table(self, table_id: int) -> int | None:
+        """The event a game table belongs to, if any."""
         ...

@@ -46,4 +46,8 @@ NOTES: Final[dict[int, str]] = {
         "settings are deleted SHANGHAI_DEPARTED_GUILD_DAYS (30 unless set) after it left, "
         "unless it is added back first; nothing is deleted by the upgrade itself"
     ),
+    8: (
+        "events (/shanghai event): tables for events, their sign-ups and the seating of "
+        "each round; nothing changes until an organiser opens one"
+    ),
 }

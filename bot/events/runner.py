@@ -1,0 +1,329 @@
+"""Runs an event: seats each round, opens its tables, and moves on when they have all ended.
+
+The runner decides and writes through the store and the table service's public calls; what
+needs Discord (a thread for each table, the event message) it asks of a ``Hall``. It learns
+that a table ended as one of the service's listeners (``table_changed``): a change of a closed
+table of an event schedules ``on_table_closed``, which seats the next round once every table
+of the current one has ended, or finishes the event.
+
+Everything it needs to go on is in the store (the seating of each round is written before its
+tables are opened; each table is linked once opened), so ``restore`` after a restart opens the
+tables still missing and catches up on rounds whose tables ended while the bot was down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.events.seating import SeatingError, final_table, seat_round
+from bot.events.standings import Finish, Standing, standings, with_final
+from bot.interactions.errors import UserError
+from bot.service import TableService
+from bot.service.live import Change
+from data.events import EventRecord, EventTable
+from data.store import Store
+
+log = logging.getLogger("bot.events")
+
+#: The fewest players an event starts with.
+MIN_PLAYERS = 3
+
+
+class Hall(Protocol):
+    """What the runner asks of Discord."""
+
+    async def open_thread(self, event: EventRecord, name: str) -> int:
+        """A thread under the event's channel for one table; its id."""
+        ...
+
+    async def show(self, event_id: int) -> None:
+        """Draw the event message again (sign-ups, rounds, tables, standings)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class EventView:
+    """Everything the event message shows, read in one go."""
+
+    event: EventRecord
+    names: Mapping[int, str]
+    tables: tuple[EventTable, ...]
+    standings: tuple[Standing, ...]
+    winners: tuple[int, ...]
+
+
+class EventRunner:
+    """Seats rounds and opens their tables; one lock per event keeps two ends of tables
+    from seating the same round twice."""
+
+    def __init__(self, store: Store, service: TableService, hall: Hall) -> None:
+        self.store = store
+        self.service = service
+        self.hall = hall
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _lock(self, event_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(event_id, asyncio.Lock())
+
+    # -- the service's listener -------------------------------------------------------------
+
+    def table_changed(self, change: Change) -> None:
+        """A table closed: perhaps the last of its round (checked off the listener's call)."""
+        if change.table.closed:
+            task = asyncio.get_running_loop().create_task(self.on_table_closed(change.table.id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def watched(self, table_id: int) -> Collection[int]:
+        return ()
+
+    async def idle(self) -> None:
+        """Wait for the work ``table_changed`` scheduled (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- the organiser's calls --------------------------------------------------------------
+
+    async def start(self, event_id: int, user_id: int) -> None:
+        """Seat round 1 and open its tables; the organiser only, with enough players."""
+        event = await self._event(event_id)
+        if user_id != event.organiser_id:
+            raise UserError("Only the organiser can start the event.", code="event.not_organiser")
+        if event.status != "signup":
+            raise UserError("The event has already started.", code="event.started")
+        players = await self.store.event_players(event_id)
+        if len(players) < MIN_PLAYERS:
+            raise UserError(
+                f"An event needs at least {MIN_PLAYERS} players; {len(players)} signed up.",
+                code="event.too_few",
+                low=MIN_PLAYERS,
+                signed=len(players),
+            )
+        async with self._lock(event_id):
+            order = await self._by_rating(event, [p.user_id for p in players])
+            await self._seat(event, 1, order)
+        await self.hall.show(event_id)
+
+    async def cancel(self, event_id: int, user_id: int) -> None:
+        """Call the event off (the organiser); tables already playing play on, unlinked."""
+        event = await self._event(event_id)
+        if user_id != event.organiser_id:
+            raise UserError("Only the organiser can cancel the event.", code="event.not_organiser")
+        moved = await self.store.set_event_status(
+            event_id, "cancelled", ["signup", "running", "paused"]
+        )
+        if not moved:
+            raise UserError("The event is already over.", code="event.over")
+        await self.hall.show(event_id)
+
+    async def pause(self, event_id: int, user_id: int) -> None:
+        """Seat no new round until ``resume`` (tables already playing play on)."""
+        await self._organiser(event_id, user_id)
+        if not await self.store.set_event_status(event_id, "paused", ["running"]):
+            raise UserError("The event is not running.", code="event.not_running")
+        await self.hall.show(event_id)
+
+    async def resume(self, event_id: int, user_id: int) -> None:
+        """Carry on a paused event: a round whose tables all ended meanwhile moves on now."""
+        await self._organiser(event_id, user_id)
+        if not await self.store.set_event_status(event_id, "running", ["paused"]):
+            raise UserError("The event is not paused.", code="event.not_paused")
+        await self._advance(event_id)
+
+    async def remove(self, event_id: int, user_id: int, player_id: int) -> None:
+        """Take a player out: off the list before the start, out of later rounds after it
+        (a table they sit at plays on; the bot plays their seat once they leave it)."""
+        event = await self._organiser(event_id, user_id)
+        taken = (
+            await self.store.drop_out(event_id, player_id)
+            if event.status == "signup"
+            else await self.store.remove_from_event(event_id, player_id)
+        )
+        if not taken:
+            raise UserError("That member is not in the event.", code="event.not_in")
+        await self.hall.show(event_id)
+
+    async def end_table(self, table_id: int, user_id: int) -> None:
+        """End a stuck table of the event without results; its players score no points
+        for the round, and the round moves on once its other tables end."""
+        event_id = await self.store.event_of_table(table_id)
+        if event_id is None:
+            raise UserError("This table is not part of an event.", code="event.not_event_table")
+        await self._organiser(event_id, user_id)
+        await self.service.end(table_id, user_id)
+
+    async def _organiser(self, event_id: int, user_id: int) -> EventRecord:
+        event = await self._event(event_id)
+        if user_id != event.organiser_id:
+            raise UserError("Only the organiser can do that.", code="event.not_organiser")
+        if not event.is_open:
+            raise UserError("The event is already over.", code="event.over")
+        return event
+
+    # -- rounds -----------------------------------------------------------------------------
+
+    async def on_table_closed(self, table_id: int) -> None:
+        """Seat the next round (or finish) if ``table_id`` was the last open table of its
+        event's current round; nothing for a table of no event."""
+        event_id = await self.store.event_of_table(table_id)
+        if event_id is None:
+            return
+        try:
+            await self._advance(event_id)
+        except Exception:
+            log.exception("event %d: could not move on after table %d", event_id, table_id)
+
+    async def restore(self) -> None:
+        """After a restart: open the tables still missing and move on past finished rounds."""
+        for event in await self.store.open_events():
+            if event.status == "running":
+                try:
+                    await self._advance(event.id)
+                except Exception:
+                    log.exception("event %d: could not be resumed", event.id)
+
+    async def _advance(self, event_id: int) -> None:
+        """Open what is missing, move on if the round is over, and show the event as it is
+        now (a table that ended shows as over even while others play on)."""
+        async with self._lock(event_id):
+            event = await self._event(event_id)
+            if event.status == "running":
+                await self._open_missing(event)
+                await self._next_round(event)
+        await self.hall.show(event_id)
+
+    async def _next_round(self, event: EventRecord) -> None:
+        """Seat the next round, the final table, or finish, once the current round is over."""
+        current = [t for t in await self.store.event_tables(event.id) if t.round == event.round]
+        if not current or not all(t.is_over for t in current):
+            return
+        view = await self._view(event)
+        rounds = int(event.options.get("rounds", 1))
+        active = set(await self._active(event))
+        order = [s.player for s in view.standings if s.player in active]
+        if event.round < rounds:
+            await self._seat(event, event.round + 1, order)
+        elif event.round == rounds and event.options.get("final") and len(order) >= 3:
+            top = final_table(order, int(event.options.get("table_size", 4)))
+            await self._write_round(event, event.round + 1, [list(top)], [])
+            await self._open_missing(await self._event(event.id))
+        else:
+            await self.store.set_event_status(event.id, "finished", ["running"])
+
+    async def _seat(self, event: EventRecord, number: int, order: list[int]) -> None:
+        size = int(event.options.get("table_size", 4))
+        before = [user for _, user in await self.store.event_sit_outs(event.id)]
+        try:
+            seating = seat_round(order, size, before)
+        except SeatingError as error:
+            log.warning("event %d: round %d cannot be seated (%s)", event.id, number, error)
+            await self.store.set_event_status(event.id, "finished", ["running", "signup"])
+            return
+        await self._write_round(
+            event, number, [list(t) for t in seating.tables], list(seating.sitting_out)
+        )
+        await self._open_missing(await self._event(event.id))
+
+    async def _write_round(
+        self, event: EventRecord, number: int, tables: list[list[int]], out: list[int]
+    ) -> None:
+        if not await self.store.seat_round(event.id, number, tables, out):
+            log.info("event %d: round %d was seated already", event.id, number)
+
+    async def _open_missing(self, event: EventRecord) -> None:
+        """Open and start every table of the current round not playing yet.
+
+        A table is linked to its row as soon as it is opened, so a restart before its start
+        finishes seating and starts that lobby instead of opening a second table."""
+        names = {p.user_id: p.name for p in await self.store.event_players(event.id)}
+        for table in await self.store.event_tables(event.id):
+            if table.round != event.round or table.table_status not in (None, "lobby"):
+                continue
+            host, *others = table.players
+            if table.table_id is None:
+                title = f"{event.name} · {table.round}.{table.position + 1}"
+                thread_id = await self.hall.open_thread(event, title)
+                live = await self.service.open_table(
+                    event.guild_id,
+                    thread_id,
+                    host,
+                    names.get(host, str(host)),
+                    self._options(event),
+                )
+                await self.store.set_event_table(event.id, table.round, table.position, live.id)
+                table_id, seated = live.id, {host}
+            else:
+                table_id = table.table_id
+                seated = {seat.user_id for seat in self.service.public(table_id).record.seats}
+            for user in others:
+                if user not in seated:
+                    await self.service.join(table_id, user, names.get(user, str(user)))
+            await self.service.start(table_id, host)
+
+    @staticmethod
+    def _options(event: EventRecord) -> dict[str, Any]:
+        options: dict[str, Any] = {"preset": event.options.get("preset", "standard")}
+        deals = event.options.get("deals")
+        options["rules"] = {"num_deals": int(deals)} if deals else {}
+        for key in ("language", "buy_seconds", "turn_seconds"):
+            if key in event.options:
+                options[key] = event.options[key]
+        return options
+
+    # -- reading ----------------------------------------------------------------------------
+
+    async def view(self, event_id: int) -> EventView:
+        """What the event message shows now."""
+        return await self._view(await self._event(event_id))
+
+    async def _view(self, event: EventRecord) -> EventView:
+        players = await self.store.event_players(event.id)
+        tables = await self.store.event_tables(event.id)
+        rounds = int(event.options.get("rounds", 1))
+        played: list[list[Finish]] = []
+        final: list[list[Finish]] = []
+        for table in tables:
+            if table.table_id is None or table.table_status != "finished":
+                continue
+            finishes = [
+                Finish(r.user_id, r.place or 1, r.total)
+                for r in await self.store.table_results(table.table_id)
+                if r.user_id > 0
+            ]
+            (final if table.round > rounds else played).append(finishes)
+        sit_outs = [user for _, user in await self.store.event_sit_outs(event.id)]
+        size = int(event.options.get("table_size", 4))
+        ordered = standings([p.user_id for p in players], played, sit_outs, size)
+        if final:
+            ordered = with_final(ordered, final[0])
+        winners = (
+            tuple(s.player for s in ordered if s.rank == 1) if event.status == "finished" else ()
+        )
+        return EventView(
+            event=event,
+            names={p.user_id: p.name for p in players},
+            tables=tuple(tables),
+            standings=tuple(ordered),
+            winners=winners,
+        )
+
+    async def _event(self, event_id: int) -> EventRecord:
+        event = await self.store.get_event(event_id)
+        if event is None:
+            raise UserError("That event no longer exists.", code="event.gone")
+        return event
+
+    async def _active(self, event: EventRecord) -> list[int]:
+        return [p.user_id for p in await self.store.event_players(event.id) if not p.removed]
+
+    async def _by_rating(self, event: EventRecord, players: list[int]) -> list[int]:
+        """Best rated first; players without a rating after them, in sign-up order."""
+        board = await self.store.leaderboard(event.guild_id, limit=10_000)
+        rating = {row.user_id: row.rating for row in board}
+        rated = sorted((p for p in players if p in rating), key=lambda p: -rating[p])
+        return [*rated, *(p for p in players if p not in rating)]

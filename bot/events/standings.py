@@ -1,0 +1,163 @@
+"""Event points and standings, from the places players took at their tables.
+
+The scale (also in ``docs/events.md``): at every table, whatever its size, 1st place earns 5
+event points, 2nd 3, 3rd 2, 4th 1, 5th and 6th nothing (``PLACE_POINTS``). Players who tie for
+a place share the points of the places they cover: two tied for 1st get (5 + 3) / 2 = 4 each.
+A player who sits out a round (because the count forced it) earns the average of a table of
+the event's size, so a sit-out neither helps nor hurts on average.
+
+Standings sort by event points, most first; players level on points are sorted by their
+average game score per table played (lower is better, as in the game), so a sit-out does not
+count against them; players level on both share a rank. With a final table, its players come
+first, in the order of their places there, and its winner wins the event.
+
+Pure: places and scores come in, standings come out.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Final
+
+#: Event points by place at a table (1st, 2nd, ...); places past the end earn nothing.
+PLACE_POINTS: Final = (5, 3, 2, 1, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """One player's result at one table: their place (1 = best, ties share) and game score."""
+
+    player: int
+    place: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings. ``rank`` is shared by players level on points and average."""
+
+    rank: int
+    player: int
+    points: Fraction
+    total: int
+    tables: int
+
+    @property
+    def average(self) -> Fraction | None:
+        """Game score per table played; ``None`` before the player's first table."""
+        return Fraction(self.total, self.tables) if self.tables else None
+
+
+def _points_at(place: int) -> int:
+    return PLACE_POINTS[place - 1] if 1 <= place <= len(PLACE_POINTS) else 0
+
+
+def table_points(finishes: Iterable[Finish]) -> dict[int, Fraction]:
+    """Each player's event points from one table; tied players share their places' points.
+
+    A tie for place ``p`` among ``m`` players covers places ``p .. p + m - 1``.
+    """
+    by_place: dict[int, list[int]] = defaultdict(list)
+    for finish in finishes:
+        by_place[finish.place].append(finish.player)
+    points: dict[int, Fraction] = {}
+    for place, players in by_place.items():
+        covered = sum(_points_at(p) for p in range(place, place + len(players)))
+        for player in players:
+            points[player] = Fraction(covered, len(players))
+    return points
+
+
+def sit_out_points(table_size: int) -> Fraction:
+    """What a player who sits out a round earns: the average of a table of ``table_size``."""
+    return Fraction(sum(_points_at(p) for p in range(1, table_size + 1)), table_size)
+
+
+def standings(
+    players: Iterable[int],
+    tables: Iterable[Sequence[Finish]],
+    sit_outs: Iterable[int],
+    table_size: int,
+) -> list[Standing]:
+    """The standings of ``players`` after the finished ``tables`` and the rounds in
+    ``sit_outs`` (a player once per round sat out), best first."""
+    points: dict[int, Fraction] = {player: Fraction(0) for player in players}
+    total: dict[int, int] = dict.fromkeys(points, 0)
+    played: dict[int, int] = dict.fromkeys(points, 0)
+    for table in tables:
+        for player, earned in table_points(table).items():
+            if player in points:
+                points[player] += earned
+        for finish in table:
+            if finish.player in points:
+                total[finish.player] += finish.total
+                played[finish.player] += 1
+    for player in sit_outs:
+        if player in points:
+            points[player] += sit_out_points(table_size)
+    return _ranked(
+        [Standing(0, p, points[p], total[p], played[p]) for p in points],
+        lambda s: (-s.points, _average_key(s)),
+    )
+
+
+def with_final(ordered: Sequence[Standing], final: Iterable[Finish]) -> list[Standing]:
+    """The standings once a final table has finished: its players first, by their place
+    there (ties by their standing before), then everyone else as before."""
+    final_place = {finish.player: finish.place for finish in final}
+    before = {standing.player: index for index, standing in enumerate(ordered)}
+
+    def key(s: Standing) -> tuple[Any, ...]:
+        if s.player in final_place:
+            return (0, final_place[s.player], before[s.player])
+        return (1, before[s.player])
+
+    def shared(s: Standing) -> tuple[Any, ...]:
+        if s.player in final_place:
+            return (0, final_place[s.player])
+        return (1, -s.points, _average_key(s))
+
+    return _ranked(list(ordered), key, shared)
+
+
+def winners(ordered: Sequence[Standing]) -> list[int]:
+    """The players ranked first (more than one only on a full tie)."""
+    return [standing.player for standing in ordered if standing.rank == 1]
+
+
+def _average_key(standing: Standing) -> tuple[int, Fraction]:
+    average = standing.average
+    return (1, Fraction(0)) if average is None else (0, average)
+
+
+def _ranked(
+    rows: list[Standing],
+    key: Callable[[Standing], Any],
+    shared: Callable[[Standing], Any] | None = None,
+) -> list[Standing]:
+    """``rows`` sorted by ``key`` (then player id, for a stable display), ranks filled in:
+    rows equal under ``shared`` (``key`` if not given) share a rank."""
+    same = shared or key
+    rows = sorted(rows, key=lambda s: (key(s), s.player))
+    result: list[Standing] = []
+    for index, row in enumerate(rows):
+        rank = result[-1].rank if result and same(result[-1]) == same(row) else index + 1
+        result.append(Standing(rank, row.player, row.points, row.total, row.tables))
+    return result
+
+
+def points_text(points: Fraction) -> str:
+    """Event points as players read them: whole numbers bare, shares to two decimals."""
+    if points.denominator == 1:
+        return str(points.numerator)
+    return f"{float(points):.2f}".rstrip("0")
+
+
+def places_from_totals(totals: Mapping[int, int]) -> list[Finish]:
+    """Finishes from game scores alone (lowest wins, equal scores share a place), for tables
+    whose stored results carry no place."""
+    ordered = sorted(totals.values())
+    return [Finish(player, ordered.index(score) + 1, score) for player, score in totals.items()]

@@ -1,0 +1,87 @@
+"""The event message: who signed up, then each round's tables, the standings and the winner.
+
+Drawn whole from an ``EventView`` each time (the runner reads it from the store), so a
+restart or a missed edit never leaves it out of date for longer than the next change.
+"""
+
+from __future__ import annotations
+
+from bot.events.runner import EventView
+from bot.events.standings import points_text
+from bot.i18n import Language, t
+
+#: Discord's limit on a message's text, less room for safety.
+TEXT_LIMIT = 1900
+
+
+def event_text(view: EventView, language: Language) -> str:
+    """The event message's text, cut to fit a message (the oldest rounds go first)."""
+    event = view.event
+    options = event.options
+    rounds = int(options.get("rounds", 1))
+    deals = options.get("deals")
+    head = [
+        t("event.header", language, name=event.name, organiser=event.organiser_id),
+        t(
+            "event.settings",
+            language,
+            preset=str(options.get("preset", "standard")),
+            deals=deals if deals else t("event.all_deals", language),
+            size=int(options.get("table_size", 4)),
+            rounds=rounds,
+        ),
+    ]
+    if options.get("final"):
+        head.append(t("event.final", language))
+    head.append(_status(view, rounds, language))
+    names = [view.names.get(p, str(p)) for p in view.names]
+    head.append(
+        t("event.signups", language, count=len(names), names=", ".join(names))
+        if names
+        else t("event.nobody", language)
+    )
+    body: list[str] = []
+    for number in sorted({table.round for table in view.tables}):
+        title = "event.final_round" if number > rounds else "event.round"
+        lines = [t(title, language, round=number)]
+        for table in (x for x in view.tables if x.round == number):
+            where = "…" if table.channel_id is None else f"<#{table.channel_id}>"
+            players = ", ".join(view.names.get(p, str(p)) for p in table.players)
+            key = "event.table_over" if table.is_over else "event.table"
+            lines.append(t(key, language, number=table.position + 1, where=where, players=players))
+        body.append("\n".join(lines))
+    if view.tables:
+        standing_lines = [t("event.standings", language)]
+        for standing in view.standings:
+            average = standing.average
+            standing_lines.append(
+                t(
+                    "event.standing",
+                    language,
+                    rank=standing.rank,
+                    name=view.names.get(standing.player, str(standing.player)),
+                    points=points_text(standing.points),
+                    average="–" if average is None else f"{float(average):.0f}",
+                )
+            )
+        body.append("\n".join(standing_lines))
+    if view.winners:
+        winners = ", ".join(f"**{view.names.get(p, str(p))}**" for p in view.winners)
+        body.append(t("event.winner", language, names=winners))
+    text = "\n".join(head)
+    while body and len(text + "\n\n" + "\n\n".join(body)) > TEXT_LIMIT:
+        body.pop(0)
+    return text + ("\n\n" + "\n\n".join(body) if body else "")
+
+
+def _status(view: EventView, rounds: int, language: Language) -> str:
+    event = view.event
+    if event.status == "signup":
+        return t("event.status.signup", language)
+    if event.status == "cancelled":
+        return t("event.status.cancelled", language)
+    if event.status == "finished":
+        return t("event.status.finished", language)
+    if event.round > rounds:
+        return t("event.status.final", language)
+    return t("event.status.running", language, round=event.round, rounds=rounds)

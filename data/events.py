@@ -1,0 +1,289 @@
+"""Events: their sign-ups, the seating of each round and its tables; the calls both stores
+make alike.
+
+An event moves ``signup -> running (<-> paused) -> finished``, or to ``cancelled`` from any
+open status. ``seat_round`` writes a whole round (its tables' players and who sits out) in
+one transaction and moves ``round`` on, only from the round before: two processes, or a retry
+after a restart, cannot seat the same round twice. Each table of a round gets its
+``table_id`` when the bot has opened it (``set_event_table``), so the rows still without one
+are exactly the tables a restart must still open. Results are the tables' own
+(``table_results``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from .calls import SqlCalls
+from .sql import Sql
+
+EventStatus = Literal["signup", "running", "paused", "finished", "cancelled"]
+#: What ``sign_up`` found: in now, in already, the event full, or no longer taking sign-ups.
+SignUp = Literal["joined", "already", "full", "closed"]
+
+#: The statuses of an event that is not over.
+OPEN_EVENT_STATUSES: Final = ("signup", "running", "paused")
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """One row of ``events``. ``round`` is the round seated last (0 while taking sign-ups)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    organiser_id: int
+    name: str
+    options: Mapping[str, Any]
+    status: EventStatus
+    round: int
+
+    @property
+    def is_open(self) -> bool:
+        """Not finished or cancelled."""
+        return self.status in OPEN_EVENT_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class EventPlayer:
+    """A player who signed up, in sign-up order; ``removed`` by the organiser after the start."""
+
+    user_id: int
+    name: str
+    removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EventTable:
+    """One table of one round: its players (best first), and its game table once opened.
+
+    ``table_status`` is the game table's status and ``channel_id`` its channel (the thread
+    it plays in); both ``None`` until it is opened."""
+
+    round: int
+    position: int
+    players: tuple[int, ...]
+    table_id: int | None
+    table_status: str | None
+    channel_id: int | None = None
+
+    @property
+    def is_over(self) -> bool:
+        """The table was opened and is no longer in its lobby or playing."""
+        return self.table_status is not None and self.table_status not in ("lobby", "playing")
+
+
+_OPEN = "status IN ('signup', 'running', 'paused')"
+_INSERT_EVENT = """
+INSERT INTO events (guild_id, channel_id, organiser_id, name, options, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+"""
+_SELECT_EVENT = "SELECT * FROM events WHERE id = ?"
+_SELECT_OPEN_EVENTS = f"SELECT * FROM events WHERE {_OPEN} ORDER BY id"
+_SELECT_OPEN_IN_GUILD = f"SELECT * FROM events WHERE guild_id = ? AND {_OPEN} ORDER BY id"
+_SET_MESSAGE = "UPDATE events SET message_id = ?, updated_at = ? WHERE id = ?"
+_PLAYERS = """
+SELECT user_id, name, removed FROM event_players WHERE event_id = ?
+ORDER BY signed_up_at, user_id
+"""
+_COUNT_PLAYERS = "SELECT COUNT(*) AS n FROM event_players WHERE event_id = ?"
+_HAS_PLAYER = "SELECT 1 FROM event_players WHERE event_id = ? AND user_id = ?"
+_INSERT_PLAYER = """
+INSERT INTO event_players (event_id, user_id, name, signed_up_at, removed)
+VALUES (?, ?, ?, ?, ?)
+"""
+_DROP_OUT = """
+DELETE FROM event_players
+WHERE event_id = ? AND user_id = ?
+  AND EXISTS (SELECT 1 FROM events WHERE id = ? AND status = 'signup')
+"""
+_REMOVE_PLAYER = """
+UPDATE event_players SET removed = ? WHERE event_id = ? AND user_id = ? AND removed = ?
+"""
+_MOVE_ROUND = """
+UPDATE events SET round = ?, status = 'running', updated_at = ?
+WHERE id = ? AND round = ? AND status IN ('signup', 'running')
+"""
+_INSERT_TABLE = """
+INSERT INTO event_tables (event_id, round, position, players) VALUES (?, ?, ?, ?)
+"""
+_INSERT_SIT_OUT = "INSERT INTO event_sit_outs (event_id, round, user_id) VALUES (?, ?, ?)"
+_SET_TABLE = """
+UPDATE event_tables SET table_id = ?
+WHERE event_id = ? AND round = ? AND position = ? AND table_id IS NULL
+"""
+_TABLES = """
+SELECT e.round, e.position, e.players, e.table_id, t.status AS table_status,
+       t.channel_id AS table_channel
+FROM event_tables e LEFT JOIN tables t ON t.id = e.table_id
+WHERE e.event_id = ? ORDER BY e.round, e.position
+"""
+_SIT_OUTS = "SELECT round, user_id FROM event_sit_outs WHERE event_id = ? ORDER BY round, user_id"
+_EVENT_OF_TABLE = "SELECT event_id FROM event_tables WHERE table_id = ?"
+
+
+class EventCalls(SqlCalls):
+    """Events, sign-ups and seating (see ``data.store.Store``)."""
+
+    async def create_event(
+        self,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        name: str,
+        options: Mapping[str, Any],
+    ) -> EventRecord:
+        """Open an event for sign-ups and return it."""
+        now = self._now()
+        values = (guild_id, channel_id, organiser_id, name, self._to_json(dict(options)), now, now)
+
+        async def work(sql: Sql) -> int:
+            rows = await sql.fetch(_INSERT_EVENT, *values)
+            return int(rows[0]["id"])
+
+        event_id = await self._sql_write(work)
+        event = await self.get_event(event_id)
+        assert event is not None  # written just now
+        return event
+
+    async def get_event(self, event_id: int) -> EventRecord | None:
+        """One event, or ``None`` for an unknown id."""
+        rows = await self._query_table(None, _SELECT_EVENT, event_id)
+        return self._event(rows[0]) if rows else None
+
+    async def open_events(self, guild_id: int | None = None) -> list[EventRecord]:
+        """The events not yet over, of one guild or (``None``) of all, oldest first."""
+        if guild_id is None:
+            rows = await self._query_table(None, _SELECT_OPEN_EVENTS)
+        else:
+            rows = await self._query_table(None, _SELECT_OPEN_IN_GUILD, guild_id)
+        return [self._event(row) for row in rows]
+
+    async def set_event_message(self, event_id: int, message_id: int | None) -> None:
+        """Remember the event's message (the one edited with sign-ups, rounds and standings)."""
+        await self._change(None, _SET_MESSAGE, message_id, self._now(), event_id)
+
+    async def set_event_status(
+        self, event_id: int, status: EventStatus, allowed_from: Sequence[EventStatus]
+    ) -> bool:
+        """Move the event to ``status`` if it is in one of ``allowed_from``; whether it moved."""
+        marks = ", ".join("?" for _ in allowed_from)
+        changed = await self._change(
+            None,
+            f"UPDATE events SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
+            status,
+            self._now(),
+            event_id,
+            *allowed_from,
+        )
+        return changed > 0
+
+    async def sign_up(self, event_id: int, user_id: int, name: str, limit: int) -> SignUp:
+        """Add a player while the event takes sign-ups and has fewer than ``limit``."""
+        now = self._now()
+
+        async def work(sql: Sql) -> SignUp:
+            event = await sql.fetch(_SELECT_EVENT, event_id)
+            if not event or event[0]["status"] != "signup":
+                return "closed"
+            if await sql.fetch(_HAS_PLAYER, event_id, user_id):
+                return "already"
+            count = await sql.fetch(_COUNT_PLAYERS, event_id)
+            if int(count[0]["n"]) >= limit:
+                return "full"
+            await sql.execute(_INSERT_PLAYER, event_id, user_id, name, now, False)
+            return "joined"
+
+        return await self._sql_write(work)
+
+    async def drop_out(self, event_id: int, user_id: int) -> bool:
+        """Take a player off before the start; whether they were on."""
+        return await self._change(None, _DROP_OUT, event_id, user_id, event_id) > 0
+
+    async def remove_from_event(self, event_id: int, user_id: int) -> bool:
+        """Mark a player removed (after the start: later rounds leave them out)."""
+        return await self._change(None, _REMOVE_PLAYER, True, event_id, user_id, False) > 0
+
+    async def event_players(self, event_id: int) -> list[EventPlayer]:
+        """Everyone signed up, in sign-up order."""
+        rows = await self._query_table(None, _PLAYERS, event_id)
+        return [EventPlayer(int(r["user_id"]), str(r["name"]), bool(r["removed"])) for r in rows]
+
+    async def seat_round(
+        self,
+        event_id: int,
+        round_number: int,
+        tables: Sequence[Sequence[int]],
+        sitting_out: Sequence[int],
+    ) -> bool:
+        """Write round ``round_number``'s tables and sit-outs and make it the current round,
+        only if the event is at the round before; whether it was written."""
+        now = self._now()
+
+        async def work(sql: Sql) -> bool:
+            moved = await sql.execute(_MOVE_ROUND, round_number, now, event_id, round_number - 1)
+            if not moved:
+                return False
+            await sql.execute_many(
+                _INSERT_TABLE,
+                [
+                    (event_id, round_number, position, self._to_json(list(players)))
+                    for position, players in enumerate(tables)
+                ],
+            )
+            if sitting_out:
+                await sql.execute_many(
+                    _INSERT_SIT_OUT, [(event_id, round_number, user) for user in sitting_out]
+                )
+            return True
+
+        return await self._sql_write(work)
+
+    async def set_event_table(
+        self, event_id: int, round_number: int, position: int, table_id: int
+    ) -> bool:
+        """Link a seated table of a round to the game table opened for it (once)."""
+        changed = await self._change(None, _SET_TABLE, table_id, event_id, round_number, position)
+        return changed > 0
+
+    async def event_tables(self, event_id: int) -> list[EventTable]:
+        """Every seated table of the event, round by round."""
+        rows = await self._query_table(None, _TABLES, event_id)
+        return [
+            EventTable(
+                round=int(r["round"]),
+                position=int(r["position"]),
+                players=tuple(int(p) for p in self._from_json(r["players"])),
+                table_id=None if r["table_id"] is None else int(r["table_id"]),
+                table_status=None if r["table_status"] is None else str(r["table_status"]),
+                channel_id=None if r["table_channel"] is None else int(r["table_channel"]),
+            )
+            for r in rows
+        ]
+
+    async def event_sit_outs(self, event_id: int) -> list[tuple[int, int]]:
+        """``(round, user_id)`` for every player who sat a round out."""
+        rows = await self._query_table(None, _SIT_OUTS, event_id)
+        return [(int(r["round"]), int(r["user_id"])) for r in rows]
+
+    async def event_of_table(self, table_id: int) -> int | None:
+        """The event a game table belongs to, if any."""
+        rows = await self._query_table(None, _EVENT_OF_TABLE, table_id)
+        return int(rows[0]["event_id"]) if rows else None
+
+    def _event(self, row: Any) -> EventRecord:
+        options = self._from_json(row["options"])
+        return EventRecord(
+            id=int(row["id"]),
+            guild_id=int(row["guild_id"]),
+            channel_id=int(row["channel_id"]),
+            message_id=None if row["message_id"] is None else int(row["message_id"]),
+            organiser_id=int(row["organiser_id"]),
+            name=str(row["name"]),
+            options=dict(options) if isinstance(options, dict) else {},
+            status=row["status"],
+            round=int(row["round"]),
+        )
