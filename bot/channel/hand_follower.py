@@ -24,6 +24,7 @@ import discord
 from bot.i18n import interaction_language, t
 from bot.interactions.answers import awaiting_answer
 from bot.process.logs import at_ids
+from bot.screens.hand_text import ending_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand
@@ -167,7 +168,9 @@ class HandFollower:
                     # The game is over, or the bot plays this seat for good (they left, were
                     # removed, or left the server): say so once, and follow no more.
                     self.followed.pop(key, None)
-                    text = t("hand.game_over" if snap.over else "hand.seat_gone", language)
+                    text = (
+                        ending_text(snap, language) if snap.over else t("hand.seat_gone", language)
+                    )
                     await followed.interaction.edit_original_response(
                         content=text, view=None, attachments=[]
                     )

@@ -43,7 +43,7 @@ from bot.screens.attachments import (
     table_png,
 )
 from bot.service.live import FOUR_COLOUR_OPTION
-from bot.views.table import render_table
+from bot.views.table import play_again_view, render_table
 from engine.events import (
     DealEnded,
     GameEnded,
@@ -263,10 +263,14 @@ class Publisher(Placement):
                     picture = await score_sheet_picture(
                         done.names, done.sheet, done.language, winners=done.winners
                     )
+                    extra: dict[str, Any] = {}
+                    if done.winners is not None and box.last is not None:  # the game's end
+                        extra["view"] = play_again_view(box.last.id, done.language)
                     await channel.send(
                         done.text[:2000] or None,
                         file=picture,
                         allowed_mentions=discord.AllowedMentions.none(),
+                        **extra,
                     )
                     box.after += 1
                     self.notices += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -111,7 +112,22 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     if over is not None:
         parts.append(t("notice.game_over", language))
         parts.append(standings_text(names, list(over.totals), over.winners))
+        parts.append(winner_line(names, list(over.totals), over.winners, view.rules.game, language))
     return "\n".join(parts)
+
+
+def winner_line(
+    names: list[str], totals: list[int], winners: Sequence[int], game: str, language: Language
+) -> str:
+    """The winner celebrated under the standings; Shanghai says in words that the lowest total
+    wins (a newcomer may read the biggest number as the best)."""
+    who = t("hand.and", language).join(f"**{names[seat]}**" for seat in winners)
+    total = totals[winners[0]] if winners else 0
+    key = "notice.winners" if len(winners) > 1 else "notice.winner"
+    line = t(key, language, names=who, total=total)
+    if game == "shanghai":
+        line += " " + t("notice.lowest_total_wins", language)
+    return line + " " + t("notice.play_again_below", language)
 
 
 def did_text(actions: list[Action], language: Language = DEFAULT_LANGUAGE) -> str:

@@ -141,6 +141,30 @@ def deal_recap_text(
     return f"{head}\n{where} · {gap}"
 
 
+def ending_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """A seat's private word at the game's end: the last deal's recap, then whether they won
+    or where they finished, their total and the gap to the winner. Shanghai says that the
+    lowest total wins, since a newcomer may take the biggest number for the best."""
+    recap = snap.deal_end
+    if recap is None:
+        return t("hand.game_over", language)
+    if recap.place == 1:
+        final = t("hand.final_won", language, total=recap.total)
+    else:
+        final = t(
+            "hand.final_place",
+            language,
+            place=recap.place,
+            count=recap.seats,
+            total=recap.total,
+            behind=recap.behind,
+            name=snap.names[recap.leader],
+        )
+    if snap.view.rules.game == "shanghai":
+        final += " " + t("hand.final_lowest_wins", language)
+    return f"{deal_recap_text(recap, snap.names, language)}\n{final}"
+
+
 def hint_note(
     advice: Hint,
     view: PlayerView,

@@ -32,7 +32,7 @@ from bot.interactions.ids import parse_id, usable
 from bot.screens.card_words import SortMode
 from bot.screens.hand_controls import Button, Mode, Style
 from bot.screens.hand_screen import hand_screen
-from bot.screens.hand_text import buy_answer_text, hint_note, result_note
+from bot.screens.hand_text import buy_answer_text, ending_text, hint_note, result_note
 from bot.views.hand_answers import answering_hand, hand_files, stale_note
 from bot.views.hand_choices import first_ambiguous, lays_down, one_value, resolver
 from bot.views.hand_custom_ids import HAND_BUTTON_TEMPLATE, HAND_SELECT_TEMPLATE
@@ -264,7 +264,7 @@ async def show_snapshot(
         follower.shown(interaction, snap, sort)
     language = interaction_language(interaction)
     if snap.over:
-        text = (note + "\n\n" if note else "") + t("hand.game_over", language)
+        text = (note + "\n\n" if note else "") + ending_text(snap, language)
         if fresh:
             await answers.show(interaction, text)
         else:

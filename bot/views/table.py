@@ -330,6 +330,14 @@ def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
 
 
+def play_again_view(table_id: int, language: Language) -> discord.ui.View:
+    """**Play again** under the final standings, so the next game is one click from where
+    the last one's result is read."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TableButton("again", table_id, label=t("button.play_again", language)))
+    return ui
+
+
 def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View | None]:
     """The public table message drawn from ``table``'s snapshot, in the table's language."""
     ui = discord.ui.View(timeout=None)
