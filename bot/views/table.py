@@ -316,6 +316,8 @@ def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
             ),
         ]
     head.append(lobby_line(table, language))
+    if hints:  # the host learns they are the host, and what their Start does
+        head.append(t("lobby.host_start", language, host=host, low=low, high=high))
     applied = options.get("server_defaults") or []  # bot.service.guild_settings.APPLIED_KEY
     if applied:
         which = ", ".join(t(f"settings.name.{key}", language) for key in applied)
