@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
-from bot.screens.card_words import card_text, cards_text, meld_text
+from bot.screens.card_words import card_text, cards_text, countdown, meld_text
 from bot.screens.hint_text import hint_text
 from bot.screens.play_text import action_text, layoff_item_text
 from engine.actions import (
@@ -163,6 +163,21 @@ def ending_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> st
     if snap.view.rules.game == "shanghai":
         final += " " + t("hand.final_lowest_wins", language)
     return f"{deal_recap_text(recap, snap.names, language)}\n{final}"
+
+
+def pause_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """A seat's screen while the deal's recap stands alone: the recap, and when the next
+    deal is shown (its hand and controls come then)."""
+    wait = t("hand.next_deal_at", language, countdown=countdown(snap.paused_until))
+    if snap.deal_end is None:
+        return wait
+    return f"{deal_recap_text(snap.deal_end, snap.names, language)}\n\n{wait}"
+
+
+def dealt_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """The first word on a new deal's hand: its cards were dealt, not drawn."""
+    cards = sorted(snap.view.hand or (), key=Card.sort_key)
+    return t("hand.dealt", language, deal=snap.view.deal, cards=cards_text(cards))
 
 
 def hint_note(
