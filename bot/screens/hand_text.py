@@ -174,6 +174,14 @@ def pause_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str
     return f"{deal_recap_text(snap.deal_end, snap.names, language)}\n\n{wait}"
 
 
+def no_hand_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """What a hand message says when it shows no hand: the game's end, or a deal's recap
+    standing alone before the next deal."""
+    if snap.paused_until is not None and not snap.over:
+        return pause_text(snap, language)
+    return ending_text(snap, language)
+
+
 def dealt_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
     """The first word on a new deal's hand: its cards were dealt, not drawn."""
     cards = sorted(snap.view.hand or (), key=Card.sort_key)

@@ -82,3 +82,36 @@ async def test_the_host_may_skip_the_pause(env: Any, monkeypatch: pytest.MonkeyP
     await flush_outboxes(env)
     assert "deal 2" in world.message().embeds[0].title
     assert world.table.pause_until is None
+
+
+async def test_a_table_restored_mid_pause_resumes_with_the_pause_in_its_deadlines(
+    env: Any, make_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(timers, "DEAL_PAUSE_SECONDS", 60.0)
+    world = await two_deal_table(env)
+    await end_deal_one(world, env)
+    paused = world.table
+    assert paused.pause_until is not None
+    deadline = paused.turn_deadline
+    assert deadline - world.service.clock() >= 90 + 60 - 1  # stored with the pause in it
+    await env.restart_bot(make_bot())
+    restored = world.table
+    assert restored.game.deal == 2 and restored.pause_until is None
+    assert restored.turn_deadline == pytest.approx(deadline)
+    await flush_outboxes(env)
+    assert "deal 2" in world.message().embeds[0].title  # the next deal is on the table
+
+
+def test_a_table_of_computers_only_does_not_pause() -> None:
+    from bot.service.live import LiveTable
+    from data.records import Seat, TableRecord
+
+    def table(*computers: bool) -> LiveTable:
+        seats = tuple(Seat(n, f"p{n}", c, "normal" if c else None) for n, c in enumerate(computers))
+        record = TableRecord(
+            1, 1, 1, "shanghai", "playing", 0, None, seats, {}, None, 0, None, None, (), 0.0, 0.0
+        )
+        return LiveTable(record, None, 0)
+
+    assert timers.deal_pause(table(False, True)) == 5.0
+    assert timers.deal_pause(table(True, True)) == 0.0
