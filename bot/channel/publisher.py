@@ -103,7 +103,7 @@ class Publisher(Placement):
         if change.pause_until is not None:  # the recap stands alone; the rest comes after
             self.pausing[table.channel_id] = self.pausing.get(table.channel_id, []) + lines
             lines = []
-        elif change.kind == "deal" or table.closed:
+        else:  # the pause is over (its ``deal`` change, or anything that ended it)
             lines = self.pausing.pop(table.channel_id, []) + lines
         if worth_showing(change):
             box.table = table  # else its lines wait for the next change worth an edit
