@@ -347,6 +347,9 @@ class Game:
                 raise AssertionError("the game does not end")
             game = self.table.game
             seat = game.current
+            if self.table.pause_until is not None:  # the last deal's recap stands alone
+                await self.wait(max(0.0, self.table.pause_until - self.service.clock()) + 0.01)
+                continue
             if (game.deal, game.current) != last:
                 last = (game.deal, game.current)
                 self.figures.all_turns += 1

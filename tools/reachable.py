@@ -366,6 +366,9 @@ class Table:
             if table is None or table.game is None or table.game.is_over:
                 return self.counts
             self.counts.deals = table.game.deal
+            if table.pause_until is not None:  # the last deal's recap stands alone
+                await self.env.advance_time(max(0.0, table.pause_until - self.service.clock()))
+                continue
             if table.window.is_running(table.game, self.service.clock()):
                 await self.buyers()
             if table.window.held is not None:

@@ -24,6 +24,7 @@ import discord
 from bot.i18n import interaction_language, t
 from bot.interactions.answers import awaiting_answer
 from bot.process.logs import at_ids
+from bot.screens.hand_text import dealt_note, ending_text, pause_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: Discord lets an interaction's token edit its message for 15 minutes; keep a margin.
 TOKEN_SECONDS = 14 * 60
+#: The tag of a hand message that shows a deal's recap alone (no hand, no controls).
+PAUSED = "paused"
 #: How long a click waits for a push already on its way to its hand (one edit's time).
 PUSH_WAIT_SECONDS = 1.0
 
@@ -77,7 +80,10 @@ class HandFollower:
         key = (snap.table_id, snap.user_id)
         old = self.followed.get(key)
         hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
-        followed = Followed(interaction, sort, snap.tag, hand, self._now())
+        tag = snap.tag
+        if snap.paused_until is not None:  # a recap alone: the next deal is drawn in full
+            tag, hand = PAUSED, ()
+        followed = Followed(interaction, sort, tag, hand, self._now())
         if old is not None:
             followed.clicks = old.clicks
         if old is not None and old.task is not None and not old.task.done():
@@ -157,17 +163,27 @@ class HandFollower:
                     return
                 if snap.tag == followed.tag:
                     continue
+                if snap.paused_until is not None and not snap.over:  # the recap alone
+                    await followed.interaction.edit_original_response(
+                        content=pause_text(snap, language), view=None, attachments=[]
+                    )
+                    followed.tag, followed.hand = PAUSED, ()
+                    continue
                 hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
                 gained = Counter(hand) - Counter(followed.hand)
                 note = None
-                if gained and snap.gained == ():
+                if followed.tag == PAUSED:
+                    note = dealt_note(snap, language)
+                elif gained and snap.gained == ():
                     cards = sorted((Card.parse(c) for c in gained.elements()), key=Card.sort_key)
                     note = t("hand.you_got", language, cards=cards_text(cards))
                 if snap.over or snap.removed:
                     # The game is over, or the bot plays this seat for good (they left, were
                     # removed, or left the server): say so once, and follow no more.
                     self.followed.pop(key, None)
-                    text = t("hand.game_over" if snap.over else "hand.seat_gone", language)
+                    text = (
+                        ending_text(snap, language) if snap.over else t("hand.seat_gone", language)
+                    )
                     await followed.interaction.edit_original_response(
                         content=text, view=None, attachments=[]
                     )

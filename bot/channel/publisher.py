@@ -43,7 +43,7 @@ from bot.screens.attachments import (
     table_png,
 )
 from bot.service.live import FOUR_COLOUR_OPTION
-from bot.views.table import render_table
+from bot.views.table import next_deal_view, play_again_view, render_table
 from engine.events import (
     DealEnded,
     GameEnded,
@@ -80,6 +80,8 @@ class Publisher(Placement):
         self.delivery = Delivery(self)
         #: Each channel's recent calls, kept across its tables (``bot.channel.pacing``).
         self.pace = ChannelPace()
+        #: Each channel's lines held back while a deal's recap stands alone (by channel).
+        self.pausing: dict[int, list[str]] = {}
         #: One-off posts beside the outboxes (a thread's result line in its channel).
         self._side_tasks: set[asyncio.Task[None]] = set()
         add_listener = getattr(bot, "add_listener", None)
@@ -98,6 +100,11 @@ class Publisher(Placement):
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
         box.last = table
         lines = self._lines(change)
+        if change.pause_until is not None:  # the recap stands alone; the rest comes after
+            self.pausing[table.channel_id] = self.pausing.get(table.channel_id, []) + lines
+            lines = []
+        else:  # the pause is over (its ``deal`` change, or anything that ended it)
+            lines = self.pausing.pop(table.channel_id, []) + lines
         if worth_showing(change):
             box.table = table  # else its lines wait for the next change worth an edit
         box.lines.extend(lines)
@@ -263,10 +270,16 @@ class Publisher(Placement):
                     picture = await score_sheet_picture(
                         done.names, done.sheet, done.language, winners=done.winners
                     )
+                    extra: dict[str, Any] = {}
+                    if done.winners is not None and box.last is not None:  # the game's end
+                        extra["view"] = play_again_view(box.last.id, done.language)
+                    elif box.channel_id in self.pausing and box.last is not None:
+                        extra["view"] = next_deal_view(box.last.id, done.language)
                     await channel.send(
                         done.text[:2000] or None,
                         file=picture,
                         allowed_mentions=discord.AllowedMentions.none(),
+                        **extra,
                     )
                     box.after += 1
                     self.notices += 1

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from bot.i18n.terms import contract_text
 from bot.screens.text import (
     card_text,
     event_lines,
@@ -63,6 +65,8 @@ def change_lines(change: Change) -> list[str]:
         return [t("notice.restarted", language, players=", ".join(people))]
     if change.kind in ("lobby", "window"):
         return lines
+    if change.kind == "deal":
+        return [next_deal_line(change, language)]
     if change.kind == "end":
         why = change.note or t("notice.ended", language)
         return [t("notice.start_new", language, why=why)]
@@ -81,6 +85,19 @@ def change_lines(change: Change) -> list[str]:
     # A deal's end (who went out, an exhausted deal) goes in the score sheet's message.
     lines.extend(event_lines(other_events(change.events), names, language))
     return lines
+
+
+def next_deal_line(change: Change, language: Language) -> str:
+    """The line a deal starts with, once the last one's recap has had its breath."""
+    view = change.table.view
+    if view is None:
+        return ""
+    if view.rules.game != "shanghai":
+        return t("notice.next_hand", language, deal=view.deal)
+    contract = contract_text(view.contract, language)
+    return t(
+        "notice.next_deal", language, deal=view.deal, count=view.rules.num_deals, contract=contract
+    )
 
 
 def deal_end_events(events: list[Event]) -> list[Event]:
@@ -111,7 +128,22 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     if over is not None:
         parts.append(t("notice.game_over", language))
         parts.append(standings_text(names, list(over.totals), over.winners))
+        parts.append(winner_line(names, list(over.totals), over.winners, view.rules.game, language))
     return "\n".join(parts)
+
+
+def winner_line(
+    names: list[str], totals: list[int], winners: Sequence[int], game: str, language: Language
+) -> str:
+    """The winner celebrated under the standings; Shanghai says in words that the lowest total
+    wins (a newcomer may read the biggest number as the best)."""
+    who = t("hand.and", language).join(f"**{names[seat]}**" for seat in winners)
+    total = totals[winners[0]] if winners else 0
+    key = "notice.winners" if len(winners) > 1 else "notice.winner"
+    line = t(key, language, names=who, total=total)
+    if game == "shanghai":
+        line += " " + t("notice.lowest_total_wins", language)
+    return line + " " + t("notice.play_again_below", language)
 
 
 def did_text(actions: list[Action], language: Language = DEFAULT_LANGUAGE) -> str:
@@ -164,6 +196,8 @@ VISIBLE = (TurnStarted, DealStarted, DealEnded, GameEnded, WentOut, BuyAwarded, 
 def worth_showing(change: Change) -> bool:
     """Whether ``change`` needs the table message redrawn now (a third of the calls)."""
     view = change.table.view
+    if change.pause_until is not None:
+        return False  # the next deal is shown when the last one's recap has had its breath
     if change.kind not in ("act", "timeout", "window") or view is None or view.is_over:
         return True  # lobby, start, end, away, kicks, departures and the end: always shown
     return any(isinstance(event, VISIBLE) for event in change.events)

@@ -238,7 +238,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 language=language,
             )
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
-            if settings.rules_url:  # the players' page (docs/RULES.md), under the heading
+            if rules.game != "rummy":  # what a newcomer needs first, before any detail
+                heading += "\n" + t("rules.basics", language)
+            if settings.rules_url:  # the players' page (docs/RULES.md), after the basics
                 heading += "\n" + t("rules.full_link", language, url=settings.rules_url)
             else:
                 heading += "\n" + t("rules.full_file", language)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
-from bot.screens.card_words import card_text, cards_text, meld_text
+from bot.screens.card_words import card_text, cards_text, countdown, meld_text
 from bot.screens.hint_text import hint_text
 from bot.screens.play_text import action_text, layoff_item_text
 from engine.actions import (
@@ -139,6 +139,53 @@ def deal_recap_text(
     else:
         gap = t("recap.behind", language, points=recap.behind, name=names[recap.leader])
     return f"{head}\n{where} · {gap}"
+
+
+def ending_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """A seat's private word at the game's end: the last deal's recap, then whether they won
+    or where they finished, their total and the gap to the winner. Shanghai says that the
+    lowest total wins, since a newcomer may take the biggest number for the best."""
+    recap = snap.deal_end
+    if recap is None:
+        return t("hand.game_over", language)
+    if recap.place == 1:
+        final = t("hand.final_won", language, total=recap.total)
+    else:
+        final = t(
+            "hand.final_place",
+            language,
+            place=recap.place,
+            count=recap.seats,
+            total=recap.total,
+            behind=recap.behind,
+            name=snap.names[recap.leader],
+        )
+    if snap.view.rules.game == "shanghai":
+        final += " " + t("hand.final_lowest_wins", language)
+    return f"{deal_recap_text(recap, snap.names, language)}\n{final}"
+
+
+def pause_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """A seat's screen while the deal's recap stands alone: the recap, and when the next
+    deal is shown (its hand and controls come then)."""
+    wait = t("hand.next_deal_at", language, countdown=countdown(snap.paused_until))
+    if snap.deal_end is None:
+        return wait
+    return f"{deal_recap_text(snap.deal_end, snap.names, language)}\n\n{wait}"
+
+
+def no_hand_text(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """What a hand message says when it shows no hand: the game's end, or a deal's recap
+    standing alone before the next deal."""
+    if snap.paused_until is not None and not snap.over:
+        return pause_text(snap, language)
+    return ending_text(snap, language)
+
+
+def dealt_note(snap: SeatSnapshot, language: Language = DEFAULT_LANGUAGE) -> str:
+    """The first word on a new deal's hand: its cards were dealt, not drawn."""
+    cards = sorted(snap.view.hand or (), key=Card.sort_key)
+    return t("hand.dealt", language, deal=snap.view.deal, cards=cards_text(cards))
 
 
 def hint_note(

@@ -55,6 +55,7 @@ ChangeKind = Literal[
     "gone",
     "kick",
     "abandoned",
+    "deal",
 ]
 
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
@@ -98,6 +99,10 @@ class LiveTable:
     #: for ``idle_seconds`` ends as abandoned. Memory only; ``restore`` takes the row's
     #: last update.
     last_person: float = 0.0
+    #: Until when the last deal's recap stands alone before the next deal is shown (the
+    #: engine has dealt it already; its deadlines start at this moment). Memory only: the
+    #: stored deadlines include the pause, so a table restored mid-pause simply resumes.
+    pause_until: float | None = None
     #: Failed timer runs in a row (a disk that refuses writes): the next run waits.
     backoff: Backoff = field(default_factory=Backoff)
     #: This turn's nudge and skip votes (``nudges.TurnNudges``; memory only).
@@ -302,6 +307,9 @@ class Change:
     #: Why the table ended, for an ``end`` the bot decided itself (a lobby nobody started, a
     #: game nobody played).
     note: str | None = None
+    #: Set while the deal's recap stands alone: the next deal is shown at this moment (a
+    #: ``deal`` change), so nothing of it is drawn or pinged before.
+    pause_until: float | None = None
     #: The screens of the players the listener follows (``Listener.watched``), by user id,
     #: built under the table's lock with the change.
     seats: dict[int, SeatSnapshot] = field(default_factory=dict)

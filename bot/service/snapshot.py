@@ -67,6 +67,9 @@ class SeatSnapshot:
     removed: bool = False
     #: The deal that just ended, as this seat saw it (None: no deal ended with this change).
     deal_end: DealRecap | None = None
+    #: While the deal's recap stands alone: when the next deal is shown (its hand and
+    #: controls wait until then).
+    paused_until: float | None = None
     #: The compound plays open to the seat (lay off all, then discard, swap and place).
     shortcuts: Shortcuts = NONE
     #: Every action the click made, in order, when it made more than one (``action`` is the
@@ -239,6 +242,7 @@ def seat_snapshot(
         notes=() if isinstance(notes, Changed) else tuple(notes),
         closed=table.closed,
         deal_end=deal_recap(table, seat, events),
+        paused_until=None if over else table.pause_until,
         buy_offer=offer,
         buy_requested=requested,
         buy_pref=table.buy_prefs.get(seat, DEFAULT_BUY_PREF),

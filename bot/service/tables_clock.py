@@ -12,6 +12,7 @@ import logging
 from dataclasses import replace
 
 from bot.i18n import t, table_language
+from bot.interactions.errors import NotHost
 from bot.process.logs import at_table
 from bot.service import nudges
 from bot.service.buy_window import (
@@ -55,6 +56,9 @@ class TableClock(Commits):
             elif due.kind == "idle_expired":
                 hours = round(self.idle_seconds / 3600)
                 await self.expire(table, t("notice.idle_expired", language, hours=hours))
+            elif due.kind == "pause_over":
+                self._end_pause(table)
+                continue  # a computer may be first to move in the new deal
             elif due.kind == "window_over":
                 await self._window_over(table)
             elif due.kind == "computer_buys":
@@ -82,6 +86,19 @@ class TableClock(Commits):
         marked = state.away or timeouts >= self.away_after
         table.away[seat] = replace(state, timeouts=timeouts, away=marked)
         await self._autoplay(table, seat, timeout=True, before=memento)
+
+    async def next_deal_now(self, table_id: int, user_id: int) -> bool:
+        """The host ends the breath between deals early: False when the next deal is already
+        shown (an old button)."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            self._playing(table)
+            if user_id != table.record.host_id:
+                raise NotHost("start the next deal early", code="not_host.next_deal")
+            if table.pause_until is None:
+                return False
+            self._end_pause(table)
+            return True
 
     # -- nudge and skip -------------------------------------------------------------------------
 

@@ -30,9 +30,10 @@ from bot.service.live import (
 from bot.service.ranked import tally
 from bot.service.results import is_ranked, result_rows
 from bot.service.tables_core import TableCore
+from bot.service.timers import deal_pause
 from engine.actions import Action
 from engine.errors import IllegalAction
-from engine.events import DealStarted, Discarded, Event, TurnStarted
+from engine.events import DealEnded, DealStarted, Discarded, Event, TurnStarted
 
 log = logging.getLogger("bot.service")
 
@@ -43,6 +44,13 @@ async def let_others_in() -> None:
     burst of clicks on many tables never holds the loop for all of their work at once; this
     table's lock keeps its own state to this click meanwhile, as during the save's own wait."""
     await asyncio.sleep(0)
+
+
+def next_deal(events: list[Event]) -> bool:
+    """Whether ``events`` end a deal and deal the next one (a void deal is dealt again at
+    once: it has no recap to read)."""
+    ended = any(isinstance(e, DealEnded) and e.reason != "void" for e in events)
+    return ended and any(isinstance(e, DealStarted) for e in events)
 
 
 class Commits(TableCore):
@@ -96,12 +104,16 @@ class Commits(TableCore):
         now = self.clock()
         buy_seconds, turn_seconds = self.table_seconds(table)
         new_turn = any(isinstance(e, TurnStarted) for e in events)
+        # A deal that ended and the next one dealt: the recap stands alone for a breath, and
+        # the next deal's deadlines start when it is shown.
+        pause = deal_pause(table) if next_deal(events) and not game.is_over else 0.0
+        start = now + pause
         if new_turn:
-            table.turn_deadline = now + turn_seconds
-        table.auto_due = now + self.computer_delay
+            table.turn_deadline = start + turn_seconds
+        table.auto_due = start + self.computer_delay
         window = table.window
         if game.buy_window_open and any(isinstance(e, (Discarded, DealStarted)) for e in events):
-            self._open_window(table, now, buy_seconds)
+            self._open_window(table, start, buy_seconds)
         if not game.buy_window_open:
             window.lapse()
         if game.is_over:
@@ -135,6 +147,7 @@ class Commits(TableCore):
         if failures := table.backoff.succeeded():
             log.warning("%s saves again after %d failed timer run(s)", at_table(table), failures)
         result = ActResult(events, table.version)
+        table.pause_until = start if pause > 0 else None
         if game.is_over:
             self._forget(table)
         else:
@@ -146,9 +159,31 @@ class Commits(TableCore):
             actor=user_id,
             auto_seat=auto_seat,
             auto_actions=(auto_actions or [action]) if auto_seat is not None else [],
-            new_turn=new_turn,
+            new_turn=new_turn and not pause,  # the turn is pinged once the deal is shown
+            pause_until=table.pause_until,
         )
         return result
+
+    def _end_pause(self, table: LiveTable) -> None:
+        """Show the next deal now: its line, its hands and the ping of its first player. The
+        host's early end brings its deadlines forward by what was left of the pause."""
+        until = table.pause_until
+        if until is None:
+            return
+        table.pause_until = None
+        early = until - self.clock()
+        if early > 0:
+            window = table.window
+            if table.turn_deadline is not None:
+                table.turn_deadline -= early
+            if window.deadline is not None:
+                window.deadline -= early
+            if window.ends is not None:
+                window.ends -= early
+            if table.auto_due is not None:
+                table.auto_due -= early
+        self.timers.arm(table)
+        self._notify(table, "deal", new_turn=True)
 
     async def _write_away(self, table: LiveTable, memento: Memento) -> None:
         """Save the seats' away flags (and the held draw) as they are now in memory; if the

@@ -35,7 +35,12 @@ DueKind = Literal[
     "computer_move",
     "timeout",
     "away_play",
+    "pause_over",
 ]
+
+#: How long a deal's recap stands alone before the next deal is shown (the table option
+#: ``deal_pause`` overrides it; a table of computers only does not pause).
+DEAL_PAUSE_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,8 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
         return table.record.created_at + timings.lobby_seconds
     if game.is_over:
         return None
+    if table.pause_until is not None:  # nothing is due before the next deal is shown
+        return table.backoff.hold(min(table.pause_until, _idle_at(table, timings)))
     window = table.window
     running = window.is_running(game, now)
     times = [t for t in (window.deadline, table.turn_deadline) if t is not None]
@@ -86,6 +93,21 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
     return table.backoff.hold(min(times))
 
 
+def deal_pause(table: LiveTable) -> float:
+    """The breath between two deals at ``table``: none when no person plays at it now."""
+    people = [
+        seat
+        for seat in range(len(table.record.seats))
+        if not table.is_computer(seat) and not table.is_away(seat)
+    ]
+    if not people:
+        return 0.0
+    try:
+        return max(0.0, float(table.record.options.get("deal_pause", DEAL_PAUSE_SECONDS)))
+    except (TypeError, ValueError):
+        return DEAL_PAUSE_SECONDS
+
+
 def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
     """The one thing ``table``'s timer must do at ``now``, in order of precedence."""
     game = table.game
@@ -97,6 +119,8 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
         return None
     if now >= _idle_at(table, timings):
         return Due("idle_expired")
+    if table.pause_until is not None:
+        return Due("pause_over") if now >= table.pause_until else None
     window = table.window
     if window.deadline is not None and now >= window.deadline:
         return Due("window_over")

@@ -32,7 +32,7 @@ from bot.interactions.ids import parse_id, usable
 from bot.screens.card_words import SortMode
 from bot.screens.hand_controls import Button, Mode, Style
 from bot.screens.hand_screen import hand_screen
-from bot.screens.hand_text import buy_answer_text, hint_note, result_note
+from bot.screens.hand_text import buy_answer_text, hint_note, no_hand_text, result_note
 from bot.views.hand_answers import answering_hand, hand_files, stale_note
 from bot.views.hand_choices import first_ambiguous, lays_down, one_value, resolver
 from bot.views.hand_custom_ids import HAND_BUTTON_TEMPLATE, HAND_SELECT_TEMPLATE
@@ -263,12 +263,14 @@ async def show_snapshot(
     if follower is not None and not snap.over:
         follower.shown(interaction, snap, sort)
     language = interaction_language(interaction)
-    if snap.over:
-        text = (note + "\n\n" if note else "") + t("hand.game_over", language)
+    if snap.over or snap.paused_until is not None:  # the end, or a deal's recap alone
+        text = (note + "\n\n" if note and snap.over else "") + no_hand_text(snap, language)
         if fresh:
             await answers.show(interaction, text)
         else:
             await answers.update(interaction, text, view=None, attachments=[])
+        if follower is not None and not snap.over:
+            follower.answered(snap.table_id, snap.user_id)
         return
     content, ui = render_hand(snap, sort, mode=mode, note=note, picked=picked, language=language)
     files = await hand_files(snap, sort, mode, language)

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from bot.service.tables import BuyChoice
 
 TABLE_BUTTON_TEMPLATE = (
-    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again|nudge|skip)"
+    r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again|nudge|skip|nextdeal)"
     r":(?P<table>[0-9]{1,19})"
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
@@ -196,6 +196,9 @@ async def table_click(
         await show_history(interaction, service, table_id, language)
     elif verb in WINDOW_VERBS:
         await buy_click(interaction, service, table_id, window, verb)
+    elif verb == "nextdeal":
+        dealt = await service.next_deal_now(table_id, user.id)
+        await answers.show(interaction, t("deal.next_now" if dealt else "deal.already", language))
     elif verb == "nudge":
         target = await service.nudge(table_id, user.id)
         public = service.public(table_id)
@@ -316,6 +319,8 @@ def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
             ),
         ]
     head.append(lobby_line(table, language))
+    if hints:  # the host learns they are the host, and what their Start does
+        head.append(t("lobby.host_start", language, host=host, low=low, high=high))
     applied = options.get("server_defaults") or []  # bot.service.guild_settings.APPLIED_KEY
     if applied:
         which = ", ".join(t(f"settings.name.{key}", language) for key in applied)
@@ -328,6 +333,21 @@ def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
         lines.append(t("lobby.computer_hint", language))
     title = t("lobby.title", language, game=game_name(table))
     return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
+
+
+def play_again_view(table_id: int, language: Language) -> discord.ui.View:
+    """**Play again** under the final standings, so the next game is one click from where
+    the last one's result is read."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TableButton("again", table_id, label=t("button.play_again", language)))
+    return ui
+
+
+def next_deal_view(table_id: int, language: Language) -> discord.ui.View:
+    """**Next deal now** under a deal's recap: the host may end the breath between deals."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(TableButton("nextdeal", table_id, label=t("button.next_deal", language)))
+    return ui
 
 
 def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View | None]:

@@ -66,7 +66,10 @@ async def test_host_picks_house_rules_and_the_game_starts_with_them(env: simcord
         "max_restocks": None,
     }
     rules_reply = await world.players[1].slash(world.channel, "shanghai rules")
-    content = rules_reply.response.content
+    # The basics come first; the house rules may follow in a second reply.
+    content = "\n".join(
+        [rules_reply.response.content, *(f.content or "" for f in rules_reply.followups)]
+    )
     assert "First dealer: lowest card cut" in content and "New stocks: unlimited" in content
     assert "Who buys first: left of the dealer" in content
     await start(world)
