@@ -66,7 +66,9 @@ def change_lines(change: Change) -> list[str]:
     if change.kind in ("lobby", "window"):
         return lines
     if change.kind == "deal":
-        return [next_deal_line(change, language)]
+        return [next_deal_line(change, language), *commitment_line(change, language)]
+    if change.kind == "start":
+        lines.extend(commitment_line(change, language))
     if change.kind == "end":
         why = change.note or t("notice.ended", language)
         return [t("notice.start_new", language, why=why)]
@@ -98,6 +100,16 @@ def next_deal_line(change: Change, language: Language) -> str:
     return t(
         "notice.next_deal", language, deal=view.deal, count=view.rules.num_deals, contract=contract
     )
+
+
+def commitment_line(change: Change, language: Language) -> list[str]:
+    """The hash of the deal's shuffle seed, shown before anyone plays: the seeds are revealed
+    with the game's record, so anyone can check that the deal followed from it
+    (docs/shuffle.md). Nothing for a game dealt without a checkable shuffle."""
+    view = change.table.view
+    if view is None or view.commitment is None:
+        return []
+    return [t("notice.shuffle_commitment", language, commitment=view.commitment)]
 
 
 def deal_end_events(events: list[Event]) -> list[Event]:
