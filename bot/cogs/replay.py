@@ -18,6 +18,7 @@ from bot.i18n import interaction_language, t
 from bot.interactions.handler import guard
 from bot.screens.replay_games import game_option, games_embed
 from bot.views.replay import (
+    PUBLIC,
     GamesSelect,
     ReplayButton,
     ReplaySelect,
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 #: How many games the history lists, and the autocomplete offers (Discord's most).
 HISTORY_SIZE = 10
 CHOICES = 25
+#: The largest integer Discord takes in an option (2**53 - 1).
+LARGEST_NUMBER = 9_007_199_254_740_991
 
 
 async def recent_choices(
@@ -60,11 +63,11 @@ def make_commands() -> list[app_commands.Command[Any, ..., None]]:
     @app_commands.autocomplete(game=recent_choices)
     async def replay(
         interaction: discord.Interaction[Any],
-        game: app_commands.Range[int, 1, 2**63 - 1],
+        game: app_commands.Range[int, 1, LARGEST_NUMBER],
     ) -> None:
         """Replay a finished game of this server, step by step."""
         async with guard(interaction):
-            await post_replay(interaction, await load(interaction, game))
+            await post_replay(interaction, await load(interaction, game, PUBLIC))
 
     @app_commands.command(name="history")
     @app_commands.describe(

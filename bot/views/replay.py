@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, interaction_language, t
+from bot.interactions import answers
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
@@ -44,6 +45,8 @@ REPLAY_BUTTON_TEMPLATE = (
 )
 REPLAY_SELECT_TEMPLATE = r"sh:rpd:(?P<table>[0-9]{1,19})"
 GAMES_SELECT_ID = "sh:rpg"
+#: How a control is answered: an edit of its message, a new private or a new public message.
+EDIT, PRIVATE, PUBLIC = "edit", "private", "public"
 #: Discord's limit for a select's options.
 MAX_OPTIONS = 25
 
@@ -68,13 +71,33 @@ def cache_of(client: Any) -> ReplayCache:
     return cache
 
 
-async def load(interaction: discord.Interaction[Any], table_id: int) -> GameReplay:
+async def load(
+    interaction: discord.Interaction[Any], table_id: int, answer: str = EDIT
+) -> GameReplay:
     """The replay of finished game ``table_id`` of the interaction's server (refused politely
-    for any other number)."""
+    for any other number). A game not in the cache is rebuilt, which may take a second or
+    two: the interaction is deferred first, for an answer that is an ``EDIT`` of the clicked
+    message, a ``PRIVATE`` message or a ``PUBLIC`` one."""
     if interaction.guild_id is None:
         raise UserError("Replays are of a server's games.", code="replay_guild_only")
+
+    async def defer() -> None:
+        if answer == PUBLIC:
+            await _defer_public(interaction)
+        else:
+            await answers.defer(interaction, fresh=answer == PRIVATE)
+
     store = interaction.client.store
-    return await cache_of(interaction.client).get(store, interaction.guild_id, table_id)
+    return await cache_of(interaction.client).get(store, interaction.guild_id, table_id, defer)
+
+
+async def _defer_public(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge now with a public "thinking…", which the replay message then replaces."""
+    state = answers.answering(interaction)
+    async with state.lock:
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+            state.thinking = state.deferred = True
 
 
 def replay_button(table_id: int, language: Language, *, row: int | None = None) -> ReplayButton:
@@ -190,7 +213,8 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPL
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            replay = await load(interaction, self.table_id)
+            answer = {"hand": PRIVATE, "file": PRIVATE, "open": PUBLIC}.get(self.verb, EDIT)
+            replay = await load(interaction, self.table_id, answer)
             if self.verb == "hand":
                 await show_hand(interaction, replay, self.step)
             elif self.verb == "file":
@@ -272,20 +296,26 @@ class GamesSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAMES
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
             values = self.item.values
-            replay = await load(interaction, parse_id(values[0] if values else ""))
+            replay = await load(interaction, parse_id(values[0] if values else ""), PUBLIC)
             await post_replay(interaction, replay)
 
 
 async def show_step(interaction: discord.Interaction[Any], replay: GameReplay, index: int) -> None:
     """Edit the replay message to step ``index`` (held to the game's first and last)."""
     embed, view, picture = await replay_message(replay, index)
-    await interaction.response.edit_message(embed=embed, view=view, attachments=[picture])
+    await answers.update(interaction, None, view=view, attachments=[picture], embed=embed)
 
 
 async def post_replay(interaction: discord.Interaction[Any], replay: GameReplay) -> None:
     """A new public replay message at the game's first step."""
     embed, view, picture = await replay_message(replay, 0)
-    await interaction.response.send_message(embed=embed, view=view, file=picture)
+    state = answers.answering(interaction)
+    async with state.lock:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(embed=embed, view=view, file=picture)
+        else:  # the public "thinking…" of a game that had to be rebuilt
+            await interaction.edit_original_response(embed=embed, view=view, attachments=[picture])
+        state.thinking, state.answered = False, True
 
 
 async def show_hand(interaction: discord.Interaction[Any], replay: GameReplay, index: int) -> None:
@@ -303,10 +333,10 @@ async def show_hand(interaction: discord.Interaction[Any], replay: GameReplay, i
     language = interaction_language(interaction)
     text = hand_line(step.index, step.public, hand, language)
     if not hand:
-        await interaction.response.send_message(text, ephemeral=True)
+        await answers.show(interaction, text)
         return
     picture = await hand_picture(hand, language=language, four_colour=replay.four_colour)
-    await interaction.response.send_message(text, file=picture, ephemeral=True)
+    await answers.show(interaction, text, files=[picture])
 
 
 async def send_record(interaction: discord.Interaction[Any], replay: GameReplay) -> None:
@@ -320,6 +350,6 @@ async def send_record(interaction: discord.Interaction[Any], replay: GameReplay)
     page = replay_html_of(replay.record)
     if page is not None:
         files.append(discord.File(io.BytesIO(page.encode()), filename=f"{name}.html"))
-    await interaction.response.send_message(
-        t("replay.record", language, table=replay.table_id), files=files, ephemeral=True
+    await answers.show(
+        interaction, t("replay.record", language, table=replay.table_id), files=files
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.i18n import Language, table_language
@@ -141,9 +142,17 @@ class ReplayCache:
     def __contains__(self, table_id: int) -> bool:
         return table_id in self._replays
 
-    async def get(self, store: Store, guild_id: int, table_id: int) -> GameReplay:
+    async def get(
+        self,
+        store: Store,
+        guild_id: int,
+        table_id: int,
+        before_build: Callable[[], Awaitable[None]] | None = None,
+    ) -> GameReplay:
         """The replay of finished game ``table_id`` of guild ``guild_id``. Raises
-        ``NoSuchGame`` for a game of another server, one not finished, or none at all."""
+        ``NoSuchGame`` for a game of another server, one not finished, or none at all.
+        ``before_build`` runs once the game is known to be replayable and is not kept (a
+        caller defers its interaction there: a long game takes a second or two to rebuild)."""
         cached = self._replays.get(table_id)
         if cached is not None:
             self._replays.move_to_end(table_id)
@@ -152,17 +161,25 @@ class ReplayCache:
         async with lock:
             cached = self._replays.get(table_id)
             if cached is None:
-                cached = await self._load(store, guild_id, table_id)
+                cached = await self._load(store, guild_id, table_id, before_build)
                 self._replays[table_id] = cached
                 while len(self._replays) > self.size:
                     self._replays.popitem(last=False)
             self._building.pop(table_id, None)
         return _checked(cached, guild_id, table_id)
 
-    async def _load(self, store: Store, guild_id: int, table_id: int) -> GameReplay:
+    async def _load(
+        self,
+        store: Store,
+        guild_id: int,
+        table_id: int,
+        before_build: Callable[[], Awaitable[None]] | None,
+    ) -> GameReplay:
         table = await store.get_table(table_id)
         if table is None or table.guild_id != guild_id or table.status != "finished":
             raise NoSuchGame(table_id)
+        if before_build is not None:
+            await before_build()
         try:
             record = await record_of_table(store, table_id)
             return await asyncio.to_thread(build, table, record)
