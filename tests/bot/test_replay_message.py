@@ -11,14 +11,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+import pytest
 import simcord
 
+from bot.i18n import Language, t
 from bot.process.replay_cli import record_of_table
 from engine.cards import Card
 from engine.record import read_record
 from engine.replay import ReplayStep, replay
 
+from .discord_locales import speaking
 from .helpers import World, button_labels, custom_ids, open_table, start
+from .test_i18n_audit import english_words, shown_texts
+from .test_languages import a_table
 from .test_restart_and_results import play_to_the_end
 
 #: A card as the screens write it (``10♥``, ``A♠``, ``🃏``).
@@ -211,3 +216,36 @@ async def test_bad_numbers_get_a_polite_private_refusal(env: simcord.Env) -> Non
     eve = other.add_member(env.create_user("eve"))
     refused = await eve.slash(elsewhere, "shanghai replay", game=table_id)
     simcord.assert_responded(refused, contains="There is no finished game", ephemeral=True)
+
+
+@pytest.mark.parametrize(("language", "locale"), [("nl", "nl"), ("es", "es-ES")])
+async def test_a_dutch_or_spanish_replay_shows_no_english(
+    language: Language, locale: str, env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replay message of a Dutch or Spanish table stepped to its end, a player's hand, a
+    stranger's refusal, the record and the history, every word read from what the bot sent."""
+    world = await a_table(env, monkeypatch, locale, [locale] * 3)
+    anna, bram, cor = world.players
+    for member in (bram, cor):
+        assert (await member.click(world.message(), label=t("button.join", language))).acknowledged
+    assert (await anna.click(world.message(), label=t("button.start", language))).acknowledged
+    table_id = world.table.id
+    await play_to_the_end(world, env)
+    before = len(env.http_requests)
+    opened = await bram.slash(world.channel, "shanghai replay", game=table_id)
+    message = opened.response
+    for key in ("replay.next", "replay.next", "replay.my_hand", "replay.download"):
+        assert (await anna.click(message, label=t(key, language))).acknowledged
+    while not _disabled(message, t("replay.next_deal", language)):
+        assert (await anna.click(message, label=t("replay.next_deal", language))).acknowledged
+    stranger = world.guild.add_member(env.create_user("dirk"))
+    speaking(monkeypatch, {p.id: locale for p in (*world.players, stranger)})
+    refused = await stranger.click(message, label=t("replay.my_hand", language))
+    simcord.assert_responded(refused, ephemeral=True)
+    assert (await anna.slash(world.channel, "shanghai history")).acknowledged
+    assert (await stranger.slash(world.channel, "shanghai history", server=True)).acknowledged
+    found = []
+    for request in env.http_requests[before:]:
+        for text in shown_texts(request.json):
+            found += [(word, text[:160]) for word in english_words(text, {"anna", "bram", "cor"})]
+    assert found == [], "\n".join(f"{word!r} in {where!r}" for word, where in found)
