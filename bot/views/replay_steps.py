@@ -29,7 +29,8 @@ from engine.record import GameRecord
 from engine.replay import replay
 from engine.view import PlayerView
 
-#: How many replays one process keeps.
+#: How many replays one process keeps (a 4-seat, 10-deal game of 3,300 actions keeps about
+#: 11 MB: a spectator's view and four hands per step).
 CACHE_SIZE = 8
 
 

@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
 from bot.i18n import Language, t
 from bot.process.replay_cli import record_of_table
+from bot.views.replay import replay_button
 from engine.cards import Card
 from engine.record import read_record
 from engine.replay import ReplayStep, replay
@@ -249,3 +251,17 @@ async def test_a_dutch_or_spanish_replay_shows_no_english(
         for text in shown_texts(request.json):
             found += [(word, text[:160]) for word in english_words(text, {"anna", "bram", "cor"})]
     assert found == [], "\n".join(f"{word!r} in {where!r}" for word, where in found)
+
+
+async def test_the_replay_button_of_another_message_opens_a_replay(env: simcord.Env) -> None:
+    """``replay_button``, as the game-over message will carry it: a new public replay."""
+    world, table_id = await finished_game(env)
+    view = discord.ui.View(timeout=None)
+    view.add_item(replay_button(table_id, "en"))
+    channel = env.bot.get_channel(world.channel.id)  # type: ignore[attr-defined]
+    sent = await channel.send("Game over!", view=view)
+    posted = next(m for m in world.channel.history() if m.id == sent.id)
+    assert button_labels(posted) == ["Replay"]
+    opened = await world.players[1].click(posted, label="Replay")
+    simcord.assert_responded(opened, ephemeral=False)
+    assert step_of(opened.response) == 0 and opened.response.message.id != posted.id
