@@ -34,13 +34,13 @@ from engine.view import PlayerView
 CACHE_SIZE = 8
 
 
-class NoSuchGame(UserError):
-    """The number names no finished game of this server."""
-
-    code = "no_such_game"
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(f"There is no finished game #{table_id} on this server.", table=table_id)
+def no_such_game(table_id: int) -> UserError:
+    """The refusal of a number that names no finished game of this server."""
+    return UserError(
+        f"There is no finished game #{table_id} on this server.",
+        code="no_such_game",
+        table=table_id,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,7 @@ class ReplayCache:
         before_build: Callable[[], Awaitable[None]] | None = None,
     ) -> GameReplay:
         """The replay of finished game ``table_id`` of guild ``guild_id``. Raises
-        ``NoSuchGame`` for a game of another server, one not finished, or none at all.
+        ``no_such_game`` for a game of another server, one not finished, or none at all.
         ``before_build`` runs once the game is known to be replayable and is not kept (a
         caller defers its interaction there: a long game takes a second or two to rebuild)."""
         cached = self._replays.get(table_id)
@@ -178,7 +178,7 @@ class ReplayCache:
     ) -> GameReplay:
         table = await store.get_table(table_id)
         if table is None or table.guild_id != guild_id or table.status != "finished":
-            raise NoSuchGame(table_id)
+            raise no_such_game(table_id)
         if before_build is not None:
             await before_build()
         try:
@@ -194,5 +194,5 @@ class ReplayCache:
 
 def _checked(found: GameReplay, guild_id: int, table_id: int) -> GameReplay:
     if found.table.guild_id != guild_id:
-        raise NoSuchGame(table_id)
+        raise no_such_game(table_id)
     return found
