@@ -27,9 +27,14 @@ class Row(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
+#: One encoder for every small column: ``json.dumps`` with options builds a new one per call,
+#: which cost more than encoding a seat's few fields.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps(value: Any) -> str:
     """Compact JSON for the small columns; non-ASCII names stay readable in a database shell."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def table_record(row: Row, json_value: Callable[[Any], Any]) -> TableRecord:

@@ -131,9 +131,14 @@ def parse_cards(text: str) -> list[Card]:
     return [Card.parse(part) for part in text.replace(",", " ").split()]
 
 
+#: Each card's text, looked up rather than formatted: a saved state writes every card of the
+#: game, and formatting them was most of ``Game.to_json``'s time.
+_TEXT_OF: dict[Card, str] = {card: str(card) for card in (*ALL_NATURALS, JOKER)}
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """The inverse of ``parse_cards``."""
-    return " ".join(str(card) for card in cards)
+    return " ".join(map(_TEXT_OF.__getitem__, cards))
 
 
 def make_pack(decks: int, jokers: int) -> list[Card]:

@@ -26,6 +26,9 @@ PUBLIC_SIDE = (
     "bot/views",
     "bot/screens",
     "bot/channel/publisher.py",
+    "bot/channel/outbox.py",
+    "bot/channel/placement.py",
+    "bot/channel/table_text.py",
     "bot/channel/hand_follower.py",
     "bot/channel/delivery.py",
 )

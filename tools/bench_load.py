@@ -4,7 +4,10 @@ Opens ``--tables`` tables of four players on a fresh SQLite file (or ``--postgre
 drives them through ``TableService.act``, the path every click and computer move takes:
 
 - *burst*: every table's in-turn player clicks at once (``asyncio.gather`` over all tables),
-  ``--rounds`` times; printed as actions per second (the median round and the range).
+  ``--rounds`` times; printed as actions per second (the median round and the range), and
+  the event loop's lag meanwhile: how late a 5 ms sleep beside the clicks wakes (p99 and max
+  in milliseconds), which is how long every other table and the gateway waited; and the
+  process's CPU time per action, which a machine busy with other work disturbs least.
 - *paced*: ``--rate`` clicks a second arrive on random tables for ``--seconds``; each click's
   latency runs from its arrival to its answer, so queueing behind other tables counts; printed
   as p50, p99 and max in milliseconds.
@@ -111,26 +114,46 @@ def _commits(store: Any) -> int | None:
     return value if isinstance(value, int) else None
 
 
-async def burst(args: argparse.Namespace, url: str) -> tuple[list[float], str]:
-    """Actions per second of each round, and the transactions they cost (when counted)."""
+#: The lag watcher's sleep: the event loop should wake it this often.
+LAG_STEP = 0.005
+
+
+async def _watch_lag(lags: list[float]) -> None:
+    """How late each ``LAG_STEP`` sleep wakes, in milliseconds, until cancelled."""
+    loop = asyncio.get_running_loop()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(LAG_STEP)
+        lags.append((loop.time() - start - LAG_STEP) * 1000)
+
+
+async def burst(args: argparse.Namespace, url: str) -> tuple[list[float], list[float], str]:
+    """Actions per second of each round, the event loop's lags meanwhile (ms), and the
+    transactions they cost (when counted)."""
     service, store, clock, ids = await _open(url, args.tables, args.seed, args.fast_commits)
     rng = random.Random(args.seed)
     rates = []
+    lags: list[float] = []
     actions = 0
     before = _commits(store)
+    cpu = time.process_time()
     try:
         for _ in range(args.rounds):
+            watcher = asyncio.create_task(_watch_lag(lags))
             start = time.perf_counter()
             done = await asyncio.gather(*(_click(service, clock, t, rng) for t in ids))
             rates.append(sum(done) / (time.perf_counter() - start))
+            watcher.cancel()
             actions += sum(done)
+        cpu = time.process_time() - cpu
         after = _commits(store)
     finally:
         await service.close()
         await store.close()
+    used = f"; {cpu / actions * 1000:.2f} ms CPU per action"
     if before is None or after is None:
-        return rates, ""
-    return rates, f"; {after - before:,} transactions for {actions:,} actions"
+        return rates, lags, used
+    return rates, lags, f"{used}; {after - before:,} transactions for {actions:,} actions"
 
 
 async def paced(args: argparse.Namespace, url: str) -> list[float]:
@@ -170,11 +193,12 @@ def _pct(values: list[float], q: float) -> float:
 async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = args.postgres or str(Path(folder) / "load.sqlite3")
-        rates, transactions = await burst(args, url)
+        rates, lags, transactions = await burst(args, url)
         print(
             f"burst: {args.tables} tables x {args.rounds} rounds: median "
             f"{statistics.median(rates):,.0f} actions/s (min {min(rates):,.0f}, "
-            f"max {max(rates):,.0f}){transactions}"
+            f"max {max(rates):,.0f}){transactions}; event-loop lag p99 "
+            f"{_pct(lags, 99):.1f} ms, max {max(lags):.1f} ms"
         )
         url = args.postgres or str(Path(folder) / "paced.sqlite3")
         ms = await paced(args, url)

@@ -1,4 +1,4 @@
-"""What the publisher does when Discord refuses a table edit or a notice (issue 16.6).
+"""What the publisher does when Discord refuses a table edit or a notice.
 
 Before, the outbox dropped the table and its notice lines on any exception: the message kept
 an old state (live Buy buttons on a finished game, if that was the last change) and that
@@ -33,13 +33,14 @@ from bot.process.backoff import Backoff
 from bot.process.logs import at_ids, at_table
 
 if TYPE_CHECKING:
-    from bot.channel.publisher import Outbox, Publisher
+    from bot.channel.outbox import Outbox
+    from bot.channel.publisher import Publisher
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
-#: A post to an archived thread that Discord did not un-archive by itself (issue 24.2).
+#: A post to an archived thread that Discord did not un-archive by itself.
 THREAD_ARCHIVED = 50083
 GIVE_UP_AFTER = 8
 #: Notice lines an outbox keeps while its channel refuses them; older ones are summarised.

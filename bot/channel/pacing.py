@@ -2,7 +2,7 @@
 
 The budget used to live in a table's outbox, so it started afresh whenever a table closed
 and the next one opened in the same channel: lobbies opened and ended one after another made
-7 calls in 5 s (issue 29.3). Here it belongs to the channel for as long as its recent calls
+7 calls in 5 s. Here it belongs to the channel for as long as its recent calls
 matter, whichever table made them; a channel whose calls are all older than the window is
 forgotten, so the map stays as small as the set of busy channels.
 """

@@ -1,4 +1,4 @@
-"""A thread per game (issue 24.2): where a game's thread is made and what the channel keeps.
+"""A thread per game: where a game's thread is made and what the channel keeps.
 
 On a busy server chat pushed the table message up until it re-posted itself, and every ping
 and notice landed in the main channel. Discord's game bots keep each game in a thread started

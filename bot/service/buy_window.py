@@ -22,6 +22,7 @@ from engine import Game
 from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
 from engine.errors import IllegalAction
 from engine.players.hints import deficiency
+from engine.view import PlayerView
 
 #: What a person wants to be asked about a buy: every upcard they may buy (``ask``), only one
 #: that brings their contract closer (``helps``, the default), or none (``never``). The others
@@ -136,14 +137,35 @@ def computer_buyers(table: LiveTable, now: float) -> list[int]:
 def upcard_helps(game: Game, seat: int) -> bool:
     """Whether the upcard brings ``seat``'s contract closer: its hand would need fewer cards
     (RULES.md's deficiency) with it than without. Only that seat's own hand is read."""
-    view = game.view(game.players[seat])
-    upcard = view.upcard
-    if upcard is None or view.seats[seat].is_down or not view.contract:
+    upcard = game.pile[-1] if game.pile else None
+    contract = game.contract
+    if upcard is None or game.down[seat] or not contract:
         return False
-    hand = list(view.hand or ())
-    players = len(view.seats)
-    with_it = deficiency([*hand, upcard], view.contract, view.rules, players)
-    return with_it < deficiency(hand, view.contract, view.rules, players)
+    hand = list(game.hands[seat])
+    players = len(game.players)
+    with_it = deficiency([*hand, upcard], contract, game.rules, players)
+    return with_it < deficiency(hand, contract, game.rules, players)
+
+
+def upcard_helps_seat(table: LiveTable, seat: int) -> bool:
+    """``upcard_helps``, searched once for each hand and upcard: asked again about the same
+    hand, upcard and contract (a preference changed, the window opened anew), the seat's last
+    answer is kept in ``table.helps``."""
+    game = table.game
+    assert game is not None
+    key = (
+        tuple(game.hands[seat]),
+        game.pile[-1] if game.pile else None,
+        game.contract,
+        game.down[seat],
+        game.rules,
+    )
+    known = table.helps.get(seat)
+    if known is not None and known[0] == key:
+        return known[1]
+    answer = upcard_helps(game, seat)
+    table.helps[seat] = (key, answer)
+    return answer
 
 
 def decided_by_preference(table: LiveTable, seat: int, pref: str) -> bool:
@@ -153,7 +175,7 @@ def decided_by_preference(table: LiveTable, seat: int, pref: str) -> bool:
     assert game is not None
     if pref == "never":
         return True
-    return pref == "helps" and not upcard_helps(game, seat)
+    return pref == "helps" and not upcard_helps_seat(table, seat)
 
 
 def must_hold(window: BuyWindow, game: Game, seat: int, action: Action, *, now: float) -> bool:
@@ -185,7 +207,8 @@ def check_request(window: BuyWindow, game: Game, seat: int, action: Action, *, n
         )
 
 
-def window_tag(game: Game) -> str:
-    """Which upcard a Buy or Pass is for: its deal, the discarder's turn and the pile."""
-    view = game.view(None)
+def window_tag(game: Game, view: PlayerView | None = None) -> str:
+    """Which upcard a Buy or Pass is for: its deal, the discarder's turn and the pile (read
+    from ``view``, any view of ``game`` now, when the caller has one)."""
+    view = game.view(None) if view is None else view
     return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"

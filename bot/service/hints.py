@@ -1,5 +1,5 @@
 """The Hint button's advice: the plain hint, with the expert computer player's discard when
-it is cheap enough (issue 15).
+it is cheap enough.
 
 The plain hint (``engine.players.hints.hint``) is quick but for huge hands, so it too runs in
 a worker thread. At a Shanghai discard (the seat's own turn, after the draw, nothing to lay
@@ -85,7 +85,7 @@ def wants_expert(view: PlayerView, legal: Sequence[Action], advice: Hint) -> boo
 
 async def advice_for(view: PlayerView, legal: Sequence[Action], *, seeded: bool) -> Hint:
     """The hint for ``view``: the plain one, its discard the expert's when ``wants_expert``.
-    Both run in a worker thread: the plain hint's contract search on a huge hand (issue 29.2)
+    Both run in a worker thread: the plain hint's contract search on a huge hand
     takes long enough to freeze the event loop."""
     advice = await asyncio.to_thread(plain_hint, view)
     if not wants_expert(view, legal, advice):

@@ -2,7 +2,7 @@
 
 ``Game.legal_actions`` is quick for a hand of 11-15 cards, but a hand piled up under the
 ``buy_limit: unlimited`` house rule (80 cards at an 8-player table in deal 10) took 0.1-9.5 s
-on this machine (issue 29.2). Run on the event loop, that froze every table on the bot and
+on this machine. Run on the event loop, that froze every table on the bot and
 made Discord give up on the click. So the service asks here instead:
 
 - ``ready`` computes them off the event loop, and two askers of the same state share one
@@ -12,19 +12,20 @@ made Discord give up on the click. So the service asks here instead:
   collector's pauses with the loop (the loop stalled 100-260 ms at a time on a loaded machine
   while a thread computed an 80-card hand); a smaller hand in a worker thread, on a copy of
   the game (``Game.copy``: the thread never reads a game the loop may change);
-- ``known`` and ``now`` answer from what was computed, keyed by a digest of the full game
-  state (``Game.to_json``) and the player, so a snapshot built under the table's lock right
-  after ``ready`` costs nothing; ``now`` computes on the spot only when nobody prepared the
-  state (tests and tools that read a snapshot directly), as before.
+- ``known`` and ``now`` answer from what was computed, keyed by the full game state and the
+  player (``state_key``), so a snapshot built under the table's lock right after ``ready``
+  costs nothing; ``now`` computes on the spot only when nobody prepared the state (tests and
+  tools that read a snapshot directly), as before.
 
-The legal plays are a pure function of the game state, so a digest hit is always right, and
-a state that changed (a test that set a hand by hand included) is simply a miss.
+The legal plays are a pure function of the game state, so a key hit is always right, and a
+state that changed (a test that set a hand by hand included) is simply a miss. The key is the
+state's fields themselves, not their JSON: serialising the whole game for every look-up cost
+more than the look-ups saved.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import multiprocessing
 from collections import OrderedDict
@@ -48,11 +49,44 @@ KEEP = 2048
 BIG_HAND = 24
 
 
-def state_key(game: Game, player: str) -> bytes:
-    """The digest of ``game``'s whole state and ``player``: equal keys, equal legal plays."""
-    digest = hashlib.blake2b(game.to_json().encode(), digest_size=20)
-    digest.update(b"\0" + player.encode())
-    return digest.digest()
+#: Fields of a ``Game`` that no legal play depends on: caches (they never change an answer),
+#: and the record of what was played and scored (the legal moves never read them; hashing a
+#: deal's whole history on every look-up is most of a key's cost).
+NOT_STATE = frozenset(
+    {
+        "contract_memos",
+        "_seat_of",
+        "history",
+        "score_sheet",
+        "deals_out",
+        "blind_outs",
+        "buys_total",
+        "winner_seats",
+    }
+)
+
+StateKey = tuple[object, ...]
+
+
+def _frozen(value: object) -> object:
+    """A game field as a hashable value: its lists (the hands: lists of lists) as tuples."""
+    if type(value) is list:
+        if value and type(value[0]) is list:
+            return tuple(map(tuple, value))
+        return tuple(value)
+    return value
+
+
+def state_key(game: Game, player: str) -> StateKey:
+    """``game``'s whole state and ``player`` as one hashable value: equal keys, equal legal
+    plays. Every field of the game but ``NOT_STATE`` is in it (lists as tuples; cards and
+    melds are immutable values), so a field the engine adds later is covered without a change
+    here."""
+    fields = vars(game)
+    return (
+        player,
+        *((name, _frozen(fields[name])) for name in sorted(fields) if name not in NOT_STATE),
+    )
 
 
 class LegalPlays:
@@ -60,15 +94,15 @@ class LegalPlays:
 
     def __init__(self, keep: int = KEEP) -> None:
         self.keep = keep
-        self._known: OrderedDict[bytes, Plays] = OrderedDict()
-        self._running: dict[bytes, asyncio.Future[Plays]] = {}
+        self._known: OrderedDict[StateKey, Plays] = OrderedDict()
+        self._running: dict[StateKey, asyncio.Future[Plays]] = {}
         #: Computations run in the worker process, a worker thread, and on the event loop
         #: (tests and tools that read a snapshot directly).
         self.in_process = 0
         self.threaded = 0
         self.inline = 0
 
-    def known(self, game: Game, player: str, key: bytes | None = None) -> Plays | None:
+    def known(self, game: Game, player: str, key: StateKey | None = None) -> Plays | None:
         """The legal plays of this state if they were computed, else None (nothing is run)."""
         key = state_key(game, player) if key is None else key
         plays = self._known.get(key)
@@ -103,7 +137,7 @@ class LegalPlays:
             self._running[key] = running
         return await asyncio.shield(running)
 
-    async def _in_thread(self, key: bytes, game: Game, player: str) -> Plays:
+    async def _in_thread(self, key: StateKey, game: Game, player: str) -> Plays:
         try:
             self.threaded += 1
             plays = await asyncio.to_thread(game.legal_actions, player)
@@ -111,7 +145,7 @@ class LegalPlays:
         finally:
             self._running.pop(key, None)
 
-    async def _in_process(self, key: bytes, game: Game, player: str) -> Plays:
+    async def _in_process(self, key: StateKey, game: Game, player: str) -> Plays:
         """In the worker process; in a thread after all if the process can't be had."""
         try:
             loop = asyncio.get_running_loop()
@@ -126,7 +160,7 @@ class LegalPlays:
         finally:
             self._running.pop(key, None)
 
-    def _remember(self, key: bytes, plays: Plays) -> Plays:
+    def _remember(self, key: StateKey, plays: Plays) -> Plays:
         self._known[key] = plays
         self._known.move_to_end(key)
         while len(self._known) > self.keep:

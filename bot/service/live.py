@@ -31,6 +31,7 @@ from data.store import PLAYER_WAIT_SECONDS
 from engine import Game, Rules
 from engine.actions import Action
 from engine.events import Event
+from engine.view import PlayerView
 
 if TYPE_CHECKING:
     from bot.service.snapshot import SeatSnapshot
@@ -59,7 +60,7 @@ ChangeKind = Literal[
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
 REMOVED = 1_000
 
-#: The table option that draws clubs green and diamonds blue in every picture (issue 24.1).
+#: The table option that draws clubs green and diamonds blue in every picture.
 FOUR_COLOUR_OPTION = "four_colour"
 
 #: Options a table may override at /shanghai new, with the types they must have.
@@ -101,10 +102,45 @@ class LiveTable:
     backoff: Backoff = field(default_factory=Backoff)
     #: This turn's nudge and skip votes (``nudges.TurnNudges``; memory only).
     nudges: TurnNudges = field(default_factory=TurnNudges)
+    #: Views of ``game`` as it is now, each built once while the lock is held: a click's
+    #: snapshots, the buy window's questions and the listener's screens share them. Dropped
+    #: at each change of the game and whenever the lock is taken or given back, so a game
+    #: changed from outside (a test setting a hand) is never seen through an old view.
+    views: dict[str | None, PlayerView] = field(default_factory=dict, compare=False, repr=False)
+    views_of: Game | None = field(default=None, compare=False, repr=False)
+    #: Each seat's last answer to "does the upcard help this hand" and what it was asked
+    #: about (``buy_window.upcard_helps_seat``): the same hand and upcard are not searched twice.
+    helps: dict[int, tuple[object, bool]] = field(default_factory=dict, compare=False, repr=False)
+    #: The events of the last change told to the listener and the screens it was told with
+    #: (by user id), while nothing changed since: a click's answer is its screen from there.
+    told: tuple[Sequence[Event], dict[int, SeatSnapshot]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @property
     def id(self) -> int:
         return self.record.id
+
+    def view(self, player: str | None) -> PlayerView:
+        """``game.view(player)``, built once per state while the lock is held."""
+        game = self.game
+        assert game is not None
+        if not self.lock.locked():
+            return game.view(player)
+        if self.views_of is not game:
+            self.views.clear()
+            self.views_of = game
+        view = self.views.get(player)
+        if view is None:
+            view = self.views[player] = game.view(player)
+        return view
+
+    def game_changed(self) -> None:
+        """The game changed (an action applied, memory put back, the lock taken or given
+        back): views built before are out of date."""
+        self.views.clear()
+        self.views_of = None
+        self.told = None
 
     @contextlib.asynccontextmanager
     async def held_for_a_click(self) -> AsyncIterator[None]:
@@ -116,10 +152,23 @@ class LiveTable:
                 await self.lock.acquire()
         except TimeoutError:
             raise StoreBusy() from None
+        self.game_changed()
         try:
             yield
         finally:
+            self.game_changed()
             self.lock.release()
+
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        """The table's lock for the bot's own work (a timer, a departure, shutting a table):
+        the views kept under it are dropped on taking it and on giving it back."""
+        async with self.lock:
+            self.game_changed()
+            try:
+                yield
+            finally:
+                self.game_changed()
 
     @property
     def channel_id(self) -> int:
@@ -184,6 +233,7 @@ class LiveTable:
     def go_back(self, memento: Memento, *, game_moved: bool) -> None:
         """Undo everything since ``memento``: the engine state from ``saved_state`` when the
         game had moved, every other field from the memento. Nothing is read from the store."""
+        self.game_changed()
         if game_moved:
             self.game = Game.from_json(self.saved_state) if self.saved_state else None
         (
@@ -212,7 +262,7 @@ class LiveTable:
 @dataclass(frozen=True)
 class Memento:
     """A table's fields before an action, so that a save the store refused leaves memory
-    exactly as it was before the click (issue 25: memory is never ahead of the database)."""
+    exactly as it was before the click (memory is never ahead of the database)."""
 
     record: TableRecord
     version: int

@@ -88,7 +88,7 @@ def options_with_house_rule(
     table: LiveTable, user_id: int, *, preset: str | None, option: str | None, value: Any
 ) -> dict[str, Any]:
     """The lobby's options after the host changes the rule set (which resets the options) or
-    one option, validated as a whole ``Rules`` (issue 11)."""
+    one option, validated as a whole ``Rules``."""
     require_lobby(table)
     _require_host(table, user_id, "change the house rules", "not_host.house_rules")
     options = dict(table.record.options)

@@ -2,7 +2,7 @@
 
 The bot runs without the privileged members intent, so Discord does not tell it when someone
 leaves a server. Before this, such a seat cost the table three full turn limits and three
-pings before the bot played it at once (issue 25.6). The signal used instead: when the bot
+pings before the bot played it at once. The signal used instead: when the bot
 plays a person's timed-out turn, it asks Discord for that member (one REST call, only on a
 timeout). "Unknown member" means they left: ``TableService.member_gone`` hands the seat to the
 bot for good, and the channel is told in one line. Any other answer changes nothing.

@@ -1,4 +1,4 @@
-"""Nudge and skip (issue 24.4): a table need not sit out a whole turn limit for one absent player.
+"""Nudge and skip: a table need not sit out a whole turn limit for one absent player.
 
 An absent player cost everyone 90 + 91 + 91 s before the bot took their seat over. Now the
 host may **nudge** the player to move (one ping a turn, after ``NUDGE_AFTER`` seconds of it),

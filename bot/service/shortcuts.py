@@ -1,4 +1,4 @@
-"""Plays of several engine actions that a person makes in one pick (issue 23.3).
+"""Plays of several engine actions that a person makes in one pick.
 
 A turn is at least two clicks (draw, discard). What made turns longer were the plays between:
 laying down, laying off card by card, and a joker swapped out and laid off again. This module

@@ -90,7 +90,7 @@ class SeatSnapshot:
     def finished(table: LiveTable, user_id: int, seat: int, notes: Changed) -> SeatSnapshot:
         """The snapshot of a table that closed with this action (game over or ended)."""
         assert table.game is not None
-        view = table.game.view(str(user_id))
+        view = table.view(str(user_id))
         return SeatSnapshot(
             table.id,
             user_id,
@@ -115,7 +115,7 @@ Resolver = Callable[[SeatSnapshot], Action | Plays | None]
 @dataclass(frozen=True)
 class DealRecap:
     """A deal's end for one seat: who went out, what the deal cost this seat, and where it
-    stands in the game now (a private word for each player, issue 23.2)."""
+    stands in the game now (a private word for each player)."""
 
     deal: int
     points: int
@@ -204,7 +204,7 @@ def seat_snapshot(
     seat = table.seat_of(user_id)
     assert seat is not None
     player = str(user_id)
-    view = game.view(player)
+    view = table.view(player)
     over = view.is_over or table.closed
     mine = view.current == seat and not over and seat not in table.removed
     later: Game | None = None
@@ -276,7 +276,7 @@ def current_tag(table: LiveTable, seat: int, now: float) -> str:
     game = table.game
     assert game is not None
     pending, offer, requested = _window_for(table, seat, now)
-    view = game.view(game.players[seat])
+    view = table.view(game.players[seat])
     return seat_tag(
         view,
         pending=pending,
@@ -293,7 +293,7 @@ def buy_offer(table: LiveTable, seat: int, now: float) -> str | None:
         return None
     if seat not in undecided(table.window, game, table.is_away, now=now):
         return None
-    return window_tag(game)
+    return window_tag(game, table.view(None))
 
 
 def what_changed(

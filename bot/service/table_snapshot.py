@@ -50,13 +50,13 @@ class TableSnapshot:
         return cls(
             record=table.record,
             version=table.version,
-            view=game.view(None) if game is not None else None,
+            view=table.view(None) if game is not None else None,
             closed=table.closed,
             away_seats=tuple(table.away_seats),
             removed=frozenset(table.removed),
             turn_deadline=table.turn_deadline,
             window_running=running,
-            window=window_tag(game) if game is not None and running else None,
+            window=window_tag(game, table.view(None)) if game is not None and running else None,
             buy_deadline=table.window.deadline,
             window_ends=table.window.ends,
         )

@@ -145,7 +145,7 @@ class Timers:
         if delay > 0:
             await asyncio.sleep(delay)
         me = asyncio.current_task()
-        async with table.lock:
+        async with table.held():
             if table.timer is not me or table.closed:
                 return
             table.timer_busy = True

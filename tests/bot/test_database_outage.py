@@ -38,7 +38,9 @@ async def replayed(url: str, table_id: int, seed: int) -> str:
     """The table's state rebuilt from its first deal and its stored action log."""
     conn = await asyncpg.connect(url)
     try:
-        row = await conn.fetchrow("SELECT seats, options FROM tables WHERE id = $1", table_id)
+        row = await conn.fetchrow(
+            "SELECT seats, options, state FROM tables WHERE id = $1", table_id
+        )
         log = await conn.fetch(
             "SELECT user_id, action FROM actions WHERE table_id = $1 ORDER BY seq", table_id
         )
@@ -49,7 +51,10 @@ async def replayed(url: str, table_id: int, seed: int) -> str:
 
     seats = json.loads(row["seats"])
     options = json.loads(row["options"])
-    game = Game.new([str(s["user_id"]) for s in seats], rules_for(options), seed)
+    # The shuffle's secret is part of the stored state (never of a view); the deals follow
+    # from it and the seed, so the log alone rebuilds every hand.
+    secret = bytes.fromhex(json.loads(row["state"])["secret"])
+    game = Game.new([str(s["user_id"]) for s in seats], rules_for(options), seed, secret=secret)
     for entry in log:
         game.apply(str(entry["user_id"]), parse_action(entry["action"]))
     return game.to_json()

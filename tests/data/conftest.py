@@ -17,20 +17,7 @@ import pytest
 
 from data import Seat, SqliteStore, Store
 from data.shards import ShardSet
-
-
-class FakeClock:
-    """A unix clock that moves only when told, so time stamps can be asserted exactly."""
-
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
+from tests.clock import FakeClock
 
 HUMANS = (Seat(101, "Ann"), Seat(102, "Bob"))
 COMPUTER = Seat(-1, "Robo", is_computer=True, level="hard")
@@ -109,7 +96,7 @@ class Backend:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(1_700_000_000.0)  # a realistic unix time for the stored stamps
 
 
 @pytest.fixture

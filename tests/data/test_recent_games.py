@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from data import ResultRow, Seat, Store, TableRecord
+from tests.clock import FakeClock
 
-from .conftest import COMPUTER, FakeClock
+from .conftest import COMPUTER
 
 GUILD = 1
 ANN, BOB, CAT = Seat(101, "Ann"), Seat(102, "Bob"), Seat(103, "Cat")

@@ -125,7 +125,7 @@ def play_checked(game: Game, rng: random.Random) -> None:
 
 GAMES_PER_TABLE_SIZE = 50  # 20 table sizes over three presets: 1,000 complete 10-deal games
 #: The quick pass in the README's test command: every table size still plays whole games.
-QUICK_GAMES_PER_TABLE_SIZE = 2
+QUICK_GAMES_PER_TABLE_SIZE = 1
 
 
 def playout_test(preset: str, players: int, games: int):  # type: ignore[no-untyped-def]

@@ -1,0 +1,84 @@
+"""What a channel still has to be shown: its outbox, and the pace its calls keep.
+
+One ``Outbox`` per channel holds the next table to draw, the notice lines and score sheets not
+sent yet, where the table message is and what it shows; the publisher fills it from changes and
+its drain empties it, at most ``RATE`` calls in any window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bot.channel.delivery import new_backoff
+from bot.i18n import Language
+from bot.process.backoff import Backoff
+
+if TYPE_CHECKING:
+    from bot.service.table_snapshot import TableSnapshot
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A deal's end in the channel: who went out, the scores (words for screen readers and
+    members who load no pictures) and the chart, in one message."""
+
+    names: list[str]
+    sheet: list[list[int]]
+    language: Language
+    text: str
+    winners: tuple[int, ...] | None = None
+
+
+@dataclass
+class Outbox:
+    """One channel's pending edit and notice lines."""
+
+    channel_id: int
+    #: The table as it should be drawn next (None: nothing to redraw).
+    table: TableSnapshot | None = None
+    #: The latest snapshot seen, drawn or not: what the channel's table looks like now.
+    last: TableSnapshot | None = None
+    #: Where the table message is, once this outbox posted it or was told (``posted``), and
+    #: the text it was posted with (None: a command posted it, with an embed only).
+    message_id: int | None = None
+    posted_text: str | None = None
+    #: The message id is not recorded in the database yet (its write was refused).
+    id_unsaved: bool = False
+    #: Table messages moved away from whose controls are still to be taken off: (id, whether
+    #: it has text of its own).
+    to_strip: list[tuple[int, str | None]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    #: Score sheets to post after each deal, each one message with its words and picture.
+    sheets: list[Sheet] = field(default_factory=list)
+    last_sent: float = float("-inf")
+    task: asyncio.Task[None] | None = None
+    #: True while the drain waits out the pacing interval (and holds nothing in hand).
+    pacing: bool = False
+    #: The "your turn" lines for the next move of the table message, in order (one normally;
+    #: more when Discord refused a move for a while: none is lost).
+    pings: list[str] = field(default_factory=list)
+    #: The last lines of what happened, shown in the table message's text.
+    recent: list[str] = field(default_factory=list)
+    #: What the table message shows now (text, embed, buttons) and its picture's digest.
+    shown: str | None = None
+    picture: str | None = None
+    #: Messages posted in the channel since the table message (by anyone).
+    after: int = 0
+    #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
+    backoff: Backoff = field(default_factory=new_backoff)
+    #: Whether the host has been told that the bot lacks a permission here.
+    host_told: bool = False
+    #: The table message was deleted (an edit found it gone): the next draw posts it anew.
+    gone: bool = False
+
+
+#: At most this many channel calls in any window of this many seconds (Discord's limit).
+RATE = (5, 5.0)
+#: Lines of what happened kept in the table message's text.
+RECENT_LINES = 6
+#: When every person follows their open hand (their turn, Buy and Pass reach them there),
+#: the table message is only read: it is redrawn at most once per this many ``interval``s,
+#: so a turn's draw, discard and window become one edit and quick turns share one.
+QUIET_TURNS = 5

@@ -1,0 +1,177 @@
+"""Where the table message is: posted anew at the bottom, edited in place, stripped when moved
+away from, and its id recorded; and the plain notice messages beside it.
+
+Every call spends the channel's pace first (``RATE``). ``Publisher`` decides what to draw and
+when; these steps only place what it drew.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.channel.delivery import UNKNOWN_MESSAGE
+from bot.channel.outbox import RATE, Outbox
+from bot.channel.pacing import ChannelPace
+from bot.channel.table_text import fingerprint
+from bot.i18n import DEFAULT_LANGUAGE, t, table_language
+from bot.process.logs import at_table
+from bot.screens.attachments import (
+    table_file,
+)
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+    from bot.service.table_snapshot import TableSnapshot
+
+log = logging.getLogger(__name__)
+
+MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
+
+
+class Placement:
+    """The table message's placement in its channel, and the channel calls that place it."""
+
+    bot: Any
+    interval: float
+    pace: ChannelPace
+    edits: int
+    notices: int
+    _hurry: bool
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.service  # type: ignore[no-any-return]
+
+    async def _channel(self, channel_id: int) -> Any:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        return channel
+
+    async def _spend(self, box: Outbox) -> None:
+        """Wait until this channel may make another call (``RATE``); unpaced bots don't."""
+        if self.interval <= 0 or self._hurry:
+            return
+        await self.pace.spend(box.channel_id, RATE)  # the channel's, whichever table
+
+    @staticmethod
+    def _message_id(box: Outbox, table: TableSnapshot) -> int | None:
+        return box.message_id if box.message_id is not None else table.record.message_id
+
+    async def _move(
+        self,
+        box: Outbox,
+        table: TableSnapshot,
+        text: str,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        png: bytes,
+        *,
+        old_gone: bool = False,
+    ) -> None:
+        """Post the table message anew at the bottom; the old one keeps only its text (what
+        happened, the ping), so the channel reads as a short log with one table at the end.
+        ``old_gone``: the old one was deleted, so there is nothing to strip."""
+        channel = await self._channel(table.channel_id)
+        old = None if old_gone else self._message_id(box, table)
+        await self._spend(box)
+        language = table_language(table.record.options)
+        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
+        if view is not None:
+            kwargs["view"] = view
+        message = await channel.send(text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs)
+        self.notices += 1
+        if old is not None:  # stripped by ``_strip_old``, retried until it is
+            box.to_strip.append((old, box.posted_text or None))
+        box.message_id, box.posted_text, box.after = message.id, text, 0
+        box.shown = fingerprint(text, embed, view)
+        box.id_unsaved = True
+        await self._save_message_id(box, table.id)
+
+    async def _save_message_id(self, box: Outbox, table_id: int) -> None:
+        """Record where the table message is; a refused write is retried with the next round
+        (the message is posted already, so nothing is posted again for it)."""
+        if not box.id_unsaved or box.message_id is None:
+            return
+        try:
+            await self.service.set_message(table_id, box.message_id)
+            box.id_unsaved = False
+        except Exception as error:
+            log.warning("table %s: could not record its message (%s)", table_id, error)
+
+    async def _strip_old(self, box: Outbox) -> None:
+        """Take the controls and picture off the table messages that were moved away from, so
+        only the newest one has live buttons. A message that had no text gets one line, since
+        Discord refuses to leave a message with nothing in it (50006). A failure leaves the
+        rest queued and is retried before the next round posts anything."""
+        if not box.to_strip:
+            return
+        channel = await self._channel(box.channel_id)
+        language = box.last.language if box.last is not None else DEFAULT_LANGUAGE
+        while box.to_strip:
+            old, had_text = box.to_strip[0]
+            await self._spend(box)
+            kwargs: dict[str, Any] = {"embed": None, "view": None, "attachments": []}
+            if not had_text:
+                kwargs["content"] = t("table.moved", language)
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(old).edit(**kwargs)
+            del box.to_strip[0]
+
+    async def _edit_message(
+        self,
+        box: Outbox,
+        table: TableSnapshot,
+        text: str | None,
+        embed: discord.Embed | None,
+        view: discord.ui.View | None,
+        files: list[discord.File] | None,
+    ) -> bool:
+        message_id = self._message_id(box, table)
+        if message_id is None:
+            return False
+        channel = await self._channel(table.channel_id)
+        kwargs: dict[str, Any] = {"embed": embed, "view": view}
+        if text is not None:
+            kwargs["content"] = text[:2000]
+        if files is not None:
+            kwargs["attachments"] = files
+        await self._spend(box)
+        try:
+            await channel.get_partial_message(message_id).edit(**kwargs)
+            self.edits += 1
+            return True
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            log.info("%s: its message is gone; posting it anew", at_table(table))
+            box.gone = True
+            return False
+
+    async def _send(self, box: Outbox, lines: list[str]) -> None:
+        """Post ``lines`` in messages of at most 2,000 characters, whole lines where they fit.
+
+        Lines are removed from ``lines`` as their message goes out, so after a failure the list
+        holds exactly what the channel has not seen.
+        """
+        if not lines:
+            return
+        channel = await self._channel(box.channel_id)
+        while lines:
+            count, size = 0, 0
+            while count < len(lines) and size + len(lines[count]) + (count > 0) <= 2000:
+                size += len(lines[count]) + (count > 0)
+                count += 1
+            await self._spend(box)
+            if count == 0:  # one line longer than a message: send its first part
+                head, lines[0] = lines[0][:2000], lines[0][2000:]
+                await channel.send(head, allowed_mentions=MENTION_USERS)
+            else:
+                await channel.send("\n".join(lines[:count]), allowed_mentions=MENTION_USERS)
+                del lines[:count]
+            box.after += 1
+            self.notices += 1

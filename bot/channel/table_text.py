@@ -1,0 +1,169 @@
+"""What the table message says of a change: its notice lines, a deal's score sheet words, and
+whether the change is worth an edit now. Pure functions of the ``Change``: no Discord call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from bot.screens.text import (
+    card_text,
+    event_lines,
+    layoff_item_text,
+    meld_text,
+    score_sheet_text,
+    standings_text,
+)
+from engine.actions import (
+    Action,
+    BuyInTurn,
+    Discard,
+    DrawStock,
+    GoDown,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+    TakeUpcard,
+)
+from engine.events import (
+    BuyAwarded,
+    DealEnded,
+    DealStarted,
+    Event,
+    GameEnded,
+    TurnStarted,
+    WentDown,
+    WentOut,
+)
+
+if TYPE_CHECKING:
+    from bot.service import Change
+
+
+def change_lines(change: Change) -> list[str]:
+    """The notice lines ``change`` adds to the table message's text (a restart's ping, a
+    departure, what the bot played for a seat, what happened)."""
+    table = change.table
+    names = table.names
+    language = table_language(table.record.options)
+    lines: list[str] = []
+    if change.kind == "restore":
+        # The hands opened before the restart can't be followed (their interaction tokens
+        # were in memory): each person is told in this one ping to open theirs again.
+        people = [
+            f"<@{seat.user_id}>"
+            for number, seat in enumerate(table.record.seats)
+            if not table.is_computer(number)
+        ]
+        return [t("notice.restarted", language, players=", ".join(people))]
+    if change.kind in ("lobby", "window"):
+        return lines
+    if change.kind == "end":
+        why = change.note or t("notice.ended", language)
+        return [t("notice.start_new", language, why=why)]
+    if change.kind in ("left", "kick", "gone") and change.seat is not None:
+        name = names[change.seat]
+        keys = {"left": "notice.left", "kick": "notice.kicked", "gone": "notice.left_server"}
+        return [t(keys[change.kind], language, name=name)]
+    if change.auto_seat is not None:
+        name = names[change.auto_seat]
+        if change.auto_actions and isinstance(change.auto_actions[-1], Discard):
+            key = "notice.timeout_did" if change.kind == "timeout" else "notice.away_did"
+            did = did_text(change.auto_actions, language)
+            lines.append(t(key, language, name=name, did=did))
+            if change.kind == "timeout" and table.is_away(change.auto_seat):
+                lines.append(t("notice.now_away", language, name=name))
+    # A deal's end (who went out, an exhausted deal) goes in the score sheet's message.
+    lines.extend(event_lines(other_events(change.events), names, language))
+    return lines
+
+
+def deal_end_events(events: list[Event]) -> list[Event]:
+    """The events the deal's score sheet message words, when a deal ended among ``events``."""
+    if not any(isinstance(e, DealEnded) and e.reason != "void" for e in events):
+        return []
+    return [e for e in events if isinstance(e, (WentOut, DealEnded))]
+
+
+def other_events(events: list[Event]) -> list[Event]:
+    """The events the table message's recent lines word: all but the deal's end."""
+    ending = deal_end_events(events)
+    return [e for e in events if not any(e is end for end in ending)]
+
+
+def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
+    """The score sheet message's words: who went out (a blind out celebrated), the sheet
+    after the deal, and at the game's end the final standings."""
+    table = change.table
+    names = table.names
+    view = table.view
+    assert view is not None
+    parts = [line for line in event_lines(deal_end_events(change.events), names, language) if line]
+    key = "notice.sheet_after_deal" if view.rules.game == "shanghai" else "notice.sheet_after_hand"
+    parts.append(t(key, language, deal=ended.deal))
+    parts.append(score_sheet_text(names, view.score_sheet, language))
+    over = next((e for e in change.events if isinstance(e, GameEnded)), None)
+    if over is not None:
+        parts.append(t("notice.game_over", language))
+        parts.append(standings_text(names, list(over.totals), over.winners))
+    return "\n".join(parts)
+
+
+def did_text(actions: list[Action], language: Language = DEFAULT_LANGUAGE) -> str:
+    """What the bot did for a seat, in order: ``drew from the stock, went down, laid off 7♥
+    on #2 and discarded K♠`` (the timeout notice names every step, not a fixed phrase)."""
+    parts: list[str] = []
+    and_ = t("did.and", language)
+    for action in actions:
+        if isinstance(action, DrawStock):
+            parts.append(t("did.drew", language))
+        elif isinstance(action, TakeUpcard):
+            parts.append(t("did.took", language))
+        elif isinstance(action, BuyInTurn):
+            parts.append(t("did.bought", language))
+        elif isinstance(action, GoDown):
+            parts.append(t("did.went_down", language))
+        elif isinstance(action, LayMelds):
+            melds = and_.join(meld_text(m, language) for m in action.melds)
+            parts.append(t("did.laid", language, melds=melds))
+        elif isinstance(action, LayOff):
+            items = ", ".join(layoff_item_text(i, language) for i in action.items)
+            parts.append(t("did.laid_off", language, items=items))
+        elif isinstance(action, SwapJoker):
+            parts.append(t("did.swapped", language, card=card_text(action.swap.card)))
+        elif isinstance(action, Discard):
+            parts.append(t("did.discarded", language, card=card_text(action.card)))
+    if len(parts) > 1:
+        return ", ".join(parts[:-1]) + and_ + parts[-1]
+    return parts[0] if parts else t("did.played", language)
+
+
+def fingerprint(text: str, embed: discord.Embed | None, view: discord.ui.View | None) -> str:
+    """What a table message shows, to skip edits that would change nothing."""
+    parts = {
+        "text": text,
+        "embed": embed.to_dict() if embed is not None else None,
+        "view": view.to_components() if view is not None else None,
+    }
+    return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+#: Events that change what the table message must show at once: a new upcard on offer (the
+#: turn passed), a new deal, the end, and the news players wait for (a buy awarded, a player
+#: down). Everything else in a turn (a draw, a lay-off, a window that closes) is shown with
+#: the turn's end, a few seconds later, in the same edit; meanwhile the window's countdown
+#: says it closed and a stale Buy button answers so.
+VISIBLE = (TurnStarted, DealStarted, DealEnded, GameEnded, WentOut, BuyAwarded, WentDown)
+
+
+def worth_showing(change: Change) -> bool:
+    """Whether ``change`` needs the table message redrawn now (a third of the calls)."""
+    view = change.table.view
+    if change.kind not in ("act", "timeout", "window") or view is None or view.is_over:
+        return True  # lobby, start, end, away, kicks, departures and the end: always shown
+    return any(isinstance(event, VISIBLE) for event in change.events)

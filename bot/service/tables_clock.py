@@ -1,0 +1,200 @@
+"""The table's clock: what is due when a deadline passes, carried out.
+
+``timers.py`` says when a table wakes and what is due (a ``Due``); this part does it with the
+table's lock held: a lobby or a game nobody plays expires, a buy window ends and its held draw
+runs, computers buy and move, a turn that ran out (or that the others voted to skip) is played
+by the bot and counts towards marking its seat away, and an away seat's turn is played at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from bot.i18n import t, table_language
+from bot.process.logs import at_table
+from bot.service import nudges
+from bot.service.buy_window import (
+    computer_buyers,
+)
+from bot.service.computers import choose_auto_action
+from bot.service.legal_plays import LEGAL
+from bot.service.live import (
+    LiveTable,
+    Memento,
+)
+from bot.service.tables_commit import Commits
+from bot.service.timers import what_is_due
+from data.errors import StoreBusy
+from engine.actions import Action, RequestBuy
+
+log = logging.getLogger("bot.service")
+
+
+class TableClock(Commits):
+    """Deadlines carried out: expiries, the window's end, computers, timeouts, away seats."""
+
+    async def run_due(self, table_id: int) -> None:
+        """Do now whatever the table's deadlines ask for at ``clock()`` (tests, benchmarks)."""
+        table = self.get(table_id)
+        async with table.held():
+            await self._wake(table)
+            self.timers.arm(table)
+
+    async def _wake(self, table: LiveTable) -> None:
+        """Carry out what ``timers.what_is_due`` says (the table's lock held)."""
+        timings = self.timers.timings
+        for _ in range(2):  # computers' buys first, then whatever the turn needs
+            due = what_is_due(table, self.clock(), timings)
+            if due is None:
+                return
+            language = table_language(table.record.options)
+            if due.kind == "lobby_expired":
+                minutes = round(self.lobby_seconds / 60)
+                await self.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+            elif due.kind == "idle_expired":
+                hours = round(self.idle_seconds / 3600)
+                await self.expire(table, t("notice.idle_expired", language, hours=hours))
+            elif due.kind == "window_over":
+                await self._window_over(table)
+            elif due.kind == "computer_buys":
+                await self._computer_buys(table)
+                await self._settle(table)
+                if not table.closed and table.game is not None and not table.game.is_over:
+                    continue
+            elif due.kind == "computer_move":
+                assert due.seat is not None
+                await self._computer_move(table, due.seat)
+            elif due.kind == "timeout":
+                assert due.seat is not None
+                await self._time_out(table, due.seat)
+            elif due.kind == "away_play":
+                assert due.seat is not None
+                await self._autoplay(table, due.seat, timeout=False)
+            return
+
+    async def _time_out(self, table: LiveTable, seat: int) -> None:
+        """``seat``'s turn ran out (or the others voted to skip it): the bot plays it, and
+        the seat counts one more timeout towards being marked away."""
+        memento = table.memento()
+        state = table.away[seat]
+        timeouts = state.timeouts + 1
+        marked = state.away or timeouts >= self.away_after
+        table.away[seat] = replace(state, timeouts=timeouts, away=marked)
+        await self._autoplay(table, seat, timeout=True, before=memento)
+
+    # -- nudge and skip -------------------------------------------------------------------------
+
+    async def nudge(self, table_id: int, user_id: int) -> int:
+        """The host nudges the player to move: the user id to ping (once a turn)."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            _, turn_seconds = self.table_seconds(table)
+            target = nudges.check_nudge(table, user_id, self.clock(), turn_seconds)
+            table.nudges.for_turn(table.turn_deadline).nudge()
+            return target
+
+    async def vote_skip(self, table_id: int, user_id: int) -> nudges.SkipVote:
+        """One more vote to let the bot play the absent player's turn now; at a majority of
+        the other people it does, as a timed-out turn."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            _, turn_seconds = self.table_seconds(table)
+            voter, needed = nudges.check_skip(table, user_id, self.clock(), turn_seconds)
+            game = self._playing(table)
+            seat = game.current
+            votes = table.nudges.for_turn(table.turn_deadline).vote(voter)
+            if votes < needed:
+                return nudges.SkipVote(votes, needed, played=False)
+            await self._time_out(table, seat)
+            return nudges.SkipVote(votes, needed, played=True)
+
+    async def _window_over(self, table: LiveTable) -> None:
+        """The buy deadline passed: no more requests; the held draw runs now."""
+        game = self._playing(table)
+        memento = table.memento()
+        table.window.lapse()
+        if table.window.held is None:
+            self._notify(table, "window")
+            return
+        await self._run_held(table, before=memento)
+        if table.closed or game.is_over:
+            return
+        seat = game.current
+        if game.step == "play" and table.is_away(seat) and not table.is_computer(seat):
+            await self._autoplay(table, seat, timeout=False)
+
+    async def _autoplay(
+        self, table: LiveTable, seat: int, *, timeout: bool, before: Memento | None = None
+    ) -> None:
+        """Play the rest of ``seat``'s turn with the normal strategy; one notice names it all."""
+        done: list[Action] = []
+        held = table.window.held
+        if held is not None and held.seat == seat:
+            done.append(held.action)
+            await self._run_held(table, before=before)
+            before = None
+        for _ in range(40):
+            game = table.game
+            if table.closed or game is None or game.is_over or game.current != seat:
+                break
+            await LEGAL.ready(game, game.players[seat])  # a huge hand's, off the loop
+            action = self.computers.action(table, seat, "normal")
+            if action is None:
+                break
+            done.append(action)
+            await self._apply(
+                table,
+                seat,
+                action,
+                before=before,
+                kind="timeout" if timeout else "away",
+                auto_seat=seat,
+                auto_actions=list(done),
+            )
+            before = None
+
+    async def _computer_buys(self, table: LiveTable) -> None:
+        """Each computer seat that may buy the upcard decides now; buyers ask like people do."""
+        game = self._playing(table)
+        for seat in computer_buyers(table, self.clock()):
+            if not table.window.is_running(game, self.clock()):
+                break
+            table.window.decide(seat)
+            if not await self.computers.wants_buy(table, seat):
+                continue
+            try:
+                await self._act_locked(table, int(game.players[seat]), RequestBuy())
+            except StoreBusy:
+                table.window.undecide(seat)  # asked again when the timer retries
+                raise
+            except ValueError as error:
+                why = getattr(error, "code", "refused")
+                log.info("%s: computer buy refused (%s)", at_table(table), why)
+
+    async def _computer_move(self, table: LiveTable, seat: int) -> None:
+        """One action of a computer seat's turn, through the same path as a click."""
+        game = self._playing(table)
+        player = game.players[seat]
+        table.auto_due = self.clock() + self.computer_delay  # no busy loop
+        action = await self.computers.move(table, seat)
+        if action is None:
+            return
+        try:
+            await self._act_locked(table, int(player), action)
+        except StoreBusy:
+            raise  # the move is fine, the store is busy: the timer backs off and tries again
+        except ValueError as error:
+            # The kind of move only: its card would show what a computer holds.
+            log.warning(
+                "%s: computer move %s refused (%s)",
+                at_table(table),
+                type(action).__name__,
+                getattr(error, "code", "refused"),
+            )
+            game_now = table.game  # decide again from what memory holds now
+            if game_now is None or table.closed:
+                return
+            fallback = choose_auto_action(game_now, player)
+            if fallback is not None and fallback != action:
+                await self._act_locked(table, int(player), fallback)

@@ -1,0 +1,232 @@
+"""The one way a table changes: apply an action, save it in one transaction, then tell.
+
+``_apply`` runs the engine, ``_commit`` saves the state and deadlines the action produced in
+one store transaction and only then tells the listener; a refused action or a refused save puts
+memory back exactly as it was before the click (``LiveTable.memento``). The buy window's steps
+that end in a commit live here too: opening a window on a new upcard, holding P's draw while
+it runs, and running the held draw once nobody is left to decide (``buy_window.py`` decides,
+this part carries out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+
+from bot.process.logs import at_table
+from bot.service.buy_window import (
+    HeldDraw,
+    computer_buyers,
+    decided_by_preference,
+    undecided,
+)
+from bot.service.live import (
+    ActResult,
+    ChangeKind,
+    LiveTable,
+    Memento,
+)
+from bot.service.ranked import tally
+from bot.service.results import is_ranked, result_rows
+from bot.service.tables_core import TableCore
+from engine.actions import Action
+from engine.errors import IllegalAction
+from engine.events import DealStarted, Discarded, Event, TurnStarted
+
+log = logging.getLogger("bot.service")
+
+
+async def let_others_in() -> None:
+    """Give the event loop back between the parts of a commit (the engine's move and the
+    window it opens; the save). Other tables' clicks and the gateway run in between, so a
+    burst of clicks on many tables never holds the loop for all of their work at once; this
+    table's lock keeps its own state to this click meanwhile, as during the save's own wait."""
+    await asyncio.sleep(0)
+
+
+class Commits(TableCore):
+    """Apply, save in one transaction, tell: every change of a table goes through here."""
+
+    async def _apply(
+        self,
+        table: LiveTable,
+        seat: int,
+        action: Action,
+        *,
+        before: Memento | None = None,
+        kind: ChangeKind = "act",
+        auto_seat: int | None = None,
+        auto_actions: list[Action] | None = None,
+    ) -> ActResult:
+        """Apply ``action`` for ``seat`` and commit it. If the engine refuses it or the store
+        does not take it, memory goes back to ``before`` (taken now if not given)."""
+        memento = before or table.memento()
+        await let_others_in()
+        game = self._playing(table)
+        player = game.players[seat]
+        try:
+            events = game.apply(player, action)
+        except BaseException:
+            table.go_back(memento, game_moved=False)  # the engine changed nothing
+            raise
+        table.game_changed()
+        try:
+            return await self._commit(
+                table, int(player), action, events, kind, auto_seat, auto_actions
+            )
+        except BaseException:
+            table.go_back(memento, game_moved=True)
+            raise
+
+    async def _commit(
+        self,
+        table: LiveTable,
+        user_id: int,
+        action: Action,
+        events: list[Event],
+        kind: ChangeKind,
+        auto_seat: int | None,
+        auto_actions: list[Action] | None,
+    ) -> ActResult:
+        """Save the state and deadlines the action produced in one transaction, then tell the
+        listener. Nothing is visible before the save succeeded; ``_apply`` undoes a failure."""
+        game = table.game
+        assert game is not None
+        now = self.clock()
+        buy_seconds, turn_seconds = self.table_seconds(table)
+        new_turn = any(isinstance(e, TurnStarted) for e in events)
+        if new_turn:
+            table.turn_deadline = now + turn_seconds
+        table.auto_due = now + self.computer_delay
+        window = table.window
+        if game.buy_window_open and any(isinstance(e, (Discarded, DealStarted)) for e in events):
+            self._open_window(table, now, buy_seconds)
+        if not game.buy_window_open:
+            window.lapse()
+        if game.is_over:
+            window.lapse()
+            table.turn_deadline = None
+        await let_others_in()
+        state = game.to_json()
+        tally(table, user_id, auto_seat)  # who made the seat's actions: its person or the bot
+        if game.is_over:
+            version = await self.store.finish_game(
+                table.id,
+                table.version,
+                state,
+                result_rows(table),
+                user_id=user_id,
+                action_text=str(action),
+                ranked=is_ranked(table),
+            )
+        else:
+            version = await self.store.save_action(
+                table.id,
+                table.version,
+                user_id,
+                str(action),
+                state,
+                window.deadline,
+                table.turn_deadline,
+                table.stored_away(),
+            )
+        table.version, table.saved_state = version, state
+        if failures := table.backoff.succeeded():
+            log.warning("%s saves again after %d failed timer run(s)", at_table(table), failures)
+        result = ActResult(events, table.version)
+        if game.is_over:
+            self._forget(table)
+        else:
+            self.timers.arm(table)
+        self._notify(
+            table,
+            kind,
+            events=events,
+            actor=user_id,
+            auto_seat=auto_seat,
+            auto_actions=(auto_actions or [action]) if auto_seat is not None else [],
+            new_turn=new_turn,
+        )
+        return result
+
+    async def _write_away(self, table: LiveTable, memento: Memento) -> None:
+        """Save the seats' away flags (and the held draw) as they are now in memory; if the
+        store refuses, memory goes back to ``memento``."""
+        try:
+            await self.store.set_away(table.id, table.stored_away())
+        except BaseException:
+            table.go_back(memento, game_moved=False)
+            raise
+
+    # -- the buy window and the held draw ---------------------------------------------------------
+
+    async def _hold(
+        self, table: LiveTable, seat: int, action: Action, memento: Memento
+    ) -> ActResult:
+        """Hold P's draw until the window closes (at once if nobody is left to decide). The
+        held draw is written before anyone is told, so a refused write holds nothing."""
+        game = self._playing(table)
+        player = game.players[seat]
+        held = table.window.held
+        if held is not None:
+            return ActResult([], table.version, pending=held.future)
+        if not game.is_legal(player, action):
+            table.go_back(memento, game_moved=False)
+            game.apply(player, action)  # raises the engine's reason; nothing changes
+        if not undecided(table.window, game, table.is_away, now=self.clock()):
+            result = await self._apply(table, seat, action, before=memento)
+            return replace(result, pending=None)
+        future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
+        table.window.hold(HeldDraw(seat, action, future))
+        await self._write_away(table, memento)
+        self.timers.arm(table)
+        self._notify(table, "window", actor=int(player))
+        return ActResult([], table.version, pending=future)
+
+    def _open_window(self, table: LiveTable, now: float, seconds: float) -> None:
+        """A new upcard is on offer: each person whose buy preference needs no question about
+        it is decided for at once, and with nobody left to ask (and no computer to ask) the
+        window closes there and then, so P's draw is never held for nothing."""
+        game = self._playing(table)
+        window = table.window
+        window.open(now, seconds)
+        for seat in undecided(window, game, table.is_away, now=now):
+            pref = table.buy_prefs.get(seat, self.buy_preference)
+            if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
+                window.decide(seat)
+        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(table, now):
+            window.close(now)
+
+    async def _settle(self, table: LiveTable) -> None:
+        """After anything that may have been the last decision: close the window early and
+        run the held draw when nobody is left to decide."""
+        game = table.game
+        now = self.clock()
+        if game is None or game.is_over or table.closed or not table.window.is_running(game, now):
+            return
+        if undecided(table.window, game, table.is_away, now=now):
+            return
+        if table.window.held is not None:
+            await self._run_held(table)
+        else:
+            table.window.close(now)
+            self.timers.arm(table)
+            self._notify(table, "window")
+
+    async def _run_held(self, table: LiveTable, before: Memento | None = None) -> ActResult:
+        """Submit the held draw now (the window ended or nobody else can buy)."""
+        memento = before or table.memento()
+        held = table.window.release()
+        assert held is not None
+        try:
+            result = await self._apply(table, held.seat, held.action, before=memento)
+        except IllegalAction as error:
+            # The state moved on (e.g. P took the upcard meanwhile); tell the waiter.
+            table.window.release()
+            if not held.future.done():
+                held.future.set_exception(error)
+            raise
+        if not held.future.done():
+            held.future.set_result(result)
+        return result

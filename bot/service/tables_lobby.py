@@ -1,0 +1,265 @@
+"""The lobby and the table's life: open, join, leave, computers and house rules, start, end.
+
+``lobby.py`` checks each request and returns the seats or options it leads to; this part writes
+them (the table's lock held) and tells the listener. Starting deals the first hand and saves it
+with its deadlines in one write; ending (by the host, a vanished channel, or the bot's own
+timers) records why and forgets the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from bot.interactions.errors import NotSeated, UserError
+from bot.process.logs import at_table
+from bot.service import lobby
+from bot.service.buy_window import (
+    BuyWindow,
+)
+from bot.service.live import (
+    LiveTable,
+    rules_for,
+)
+from bot.service.table_snapshot import TableSnapshot
+from bot.service.tables_commit import Commits
+from data.records import AwayState, Seat
+from engine import Game
+
+log = logging.getLogger("bot.service")
+
+
+class Lobby(Commits):
+    """A table from its lobby to its end."""
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any],
+    ) -> LiveTable:
+        """Open a lobby with the host in the first seat; raises ``TableExists``."""
+        rules = rules_for(options)  # validate before writing anything
+        record = await self.store.create_table(
+            guild_id, channel_id, rules.game, host_id, [Seat(host_id, host_name)], options
+        )
+        table = self._remember(LiveTable(record, None, record.version))
+        self.timers.arm(table)  # a lobby nobody starts closes itself
+        self._notify(table, "lobby", actor=host_id)
+        return table
+
+    async def play_again(
+        self, old_id: int, guild_id: int, channel_id: int, host_id: int, host_name: str
+    ) -> LiveTable:
+        """A new lobby with the same rules and the same people as the finished table
+        ``old_id``: the clicker hosts, the others are seated again (each may
+        Leave), computers keep their levels. A game played in a thread opens its new lobby in
+        the channel the thread belongs to. Refused for a table of another channel, one not
+        finished, or a channel with an open table (``TableExists``)."""
+        old = await self.store.get_table(old_id)
+        where = (None,) if old is None else (old.channel_id, old.parent_channel_id)
+        if old is None or channel_id not in where or old.guild_id != guild_id:
+            raise UserError(
+                "That control belongs to a table in another channel, so nothing was done.",
+                code="elsewhere",
+            )
+        if old.status != "finished":
+            raise UserError("That game has not finished.", code="not_finished")
+        if not any(seat.user_id == host_id for seat in old.seats):
+            raise NotSeated()
+        options = {k: v for k, v in old.options.items() if k != "server_defaults"}
+        home = old.parent_channel_id or old.channel_id  # a thread's game: back in its channel
+        table = await self.open_table(guild_id, home, host_id, host_name, options)
+        others = tuple(seat for seat in old.seats if seat.user_id != host_id)
+        async with table.held_for_a_click():
+            await self._update_lobby(table, host_id, (*table.record.seats, *others))
+        self._notify(table, "lobby", actor=host_id)
+        return table
+
+    async def _update_lobby(
+        self,
+        table: LiveTable,
+        user_id: int,
+        seats: tuple[Seat, ...] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Write the lobby's new seats or options (lock held), then keep and show them."""
+        seats = table.record.seats if seats is None else seats
+        options = dict(table.record.options) if options is None else options
+        await self.store.update_lobby(table.id, seats, options)
+        table.record = replace(table.record, seats=seats, options=options)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> TableSnapshot:
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            await self._update_lobby(table, user_id, lobby.seats_after_join(table, user_id, name))
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
+
+    async def leave(self, table_id: int, user_id: int) -> TableSnapshot:
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            await self._update_lobby(table, user_id, lobby.seats_after_leave(table, user_id))
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
+
+    async def add_computer(self, table_id: int, user_id: int, level: str) -> TableSnapshot:
+        """The host seats a computer player of ``level`` ('easy', 'normal' or 'expert')."""
+        if level not in lobby.COMPUTER_LEVELS:
+            raise UserError(
+                "Computer players are 'easy', 'normal' or 'expert'.", code="computer_level"
+            )
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            seats = lobby.seats_with_computer(table, user_id, level)
+            await self._update_lobby(table, user_id, seats)
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
+
+    async def remove_computer(self, table_id: int, user_id: int) -> TableSnapshot:
+        """The host removes the last computer seated in the lobby."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            seats = lobby.seats_without_computer(table, user_id)
+            await self._update_lobby(table, user_id, seats)
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
+
+    async def set_house_rule(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        preset: str | None = None,
+        option: str | None = None,
+        value: Any = None,
+    ) -> TableSnapshot:
+        """The host changes the lobby's rule set (which resets the options) or one option."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            options = lobby.options_with_house_rule(
+                table, user_id, preset=preset, option=option, value=value
+            )
+            await self._update_lobby(table, user_id, options=options)
+        self._notify(table, "lobby", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
+
+    def _table_seed(self, table: LiveTable) -> int:
+        if self.seed is None:
+            return random.SystemRandom().randrange(2**62)
+        return self.seed * 1_000_003 + table.id
+
+    def _secret(self, seed: int) -> bytes:
+        """The secret every deal's seed comes from (``engine/shuffle.py``): random in play, so
+        nobody can predict a deal from its announced hash; from the seed in a seeded run, so a
+        test or a try session deals the same cards every time."""
+        if self.seed is None:
+            return secrets.token_bytes(32)
+        return hashlib.sha256(b"shanghai table seed %d" % seed).digest()
+
+    def check_start(self, table_id: int, user_id: int) -> None:
+        """Raise what ``start`` would refuse now (before a thread is made for the game)."""
+        lobby.players_to_start(self.get(table_id), user_id)
+
+    async def start(
+        self, table_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> LiveTable:
+        """Deal the first hand; host only, with enough players. With ``thread_id`` the game
+        is played in that thread, made from the lobby message (``move_to_thread``)."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            players = lobby.players_to_start(table, user_id)
+            if thread_id is not None:
+                await self._move_to_thread(table, thread_id)
+            seed = self._table_seed(table)
+            game = Game.new(
+                players, rules_for(dict(table.record.options)), seed, secret=self._secret(seed)
+            )
+            now = self.clock()
+            buy_seconds, turn_seconds = self.table_seconds(table)
+            buy_deadline = now + buy_seconds if game.buy_window_open else None
+            turn_deadline = now + turn_seconds
+            state = game.to_json()
+            await self.store.start_game(
+                table.id, list(table.record.seats), state, buy_deadline, turn_deadline
+            )
+            table.record = replace(table.record, status="playing")
+            table.game, table.version, table.saved_state = game, 0, state
+            table.last_person = now
+            table.turn_deadline = turn_deadline
+            table.away = [AwayState() for _ in players]
+            table.window = BuyWindow(deadline=buy_deadline, ends=buy_deadline)
+            table.buy_prefs = {  # each person starts with the server's default
+                seat: self.buy_preference
+                for seat, sitter in enumerate(table.record.seats)
+                if not sitter.is_computer
+            }
+            if buy_deadline is not None:
+                self._open_window(table, now, buy_seconds)
+            self.timers.arm(table)
+        self._notify(table, "start", actor=user_id, new_turn=True)
+        return table
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """The table message now lives at ``message_id`` (the publisher moved it, or
+        ``/shanghai table`` posted it again)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        await self.store.set_message(table.id, message_id)
+        table.record = replace(table.record, message_id=message_id)
+
+    async def _move_to_thread(self, table: LiveTable, thread_id: int) -> None:
+        """The table is thread ``thread_id``'s from now on: its message, pings
+        and notices go there, and its channel is free for another table; the channel it came
+        from is kept for the result at the end."""
+        await self.store.move_to_thread(table.id, thread_id)
+        parent = table.channel_id
+        if self.by_channel.get(parent) == table.id:
+            del self.by_channel[parent]
+        table.record = replace(
+            table.record, channel_id=thread_id, parent_channel_id=parent, message_id=None
+        )
+        self.by_channel[thread_id] = table.id
+
+    async def end(self, table_id: int, user_id: int | None) -> TableSnapshot:
+        """Close the table without results (the host or a moderator asked)."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            await self.store.end_table(table.id)
+            self._forget(table)
+        self._notify(table, "end", actor=user_id)
+        return TableSnapshot.of(table, self.clock())
+
+    async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
+        """End a table whose channel or server is gone: recorded as ``abandoned`` (not
+        ``ended``, which is a host's decision), no results, so nothing reaches the leaderboard
+        and no seat is played on to a phantom winner. Returns the table, or ``None`` if it was
+        not open. Harmless to call twice."""
+        table = self.tables.get(table_id)
+        if table is None or table.closed:
+            return None
+        async with table.held():
+            if table.closed:
+                return None
+            try:
+                await self.store.end_table(table.id, status="abandoned")
+            except Exception as error:  # a restart ends it again: its channel is still gone
+                log.warning("%s: could not record its end (%s)", at_table(table), error)
+            self._forget(table)
+        log.info("%s abandoned: %s", at_table(table), reason)
+        self._notify(table, "abandoned")
+        return table
+
+    async def expire(self, table: LiveTable, why: str) -> None:
+        """End a table the bot closes itself (lock held): a lobby nobody started, a game nobody
+        played. Recorded as ``abandoned``, with no results, so nothing reaches the leaderboard."""
+        await self.store.end_table(table.id, status="abandoned")
+        self._forget(table)
+        self._notify(table, "end", note=why)

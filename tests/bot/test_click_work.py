@@ -1,0 +1,130 @@
+"""One click's work is done once: a discard builds each screen, each view and the stored state
+a single time, however many listeners and waiting seats read them.
+
+The real methods are wrapped and counted while a person's discard is played through
+``TableService.play`` at a table of four whose every player follows their open hand (the
+listener asks for every seat's screen with the change), each asked about every buy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Collection
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.service.legal_plays as legal_plays
+import bot.service.snapshot as snapshot
+from bot.service import Change, LiveTable, SeatSnapshot, TableService
+from data import SqliteStore
+from engine import Game
+from engine.actions import Action, Discard, DrawStock
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Followers:
+    """A listener following every seat's open hand, as the hand follower does."""
+
+    def __init__(self) -> None:
+        self.users: list[int] = []
+        self.changes: list[Change] = []
+
+    def table_changed(self, change: Change) -> None:
+        self.changes.append(change)
+
+    def watched(self, table_id: int) -> Collection[int]:
+        return self.users
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[TableService, LiveTable, Clock]]:
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
+    clock = Clock()
+    followers = Followers()
+    service = TableService(
+        store, seed=11, clock=clock, buy_seconds=8, listener=followers, buy_preference="helps"
+    )
+    table = await service.open_table(1, 2, 100, "p100", {"preset": "standard"})
+    for user in (101, 102, 103):
+        await service.join(table.id, user, f"p{user}")
+    table = await service.start(table.id, 100)
+    followers.users = [100, 101, 102, 103]
+    yield service, table, clock
+    await service.close()
+    await store.close()
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> None:
+    """Count calls of the real methods, which still do their work."""
+
+    def wrap(owner: Any, name: str, label: str) -> None:
+        real: Callable[..., Any] = getattr(owner, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            counts[label] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, counted)
+
+    wrap(Game, "view", "view")
+    wrap(Game, "to_json", "to_json")
+    for module in (snapshot, *_importers("seat_snapshot")):
+        wrap(module, "seat_snapshot", "snapshot")
+    for module in (legal_plays, *_importers("prepare")):
+        wrap(module, "prepare", "prepare")
+
+
+def _importers(name: str) -> list[Any]:
+    """The service's modules that imported ``name`` by itself (each keeps its own reference)."""
+    import sys
+
+    return [
+        module
+        for key, module in list(sys.modules.items())
+        if key.startswith("bot.service.")
+        and key not in ("bot.service.snapshot", "bot.service.legal_plays")
+        and name in vars(module)
+    ]
+
+
+async def test_a_discard_does_each_piece_of_work_once(
+    world: tuple[TableService, LiveTable, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, table, clock = world
+    game = table.game
+    assert game is not None
+    clock.now += 10  # the first upcard's window is long over
+    await service.run_due(table.id)
+    player = int(game.current_player)
+    await service.play(table.id, player, DrawStock())
+    clock.now += 10
+    await service.run_due(table.id)  # the held draw runs when its window ends
+    game = table.game
+    assert game is not None
+    assert game.step == "play" and int(game.current_player) == player
+    card = game.hand_of(str(player))[0]
+    shown = service.snapshot(table.id, player).tag
+
+    def discard(screen: SeatSnapshot) -> Action:
+        assert Discard(card) in screen.legal
+        return Discard(card)
+
+    counts: Counter[str] = Counter()
+    counting(monkeypatch, counts)
+    snap = await service.play(table.id, player, discard, shown=shown)  # as the hand's button
+
+    assert snap.action == Discard(card) and not snap.my_turn and not snap.stale
+    # The clicker's screen before the discard (what the button resolves on) and one screen per
+    # followed seat after it (the clicker's answer is its screen in the change); one view per
+    # seat and the spectators' after, and the clicker's before; the state serialised once, for
+    # its one save; the clicker's legal plays prepared once.
+    assert dict(counts) == {"snapshot": 5, "view": 6, "to_json": 1, "prepare": 1}
