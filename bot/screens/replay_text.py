@@ -105,8 +105,11 @@ def revealed_lines(revealed: Sequence[Sequence[Card]], names: Sequence[str]) -> 
     return "\n".join(lines)[:FIELD_LIMIT]
 
 
-def deal_label(view: PlayerView, deals: int, language: Language) -> str:
-    return t("replay.deal", language, deal=view.deal, deals=deals)
+def deal_label(view: PlayerView, language: Language) -> str:
+    """``Deal 3 of 10``; a Rummy game, played to a score, has no last deal to name."""
+    if view.rules.game == "rummy":
+        return t("replay.deal_unnumbered", language, deal=view.deal)
+    return t("replay.deal", language, deal=view.deal, deals=view.rules.num_deals)
 
 
 def hand_line(index: int, view: PlayerView, hand: Sequence[Card], language: Language) -> str:

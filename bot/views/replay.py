@@ -127,7 +127,6 @@ async def replay_message(
         description="\n".join(lines)[:DESCRIPTION_LIMIT],
         colour=discord.Colour.dark_teal(),
     )
-    deals = view.rules.num_deals
     embed.add_field(name=t("replay.totals", language), value=totals_line(view, names)[:1024])
     if step.revealed:
         embed.add_field(
@@ -135,7 +134,7 @@ async def replay_message(
             value=revealed_lines(step.revealed, names),
             inline=False,
         )
-    embed.set_footer(text=deal_label(view, deals, language))
+    embed.set_footer(text=deal_label(view, language))
     png = await table_png(view, names, language=language, four_colour=replay.four_colour)
     picture = table_file(png, language)
     embed.set_image(url=f"attachment://{picture.filename}")

@@ -265,3 +265,25 @@ async def test_the_replay_button_of_another_message_opens_a_replay(env: simcord.
     opened = await world.players[1].click(posted, label="Replay")
     simcord.assert_responded(opened, ephemeral=False)
     assert step_of(opened.response) == 0 and opened.response.message.id != posted.id
+
+
+async def test_a_rummy_game_replays_to_its_end(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Rummy table's game, played to its target score, replays with its deals unnumbered."""
+    world = await a_table(env, monkeypatch, "en-US", ["en-US"] * 3, game="rummy")
+    anna, bram, cor = world.players
+    for member in (bram, cor):
+        assert (await member.click(world.message(), label="Join")).acknowledged
+    assert (await anna.click(world.message(), label="Start")).acknowledged
+    table_id = world.table.id
+    await play_to_the_end(world, env)
+    opened = await anna.slash(world.channel, "shanghai replay", game=table_id)
+    message = opened.response
+    assert message.embeds[0].title.startswith("🎞️ Rummy game")
+    assert message.embeds[0].footer.text == "Deal 1"
+    while not _disabled(message, "Next deal ⏭"):
+        assert (await anna.click(message, label="Next deal ⏭")).acknowledged
+    results = await env.bot.store.table_results(table_id)  # type: ignore[attr-defined]
+    totals = message.embeds[0].fields[0].value
+    assert all(f"{row.name} {row.total}" in totals for row in results)
