@@ -10,10 +10,11 @@ Per click it records the *first answer*, in wall seconds from the click to the b
 interaction callback (what Discord's 3 s rule is about; a game not in the cache is deferred at
 once), and the *last answer* (the replay message drawn), and prints p50 / p99 / max.
 
-Measured December 3 (seed 21: 3,323 actions; 200 Next, 8 Next deal): first answer of a
-step p50 0.03-0.05 s, p99 0.10-0.15 s, max 0.21 s (every step answered by its edit); the
-cold open deferred in 0.002 s, its message drawn after 0.8-1.7 s (the engine replaying the
-whole game from the store, in a thread).
+Measured December 3 (seeds 21 and 5: 3,323 and 3,272 actions; 200 Next, 8 Next deal each;
+load average 8-13 from other work on the machine): first answer of a step p50 0.03-0.04 s,
+p99 0.10-0.16 s, max 0.21 s (every step answered by its one edit); the cold open deferred in
+0.002 s, its message drawn after 0.8-1.7 s (the engine replaying the whole game from the
+store, in a thread).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ NAMES = ["alice", "bob", "carol", "dave"]
 def played_game(user_ids: list[int], seed: int) -> tuple[Game, list[tuple[int, str]]]:
     """A whole game by the easy strategy: the game and its log as (user id, action text)."""
     rules = Rules.preset("standard").with_options(num_deals=10)
-    game = Game.new([str(user) for user in user_ids], rules, seed, secret=bytes(range(32)))
+    game = Game.new(
+        [str(user) for user in user_ids], rules, seed, secret=random.Random(seed).randbytes(32)
+    )
     rng = random.Random(seed)
     strategy = EasyStrategy(buy_chance=0.2)
     log = []
