@@ -160,13 +160,15 @@ class ReplayCache:
             return _checked(cached, guild_id, table_id)
         lock = self._building.setdefault(table_id, asyncio.Lock())
         async with lock:
-            cached = self._replays.get(table_id)
-            if cached is None:
-                cached = await self._load(store, guild_id, table_id, before_build)
-                self._replays[table_id] = cached
-                while len(self._replays) > self.size:
-                    self._replays.popitem(last=False)
-            self._building.pop(table_id, None)
+            try:
+                cached = self._replays.get(table_id)
+                if cached is None:
+                    cached = await self._load(store, guild_id, table_id, before_build)
+                    self._replays[table_id] = cached
+                    while len(self._replays) > self.size:
+                        self._replays.popitem(last=False)
+            finally:  # a refused number leaves no lock behind
+                self._building.pop(table_id, None)
         return _checked(cached, guild_id, table_id)
 
     async def _load(
