@@ -45,6 +45,7 @@ from .fence import ShardFence
 from .games import OPEN, GameCalls
 from .group_commit import GroupQueue
 from .guild_settings import SettingsCalls
+from .members import MemberCalls
 from .postgres_commit import GroupCommits, Statement, run_statement
 from .postgres_connection import Connection, PostgresSql, init_connection
 from .postgres_migrations import apply_migrations
@@ -96,7 +97,7 @@ RETURNING seq
 _RATING_LOCK = "SELECT pg_advisory_xact_lock(1397248587, hashtext($1::text))"
 
 
-class PostgresStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls):
+class PostgresStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCalls):
     """Tables, game state, deadlines and results in a PostgreSQL database shared by shards.
 
     Make one with ``await PostgresStore.open(url, shards=...)`` at start-up and ``await

@@ -59,6 +59,7 @@ from .games import (
 )
 from .group_commit import GroupQueue
 from .guild_settings import SettingsCalls
+from .members import MemberCalls
 from .migrations import apply_migrations
 from .records import AwayState, GameKind, Seat, TableRecord
 from .rows import dumps
@@ -100,7 +101,7 @@ def _open_tables_sql(shards: ShardSet) -> str:
     )
 
 
-class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls):
+class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCalls):
     """Tables, game state, deadlines and results in one SQLite file.
 
     Make one with ``await SqliteStore.open(path)`` at start-up (it migrates the schema) and

@@ -52,7 +52,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from .members import Erasure
 
 
 class Keep(Enum):
@@ -293,6 +293,34 @@ class Store(Protocol):
         self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"
     ) -> PlayerStats | None:
         """One player's record at one game in a guild, or ``None`` if they have no results."""
+        ...
+
+    # -- a member's own data, and the servers the bot left ------------------------------------
+
+    async def member_data(self, user_id: int) -> dict[str, Any]:
+        """Everything kept under ``user_id`` in every guild, as one JSON-ready object: their
+        games' results, ratings, open tables, tables hosted and seasons started."""
+        ...
+
+    async def erase_member(self, user_id: int) -> Erasure:
+        """Anonymise ``user_id``'s results (the other players' games stay whole), delete their
+        ratings; nothing, and the open tables in ``Erasure``, while they sit at one."""
+        ...
+
+    async def guild_left(self, guild_id: int) -> None:
+        """Note that the bot was removed from ``guild_id``; its data is due for deletion."""
+        ...
+
+    async def guild_returned(self, guild_id: int) -> None:
+        """The bot is in ``guild_id`` again: its data is no longer due for deletion."""
+        ...
+
+    async def departed_guilds(self, after_seconds: float) -> list[int]:
+        """The guilds the bot left at least ``after_seconds`` ago and is not back in."""
+        ...
+
+    async def purge_guild(self, guild_id: int) -> None:
+        """Delete every row of ``guild_id`` (games, results, ratings, seasons, settings)."""
         ...
 
     # -- settings of the deployment ---------------------------------------------------------

@@ -329,15 +329,48 @@ class RemoveButton(
             )
 
 
+#: A user as typed in a text option: a mention (``<@123>``, ``<@!123>``) or the bare id.
+_MENTION = re.compile(r"<@!?([0-9]+)>")
+
+
+def user_to_remove(member: discord.abc.User | None, user_id: str | None) -> tuple[int, str]:
+    """Who a removal is for, and how to name them: the picked user, or the id (or mention)
+    typed for someone the picker cannot offer (a member who left the server)."""
+    if member is not None and user_id is None:
+        return member.id, clean(member.display_name)
+    if member is None and user_id is not None:
+        text = user_id.strip()
+        mention = _MENTION.fullmatch(text)
+        found = parse_id(mention[1] if mention else text)
+        if not usable(found):
+            raise UserError(
+                "That is not a user id or a mention: copy the id from their profile "
+                "(Developer Mode) or from a game's results.",
+                code="bad_user_id",
+            )
+        return found, f"<@{found}>"
+    raise UserError(
+        "Give either `member` or `user_id` (for someone who left the server), not both.",
+        code="remove_whom",
+    )
+
+
 async def ask_remove(
-    bot: ShanghaiBot, interaction: discord.Interaction[Any], member: discord.Member | discord.User
+    bot: ShanghaiBot,
+    interaction: discord.Interaction[Any],
+    member: discord.abc.User | None,
+    user_id: str | None = None,
 ) -> None:
-    """Say exactly what removing ``member``'s results takes off the board, and ask first."""
+    """Say exactly what removing someone's results takes off the board, and ask first.
+
+    Anyone's results can go, not only a current member's: the removal is most often for
+    someone who left, whom Discord's member picker no longer offers.
+    """
     require_manager(interaction)
     assert interaction.guild_id is not None
     language = interaction_language(interaction)
-    entries = await bot.store.board_entries(interaction.guild_id, member.id)
-    name = clean(member.display_name)
+    who, name = user_to_remove(member, user_id)
+    entries = await bot.store.board_entries(interaction.guild_id, who)
     if entries.results == 0:
         await interaction.response.send_message(
             t("remove.nothing", language, name=name), ephemeral=True
@@ -355,16 +388,14 @@ async def ask_remove(
     view = discord.ui.View(timeout=None)
     view.add_item(
         RemoveButton(
-            member.id,
+            who,
             interaction.user.id,
             "yes",
             label=t("remove.yes", language),
             style=discord.ButtonStyle.danger,
         )
     )
-    view.add_item(
-        RemoveButton(member.id, interaction.user.id, "no", label=t("remove.no", language))
-    )
+    view.add_item(RemoveButton(who, interaction.user.id, "no", label=t("remove.no", language)))
     await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
@@ -376,4 +407,5 @@ __all__ = [
     "send_records",
     "send_stats",
     "start_season",
+    "user_to_remove",
 ]

@@ -272,11 +272,20 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     @app_commands.command(name="kick")
     @app_commands.describe(member="The player to remove (in a game, the bot plays their seat)")
     async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
-        """Host only: remove a player from the lobby, or hand their seat to the bot."""
+        """Host or Manage Channels: remove a player from the lobby, or give the bot their seat."""
         async with guard(interaction):
             table = self._table_here(interaction)
-            if interaction.user.id != table.record.host_id:
-                raise NotHost("remove a player", code="not_host.kick")
+            host = table.record.host_id
+            if interaction.user.id != host:
+                if not interaction.permissions.manage_channels:
+                    raise NotHost(
+                        "remove a player (or someone with Manage Channels)", code="not_host.kick"
+                    )
+                if member.id == host:  # a moderator ends the table instead
+                    raise UserError(
+                        "The host can't be removed from their table; `/shanghai end` closes it.",
+                        code="host_not_removable",
+                    )
             after = await self.bot.service.kick(table.id, member.id)
             key = "kick.removed_in_game" if after.view is not None else "kick.removed"
             await interaction.response.send_message(
@@ -323,13 +332,19 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             await board.start_season(self.bot, interaction)
 
     @app_commands.command(name="remove_results")
-    @app_commands.describe(member="The member whose results leave the leaderboard")
+    @app_commands.describe(
+        member="The member whose results leave the leaderboard",
+        user_id="Someone who left the server: their user id or mention",
+    )
     async def remove_results(
-        self, interaction: discord.Interaction[Any], member: discord.Member
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.User | None = None,
+        user_id: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         """Manage Server: take one member's results off the leaderboard (asks first)."""
         async with guard(interaction):
-            await board.ask_remove(self.bot, interaction, member)
+            await board.ask_remove(self.bot, interaction, member, user_id)
 
 
 async def open_table_here(

@@ -98,6 +98,9 @@ def parser() -> argparse.ArgumentParser:
     )
     replaying = commands.add_parser("replay", help="print the deals and scores of a game record")
     replaying.add_argument("file", type=Path, help="a game record (docs/game-record.md)")
+    replaying.add_argument(
+        "--html", type=Path, default=None, help="write a page stepping through the game instead"
+    )
     return top
 
 
@@ -115,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "replay":
         from bot.process.replay_cli import main as replay_main
 
-        return replay_main(args.file)
+        return replay_main(args.file, args.html)
     if command == "try":
         from bot.process.try_it import main as try_main
 

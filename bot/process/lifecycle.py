@@ -6,8 +6,10 @@ Python running as a container's PID 1 would not even die on SIGTERM. ``serve`` t
 signals into ``bot.close()``, whose wind-down is bounded by ``app.SHUTDOWN_GRACE`` so the
 process exits with status 0 before the kill.
 
-While it serves, two chores run beside the bot: the heartbeat for ``python -m bot.process.health``
-and, when ``SHANGHAI_BACKUP_DIR`` is set, the automatic backups (``data.backup``).
+While it serves, chores run beside the bot: the heartbeat for ``python -m bot.process.health``,
+the deletion of the data of servers the bot left ``SHANGHAI_DEPARTED_GUILD_DAYS`` ago
+(``purge_departed``) and, when ``SHANGHAI_BACKUP_DIR`` is set, the automatic backups
+(``data.backup``).
 """
 
 from __future__ import annotations
@@ -24,10 +26,16 @@ from bot.process.app import ShanghaiBot
 from bot.process.health import keep_beating
 from data import is_postgres_url
 from data.backup import backup_every
+from data.shards import shard_of
 
 log = logging.getLogger(__name__)
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+#: Seconds in a day, for ``SHANGHAI_DEPARTED_GUILD_DAYS``.
+DAY = 86_400.0
+#: Hours between two looks for servers whose data is due for deletion.
+DEPARTED_CHECK_HOURS = 6.0
 
 
 async def serve(bot: ShanghaiBot, connect: Callable[[], Awaitable[None]]) -> None:
@@ -82,7 +90,10 @@ def _on_stop_signals(loop: asyncio.AbstractEventLoop, handler: Callable[[], None
 
 def _start_chores(bot: ShanghaiBot) -> list[asyncio.Task[Any]]:
     settings = bot.settings
-    chores = [asyncio.create_task(keep_beating(bot, settings.heartbeat), name="heartbeat")]
+    chores = [
+        asyncio.create_task(keep_beating(bot, settings.heartbeat), name="heartbeat"),
+        asyncio.create_task(purge_departed_every(bot), name="departed servers"),
+    ]
     if settings.backup_dir is not None and not is_postgres_url(settings.database):
         # A PostgreSQL server is backed up with its own tools (pg_dump), not by the bot.
         backups = backup_every(
@@ -93,6 +104,38 @@ def _start_chores(bot: ShanghaiBot) -> list[asyncio.Task[Any]]:
         )
         chores.append(asyncio.create_task(backups, name="backups"))
     return chores
+
+
+async def purge_departed(bot: ShanghaiBot) -> list[int]:
+    """Delete the data of the servers the bot left more than the chosen days ago; their ids.
+
+    Only the guilds of this process's shards: it alone knows (from its gateway cache, so once
+    ready) whether the bot is back in one, added while the process was down, when Discord
+    sends no ``on_guild_join``. Such a guild's departure is forgotten instead.
+    """
+    store, shards = bot.store, bot.shard_set
+    purged = []
+    for guild_id in await store.departed_guilds(bot.settings.departed_guild_days * DAY):
+        if shard_of(guild_id, shards.count) not in shards.ids:
+            continue
+        if bot.get_guild(guild_id) is not None:
+            await store.guild_returned(guild_id)
+            continue
+        await store.purge_guild(guild_id)
+        log.info("deleted the data of server %s, which the bot left", guild_id)
+        purged.append(guild_id)
+    return purged
+
+
+async def purge_departed_every(bot: ShanghaiBot, hours: float = DEPARTED_CHECK_HOURS) -> None:
+    """``purge_departed`` once the bot is ready (so at each start), then every ``hours``."""
+    await bot.wait_until_ready()
+    while True:
+        try:
+            await purge_departed(bot)
+        except Exception:  # a busy or unreachable database: the next round tries again
+            log.warning("could not delete the data of departed servers", exc_info=True)
+        await asyncio.sleep(hours * 3600)
 
 
 async def run(bot: ShanghaiBot, token: str) -> None:

@@ -41,4 +41,9 @@ NOTES: Final[dict[int, str]] = {
         "(SHANGHAI_THREADS, on unless set to false, where the bot may create threads); games "
         "already open stay in their channel"
     ),
+    7: (
+        "remembers the servers the bot is removed from: their games, results, ratings and "
+        "settings are deleted SHANGHAI_DEPARTED_GUILD_DAYS (30 unless set) after it left, "
+        "unless it is added back first; nothing is deleted by the upgrade itself"
+    ),
 }

@@ -5,8 +5,11 @@ what the rules make of the recorded actions, not what the file claims; a record 
 refuses, or whose result differs, is an error. ``record_of_table`` builds the record of a
 finished table from what the store keeps (its last state and its action log).
 
-Exit status: 0 when the record replays, 2 with one line on stderr when it cannot be read or
-does not replay.
+With ``--html OUT`` the command writes the record's replay page (one self-contained HTML
+file, ``bot.screens.replay_html``) to OUT instead of printing the replay.
+
+Exit status: 0 when the record replays, 2 with one line on stderr when it cannot be read,
+does not replay, or its page cannot be written.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from bot.screens.replay_html import replay_html
 from data.store import Store
 from engine.events import DealEnded
 from engine.record import GameRecord, read_record, record_from_stored
@@ -23,10 +27,14 @@ PROG = "shanghai"
 EXIT_BAD_RECORD = 2
 
 
-def main(path: Path) -> int:
+def main(path: Path, html: Path | None = None) -> int:
+    """Print the replay of the record at ``path``, or with ``html`` write its replay page
+    there (``bot.screens.replay_html``) and print where."""
     try:
         record = read_record(path.read_text(encoding="utf-8"))
-        lines = list(report(record))
+        lines = list(report(record)) if html is None else [_write_page(record, html)]
+    except _Unwritable as error:
+        return _fail(str(error))
     except OSError as error:
         return _fail(f"cannot read {path}: {error.strerror or error}")
     except UnicodeDecodeError:
@@ -35,6 +43,19 @@ def main(path: Path) -> int:
         return _fail(f"{path}: {error}")
     print("\n".join(lines))
     return 0
+
+
+def _write_page(record: GameRecord, html: Path) -> str:
+    page = replay_html(record).encode("utf-8")
+    try:
+        html.write_bytes(page)
+    except OSError as error:
+        raise _Unwritable(f"cannot write {html}: {error.strerror or error}") from None
+    return f"Wrote {html} ({len(page):,} bytes): open it in any browser"
+
+
+class _Unwritable(Exception):
+    """The page could not be written (its own kind: an ``OSError`` here is the record's)."""
 
 
 def _fail(message: str) -> int:

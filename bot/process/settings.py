@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     backup_every_hours: float = Field(default=24.0, gt=0, le=24 * 30)
     #: How many automatic backups to keep; older ones are deleted.
     backup_keep: int = Field(default=7, ge=1, le=1000)
+    #: Days a server's data is kept after the bot was removed from it (unless it is added back).
+    departed_guild_days: float = Field(default=30.0, ge=0, le=3650)
 
     #: Shards of the whole bot, and the ones this process runs ("0,2"; empty: all of them).
     shard_count: int = Field(default=1, ge=1, le=4096)

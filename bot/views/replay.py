@@ -17,7 +17,7 @@ shows only what everyone at the table saw at that step, and the hands a deal's e
 
 from __future__ import annotations
 
-import importlib
+import asyncio
 import io
 from typing import Any
 
@@ -29,6 +29,7 @@ from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.screens.attachments import hand_picture, table_file, table_png
+from bot.screens.replay_html import replay_html
 from bot.screens.replay_text import (
     DESCRIPTION_LIMIT,
     deal_label,
@@ -38,7 +39,7 @@ from bot.screens.replay_text import (
     totals_line,
 )
 from bot.views.replay_steps import GameReplay, ReplayCache
-from engine.record import GameRecord, write_record
+from engine.record import write_record
 
 REPLAY_BUTTON_TEMPLATE = (
     r"sh:rp:(?P<table>[0-9]{1,19}):(?P<step>[0-9]{1,6}):(?P<verb>prev|next|deal|hand|file|open)"
@@ -49,17 +50,6 @@ GAMES_SELECT_ID = "sh:rpg"
 EDIT, PRIVATE, PUBLIC = "edit", "private", "public"
 #: Discord's limit for a select's options.
 MAX_OPTIONS = 25
-
-
-def replay_html_of(record: GameRecord) -> str | None:
-    """The self-contained HTML replayer's page of ``record``, attached beside the JSON record
-    by Download once ``bot.screens.replay_html`` exists; None until then."""
-    try:
-        module = importlib.import_module("bot.screens.replay_html")
-    except ImportError:
-        return None
-    page: str = module.replay_html(record)
-    return page
 
 
 def cache_of(client: Any) -> ReplayCache:
@@ -339,16 +329,17 @@ async def show_hand(interaction: discord.Interaction[Any], replay: GameReplay, i
 
 
 async def send_record(interaction: discord.Interaction[Any], replay: GameReplay) -> None:
-    """The game's record (``docs/game-record.md``) as a file, privately; with the HTML
-    replayer's page beside it when there is one."""
+    """The game's record (``docs/game-record.md``) and the page that replays it in a browser
+    (``bot.screens.replay_html``), as files, privately. The page replays the whole game again,
+    up to a second of CPU for a long one: in a thread, the click deferred if it runs long."""
     language = interaction_language(interaction)
     name = f"shanghai-game-{replay.table_id}"
-    files = [
-        discord.File(io.BytesIO(write_record(replay.record).encode()), filename=f"{name}.json")
-    ]
-    page = replay_html_of(replay.record)
-    if page is not None:
-        files.append(discord.File(io.BytesIO(page.encode()), filename=f"{name}.html"))
-    await answers.show(
-        interaction, t("replay.record", language, table=replay.table_id), files=files
-    )
+    shown = dict(zip(replay.record.seats, replay.names, strict=True))
+    async with answers.in_time(interaction, fresh=True):
+        page = await asyncio.to_thread(replay_html, replay.record, shown)
+        files = [
+            discord.File(io.BytesIO(write_record(replay.record).encode()), filename=f"{name}.json"),
+            discord.File(io.BytesIO(page.encode()), filename=f"{name}.html"),
+        ]
+        text = t("replay.record", language, table=replay.table_id)
+        await answers.show(interaction, text, files=files)

@@ -161,6 +161,12 @@ async def test_show_my_hand_is_private_and_only_for_players(env: simcord.Env) ->
     ]
     parsed = read_record((await attachment.read()).decode())
     assert parsed == await record_of_table(store, table_id)
+    [page] = [
+        a for a in record.response.attachments if a.filename == f"shanghai-game-{table_id}.html"
+    ]
+    html = (await page.read()).decode()
+    assert html.startswith("<!DOCTYPE html>") or html.lstrip().lower().startswith("<!doctype")
+    assert "alice" in html and "bob" in html  # the seats by their display names
 
 
 async def test_stepping_works_after_a_restart(
