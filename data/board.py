@@ -18,9 +18,11 @@ from .records import (
     GameKind,
     HeadToHead,
     LeaderboardRow,
+    PlayedGame,
     PlayerCard,
     PlayerStats,
     ResultRow,
+    Seat,
     ServerRecord,
     lower_is_better,
 )
@@ -29,6 +31,15 @@ from .sql import Sql
 
 #: How many of a player's last games the stats picture draws.
 RECENT_GAMES = 20
+
+#: The guild's finished games, newest first; ``{player}`` narrows them to one member's.
+_RECENT_GAMES = """
+SELECT r.table_id, MAX(r.finished_at) AS finished_at
+FROM results AS r JOIN tables AS t ON t.id = r.table_id
+WHERE r.guild_id = ? AND t.status = 'finished'{player}
+GROUP BY r.table_id ORDER BY finished_at DESC, r.table_id DESC LIMIT ?
+"""
+_PLAYED_BY = " AND r.table_id IN (SELECT table_id FROM results WHERE guild_id = ? AND user_id = ?)"
 
 _SELECT_RESULTS = """
 SELECT user_id, name, seat, total, is_winner, deals_out, blind_outs, buys_used, place
@@ -66,6 +77,51 @@ class BoardCalls(SqlCalls):
         """The result rows ``finish_game`` stored for a table, by seat."""
         rows = await self._query(_SELECT_RESULTS, table_id)
         return [result_row(row) for row in rows]
+
+    async def recent_games(
+        self, guild_id: int, user_id: int | None = None, limit: int = 10
+    ) -> list[PlayedGame]:
+        """The guild's last ``limit`` finished games, newest first; with ``user_id``, only
+        those that member played. Three reads (the games, their tables, their results), so
+        the query is the same text in both dialects whatever the count."""
+
+        async def work(sql: Sql) -> list[PlayedGame]:
+            if user_id is None:
+                games = await sql.fetch(_RECENT_GAMES.format(player=""), guild_id, limit)
+            else:
+                query = _RECENT_GAMES.format(player=_PLAYED_BY)
+                games = await sql.fetch(query, guild_id, guild_id, user_id, limit)
+            if not games:
+                return []
+            ids = [int(row["table_id"]) for row in games]
+            marks = ", ".join("?" for _ in ids)
+            tables = await sql.fetch(
+                f"SELECT id, channel_id, game_kind, seats FROM tables WHERE id IN ({marks})", *ids
+            )
+            results = await sql.fetch(
+                "SELECT table_id, user_id, name, seat, total, is_winner, deals_out, blind_outs,"
+                f" buys_used, place FROM results WHERE table_id IN ({marks}) ORDER BY seat",
+                *ids,
+            )
+            by_id = {int(row["id"]): row for row in tables}
+            rows: dict[int, list[ResultRow]] = {table_id: [] for table_id in ids}
+            for row in results:
+                rows[int(row["table_id"])].append(result_row(row))
+            return [
+                PlayedGame(
+                    table_id=table_id,
+                    channel_id=int(by_id[table_id]["channel_id"]),
+                    game_kind=by_id[table_id]["game_kind"],
+                    finished_at=float(game["finished_at"]),
+                    seats=tuple(
+                        Seat.from_json(obj) for obj in self._from_json(by_id[table_id]["seats"])
+                    ),
+                    results=tuple(rows[table_id]),
+                )
+                for table_id, game in zip(ids, games, strict=True)
+            ]
+
+        return await self._sql_read(work)
 
     async def player_stats(
         self, guild_id: int, user_id: int, game_kind: GameKind = "shanghai"

@@ -190,6 +190,20 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One finished game of a guild as its history lists it: where it was played, when it
+    ended, every seat (computers too) and the people's results (a computer has no result)."""
+
+    table_id: int
+    channel_id: int
+    game_kind: GameKind
+    finished_at: float
+    seats: tuple[Seat, ...]
+    #: The people's result rows, by seat.
+    results: tuple[ResultRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     """One player's line on a guild's board for one season: ranked games only.
 

@@ -42,6 +42,7 @@ from .records import (
     GameKind,
     HeadToHead,
     LeaderboardRow,
+    PlayedGame,
     PlayerCard,
     PlayerStats,
     ResultRow,
@@ -235,6 +236,13 @@ class Store(Protocol):
 
     async def table_results(self, table_id: int) -> list[ResultRow]:
         """The result rows ``finish_game`` stored for a table, by seat."""
+        ...
+
+    async def recent_games(
+        self, guild_id: int, user_id: int | None = None, limit: int = 10
+    ) -> list[PlayedGame]:
+        """The guild's last ``limit`` finished games, newest first; with ``user_id``, only
+        those that member played."""
         ...
 
     async def leaderboard(
