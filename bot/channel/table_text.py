@@ -138,7 +138,7 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     parts.append(score_sheet_text(names, view.score_sheet, language))
     over = next((e for e in change.events if isinstance(e, GameEnded)), None)
     if over is not None:
-        parts.append(t("notice.game_over", language))
+        parts.append(t("notice.game_over", language, number=table.id))
         parts.append(standings_text(names, list(over.totals), over.winners))
         parts.append(winner_line(names, list(over.totals), over.winners, view.rules.game, language))
     return "\n".join(parts)

@@ -57,9 +57,14 @@ async def test_every_open_hand_says_who_won_and_where_its_player_finished(env: A
 
 async def test_the_channel_celebrates_the_winner_and_offers_play_again(env: Any) -> None:
     world = await one_deal_table(env)
+    number = world.table.id
     winner, _ = await go_out(world, env)
     history = world.channel.history()
     final = next(m for m in history if "Final standings" in (m.content or ""))
     assert f"**{winner.name}** wins" in final.content
     assert "lowest total wins" in final.content
     assert any("Play again" in label for label in button_labels(final))
+    assert f"game #{number}" in final.content
+    assert "Replay" in button_labels(final)
+    replay = await winner.click(final, label="Replay")
+    assert replay.acknowledged
