@@ -209,7 +209,8 @@ class HandFollower:
                     continue
                 hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
                 note = None
-                gained = Counter(hand) - Counter(followed.hand or hand)
+                shown = hand if followed.hand is None else followed.hand  # None: unknown
+                gained = Counter(hand) - Counter(shown)
                 if gained and snap.gained == ():
                     cards = sorted((Card.parse(c) for c in gained.elements()), key=Card.sort_key)
                     note = t("hand.you_got", language, cards=cards_text(cards))
@@ -276,6 +277,9 @@ class HandFollower:
         await asyncio.sleep(max(delay, 0.0))
         if self.followed.get(key) is not followed:
             return  # a newer click follows this hand now, with a token of its own
+        if followed.latest is None:  # revived, and its table never came back: nothing to draw
+            self._drop(key, followed)
+            return
         followed.asleep = followed.dirty = True
         self._kick(*key)
 

@@ -98,3 +98,24 @@ async def test_a_hand_about_to_expire_says_it_has_gone_to_sleep(env: simcord.Env
     assert "gone to sleep" in hand.response.content
     assert "My hand" in hand.response.content
     assert not env.bot.hands.follows(world.table.id, p.id)
+
+
+async def test_a_hand_too_old_to_follow_after_a_restart_is_named_in_the_restart_line(
+    env: simcord.Env, make_bot: Callable[[], Any]
+) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    await env.advance_time(9)
+    p = world.current()
+    q = next(x for x in world.players if x.id != p.id)
+    hand = await open_hand(world, q)
+    for _ in range(14):  # its token is too old to edit the message by now
+        await env.advance_time(60)
+    assert "gone to sleep" in hand.response.content
+    before = {m.id for m in world.channel.history()}
+    await env.restart_bot(make_bot())
+    await env.advance_time(2)
+    new = "\n".join(m.content for m in world.channel.history() if m.id not in before)
+    line = next(x for x in new.splitlines() if "the bot restarted" in x)
+    assert line.count(f"<@{q.id}>") == 1 and f"<@{p.id}>" not in line
+    assert new.count(f"<@{p.id}>") == 1  # the player to move: their turn's ping
