@@ -75,6 +75,39 @@ def classify(error: BaseException, bot: Any, guild_id: int | None) -> Fault:
     return Fault.BUG
 
 
+def may_have_landed(error: BaseException) -> bool:
+    """Whether a post that failed with ``error`` may be in the channel all the same: Discord
+    can answer 500 (or not answer in time) after the message was made."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500
+    return isinstance(error, (aiohttp.ClientError, OSError, TimeoutError))
+
+
+#: How far back a stray table message is looked for (the retry comes soon after the failure).
+STRAY_LOOKBACK = 20
+
+
+async def strays(
+    channel: Any, bot_id: int, after: int | None, keep: int
+) -> list[tuple[int, str | None]]:
+    """The bot's messages with live controls posted since ``after`` (the table message moved
+    away from), other than ``keep``: posts Discord made despite a failure, to be stripped as a
+    moved-away table message is. Nothing is found without ``after`` (an older message with
+    controls, such as a finished game's **Play again**, is not the moving table's)."""
+    if after is None:
+        return []
+    found: list[tuple[int, str | None]] = []
+    try:
+        async for message in channel.history(limit=STRAY_LOOKBACK, after=discord.Object(after)):
+            if message.author.id == bot_id and message.components and message.id != keep:
+                found.append((message.id, message.content or None))
+    except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+        log.info(
+            "channel %s: could not look for stray table messages (%s)", channel.id, _summary(error)
+        )
+    return found
+
+
 def missing_permissions(bot: Any, channel_id: int) -> list[str]:
     """The permission flags the bot lacks in the channel (may be empty if the channel is not
     in the cache)."""

@@ -6,28 +6,37 @@ each followed player's ``SeatSnapshot`` (the service builds it under the table's
 players ``watched`` names) and, when its tag differs from what
 the message shows (their turn began, a bought or penalty card or a held draw reached them, a
 new deal was dealt, the game ended), edits the message through the webhook: no channel call,
-and the picture is uploaded again only when the hand itself changed. Once the token is too old,
-the player gets the hand again from the turn message's **My hand**.
+and the picture is uploaded again only when the hand itself changed.
+
+A hand never goes quiet without a word. The tokens are saved with the game (the store's meta,
+a few seconds after they change, never logged), so after a restart each hand whose token is
+still young is followed again through the webhook ``PATCH .../messages/@original``, rebuilt
+from the application id and the token. Shortly before a token runs out, the hand's last update
+says that it has gone to sleep and that **My hand** wakes it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
-from bot.i18n import interaction_language, t
+from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, resolve_language, t
 from bot.interactions.answers import awaiting_answer
 from bot.process.logs import at_ids
 from bot.screens.hand_text import dealt_note, ending_text, pause_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand
+from data.store import background_writes
 from engine.cards import Card
 
 if TYPE_CHECKING:
@@ -41,17 +50,28 @@ TOKEN_SECONDS = 14 * 60
 PAUSED = "paused"
 #: How long a click waits for a push already on its way to its hand (one edit's time).
 PUSH_WAIT_SECONDS = 1.0
+#: When a hand says it has gone to sleep: shortly before its token runs out.
+SLEEP_SECONDS = TOKEN_SECONDS - 30
+#: The followed hands are saved at once, then at most once per this many seconds.
+SAVE_SECONDS = 30.0
+#: The store's meta key of the followed hands (their tokens are secrets: never logged).
+STORE_KEY = "followed_hands"
 
 
 @dataclass
 class Followed:
     """One player's open hand message and what it shows."""
 
-    interaction: discord.Interaction[Any]
+    #: None: followed again after a restart, through the stored ``token`` alone.
+    interaction: discord.Interaction[Any] | None
     sort: SortMode
     tag: str
-    hand: tuple[str, ...]
+    #: The cards the message shows (None: not known after a restart; the next push draws all).
+    hand: tuple[str, ...] | None
     since: float
+    token: str = field(default="", repr=False)
+    language: Language = DEFAULT_LANGUAGE
+    guild_id: int | None = None
     task: asyncio.Task[None] | None = None
     dirty: bool = False
     #: The newest screen a change brought for this player (a closed table's says so).
@@ -60,6 +80,9 @@ class Followed:
     #: (a compound play makes several changes in one click, and a push of the first of them
     #: could land after the answer and show a hand that no longer is).
     clicks: int = 0
+    #: Its token is about to run out: the next push says so, and it is followed no more.
+    asleep: bool = False
+    sleeper: asyncio.Task[None] | None = None
 
 
 class HandFollower:
@@ -69,6 +92,8 @@ class HandFollower:
         self.bot = bot
         self.followed: dict[tuple[int, int], Followed] = {}
         self.pushes = 0
+        self._saver: asyncio.Task[None] | None = None
+        self._unsaved = False
 
     def _now(self) -> float:
         return discord.utils.utcnow().timestamp()
@@ -83,16 +108,40 @@ class HandFollower:
         tag = snap.tag
         if snap.paused_until is not None:  # a recap alone: the next deal is drawn in full
             tag, hand = PAUSED, ()
-        followed = Followed(interaction, sort, tag, hand, self._now())
+        followed = Followed(
+            interaction,
+            sort,
+            tag,
+            hand,
+            self._now(),
+            token=interaction.token,
+            language=interaction_language(interaction),
+            guild_id=interaction.guild_id,
+            latest=snap,
+        )
         if old is not None:
             followed.clicks = old.clicks
+            if old.sleeper is not None:
+                old.sleeper.cancel()
         if old is not None and old.task is not None and not old.task.done():
             followed.task, followed.dirty = old.task, old.dirty
         self.followed[key] = followed
+        self._sleep_later(key, followed)
+        self._save_soon()
 
     def forget(self, table_id: int, user_id: int) -> None:
         """Stop following this player's hand (they left the game: their message says so)."""
-        self.followed.pop((table_id, user_id), None)
+        self._drop((table_id, user_id))
+
+    def _drop(self, key: tuple[int, int], followed: Followed | None = None) -> None:
+        """Follow ``key`` no more (only if it is still ``followed``, when given)."""
+        current = self.followed.get(key)
+        if current is None or (followed is not None and current is not followed):
+            return
+        del self.followed[key]
+        if current.sleeper is not None and current.sleeper is not asyncio.current_task():
+            current.sleeper.cancel()
+        self._save_soon()
 
     def follows(self, table_id: int, user_id: int) -> bool:
         """Whether this player's open hand can still be updated for them (a live token)."""
@@ -109,7 +158,7 @@ class HandFollower:
             if table_id != table.id:
                 continue
             if self._now() - followed.since > TOKEN_SECONDS:
-                del self.followed[(table_id, user_id)]
+                self._drop((table_id, user_id))
                 continue
             snap = change.seats.get(user_id)
             if snap is None:
@@ -153,25 +202,27 @@ class HandFollower:
             followed = self.followed.get(key)
             if followed is None or not followed.dirty:
                 return
-            if awaiting_answer(followed.interaction) or followed.clicks:
+            answer = followed.interaction
+            if (answer is not None and awaiting_answer(answer)) or followed.clicks:
                 return  # its own answer is on the way; ``answered`` looks again after it
             followed.dirty = False
-            language = interaction_language(followed.interaction)  # the player's own language
+            language = followed.language  # the player's own language
             snap = followed.latest
             try:
                 if snap is None:
                     return
-                if snap.tag == followed.tag:
+                if snap.tag == followed.tag and not followed.asleep:
                     continue
                 if snap.paused_until is not None and not snap.over:  # the recap alone
-                    await followed.interaction.edit_original_response(
-                        content=pause_text(snap, language), view=None, attachments=[]
+                    await self._edit(
+                        followed, content=pause_text(snap, language), view=None, attachments=[]
                     )
                     followed.tag, followed.hand = PAUSED, ()
                     continue
                 hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
-                gained = Counter(hand) - Counter(followed.hand)
                 note = None
+                shown = hand if followed.hand is None else followed.hand  # None: unknown
+                gained = Counter(hand) - Counter(shown)
                 if followed.tag == PAUSED:
                     note = dealt_note(snap, language)
                 elif gained and snap.gained == ():
@@ -180,14 +231,14 @@ class HandFollower:
                 if snap.over or snap.removed:
                     # The game is over, or the bot plays this seat for good (they left, were
                     # removed, or left the server): say so once, and follow no more.
-                    self.followed.pop(key, None)
+                    self._drop(key, followed)
                     text = (
                         ending_text(snap, language) if snap.over else t("hand.seat_gone", language)
                     )
-                    await followed.interaction.edit_original_response(
-                        content=text, view=None, attachments=[]
-                    )
+                    await self._edit(followed, content=text, view=None, attachments=[])
                     return
+                if followed.asleep:
+                    note = "\n".join(x for x in (note, t("hand.asleep", language)) if x)
                 if snap.later is not None:  # its legal plays, computed off the event loop
                     snap = await settled(snap)
                     if self.followed.get(key) is not followed:
@@ -195,15 +246,127 @@ class HandFollower:
                 content, ui = render_hand(snap, followed.sort, note=note, language=language)
                 if hand != followed.hand:
                     files = await hand_files(snap, followed.sort, language=language)
-                    await followed.interaction.edit_original_response(
-                        content=content, view=ui, attachments=files
-                    )
+                    await self._edit(followed, content=content, view=ui, attachments=files)
                 else:
-                    await followed.interaction.edit_original_response(content=content, view=ui)
+                    await self._edit(followed, content=content, view=ui)
                 followed.tag, followed.hand = snap.tag, hand
                 self.pushes += 1
+                if followed.asleep:  # its last update: the token runs out now
+                    self._drop(key, followed)
+                    return
             except (discord.HTTPException, ValueError):
-                where = at_ids(followed.interaction.guild_id, table_id)
+                where = at_ids(followed.guild_id, table_id)
                 log.info("%s: could not follow a hand; it waits for My hand", where)
-                self.followed.pop(key, None)
+                self._drop(key, followed)
                 return
+
+    async def _edit(self, followed: Followed, **fields: Any) -> None:
+        """Edit the hand message: through its interaction, or after a restart through the
+        interaction's webhook rebuilt from the application id and the stored token."""
+        if followed.interaction is not None:
+            await followed.interaction.edit_original_response(**fields)
+            return
+        app_id = self.bot.application_id
+        hook = discord.Webhook.partial(app_id, followed.token, client=self.bot)
+        with handle_message_parameters(**fields) as params:
+            await async_context.get().edit_original_interaction_response(
+                app_id,
+                followed.token,
+                session=hook.session,
+                proxy=hook.proxy,
+                proxy_auth=hook.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+            )
+
+    # -- sleep: the last update before the token runs out -----------------------------------------
+
+    def _sleep_later(self, key: tuple[int, int], followed: Followed) -> None:
+        """Arm the update that says this hand has gone to sleep, shortly before its token ends."""
+        delay = followed.since + SLEEP_SECONDS - self._now()
+        followed.sleeper = asyncio.get_running_loop().create_task(
+            self._fall_asleep(key, followed, delay), name=f"shanghai-hand-sleep-{key[0]}"
+        )
+
+    async def _fall_asleep(self, key: tuple[int, int], followed: Followed, delay: float) -> None:
+        await asyncio.sleep(max(delay, 0.0))
+        if self.followed.get(key) is not followed:
+            return  # a newer click follows this hand now, with a token of its own
+        if followed.latest is None:  # revived, and its table never came back: nothing to draw
+            self._drop(key, followed)
+            return
+        followed.asleep = followed.dirty = True
+        self._kick(*key)
+
+    # -- the tokens kept across a restart ---------------------------------------------------------
+
+    def _save_soon(self) -> None:
+        self._unsaved = True
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.get_running_loop().create_task(
+                self._save(), name="shanghai-hands-save"
+            )
+
+    async def _save(self) -> None:
+        """Write the followed hands now, then at most once per ``SAVE_SECONDS`` while they
+        change (a burst of clicks is one write)."""
+        while self._unsaved:
+            self._unsaved = False
+            await self._write()
+            await asyncio.sleep(SAVE_SECONDS)
+
+    async def _write(self) -> None:
+        """Write the followed hands that still have time."""
+        store = getattr(self.bot, "store", None)
+        if store is None:
+            return
+        now = self._now()
+        rows = [
+            {
+                "table": table_id,
+                "user": user_id,
+                "token": f.token,
+                "since": f.since,
+                "sort": f.sort,
+                "tag": f.tag,
+                "language": f.language,
+                "guild": f.guild_id,
+            }
+            for (table_id, user_id), f in self.followed.items()
+            if f.token and not f.asleep and now - f.since < SLEEP_SECONDS
+        ]
+        try:
+            with background_writes():
+                await store.set_meta(STORE_KEY, json.dumps(rows))
+        except Exception as error:  # the hands are followed still; a restart forgets them
+            log.info("could not save the followed hands (%s)", type(error).__name__)
+
+    async def revive(self, store: Any) -> None:
+        """Follow again the hands saved before a restart whose tokens are still young: the
+        restored tables' first change redraws them if what they show is out of date."""
+        try:
+            rows = json.loads(await store.get_meta(STORE_KEY) or "[]")
+        except Exception as error:
+            log.info("could not read the followed hands (%s)", type(error).__name__)
+            return
+        now = self._now()
+        for row in rows if isinstance(rows, list) else []:
+            try:
+                key = (int(row["table"]), int(row["user"]))
+                since = float(row["since"])
+                followed = Followed(
+                    None,
+                    "r" if row.get("sort") == "r" else "s",
+                    str(row["tag"]),
+                    None,
+                    since,
+                    token=str(row["token"]),
+                    language=resolve_language(row.get("language")),
+                    guild_id=None if row.get("guild") is None else int(row["guild"]),
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+            if now - since < SLEEP_SECONDS and key not in self.followed:
+                self.followed[key] = followed
+                self._sleep_later(key, followed)

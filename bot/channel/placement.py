@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.channel.delivery import UNKNOWN_MESSAGE
+from bot.channel.delivery import UNKNOWN_MESSAGE, may_have_landed, strays
 from bot.channel.outbox import RATE, Outbox
 from bot.channel.pacing import ChannelPace
 from bot.channel.table_text import fingerprint
@@ -83,10 +83,19 @@ class Placement:
         kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
         if view is not None:
             kwargs["view"] = view
-        message = await channel.send(text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs)
+        try:
+            message = await channel.send(
+                text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs
+            )
+        except Exception as error:
+            box.unsure = box.unsure or may_have_landed(error)
+            raise
         self.notices += 1
         if old is not None:  # stripped by ``_strip_old``, retried until it is
             box.to_strip.append((old, box.posted_text or None))
+        if box.unsure:  # an earlier try may be in the channel too, with live controls
+            box.unsure = False
+            box.to_strip.extend(await strays(channel, self.bot.user.id, old, message.id))
         box.message_id, box.posted_text, box.after = message.id, text, 0
         box.shown = fingerprint(text, embed, view)
         box.id_unsaved = True

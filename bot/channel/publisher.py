@@ -55,7 +55,13 @@ if TYPE_CHECKING:
 
 from bot.channel.outbox import QUIET_TURNS, RATE, RECENT_LINES, Outbox, Sheet
 from bot.channel.placement import Placement
-from bot.channel.table_text import change_lines, deal_end_text, fingerprint, worth_showing
+from bot.channel.table_text import (
+    change_lines,
+    deal_end_text,
+    fingerprint,
+    restart_line,
+    worth_showing,
+)
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +115,12 @@ class Publisher(Placement):
             box.table = table  # else its lines wait for the next change worth an edit
         box.lines.extend(lines)
         ping = self._ping_for(change)
+        if change.kind == "restore":  # said once, in the next post, and not kept in its text
+            hands = getattr(self.bot, "hands", None)
+            line = restart_line(
+                change, lambda user: hands is not None and hands.follows(table.id, user), ping
+            )
+            box.pings.extend([line] if line else [])
         view = table.view
         if ping is not None and view is not None:
             language = table_language(table.record.options)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -47,23 +47,30 @@ if TYPE_CHECKING:
     from bot.service import Change
 
 
+def restart_line(change: Change, followed: Callable[[int], bool], pinged: int | None) -> str | None:
+    """After a restart, the one line naming the people whose open hands can't be followed
+    again (``followed``: the bot still reaches theirs), to open them again; the player to move
+    (``pinged``) hears it from their turn's ping. Posted once, never kept in the table's text."""
+    table = change.table
+    people = [
+        f"<@{seat.user_id}>"
+        for number, seat in enumerate(table.record.seats)
+        if not table.is_computer(number) and seat.user_id != pinged and not followed(seat.user_id)
+    ]
+    if not people:
+        return None
+    language = table_language(table.record.options)
+    return t("notice.restarted", language, players=", ".join(people))
+
+
 def change_lines(change: Change) -> list[str]:
-    """The notice lines ``change`` adds to the table message's text (a restart's ping, a
-    departure, what the bot played for a seat, what happened)."""
+    """The notice lines ``change`` adds to the table message's text (a departure, what the
+    bot played for a seat, what happened)."""
     table = change.table
     names = table.names
     language = table_language(table.record.options)
     lines: list[str] = []
-    if change.kind == "restore":
-        # The hands opened before the restart can't be followed (their interaction tokens
-        # were in memory): each person is told in this one ping to open theirs again.
-        people = [
-            f"<@{seat.user_id}>"
-            for number, seat in enumerate(table.record.seats)
-            if not table.is_computer(number)
-        ]
-        return [t("notice.restarted", language, players=", ".join(people))]
-    if change.kind in ("lobby", "window"):
+    if change.kind in ("lobby", "window", "restore"):  # a restart's line: ``restart_line``
         return lines
     if change.kind == "deal":
         return [next_deal_line(change, language), *commitment_line(change, language)]

@@ -175,6 +175,7 @@ class ShanghaiBot(commands.AutoShardedBot):
         await self.load_commands()
         if 0 in self.shard_set.ids:
             await self.sync_commands()
+        await self.hands.revive(self.store)  # before the restored tables' first change
         # Last: restored timers may fire at once, and nothing else should wait behind them.
         restored = await self.service.restore()
         log.info("restored %d open table(s)", len(restored))

@@ -238,6 +238,7 @@ async def melds_form_submitted(interaction: discord.Interaction[Any]) -> None:
             raise UserError(
                 "That form is not valid any more; open your hand again.", code="stale_form"
             )
+        guards.table_here(interaction, int(table))  # as every other control of the hand
         async with (
             answers.for_click(interaction, int(table), fresh=False),
             answering_hand(interaction, int(table)),  # as a click on the hand is answered
