@@ -63,7 +63,7 @@ DUTCH = Words(
     lay_down="Leg deze combinaties uit",
     went_down="Je hebt uitgelegd!",
     sheet_notice="**Scorelijst na ronde 1**",
-    game_over_notice="🏁 **Einde van het spel!** Eindstand:",
+    game_over_notice="🏁 **Einde van het spel!** Eindstand van spel #",
     final_title="Shanghai: einde van het spel",
 )
 
@@ -84,7 +84,7 @@ SPANISH = Words(
     lay_down="Bajar estas combinaciones",
     went_down="¡Te has bajado!",
     sheet_notice="**Hoja de puntos tras la ronda 1**",
-    game_over_notice="🏁 **¡Fin de la partida!** Clasificación final:",
+    game_over_notice="🏁 **¡Fin de la partida!** Clasificación final de la partida n.º ",
     final_title="Shanghai: fin de la partida",
 )
 
