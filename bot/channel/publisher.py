@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -39,6 +38,7 @@ from bot.screens.attachments import (
     TABLE_FILE,
     score_sheet_picture,
     table_file,
+    table_key,
     table_picture,
     table_png,
 )
@@ -313,14 +313,28 @@ class Publisher(Placement):
         assert public is not None
         language = table_language(table.record.options)
         four = bool(table.record.options.get(FOUR_COLOUR_OPTION, False))
-        png = await table_png(
-            public, table.names, compact=True, language=language, four_colour=four
+        # The picture shows the seats and their melds only (the text says the upcard, the
+        # stock and whose turn it is), so most edits keep it: it is drawn and uploaded only
+        # when what it draws changed.
+        digest = table_key(
+            public, table.names, compact=True, language=language, four_colour=four, mark_turn=False
         )
-        digest = hashlib.sha1(png).hexdigest()
+
+        async def picture() -> bytes:
+            return await table_png(
+                public,
+                table.names,
+                compact=True,
+                language=language,
+                four_colour=four,
+                mark_turn=False,
+            )
+
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
         if pings or box.after >= 2 or self._message_id(box, table) is None:
             posted = "\n".join(x for x in (text, *pings) if x)
+            png = await picture()
             await self._move(box, table, posted, embed, view, png)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
@@ -338,11 +352,15 @@ class Publisher(Placement):
         if shown == box.shown and digest == box.picture:
             box.recent = recent
             return  # nothing visible would change
-        files = [table_file(png, language)] if digest != box.picture else None
+        files = None  # None: the message keeps the attachment it has
+        if digest != box.picture:
+            png = await picture()
+            files = [table_file(png, language)]
         if await self._edit_message(box, table, text, embed, view, files):
             box.shown, box.picture = shown, digest
         elif box.gone:  # someone deleted the table message: post it anew
             box.gone = False
+            png = await picture()
             await self._move(box, table, text, embed, view, png, old_gone=True)
             box.picture = digest
         box.recent = recent

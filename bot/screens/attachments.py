@@ -8,7 +8,9 @@ not load attachments.
 
 from __future__ import annotations
 
+import hashlib
 import io
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
@@ -28,6 +30,45 @@ def _file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
 
+#: Table pictures drawn lately, by ``table_key``: a picture that comes back (a message moved
+#: to the bottom, a snapshot drawn twice) is not drawn again.
+_TABLES: OrderedDict[str, bytes] = OrderedDict()
+_TABLES_KEPT = 32
+
+
+def table_key(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    compact: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
+    mark_turn: bool = True,
+) -> str:
+    """A digest of what the table picture draws, and only that: two views with the same key
+    give the same picture. The compact picture without the turn's mark draws the seats and
+    their melds only, so its key (and its bytes) stay the same while just the upcard, the
+    stock or the turn changes: the message keeps its attachment instead of a new upload."""
+    drawn: tuple[object, ...] = (
+        tuple(names),
+        view.seats,
+        view.melds,
+        view.rules.model_dump_json(),
+        view.buy_limit,
+        view.dealer,
+        view.seat,
+        language,
+        four_colour,
+        compact,
+        mark_turn,
+    )
+    if mark_turn or not compact:
+        drawn += (view.current, view.step, view.is_over)
+    if not compact:
+        drawn += (view.deal, view.contract, view.stock_size, view.upcard, view.upcard_live)
+    return hashlib.sha1(repr(drawn).encode()).hexdigest()
+
+
 async def table_png(
     view: PlayerView,
     names: Sequence[str],
@@ -40,9 +81,22 @@ async def table_png(
     """The public table's PNG in the table's ``language``, drawn from the spectators' view with
     display names on the seats; ``compact``: the seats and numbered melds only, for the table
     message; ``four_colour``: clubs green and diamonds blue; ``mark_turn``: the
-    seat to move framed in gold (the picture then changes every turn)."""
+    seat to move framed in gold (the picture then changes every turn). A picture drawn lately
+    with the same ``table_key`` is given again without drawing."""
+    key = table_key(
+        view,
+        names,
+        compact=compact,
+        language=language,
+        four_colour=four_colour,
+        mark_turn=mark_turn,
+    )
+    kept = _TABLES.get(key)
+    if kept is not None:
+        _TABLES.move_to_end(key)
+        return kept
     seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
-    return await render_in_thread(
+    png = await render_in_thread(
         render_table,
         replace(view, seats=seats),
         compact=compact,
@@ -50,6 +104,10 @@ async def table_png(
         four_colour=four_colour,
         mark_turn=mark_turn,
     )
+    _TABLES[key] = png
+    while len(_TABLES) > _TABLES_KEPT:
+        _TABLES.popitem(last=False)
+    return png
 
 
 def table_file(png: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.File:
