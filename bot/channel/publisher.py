@@ -38,9 +38,9 @@ from bot.screens.attachments import (
     TABLE_FILE,
     score_sheet_picture,
     table_file,
+    table_image,
     table_key,
     table_picture,
-    table_png,
 )
 from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.table import render_table
@@ -321,7 +321,7 @@ class Publisher(Placement):
         )
 
         async def picture() -> bytes:
-            return await table_png(
+            return await table_image(
                 public,
                 table.names,
                 compact=True,
@@ -334,8 +334,8 @@ class Publisher(Placement):
         text = "\n".join(recent)
         if pings or box.after >= 2 or self._message_id(box, table) is None:
             posted = "\n".join(x for x in (text, *pings) if x)
-            png = await picture()
-            await self._move(box, table, posted, embed, view, png)
+            data = await picture()
+            await self._move(box, table, posted, embed, view, data)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
             del box.pings[: len(pings)]
@@ -354,14 +354,14 @@ class Publisher(Placement):
             return  # nothing visible would change
         files = None  # None: the message keeps the attachment it has
         if digest != box.picture:
-            png = await picture()
-            files = [table_file(png, language)]
+            data = await picture()
+            files = [table_file(data, language)]
         if await self._edit_message(box, table, text, embed, view, files):
             box.shown, box.picture = shown, digest
         elif box.gone:  # someone deleted the table message: post it anew
             box.gone = False
-            png = await picture()
-            await self._move(box, table, text, embed, view, png, old_gone=True)
+            data = await picture()
+            await self._move(box, table, text, embed, view, data, old_gone=True)
             box.picture = digest
         box.recent = recent
 

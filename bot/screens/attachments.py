@@ -13,15 +13,17 @@ import io
 from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from typing import Any
 
 import discord
+from PIL import Image
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.screens import render_hand, render_in_thread, render_score_sheet, render_table
 from engine.cards import Card
 from engine.view import PlayerView
 
-TABLE_FILE = "table.png"
+TABLE_FILE = "table.webp"
 HAND_FILE = "hand.png"
 SHEET_FILE = "scores.png"
 
@@ -69,6 +71,11 @@ def table_key(
     return hashlib.sha1(repr(drawn).encode()).hexdigest()
 
 
+def _named(view: PlayerView, names: Sequence[str]) -> PlayerView:
+    seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
+    return replace(view, seats=seats)
+
+
 async def table_png(
     view: PlayerView,
     names: Sequence[str],
@@ -81,8 +88,40 @@ async def table_png(
     """The public table's PNG in the table's ``language``, drawn from the spectators' view with
     display names on the seats; ``compact``: the seats and numbered melds only, for the table
     message; ``four_colour``: clubs green and diamonds blue; ``mark_turn``: the
-    seat to move framed in gold (the picture then changes every turn). A picture drawn lately
-    with the same ``table_key`` is given again without drawing."""
+    seat to move framed in gold (the picture then changes every turn)."""
+    return await render_in_thread(
+        render_table,
+        _named(view, names),
+        compact=compact,
+        language=language,
+        four_colour=four_colour,
+        mark_turn=mark_turn,
+    )
+
+
+def lossless_webp(png: bytes) -> bytes:
+    """The same pixels as a lossless WebP: about half the bytes of the PNG for the table's
+    flat colours (Discord shows WebP attachments and embed images like PNG ones)."""
+    out = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(out, format="WEBP", lossless=True, method=4, quality=80)
+    return out.getvalue()
+
+
+def _table_upload(view: PlayerView, **options: Any) -> bytes:
+    return lossless_webp(render_table(view, **options))
+
+
+async def table_image(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    compact: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
+    mark_turn: bool = True,
+) -> bytes:
+    """The table picture as uploaded (``TABLE_FILE``, lossless WebP), as ``table_png`` draws
+    it. A picture drawn lately with the same ``table_key`` is given again without drawing."""
     key = table_key(
         view,
         names,
@@ -95,23 +134,23 @@ async def table_png(
     if kept is not None:
         _TABLES.move_to_end(key)
         return kept
-    seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
-    png = await render_in_thread(
-        render_table,
-        replace(view, seats=seats),
+    data = await render_in_thread(
+        _table_upload,
+        _named(view, names),
         compact=compact,
         language=language,
         four_colour=four_colour,
         mark_turn=mark_turn,
     )
-    _TABLES[key] = png
+    _TABLES[key] = data
     while len(_TABLES) > _TABLES_KEPT:
         _TABLES.popitem(last=False)
-    return png
+    return data
 
 
-def table_file(png: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.File:
-    return _file(png, TABLE_FILE, t("picture.alt_table", language))
+def table_file(data: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.File:
+    """``table_image``'s bytes as the table message's attachment."""
+    return _file(data, TABLE_FILE, t("picture.alt_table", language))
 
 
 async def table_picture(
@@ -122,8 +161,8 @@ async def table_picture(
     four_colour: bool = False,
 ) -> discord.File:
     """The public table as an attachment."""
-    png = await table_png(view, names, language=language, four_colour=four_colour)
-    return table_file(png, language)
+    data = await table_image(view, names, language=language, four_colour=four_colour)
+    return table_file(data, language)
 
 
 async def hand_picture(

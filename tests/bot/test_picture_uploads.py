@@ -4,11 +4,13 @@ that lays nothing down edits the message and keeps its attachment."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
 import simcord
+from PIL import Image
 
-from bot.screens.attachments import table_key, table_png
+from bot.screens.attachments import table_image, table_key, table_png
 from bot.screens.samples import NAMES, table_view
 from engine.cards import Card
 
@@ -76,7 +78,7 @@ async def test_a_turn_that_lays_nothing_keeps_the_picture(env: simcord.Env) -> N
     hand = await open_hand(world, p)
     await open_hand(world, other)
     picture = [a.filename for a in world.message().attachments]
-    assert picture == ["table.png"]
+    assert picture == ["table.webp"]
     before = len(env.http_requests)
     await p.click(hand.response, label="Draw from stock")
     card = world.table.game.hand_of(str(p.id))[0]
@@ -87,5 +89,19 @@ async def test_a_turn_that_lays_nothing_keeps_the_picture(env: simcord.Env) -> N
     assert "attachments" not in (edits[0].json or {})  # nothing uploaded, nothing dropped
     message = world.message()
     assert [a.filename for a in message.attachments] == picture
-    assert message.embeds[0].image.url == "attachment://table.png"
+    assert message.embeds[0].image.url == "attachment://table.webp"
     assert f"Upcard: **{card.pretty()}**" in message.embeds[0].description
+
+
+async def test_the_uploaded_table_is_the_drawn_picture_in_fewer_bytes() -> None:
+    """The attachment is a lossless WebP of the PNG the renderer draws: the same pixels."""
+    view = table_view(8)
+    names = _names(8)
+    png = await table_png(view, names, compact=True, mark_turn=False)
+    upload = await table_image(view, names, compact=True, mark_turn=False)
+    assert upload[:4] == b"RIFF" and upload[8:12] == b"WEBP"
+    assert len(upload) < 0.75 * len(png)
+    drawn = Image.open(io.BytesIO(png)).convert("RGB")
+    sent = Image.open(io.BytesIO(upload)).convert("RGB")
+    assert drawn.size == sent.size and drawn.tobytes() == sent.tobytes()
+    assert await table_image(view, names, compact=True, mark_turn=False) is upload  # kept
