@@ -20,6 +20,7 @@ from bot.screens.cards import HAND, TABLE, card_face, clear_caches
 from bot.screens.hand_picture import MARGIN, RAISE, layout_hand
 from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 from bot.screens.score_sheet import PLAYER_COLOURS
+from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
 from bot.screens.table_picture import SIZE, layout_table
 from bot.screens.text import score_sheet_text
 from engine import Game, Rules, parse_action
@@ -275,8 +276,8 @@ def test_upcard_live_and_dead_differ() -> None:
 def test_score_sheet_for_eight_players_and_ten_deals() -> None:
     data = render_score_sheet(NAMES, SHEET_8x10)
     image = png(data)
-    assert image.width == 1040 and 800 < image.height < 1000
-    assert len(data) < 300 * 1024
+    assert image.width == SHEET_WIDTH and 600 < image.height < 1000
+    assert len(data) < 60 * 1024
     assert render_score_sheet(NAMES, SHEET_8x10) == data
     # Every player's colour is distinct and drawn (table header, lines, legend).
     assert len(set(PLAYER_COLOURS)) == len(PLAYER_COLOURS) >= 8
