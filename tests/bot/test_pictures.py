@@ -42,8 +42,10 @@ from bot.screens.score_sheet import (
     PLAYER_COLOURS,
     ROW_HEIGHT,
     dodge,
+    visible,
 )
 from bot.screens.score_sheet import TEXT as SHEET_TEXT
+from bot.screens.score_sheet import TEXT_WIDTH as SHEET_TEXT_WIDTH
 from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
 from bot.screens.table_picture import (
     MIN_GLYPH,
@@ -56,6 +58,7 @@ from bot.screens.table_picture import (
     short_name,
 )
 from bot.screens.table_picture.measures import BAR, OUTER, px
+from bot.screens.text import score_sheet_text
 from engine import parse_cards
 from engine.cards import Card
 from engine.melds import Meld
@@ -834,6 +837,24 @@ def test_the_score_sheet_scaled_keeps_its_numbers_apart(width: int) -> None:
     ]
     runs = sum(1 for x in range(1, len(dark)) if dark[x] and not dark[x - 1])
     assert runs >= 1 + 4  # "Total" and four totals, each apart
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_line_of_the_text_sheet_fits_a_phone(language: Language) -> None:
+    """Eight long names, ten deals of three-digit scores: no line over ``TEXT_WIDTH``
+    characters as Discord shows it, every score there, the leaders and who went out marked."""
+    sheet = [[100 + deal * 10 + p for p in range(8)] for deal in range(9)]
+    sheet.append([0, *(150 + p for p in range(7))])
+    text = score_sheet_text([*LONG_NAMES[:7], "a*b_c"], sheet, language)
+    assert "```" not in text
+    lines = text.splitlines()
+    assert max(len(visible(line)) for line in lines) <= SHEET_TEXT_WIDTH
+    assert sum(len(line.split()) for line in lines if not line.startswith("**")) == 80
+    leads = [line for line in lines if "★" in line]
+    went_out = [line for line in lines if "✓" in line]
+    assert leads == went_out == [lines[0]] and LONG_NAMES[0][:6] in lines[0]
+    assert "a\\*b\\_c" in text  # a name's markdown is shown, not obeyed
+    assert len(text) <= 1024  # fits an embed field (the finished table's)
 
 
 # -- the hand ----------------------------------------------------------------------------------
