@@ -30,7 +30,7 @@ from bot.screens.card_words import (
 )
 from bot.screens.play_text import action_text, discarded_card, event_lines, layoff_item_text
 from bot.screens.rules_text import rules_text, rummy_rules_text
-from bot.screens.score_sheet import sheet_text
+from bot.screens.sheet_text import sheet_text
 from engine.view import PlayerView
 
 

@@ -42,11 +42,11 @@ from bot.screens.score_sheet import (
     PLAYER_COLOURS,
     ROW_HEIGHT,
     dodge,
-    visible,
 )
 from bot.screens.score_sheet import TEXT as SHEET_TEXT
-from bot.screens.score_sheet import TEXT_WIDTH as SHEET_TEXT_WIDTH
 from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
+from bot.screens.sheet_text import TEXT_WIDTH as SHEET_TEXT_WIDTH
+from bot.screens.sheet_text import visible
 from bot.screens.table_picture import (
     MIN_GLYPH,
     PHONE_WIDTH,
@@ -866,4 +866,4 @@ async def test_proposed_lay_down_changes_the_hand_picture() -> None:
     proposal = parse_cards("8H 8S 8C KD KC KS")
     highlighted = (await hand_picture_for(hand, proposal)).fp.read()
     again = (await hand_picture_for(hand, proposal)).fp.read()
-    assert plain.startswith(b"\x89PNG") and highlighted != plain and highlighted == again
+    assert plain[8:12] == b"WEBP" and highlighted != plain and highlighted == again
