@@ -24,7 +24,7 @@ from engine.cards import Card
 from engine.view import PlayerView
 
 TABLE_FILE = "table.webp"
-HAND_FILE = "hand.png"
+HAND_FILE = "hand.webp"
 SHEET_FILE = "scores.png"
 
 
@@ -111,6 +111,10 @@ def _table_upload(view: PlayerView, **options: Any) -> bytes:
     return lossless_webp(render_table(view, **options))
 
 
+def _hand_upload(cards: Sequence[Card], **options: Any) -> bytes:
+    return lossless_webp(render_hand(cards, **options))
+
+
 async def table_image(
     view: PlayerView,
     names: Sequence[str],
@@ -173,17 +177,17 @@ async def hand_picture(
     language: Language = DEFAULT_LANGUAGE,
     four_colour: bool = False,
 ) -> discord.File:
-    """One player's hand; ``highlight`` marks the cards a proposed lay-down uses;
-    ``four_colour``: clubs green and diamonds blue."""
-    png = await render_in_thread(
-        render_hand,
+    """One player's hand (``HAND_FILE``, lossless WebP); ``highlight`` marks the cards a
+    proposed lay-down uses; ``four_colour``: clubs green and diamonds blue."""
+    data = await render_in_thread(
+        _hand_upload,
         cards,
         highlight=highlight,
         group_by="rank" if by_rank else "suit",
         language=language,
         four_colour=four_colour,
     )
-    return _file(png, HAND_FILE, t("picture.alt_hand", language))
+    return _file(data, HAND_FILE, t("picture.alt_hand", language))
 
 
 async def score_sheet_picture(
