@@ -8,10 +8,18 @@ import io
 from dataclasses import replace
 
 import simcord
-from PIL import Image
+from PIL import Image, ImageChops
 
-from bot.screens.attachments import table_image, table_key, table_png
+from bot.screens import render_hand
+from bot.screens.attachments import (
+    HAND_COLOURS,
+    hand_picture_for,
+    table_image,
+    table_key,
+    table_png,
+)
 from bot.screens.samples import NAMES, table_view
+from engine import parse_cards
 from engine.cards import Card
 
 from .helpers import discard_id, open_hand, open_table, start
@@ -105,3 +113,17 @@ async def test_the_uploaded_table_is_the_drawn_picture_in_fewer_bytes() -> None:
     sent = Image.open(io.BytesIO(upload)).convert("RGB")
     assert drawn.size == sent.size and drawn.tobytes() == sent.tobytes()
     assert await table_image(view, names, compact=True, mark_turn=False) is upload  # kept
+
+
+async def test_the_uploaded_hand_is_a_small_webp_of_the_same_cards() -> None:
+    hand = parse_cards("8H 8S 8C KD KC KS 3D 5C 7S 9H JD JK")
+    upload = (await hand_picture_for(hand, parse_cards("8H 8S 8C"))).fp.read()
+    png = render_hand(hand, highlight={0, 1, 2})
+    assert upload[8:12] == b"WEBP" and len(upload) < 0.7 * len(png)
+    sent = Image.open(io.BytesIO(upload)).convert("RGB")
+    drawn = Image.open(io.BytesIO(png)).convert("RGB")
+    assert sent.size == drawn.size
+    assert len(set(sent.getdata())) <= HAND_COLOURS
+    # Fewer colours, the same picture: no pixel far from the drawn one on average.
+    difference = ImageChops.difference(sent, drawn).convert("L")
+    assert sum(difference.getdata()) / (sent.width * sent.height) < 3

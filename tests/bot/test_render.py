@@ -320,6 +320,8 @@ async def test_render_in_thread_gives_the_same_bytes() -> None:
         ("hand_by_rank", lambda: render_hand(HAND_15[:11], group_by="rank")),
         ("table_8", lambda: render_table(table_view(8))),
         ("table_8_compact", lambda: render_table(table_view(8), compact=True)),
+        # The table message's picture: seats and melds, no turn (the text says whose).
+        ("table_4_message", lambda: render_table(table_view(4), compact=True, mark_turn=False)),
         ("table_2_four_colour", lambda: render_table(table_view(2), four_colour=True)),
         ("score_sheet_8x10", lambda: render_score_sheet(NAMES, SHEET_8x10)),
     ],
