@@ -10,7 +10,8 @@ so the channel gets as few calls as the players need:
   and Pass, reach them there), the table message is only read: edits wait ``quiet_interval``
   (5 intervals, 7.5 s), so a turn's draw, discard and window, or two quick turns, are one edit.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
-  when it changed (the message keeps its attachment otherwise).
+  when it changed (the message keeps its attachment otherwise): it draws the seats and their
+  melds, while the upcard, the stock and the turn are the embed's words, so most turns keep it.
 - The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
   must be: a person's turn begins and their open hand can't be updated for them (no live
   interaction), so the new message pings them and offers **My hand**; or other messages have
