@@ -24,7 +24,7 @@ from engine.cards import Card
 from engine.view import PlayerView
 
 TABLE_FILE = "table.webp"
-HAND_FILE = "hand.webp"
+HAND_FILE = "hand.png"
 SHEET_FILE = "scores.png"
 
 
@@ -100,21 +100,15 @@ async def table_png(
 
 
 #: Colours kept in an uploaded hand: card faces are a few flat inks and their edges, and a
-#: smaller palette makes the many hand uploads of a game a sixth smaller again.
-HAND_COLOURS = 64
+#: smaller palette makes the many hand uploads of a game smaller.
+HAND_COLOURS = 32
 
 
-def lossless_webp(png: bytes, colours: int | None = None) -> bytes:
-    """The same pixels as a lossless WebP: about half the bytes of the PNG for the pictures'
-    flat colours (Discord shows WebP attachments and embed images like PNG ones); with
-    ``colours``, reduced to that many first."""
-    image: Image.Image = Image.open(io.BytesIO(png))
-    if colours is not None:
-        image = image.convert("RGB").quantize(
-            colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
+def lossless_webp(png: bytes) -> bytes:
+    """The same pixels as a lossless WebP: about half the bytes of the PNG for the table's
+    flat colours (Discord shows WebP attachments and embed images like PNG ones)."""
     out = io.BytesIO()
-    image.save(out, format="WEBP", lossless=True, method=4, quality=80)
+    Image.open(io.BytesIO(png)).save(out, format="WEBP", lossless=True, method=4, quality=80)
     return out.getvalue()
 
 
@@ -122,8 +116,18 @@ def _table_upload(view: PlayerView, **options: Any) -> bytes:
     return lossless_webp(render_table(view, **options))
 
 
+def small_png(png: bytes, colours: int) -> bytes:
+    """The picture with ``colours`` colours at most, compressed harder: card faces are a few
+    flat inks and their edges, and a game uploads hundreds of hands."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    palette = image.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, format="PNG", compress_level=9)
+    return out.getvalue()
+
+
 def _hand_upload(cards: Sequence[Card], **options: Any) -> bytes:
-    return lossless_webp(render_hand(cards, **options), HAND_COLOURS)
+    return small_png(render_hand(cards, **options), HAND_COLOURS)
 
 
 async def table_image(
@@ -188,7 +192,7 @@ async def hand_picture(
     language: Language = DEFAULT_LANGUAGE,
     four_colour: bool = False,
 ) -> discord.File:
-    """One player's hand (``HAND_FILE``, lossless WebP); ``highlight`` marks the cards a
+    """One player's hand (``HAND_FILE``, in ``HAND_COLOURS``); ``highlight`` marks the cards a
     proposed lay-down uses; ``four_colour``: clubs green and diamonds blue."""
     data = await render_in_thread(
         _hand_upload,

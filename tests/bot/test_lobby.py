@@ -68,7 +68,7 @@ async def test_hand_is_private_and_has_eleven_cards(env: simcord.Env) -> None:
     assert len(hand) == 11
     for card in hand:
         assert card.pretty() in content
-    assert [a.filename for a in result.response.attachments] == ["hand.webp"]  # issue 6
+    assert [a.filename for a in result.response.attachments] == ["hand.png"]  # issue 6
     # Only Bob sees it; Alice and Carol do not, and a non-member view leaves it out.
     seen_by_bob = [m.id for m in world.channel.history(viewer=bob)]
     assert result.response.id in seen_by_bob

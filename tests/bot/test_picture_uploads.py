@@ -115,15 +115,15 @@ async def test_the_uploaded_table_is_the_drawn_picture_in_fewer_bytes() -> None:
     assert await table_image(view, names, compact=True, mark_turn=False) is upload  # kept
 
 
-async def test_the_uploaded_hand_is_a_small_webp_of_the_same_cards() -> None:
+async def test_the_uploaded_hand_is_a_smaller_png_of_the_same_cards() -> None:
     hand = parse_cards("8H 8S 8C KD KC KS 3D 5C 7S 9H JD JK")
     upload = (await hand_picture_for(hand, parse_cards("8H 8S 8C"))).fp.read()
     png = render_hand(hand, highlight={0, 1, 2})
-    assert upload[8:12] == b"WEBP" and len(upload) < 0.7 * len(png)
+    assert upload.startswith(b"\x89PNG") and len(upload) < 0.7 * len(png)
     sent = Image.open(io.BytesIO(upload)).convert("RGB")
     drawn = Image.open(io.BytesIO(png)).convert("RGB")
     assert sent.size == drawn.size
     assert sent.getcolors(HAND_COLOURS) is not None  # None: more colours than that
-    # Fewer colours, the same picture: no pixel far from the drawn one on average.
+    # Fewer colours, the same picture: close to the drawn one on average.
     difference = ImageChops.difference(sent, drawn).convert("L")
-    assert ImageStat.Stat(difference).mean[0] < 3
+    assert ImageStat.Stat(difference).mean[0] < 8

@@ -58,7 +58,7 @@ async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcor
     assert len(game.hand_of(str(p.id))) == 12
     # Text and picture of the held draw's hand follow at once, with what was drawn.
     assert "12 cards" in hand.response.content and "You got" in hand.response.content
-    assert [a.filename for a in hand.response.attachments] == ["hand.webp"]
+    assert [a.filename for a in hand.response.attachments] == ["hand.png"]
 
 
 async def test_a_buyer_takes_the_request_back(env: simcord.Env) -> None:
