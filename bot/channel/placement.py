@@ -69,7 +69,7 @@ class Placement:
         text: str,
         embed: discord.Embed,
         view: discord.ui.View | None,
-        png: bytes,
+        picture: bytes,
         *,
         old_gone: bool = False,
     ) -> None:
@@ -80,7 +80,7 @@ class Placement:
         old = None if old_gone else self._message_id(box, table)
         await self._spend(box)
         language = table_language(table.record.options)
-        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(png, language)}
+        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(picture, language)}
         if view is not None:
             kwargs["view"] = view
         try:

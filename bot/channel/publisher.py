@@ -10,7 +10,8 @@ so the channel gets as few calls as the players need:
   and Pass, reach them there), the table message is only read: edits wait ``quiet_interval``
   (5 intervals, 7.5 s), so a turn's draw, discard and window, or two quick turns, are one edit.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
-  when it changed (the message keeps its attachment otherwise).
+  when it changed (the message keeps its attachment otherwise): it draws the seats and their
+  melds, while the upcard, the stock and the turn are the embed's words, so most turns keep it.
 - The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
   must be: a person's turn begins and their open hand can't be updated for them (no live
   interaction), so the new message pings them and offers **My hand**; or other messages have
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -39,8 +39,9 @@ from bot.screens.attachments import (
     TABLE_FILE,
     score_sheet_picture,
     table_file,
+    table_image,
+    table_key,
     table_picture,
-    table_png,
 )
 from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.table import next_deal_view, play_again_view, render_table
@@ -338,15 +339,29 @@ class Publisher(Placement):
         assert public is not None
         language = table_language(table.record.options)
         four = bool(table.record.options.get(FOUR_COLOUR_OPTION, False))
-        png = await table_png(
-            public, table.names, compact=True, language=language, four_colour=four
+        # The picture shows the seats and their melds only (the text says the upcard, the
+        # stock and whose turn it is), so most edits keep it: it is drawn and uploaded only
+        # when what it draws changed.
+        digest = table_key(
+            public, table.names, compact=True, language=language, four_colour=four, mark_turn=False
         )
-        digest = hashlib.sha1(png).hexdigest()
+
+        async def picture() -> bytes:
+            return await table_image(
+                public,
+                table.names,
+                compact=True,
+                language=language,
+                four_colour=four,
+                mark_turn=False,
+            )
+
         embed.set_image(url=f"attachment://{TABLE_FILE}")
         text = "\n".join(recent)
         if pings or box.after >= 2 or self._message_id(box, table) is None:
             posted = "\n".join(x for x in (text, *pings) if x)
-            await self._move(box, table, posted, embed, view, png)
+            data = await picture()
+            await self._move(box, table, posted, embed, view, data)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
             del box.pings[: len(pings)]
@@ -363,12 +378,16 @@ class Publisher(Placement):
         if shown == box.shown and digest == box.picture:
             box.recent = recent
             return  # nothing visible would change
-        files = [table_file(png, language)] if digest != box.picture else None
+        files = None  # None: the message keeps the attachment it has
+        if digest != box.picture:
+            data = await picture()
+            files = [table_file(data, language)]
         if await self._edit_message(box, table, text, embed, view, files):
             box.shown, box.picture = shown, digest
         elif box.gone:  # someone deleted the table message: post it anew
             box.gone = False
-            await self._move(box, table, text, embed, view, png, old_gone=True)
+            data = await picture()
+            await self._move(box, table, text, embed, view, data, old_gone=True)
             box.picture = digest
         box.recent = recent
 

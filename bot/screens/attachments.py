@@ -8,24 +8,72 @@ not load attachments.
 
 from __future__ import annotations
 
+import hashlib
 import io
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from typing import Any
 
 import discord
+from PIL import Image
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.screens import render_hand, render_in_thread, render_score_sheet, render_table
 from engine.cards import Card
 from engine.view import PlayerView
 
-TABLE_FILE = "table.png"
+TABLE_FILE = "table.webp"
 HAND_FILE = "hand.png"
 SHEET_FILE = "scores.png"
 
 
 def _file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description)
+
+
+#: Table pictures drawn lately, by ``table_key``: a picture that comes back (a message moved
+#: to the bottom, a snapshot drawn twice) is not drawn again.
+_TABLES: OrderedDict[str, bytes] = OrderedDict()
+_TABLES_KEPT = 32
+
+
+def table_key(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    compact: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
+    mark_turn: bool = True,
+) -> str:
+    """A digest of what the table picture draws, and only that: two views with the same key
+    give the same picture. The compact picture without the turn's mark draws the seats and
+    their melds only, so its key (and its bytes) stay the same while just the upcard, the
+    stock or the turn changes: the message keeps its attachment instead of a new upload."""
+    drawn: tuple[object, ...] = (
+        tuple(names),
+        view.seats,
+        view.melds,
+        view.rules.model_dump_json(),
+        view.buy_limit,
+        view.dealer,
+        view.seat,
+        language,
+        four_colour,
+        compact,
+        mark_turn,
+    )
+    if mark_turn or not compact:
+        drawn += (view.current, view.step, view.is_over)
+    if not compact:
+        drawn += (view.deal, view.contract, view.stock_size, view.upcard, view.upcard_live)
+    return hashlib.sha1(repr(drawn).encode()).hexdigest()
+
+
+def _named(view: PlayerView, names: Sequence[str]) -> PlayerView:
+    seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
+    return replace(view, seats=seats)
 
 
 async def table_png(
@@ -41,10 +89,9 @@ async def table_png(
     display names on the seats; ``compact``: the seats and numbered melds only, for the table
     message; ``four_colour``: clubs green and diamonds blue; ``mark_turn``: the
     seat to move framed in gold (the picture then changes every turn)."""
-    seats = tuple(replace(seat, player=name) for seat, name in zip(view.seats, names, strict=True))
     return await render_in_thread(
         render_table,
-        replace(view, seats=seats),
+        _named(view, names),
         compact=compact,
         language=language,
         four_colour=four_colour,
@@ -52,8 +99,77 @@ async def table_png(
     )
 
 
-def table_file(png: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.File:
-    return _file(png, TABLE_FILE, t("picture.alt_table", language))
+#: Colours kept in an uploaded hand: card faces are a few flat inks and their edges, and a
+#: smaller palette makes the many hand uploads of a game smaller.
+HAND_COLOURS = 32
+
+
+def lossless_webp(png: bytes) -> bytes:
+    """The same pixels as a lossless WebP: about half the bytes of the PNG for the table's
+    flat colours (Discord shows WebP attachments and embed images like PNG ones)."""
+    out = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(out, format="WEBP", lossless=True, method=4, quality=80)
+    return out.getvalue()
+
+
+def _table_upload(view: PlayerView, **options: Any) -> bytes:
+    return lossless_webp(render_table(view, **options))
+
+
+def small_png(png: bytes, colours: int) -> bytes:
+    """The picture with ``colours`` colours at most, compressed harder: card faces are a few
+    flat inks and their edges, and a game uploads hundreds of hands."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    palette = image.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, format="PNG", compress_level=9)
+    return out.getvalue()
+
+
+def _hand_upload(cards: Sequence[Card], **options: Any) -> bytes:
+    return small_png(render_hand(cards, **options), HAND_COLOURS)
+
+
+async def table_image(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    compact: bool = False,
+    language: Language = DEFAULT_LANGUAGE,
+    four_colour: bool = False,
+    mark_turn: bool = True,
+) -> bytes:
+    """The table picture as uploaded (``TABLE_FILE``, lossless WebP), as ``table_png`` draws
+    it. A picture drawn lately with the same ``table_key`` is given again without drawing."""
+    key = table_key(
+        view,
+        names,
+        compact=compact,
+        language=language,
+        four_colour=four_colour,
+        mark_turn=mark_turn,
+    )
+    kept = _TABLES.get(key)
+    if kept is not None:
+        _TABLES.move_to_end(key)
+        return kept
+    data = await render_in_thread(
+        _table_upload,
+        _named(view, names),
+        compact=compact,
+        language=language,
+        four_colour=four_colour,
+        mark_turn=mark_turn,
+    )
+    _TABLES[key] = data
+    while len(_TABLES) > _TABLES_KEPT:
+        _TABLES.popitem(last=False)
+    return data
+
+
+def table_file(data: bytes, language: Language = DEFAULT_LANGUAGE) -> discord.File:
+    """``table_image``'s bytes as the table message's attachment."""
+    return _file(data, TABLE_FILE, t("picture.alt_table", language))
 
 
 async def table_picture(
@@ -64,8 +180,8 @@ async def table_picture(
     four_colour: bool = False,
 ) -> discord.File:
     """The public table as an attachment."""
-    png = await table_png(view, names, language=language, four_colour=four_colour)
-    return table_file(png, language)
+    data = await table_image(view, names, language=language, four_colour=four_colour)
+    return table_file(data, language)
 
 
 async def hand_picture(
@@ -76,17 +192,17 @@ async def hand_picture(
     language: Language = DEFAULT_LANGUAGE,
     four_colour: bool = False,
 ) -> discord.File:
-    """One player's hand; ``highlight`` marks the cards a proposed lay-down uses;
-    ``four_colour``: clubs green and diamonds blue."""
-    png = await render_in_thread(
-        render_hand,
+    """One player's hand (``HAND_FILE``, in ``HAND_COLOURS``); ``highlight`` marks the cards a
+    proposed lay-down uses; ``four_colour``: clubs green and diamonds blue."""
+    data = await render_in_thread(
+        _hand_upload,
         cards,
         highlight=highlight,
         group_by="rank" if by_rank else "suit",
         language=language,
         four_colour=four_colour,
     )
-    return _file(png, HAND_FILE, t("picture.alt_hand", language))
+    return _file(data, HAND_FILE, t("picture.alt_hand", language))
 
 
 async def score_sheet_picture(

@@ -2,6 +2,10 @@
 
 Each player keeps one colour and one marker shape in the table header, the chart and the
 legend, so a line can be followed without telling colours apart.
+
+Discord shows the picture about 300 px wide on a phone, so it is narrow (``WIDTH``) and every
+word and number is drawn at ``TEXT`` or larger: capitals and digits at least ``MIN_CAP`` (8)
+px tall once the picture is scaled to ``PHONE_WIDTH``.
 """
 
 from __future__ import annotations
@@ -25,17 +29,25 @@ from bot.screens._draw import (
     encode_png,
     fit,
     font,
+    size_for_cap,
     star_points,
     text_width,
 )
 
-WIDTH = 1040
-MARGIN = 20
-HEADER_HEIGHT = 54
-ROW_HEIGHT = 30
-DEAL_COLUMN = 78
-CHART_HEIGHT = 330
-LEGEND_ROW = 30
+WIDTH = 480
+#: The width a phone shows the picture at, and the cap height every text keeps there.
+PHONE_WIDTH = 300
+MIN_CAP = 8
+#: The font size of every number and name: ``MIN_CAP`` px capitals at ``PHONE_WIDTH``.
+TEXT = size_for_cap(MIN_CAP * WIDTH / PHONE_WIDTH)
+TITLE = TEXT + 6
+MARGIN = 12
+HEADER_HEIGHT = 44
+ROW_HEIGHT = 28
+CHART_HEIGHT = 250
+LEGEND_ROW = 28
+#: Players per legend line.
+LEGEND_COLUMNS = 2
 
 PAPER: RGB = CARD_BG
 INK: RGB = (32, 36, 40)
@@ -175,14 +187,14 @@ def render_score_sheet(
     tied = tied_seats(totals) if deals else frozenset()
 
     table_height = (deals + 2) * ROW_HEIGHT
-    legend_rows = math.ceil(players / 4)
+    legend_rows = math.ceil(players / LEGEND_COLUMNS)
     height = (
         HEADER_HEIGHT
-        + 16
+        + 12
         + table_height
-        + 24
-        + CHART_HEIGHT
         + 16
+        + CHART_HEIGHT
+        + 8
         + legend_rows * LEGEND_ROW
         + MARGIN
     )
@@ -192,23 +204,26 @@ def render_score_sheet(
     # Header.
     draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT), fill=FELT_DARK)
     title = t("picture.score_sheet", language)
-    bold_text(draw, (MARGIN, HEADER_HEIGHT / 2), title, 26, fill=INK_LIGHT, anchor="lm", weight=0.6)
+    bold_text(
+        draw, (MARGIN, HEADER_HEIGHT / 2), title, TITLE, fill=INK_LIGHT, anchor="lm", weight=0.6
+    )
     played = (
         t("picture.no_deals_short", language)
         if deals == 0
         else t("picture.after_deals", language, count=deals)
     )
+    x = MARGIN + text_width(title, TITLE) + 12
     draw.text(
-        (MARGIN + text_width(title, 26) + 18, HEADER_HEIGHT / 2),
-        played,
+        (x, HEADER_HEIGHT / 2),
+        fit(played, TEXT, WIDTH - MARGIN - x),
         fill=GOLD,
-        font=font(20),
+        font=font(TEXT),
         anchor="lm",
     )
 
-    top = HEADER_HEIGHT + 16
+    top = HEADER_HEIGHT + 12
     _draw_table(draw, labels, sheet, totals, top, language, starred)
-    chart_top = top + table_height + 24
+    chart_top = top + table_height + 16
     _draw_chart(image, players, sheet, chart_top, language)
     marks = [
         " ".join(
@@ -221,8 +236,14 @@ def render_score_sheet(
         )
         for player in range(players)
     ]
-    _draw_legend(draw, labels, totals, chart_top + CHART_HEIGHT + 16, starred, marks)
+    _draw_legend(draw, labels, totals, chart_top + CHART_HEIGHT + 8, starred, marks)
     return encode_png(image)
+
+
+def deal_column(language: Language) -> float:
+    """The first column's width: its heading and the totals row's label, whole."""
+    words = (t("picture.deal", language), t("picture.total", language), "10")
+    return max(text_width(word, TEXT) for word in words) + 14
 
 
 def _draw_table(
@@ -235,62 +256,71 @@ def _draw_table(
     starred: Collection[int] = (),
 ) -> None:
     players = len(labels)
-    column = min(150.0, (WIDTH - 2 * MARGIN - DEAL_COLUMN) / players)
+    first = deal_column(language)
+    column = min(130.0, (WIDTH - 2 * MARGIN - first) / players)
     left = MARGIN
-    right = left + DEAL_COLUMN + column * players
+    right = left + first + column * players
+    middle = ROW_HEIGHT / 2
 
     def centre(player: int) -> float:
-        return left + DEAL_COLUMN + column * (player + 0.5)
+        return left + first + column * (player + 0.5)
 
     deal = t("picture.deal", language)
-    draw.text((left + 8, top + ROW_HEIGHT / 2), deal, fill=FAINT, font=font(16), anchor="lm")
+    draw.text((left + 6, top + middle), deal, fill=FAINT, font=font(TEXT), anchor="lm")
     for player, label in enumerate(labels):
-        name = fit(label, 16, column - 30)
-        width = text_width(name, 16) + 20
+        # A column too narrow for a readable name keeps the marker only (the legend below
+        # names everyone in full).
+        room = column - 26
+        name = fit(label, TEXT, room) if room >= text_width("Ab…", TEXT) else ""
+        width = text_width(name, TEXT) + 16 if name else 0
         x = centre(player) - width / 2
-        _marker(draw, player, x + 6, top + ROW_HEIGHT / 2, 5)
-        draw.text((x + 20, top + ROW_HEIGHT / 2), name, fill=INK, font=font(16), anchor="lm")
+        _marker(draw, player, x + (5 if name else 0), top + middle, 5)
+        if name:
+            draw.text((x + 16, top + middle), name, fill=INK, font=font(TEXT), anchor="lm")
     draw.line((left, top + ROW_HEIGHT, right, top + ROW_HEIGHT), fill=INK, width=2)
 
     y = top + ROW_HEIGHT
+    pill = TEXT * 0.62
     for number, row in enumerate(sheet, start=1):
         if number % 2 == 0:
             draw.rectangle((left, y, right, y + ROW_HEIGHT - 1), fill=STRIPE)
-        draw.text(
-            (left + 8, y + ROW_HEIGHT / 2), str(number), fill=FAINT, font=font(16), anchor="lm"
-        )
+        draw.text((left + 6, y + middle), str(number), fill=FAINT, font=font(TEXT), anchor="lm")
         for player, score in enumerate(row):
-            x, cy = centre(player), y + ROW_HEIGHT / 2
-            if score == 0:
+            x, cy = centre(player), y + middle
+            if score == 0:  # who went out
                 draw.rounded_rectangle(
-                    (x - 16, cy - 10, x + 16, cy + 10), radius=10, fill=(210, 236, 214)
+                    (x - pill * 1.4, cy - pill, x + pill * 1.4, cy + pill),
+                    radius=pill,
+                    fill=(210, 236, 214),
                 )
-            draw.text((x, cy), str(score), fill=INK, font=font(16), anchor="mm")
+            draw.text((x, cy), str(score), fill=INK, font=font(TEXT), anchor="mm")
         y += ROW_HEIGHT
     draw.rectangle((left, y, right, y + ROW_HEIGHT), fill=TOTAL_BAND)
     draw.line((left, y, right, y), fill=INK, width=2)
     bold_text(
         draw,
-        (left + 8, y + ROW_HEIGHT / 2),
+        (left + 6, y + middle),
         t("picture.total", language),
-        16,
+        TEXT,
         fill=INK,
         anchor="lm",
         weight=0.4,
     )
     for player, total in enumerate(totals):
-        cx, cy = centre(player), y + ROW_HEIGHT / 2
+        cx, cy = centre(player), y + middle
         if player in starred:
-            half = text_width(str(total), 17) / 2 + 8
+            half = text_width(str(total), TEXT) / 2 + 4
+            star = min(7.0, (column / 2 - half - 4) / 2)
             draw.rounded_rectangle(
-                (cx - half - 22, cy - 12, cx + half, cy + 12), radius=12, fill=GOLD
+                (cx - half - 2 * star - 4, cy - 12, cx + half, cy + 12), radius=12, fill=GOLD
             )
-            _star(draw, cx - half - 9, cy, 8)
-        bold_text(draw, (cx, cy), str(total), 17, fill=INK, anchor="mm", weight=0.4)
+            if star >= 4:
+                _star(draw, cx - half - star - 1, cy, star)
+        bold_text(draw, (cx, cy), str(total), TEXT, fill=INK, anchor="mm", weight=0.4)
     for player in range(1, players):
-        x = left + DEAL_COLUMN + column * player
+        x = left + first + column * player
         draw.line((x, top + 4, x, y + ROW_HEIGHT), fill=RULE, width=1)
-    draw.line((left + DEAL_COLUMN, top + 4, left + DEAL_COLUMN, y + ROW_HEIGHT), fill=RULE)
+    draw.line((left + first, top + 4, left + first, y + ROW_HEIGHT), fill=RULE)
 
 
 def _draw_chart(
@@ -314,10 +344,11 @@ def _draw_chart(
     y_min = math.floor(low / step) * step
     y_max = math.ceil(high / step) * step
 
-    plot_left = MARGIN + 58
+    plot_left = MARGIN + round(text_width(str(y_min), TEXT) + text_width("000", TEXT) / 3) + 10
+    plot_left = max(plot_left, MARGIN + round(text_width(str(y_max), TEXT)) + 12)
     plot_right = WIDTH - MARGIN - 16
-    plot_top = top + 30
-    plot_bottom = top + CHART_HEIGHT - 34
+    plot_top = top + 34
+    plot_bottom = top + CHART_HEIGHT - 36
     # The supersampled layer covers the plot with a margin for markers at the edges.
     pad = 10
     ox, oy = plot_left - pad, plot_top - pad
@@ -343,8 +374,8 @@ def _draw_chart(
         pen.line((*at(plot_left, py(value)), *at(plot_right, py(value))), fill=RULE, width=ss)
     pen.line((*at(plot_left, plot_top - 6), *at(plot_left, plot_bottom)), fill=INK, width=2 * ss)
     pen.line((*at(plot_left, py(0)), *at(plot_right, py(0))), fill=INK, width=2 * ss)
-    # Equal totals are spread 5 px apart, so tied players' lines run side by side.
-    offsets = [dodge([line[deal] for line in running], 5.0) for deal in range(deals + 1)]
+    # Equal totals are spread 4 px apart, so tied players' lines run side by side.
+    offsets = [dodge([line[deal] for line in running], 4.0) for deal in range(deals + 1)]
 
     def point(player: int, deal: int) -> tuple[float, float]:
         return at(px(deal), py(running[player][deal]) + offsets[deal][player])
@@ -354,26 +385,30 @@ def _draw_chart(
         pen.line(points, fill=player_colour(player), width=3 * ss, joint="curve")
     for player in range(players if deals else 0):
         for deal in range(1, deals + 1):
-            _marker(pen, player, *point(player, deal), 4.5 * ss)
+            _marker(pen, player, *point(player, deal), 4 * ss)
     image.paste(
         layer.resize((layer.width // ss, layer.height // ss), Image.Resampling.BOX), (ox, oy)
     )
 
     heading = t("picture.running_totals", language)
-    draw.text((MARGIN, top + 8), heading, fill=INK, font=font(18), anchor="lm")
+    draw.text((MARGIN, top + 12), heading, fill=INK, font=font(TEXT), anchor="lm")
+    # Deal numbers under the axis: every one while they fit side by side, else every other.
+    every = 1 if (plot_right - plot_left) / max(deals, 1) >= text_width("10", TEXT) + 6 else 2
     for value in ticks:
-        draw.text((plot_left - 10, py(value)), str(value), fill=FAINT, font=font(14), anchor="rm")
+        draw.text((plot_left - 8, py(value)), str(value), fill=FAINT, font=font(TEXT), anchor="rm")
     for deal in range(deals + 1):
         x = px(deal)
         draw.line((x, plot_bottom + pad, x, plot_bottom + pad + 4), fill=INK, width=1)
-        label = t("picture.start", language) if deal == 0 else str(deal)
-        draw.text((x, plot_bottom + pad + 6), label, fill=FAINT, font=font(14), anchor="mt")
+        if deal % every and deal != deals:
+            continue
+        label = "0" if deal == 0 else str(deal)
+        draw.text((x, plot_bottom + pad + 6), label, fill=FAINT, font=font(TEXT), anchor="mt")
     if deals == 0:
         draw.text(
             ((plot_left + plot_right) / 2, (plot_top + plot_bottom) / 2),
-            t("picture.no_deals", language),
+            fit(t("picture.no_deals", language), TEXT, plot_right - plot_left),
             fill=FAINT,
-            font=font(20),
+            font=font(TEXT),
             anchor="mm",
         )
 
@@ -388,26 +423,25 @@ def _draw_legend(
 ) -> None:
     """A line, marker, name and total per player; a star for the winners (or leaders) and
     "winner" / "tied" after the total."""
-    column = (WIDTH - 2 * MARGIN) / 4
+    column = (WIDTH - 2 * MARGIN) / LEGEND_COLUMNS
     for player, label in enumerate(labels):
-        x = MARGIN + column * (player % 4)
-        y = top + LEGEND_ROW * (player // 4) + LEGEND_ROW / 2
+        x = MARGIN + column * (player % LEGEND_COLUMNS)
+        y = top + LEGEND_ROW * (player // LEGEND_COLUMNS) + LEGEND_ROW / 2
         colour = player_colour(player)
-        draw.line((x, y, x + 30, y), fill=colour, width=3)
-        _marker(draw, player, x + 15, y, 5)
+        draw.line((x, y, x + 24, y), fill=colour, width=3)
+        _marker(draw, player, x + 12, y, 5)
         total = f"{totals[player]}"
         mark = marks[player] if player < len(marks) else ""
         star = player in starred
-        extra = (
-            text_width(total, 16) + (20 if star else 0) + (text_width(mark, 14) + 6 if mark else 0)
-        )
-        name = fit(label, 16, column - 40 - 8 - extra - 18)
-        draw.text((x + 40, y), name, fill=INK, font=font(16), anchor="lm")
-        tx = x + 48 + text_width(name, 16)
-        draw.text((tx, y), total, fill=FAINT, font=font(16), anchor="lm")
-        tx += text_width(total, 16) + 4
+        extra = text_width(total, TEXT) + 6 + (18 if star else 0)
+        extra += text_width(mark, TEXT) + 4 if mark else 0
+        name = fit(label, TEXT, column - 30 - extra - 8)
+        draw.text((x + 30, y), name, fill=INK, font=font(TEXT), anchor="lm")
+        tx = x + 36 + text_width(name, TEXT)
+        draw.text((tx, y), total, fill=FAINT, font=font(TEXT), anchor="lm")
+        tx += text_width(total, TEXT) + 3
         if star:
-            _star(draw, tx + 8, y, 8)
-            tx += 20
+            _star(draw, tx + 8, y, 7)
+            tx += 18
         if mark:
-            draw.text((tx, y), mark, fill=INK, font=font(14), anchor="lm")
+            draw.text((tx, y), mark, fill=INK, font=font(TEXT), anchor="lm")

@@ -30,6 +30,7 @@ from bot.screens.card_words import (
 )
 from bot.screens.play_text import action_text, discarded_card, event_lines, layoff_item_text
 from bot.screens.rules_text import rules_text, rummy_rules_text
+from bot.screens.sheet_text import sheet_text
 from engine.view import PlayerView
 
 
@@ -214,18 +215,8 @@ def score_sheet_text(
     sheet: Sequence[Sequence[int]],
     language: Language = DEFAULT_LANGUAGE,
 ) -> str:
-    """Deal by deal, with totals, as a monospace block."""
-    short = [column_name(n) for n in names]
-    width = max(6, *(len(n) for n in short))
-    header = f"{t('sheet.deal', language)[:5]:<5}" + " ".join(f"{n:>{width}}" for n in short)
-    rows = [header]
-    totals = [0] * len(names)
-    for number, scores in enumerate(sheet, start=1):
-        rows.append(f"{number:>4} " + " ".join(f"{s:>{width}}" for s in scores))
-        totals = [total + s for total, s in zip(totals, scores, strict=False)]
-    total = t("sheet.total_short", language)[:4]
-    rows.append(f"{total:<5}" + " ".join(f"{value:>{width}}" for value in totals))
-    return "```\n" + "\n".join(rows) + "\n```"
+    """Deal by deal, with totals, as short lines a phone shows whole (``sheet_text``)."""
+    return sheet_text(names, sheet, language)
 
 
 def standings_text(names: Sequence[str], totals: Sequence[int], winners: Iterable[int]) -> str:

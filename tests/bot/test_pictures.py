@@ -29,13 +29,24 @@ from bot.screens._draw import (
     JOKER_PURPLE,
     JOKER_TINT,
     RGB,
+    font,
     suit_colour,
     text_width,
 )
 from bot.screens.attachments import hand_picture_for, table_png
 from bot.screens.card_tiles import TileSize, meld_tile
-from bot.screens.samples import HAND_15, table_view
-from bot.screens.score_sheet import PLAYER_COLOURS, dodge
+from bot.screens.samples import HAND_15, SHEET_8x10, table_view
+from bot.screens.score_sheet import (
+    CHART_HEIGHT,
+    HEADER_HEIGHT,
+    PLAYER_COLOURS,
+    ROW_HEIGHT,
+    dodge,
+)
+from bot.screens.score_sheet import TEXT as SHEET_TEXT
+from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
+from bot.screens.sheet_text import TEXT_WIDTH as SHEET_TEXT_WIDTH
+from bot.screens.sheet_text import visible
 from bot.screens.table_picture import (
     MIN_GLYPH,
     PHONE_WIDTH,
@@ -47,6 +58,7 @@ from bot.screens.table_picture import (
     short_name,
 )
 from bot.screens.table_picture.measures import BAR, OUTER, px
+from bot.screens.text import score_sheet_text
 from engine import parse_cards
 from engine.cards import Card
 from engine.melds import Meld
@@ -734,8 +746,8 @@ TIED_SHEET = ((10, 10, 30, 0), (20, 20, 0, 40), (0, 0, 25, 15))
 
 def _chart(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data)).convert("RGB")
-    top = 54 + 16 + (len(TIED_SHEET) + 2) * 30 + 24  # below the table of scores
-    return image.crop((80, top + 30, image.width - 20, top + 300))
+    top = HEADER_HEIGHT + 12 + (len(TIED_SHEET) + 2) * ROW_HEIGHT + 16  # below the scores
+    return image.crop((60, top + 34, image.width - 16, top + CHART_HEIGHT - 30))
 
 
 def test_tied_players_lines_both_show() -> None:
@@ -767,7 +779,8 @@ def test_the_score_sheet_marks_the_winners_and_ties(monkeypatch: pytest.MonkeyPa
     assert count(t("picture.winner", "en")) == 2  # Alice and Bob share the win
     assert count(t("picture.tied", "en")) == 4  # 30, 30 and 55, 55
     image = Image.open(io.BytesIO(final)).convert("RGB")
-    totals = image.crop((20, 54 + 16 + 4 * 30, 700, 54 + 16 + 5 * 30))
+    row = HEADER_HEIGHT + 12 + (len(TIED_SHEET) + 1) * ROW_HEIGHT
+    totals = image.crop((0, row, image.width, row + ROW_HEIGHT))
     assert _near(totals, GOLD, 20) > 500  # the winners' totals on gold
     drawn.clear()
     render_score_sheet(TIED_NAMES, TIED_SHEET, "nl", winners=[2])
@@ -777,6 +790,71 @@ def test_the_score_sheet_marks_the_winners_and_ties(monkeypatch: pytest.MonkeyPa
     leading = render_score_sheet(TIED_NAMES, TIED_SHEET)
     assert t("picture.winner", "en") not in drawn
     assert leading != final and leading != render_score_sheet(TIED_NAMES, TIED_SHEET[:1])
+
+
+def test_every_number_on_the_score_sheet_is_8_px_tall_at_300_px(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every text the sheet draws (scores, totals, deal numbers, the chart's axes, names) is
+    drawn at a size whose digits are at least 8 px tall once the picture is 300 px wide; and
+    the digits' ink at the sheet's size measures so."""
+    sizes: list[tuple[str, int]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kw: Any) -> Any:
+        face = kw.get("font")
+        if isinstance(face, ImageFont.FreeTypeFont) and self.im.size[0] == SHEET_WIDTH:
+            sizes.append((str(text), round(face.size)))
+        return original(self, xy, text, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    for language in LANGUAGES:
+        data = render_score_sheet(LONG_NAMES, SHEET_8x10, language, winners=[0])
+        assert Image.open(io.BytesIO(data)).width == SHEET_WIDTH
+    numbers = [size for text, size in sizes if any(c.isdigit() for c in text)]
+    assert len(numbers) > 80 + 8  # the 80 scores, the totals, the axes
+    assert all(size * CAP_HEIGHT * PHONE_WIDTH / SHEET_WIDTH >= 8 for _, size in sizes)
+    # The ink: digits drawn with the sheet's font, measured at the phone's scale.
+    canvas = Image.new("L", (400, 100), 0)
+    ImageDraw.Draw(canvas).text((10, 10), "0123456789", fill=255, font=font(SHEET_TEXT))
+    box = canvas.getbbox()
+    assert box is not None
+    assert (box[3] - box[1]) * PHONE_WIDTH / SHEET_WIDTH >= 8
+
+
+@pytest.mark.parametrize("width", [300, 400])
+def test_the_score_sheet_scaled_keeps_its_numbers_apart(width: int) -> None:
+    """Scaled to a phone's and a desktop's width, the totals row still holds one dark blob
+    of ink per player (digits that did not melt into their neighbours' column)."""
+    names = LONG_NAMES[:4]
+    sheet = [row[:4] for row in SHEET_8x10]
+    image = scaled(render_score_sheet(names, sheet), width)
+    factor = width / SHEET_WIDTH
+    row = HEADER_HEIGHT + 12 + (len(sheet) + 1) * ROW_HEIGHT
+    band = image.crop((0, round(row * factor), width, round((row + ROW_HEIGHT) * factor)))
+    dark = [
+        any(sum(band.getpixel((x, y))) < 200 for y in range(band.height)) for x in range(band.width)
+    ]
+    runs = sum(1 for x in range(1, len(dark)) if dark[x] and not dark[x - 1])
+    assert runs >= 1 + 4  # "Total" and four totals, each apart
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_line_of_the_text_sheet_fits_a_phone(language: Language) -> None:
+    """Eight long names, ten deals of three-digit scores: no line over ``TEXT_WIDTH``
+    characters as Discord shows it, every score there, the leaders and who went out marked."""
+    sheet = [[100 + deal * 10 + p for p in range(8)] for deal in range(9)]
+    sheet.append([0, *(150 + p for p in range(7))])
+    text = score_sheet_text([*LONG_NAMES[:7], "a*b_c"], sheet, language)
+    assert "```" not in text
+    lines = text.splitlines()
+    assert max(len(visible(line)) for line in lines) <= SHEET_TEXT_WIDTH
+    assert sum(len(line.split()) for line in lines if not line.startswith("**")) == 80
+    leads = [line for line in lines if "★" in line]
+    went_out = [line for line in lines if "✓" in line]
+    assert leads == went_out == [lines[0]] and LONG_NAMES[0][:6] in lines[0]
+    assert "a\\*b\\_c" in text  # a name's markdown is shown, not obeyed
+    assert len(text) <= 1024  # fits an embed field (the finished table's)
 
 
 # -- the hand ----------------------------------------------------------------------------------

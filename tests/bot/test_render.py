@@ -20,6 +20,7 @@ from bot.screens.cards import HAND, TABLE, card_face, clear_caches
 from bot.screens.hand_picture import MARGIN, RAISE, layout_hand
 from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 from bot.screens.score_sheet import PLAYER_COLOURS
+from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
 from bot.screens.table_picture import SIZE, layout_table
 from bot.screens.text import score_sheet_text
 from engine import Game, Rules, parse_action
@@ -275,8 +276,8 @@ def test_upcard_live_and_dead_differ() -> None:
 def test_score_sheet_for_eight_players_and_ten_deals() -> None:
     data = render_score_sheet(NAMES, SHEET_8x10)
     image = png(data)
-    assert image.width == 1040 and 800 < image.height < 1000
-    assert len(data) < 300 * 1024
+    assert image.width == SHEET_WIDTH and 600 < image.height < 1000
+    assert len(data) < 60 * 1024
     assert render_score_sheet(NAMES, SHEET_8x10) == data
     # Every player's colour is distinct and drawn (table header, lines, legend).
     assert len(set(PLAYER_COLOURS)) == len(PLAYER_COLOURS) >= 8
@@ -319,6 +320,8 @@ async def test_render_in_thread_gives_the_same_bytes() -> None:
         ("hand_by_rank", lambda: render_hand(HAND_15[:11], group_by="rank")),
         ("table_8", lambda: render_table(table_view(8))),
         ("table_8_compact", lambda: render_table(table_view(8), compact=True)),
+        # The table message's picture: seats and melds, no turn (the text says whose).
+        ("table_4_message", lambda: render_table(table_view(4), compact=True, mark_turn=False)),
         ("table_2_four_colour", lambda: render_table(table_view(2), four_colour=True)),
         ("score_sheet_8x10", lambda: render_score_sheet(NAMES, SHEET_8x10)),
     ],
@@ -372,12 +375,10 @@ def test_without_the_turn_marker_a_turn_leaves_the_compact_picture_as_it_was() -
     assert render_table(game.view(None), compact=True, mark_turn=False) == before
 
 
-def test_score_sheet_columns_cut_long_names_visibly_and_keep_short_ones() -> None:
-    names = ["alice", "Computer 1 (makkelijk)", "Zoë"]
-    text = score_sheet_text(names, [[0, 10, 5]], "nl")
-    header = text.splitlines()[1]
-    assert "Computer 1…" in header and "Computer 1 (" not in header
-    assert "alice" in header and "Zoë" in header
-    # Every row lines up under the header: same width.
-    rows = text.strip("`\n").splitlines()
-    assert len({len(row) for row in rows}) == 1
+def test_the_text_sheet_cuts_long_names_visibly_and_keeps_short_ones() -> None:
+    names = ["alice", "Maximiliana Fernández-Castillo de la Vega", "Zoë"]
+    lines = score_sheet_text(names, [[0, 10, 5]], "nl").splitlines()
+    assert "```" not in "\n".join(lines)  # short lines, not a block that scrolls sideways
+    assert lines[0] == "**alice** 0 ★ voorop ✓ ging uit"
+    assert lines[2].startswith("**Maximiliana Fernández-Castillo") and "…** 10" in lines[2]
+    assert lines[4] == "**Zoë** 5" and lines[5] == "5"

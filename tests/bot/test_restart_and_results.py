@@ -135,8 +135,8 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     table = world.table
     await flush_outboxes(world, env)
     live = world.message()  # the table message (moved to the bottom when a turn pings)
-    assert [a.filename for a in live.attachments] == ["table.png"]  # issue 6: the table picture
-    assert live.embeds[0].image.url == "attachment://table.png"
+    assert [a.filename for a in live.attachments] == ["table.webp"]  # issue 6: the table picture
+    assert live.embeds[0].image.url == "attachment://table.webp"
     await play_to_the_end(world, env)
     game = table.game
     assert game.is_over and world.table is None  # the channel is free again
