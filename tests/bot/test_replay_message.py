@@ -17,6 +17,7 @@ import simcord
 
 from bot.i18n import Language, t
 from bot.process.replay_cli import record_of_table
+from bot.screens.attachments import TABLE_FILE
 from bot.views.replay import replay_button
 from engine.cards import Card
 from engine.record import read_record
@@ -90,8 +91,8 @@ async def test_a_finished_game_replays_to_its_stored_results_without_peeking(
     opened = await alice.slash(world.channel, "shanghai replay", game=table_id)
     simcord.assert_responded(opened, ephemeral=False)
     message = opened.response
-    assert [a.filename for a in message.attachments] == ["table.png"]
-    assert message.embeds[0].image.url == "attachment://table.png"
+    assert [a.filename for a in message.attachments] == [TABLE_FILE]
+    assert message.embeds[0].image.url == f"attachment://{TABLE_FILE}"
     timings = []
     while True:
         index = step_of(message)
