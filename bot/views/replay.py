@@ -28,7 +28,7 @@ from bot.interactions import answers
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
-from bot.screens.attachments import hand_picture, table_file, table_png
+from bot.screens.attachments import hand_picture, table_file, table_image
 from bot.screens.replay_html import replay_html
 from bot.screens.replay_text import (
     DESCRIPTION_LIMIT,
@@ -125,8 +125,9 @@ async def replay_message(
             inline=False,
         )
     embed.set_footer(text=deal_label(view, language))
-    png = await table_png(view, names, language=language, four_colour=replay.four_colour)
-    picture = table_file(png, language)
+    # The uploaded form (lossless WebP, kept by its drawing's key), as TABLE_FILE names it.
+    data = await table_image(view, names, language=language, four_colour=replay.four_colour)
+    picture = table_file(data, language)
     embed.set_image(url=f"attachment://{picture.filename}")
     return embed, _controls(replay, step.index, language), picture
 

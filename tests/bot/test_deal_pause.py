@@ -12,19 +12,14 @@ import simcord
 from bot.service import timers
 from engine.cards import Card, parse_cards
 
-from .helpers import World, button_labels, discard_id, open_hand
+from .helpers import World, button_labels, discard_id, open_hand, open_table, start
 from .test_languages import flush_outboxes
 
 
 async def two_deal_table(env: Any) -> World:
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    players = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")]
-    opened = await players[0].slash(channel, "shanghai new", deals=2)
-    world = World(env, guild, channel, players, opened.response.message)
-    for player in players[1:]:
-        assert (await player.click(world.message(), label="Join")).acknowledged
-    assert (await players[0].click(world.message(), label="Start")).acknowledged
+    """A started table of three people playing 2 deal(s)."""
+    world = await open_table(env, 3, deals=2)
+    await start(world)
     return world
 
 

@@ -8,19 +8,14 @@ from typing import Any
 
 from engine.cards import Card, parse_cards
 
-from .helpers import World, button_labels, discard_id, open_hand
+from .helpers import World, button_labels, discard_id, open_hand, open_table, start
 from .test_languages import flush_outboxes
 
 
 async def one_deal_table(env: Any) -> World:
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    players = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")]
-    opened = await players[0].slash(channel, "shanghai new", deals=1)
-    world = World(env, guild, channel, players, opened.response.message)
-    for player in players[1:]:
-        assert (await player.click(world.message(), label="Join")).acknowledged
-    assert (await players[0].click(world.message(), label="Start")).acknowledged
+    """A started table of three people playing 1 deal(s)."""
+    world = await open_table(env, 3, deals=1)
+    await start(world)
     return world
 
 
