@@ -8,11 +8,12 @@ the message shows (their turn began, a bought or penalty card or a held draw rea
 new deal was dealt, the game ended), edits the message through the webhook: no channel call,
 and the picture is uploaded again only when the hand itself changed.
 
-A hand never goes quiet without a word. The tokens are saved with the game (the store's meta,
-a few seconds after they change, never logged), so after a restart each hand whose token is
-still young is followed again through the webhook ``PATCH .../messages/@original``, rebuilt
-from the application id and the token. Shortly before a token runs out, the hand's last update
-says that it has gone to sleep and that **My hand** wakes it.
+A hand never goes quiet without a word. The tokens are saved in the store's meta (at once,
+then at most every ``SAVE_SECONDS`` while they change, by a ``tasks.loop``, and at shutdown;
+never logged), so after a restart each hand whose token is still young is followed again
+through the webhook ``PATCH .../messages/@original``, rebuilt from the application id and the
+token. Shortly before a token runs out, the hand's last update says that it has gone to sleep
+and that **My hand** wakes it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import tasks
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
@@ -94,6 +96,8 @@ class HandFollower:
         self.pushes = 0
         self._saver: asyncio.Task[None] | None = None
         self._unsaved = False
+        #: When the followed hands were last written (``_now``; 0: never).
+        self._saved_at = 0.0
 
     def _now(self) -> float:
         return discord.utils.utcnow().timestamp()
@@ -302,19 +306,40 @@ class HandFollower:
     # -- the tokens kept across a restart ---------------------------------------------------------
 
     def _save_soon(self) -> None:
+        """Save the followed hands now if the last save is ``SAVE_SECONDS`` old, else by the
+        periodic flush (``_flush``): a burst of clicks is one write, not one each."""
         self._unsaved = True
-        if self._saver is None or self._saver.done():
+        if not self._flush.is_running():
+            self._flush.start()
+        if self._saver is not None and not self._saver.done():
+            return  # the write in flight is followed by one more (``_save``)
+        if self._now() - self._saved_at >= SAVE_SECONDS:
             self._saver = asyncio.get_running_loop().create_task(
                 self._save(), name="shanghai-hands-save"
             )
 
+    @tasks.loop(seconds=SAVE_SECONDS)
+    async def _flush(self) -> None:
+        """What changed since the last save, written at most ``SAVE_SECONDS`` later."""
+        if self._unsaved and (self._saver is None or self._saver.done()):
+            await self._save()
+
     async def _save(self) -> None:
-        """Write the followed hands now, then at most once per ``SAVE_SECONDS`` while they
-        change (a burst of clicks is one write)."""
+        """Write the followed hands until what is written is what is followed (the clicks
+        during one write make one more write)."""
         while self._unsaved:
             self._unsaved = False
+            self._saved_at = self._now()
             await self._write()
-            await asyncio.sleep(SAVE_SECONDS)
+
+    async def save(self) -> None:
+        """Write what changed since the last save, and stop the periodic flush (shutdown)."""
+        self._flush.cancel()
+        if self._saver is not None and not self._saver.done():
+            with contextlib.suppress(Exception):
+                await self._saver
+        if self._unsaved:
+            await self._save()
 
     async def _write(self) -> None:
         """Write the followed hands that still have time."""

@@ -227,6 +227,9 @@ class ShanghaiBot(commands.AutoShardedBot):
         publisher: Publisher | None = getattr(self, "publisher", None)
         if publisher is not None:
             await _until(deadline, publisher.flush(), "pending channel updates")
+        hands: HandFollower | None = getattr(self, "hands", None)
+        if hands is not None:
+            await _until(deadline, hands.save(), "saving the followed hands")
         store: Store | None = getattr(self, "store", None)
         if store is not None:
             await store.close()
