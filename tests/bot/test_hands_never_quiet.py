@@ -5,6 +5,7 @@ in its last update that it has gone to sleep and how to wake it."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 import simcord
 
 from bot import Settings
+from bot.channel.hand_follower import STORE_KEY
 
 from .helpers import button_labels, discard_id, open_hand, open_table, start
 
@@ -54,6 +56,18 @@ async def test_open_hands_are_followed_again_after_a_restart(
     tokens = [i.token for i in (hands[p.id], hands[bob.id]) for i in [i._interaction]]
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert not any(token in logged for token in tokens)
+
+
+async def test_hands_opened_just_before_a_shutdown_are_saved_by_it(env: simcord.Env) -> None:
+    # The second hand opens within the save interval of the first: only the flush that a
+    # shutdown runs (``HandFollower.save``, called by the bot's close) writes it in time.
+    world = await open_table(env, 2)
+    await start(world)
+    for q in world.players:
+        await open_hand(world, q)
+    await env.bot.hands.save()
+    rows = json.loads(await env.bot.store.get_meta(STORE_KEY) or "[]")
+    assert sorted(row["user"] for row in rows) == sorted(q.id for q in world.players)
 
 
 async def test_the_restart_line_is_posted_once_and_not_repeated(
