@@ -69,6 +69,10 @@ class EventTable:
     table_id: int | None
     table_status: str | None
     channel_id: int | None = None
+    #: Computer players seated beside ``players`` (empty seats the count left).
+    computers: int = 0
+    #: ``(user, place, total)`` at the moment the organiser ended the table, if they did.
+    finishes: tuple[tuple[int, int, int], ...] | None = None
 
     @property
     def is_over(self) -> bool:
@@ -108,7 +112,7 @@ UPDATE events SET round = ?, status = 'running', updated_at = ?
 WHERE id = ? AND round = ? AND status IN ('signup', 'running')
 """
 _INSERT_TABLE = """
-INSERT INTO event_tables (event_id, round, position, players) VALUES (?, ?, ?, ?)
+INSERT INTO event_tables (event_id, round, position, players, computers) VALUES (?, ?, ?, ?, ?)
 """
 _INSERT_SIT_OUT = "INSERT INTO event_sit_outs (event_id, round, user_id) VALUES (?, ?, ?)"
 _SET_TABLE = """
@@ -117,12 +121,14 @@ WHERE event_id = ? AND round = ? AND position = ? AND table_id IS NULL
 """
 _TABLES = """
 SELECT e.round, e.position, e.players, e.table_id, t.status AS table_status,
-       t.channel_id AS table_channel
+       t.channel_id AS table_channel, e.computers, e.finishes
 FROM event_tables e LEFT JOIN tables t ON t.id = e.table_id
 WHERE e.event_id = ? ORDER BY e.round, e.position
 """
 _SIT_OUTS = "SELECT round, user_id FROM event_sit_outs WHERE event_id = ? ORDER BY round, user_id"
 _EVENT_OF_TABLE = "SELECT event_id FROM event_tables WHERE table_id = ?"
+_SET_FINISHES = "UPDATE event_tables SET finishes = ? WHERE table_id = ?"
+_SET_OPTIONS = "UPDATE events SET options = ?, updated_at = ? WHERE id = ?"
 
 
 class EventCalls(SqlCalls):
@@ -218,9 +224,11 @@ class EventCalls(SqlCalls):
         round_number: int,
         tables: Sequence[Sequence[int]],
         sitting_out: Sequence[int],
+        computers: Sequence[int] = (),
     ) -> bool:
         """Write round ``round_number``'s tables and sit-outs and make it the current round,
-        only if the event is at the round before; whether it was written."""
+        only if the event is at the round before; whether it was written. ``computers`` is
+        how many computer players each table gets (none where it is short)."""
         now = self._now()
 
         async def work(sql: Sql) -> bool:
@@ -230,7 +238,13 @@ class EventCalls(SqlCalls):
             await sql.execute_many(
                 _INSERT_TABLE,
                 [
-                    (event_id, round_number, position, self._to_json(list(players)))
+                    (
+                        event_id,
+                        round_number,
+                        position,
+                        self._to_json(list(players)),
+                        computers[position] if position < len(computers) else 0,
+                    )
                     for position, players in enumerate(tables)
                 ],
             )
@@ -260,6 +274,8 @@ class EventCalls(SqlCalls):
                 table_id=None if r["table_id"] is None else int(r["table_id"]),
                 table_status=None if r["table_status"] is None else str(r["table_status"]),
                 channel_id=None if r["table_channel"] is None else int(r["table_channel"]),
+                computers=int(r["computers"] or 0),
+                finishes=self._finishes(r["finishes"]),
             )
             for r in rows
         ]
@@ -273,6 +289,23 @@ class EventCalls(SqlCalls):
         """The event a game table belongs to, if any."""
         rows = await self._query_table(None, _EVENT_OF_TABLE, table_id)
         return int(rows[0]["event_id"]) if rows else None
+
+    async def set_event_finishes(
+        self, table_id: int, finishes: Sequence[tuple[int, int, int]]
+    ) -> None:
+        """Keep ``(user, place, total)`` of an event's table the organiser is ending."""
+        data = self._to_json([list(finish) for finish in finishes])
+        await self._change(None, _SET_FINISHES, data, table_id)
+
+    async def set_event_options(self, event_id: int, options: Mapping[str, Any]) -> None:
+        """Replace the event's options (a start time that passed, say)."""
+        await self._change(None, _SET_OPTIONS, self._to_json(dict(options)), self._now(), event_id)
+
+    def _finishes(self, value: Any) -> tuple[tuple[int, int, int], ...] | None:
+        if value is None:
+            return None
+        rows = self._from_json(value)
+        return tuple((int(r[0]), int(r[1]), int(r[2])) for r in rows)
 
     def _event(self, row: Any) -> EventRecord:
         options = self._from_json(row["options"])

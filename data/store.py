@@ -395,8 +395,10 @@ class Store(Protocol):
         round_number: int,
         tables: Sequence[Sequence[int]],
         sitting_out: Sequence[int],
+        computers: Sequence[int] = (),
     ) -> bool:
-        """Write a round's seating and make it current, only from the round before."""
+        """Write a round's seating (with each table's computer seats) and make it current,
+        only from the round before."""
         ...
 
     async def set_event_table(
@@ -415,4 +417,14 @@ class Store(Protocol):
 
     async def event_of_table(self, table_id: int) -> int | None:
         """The event a game table belongs to, if any."""
+        ...
+
+    async def set_event_finishes(
+        self, table_id: int, finishes: Sequence[tuple[int, int, int]]
+    ) -> None:
+        """Keep ``(user, place, total)`` of an event's table the organiser is ending."""
+        ...
+
+    async def set_event_options(self, event_id: int, options: Mapping[str, Any]) -> None:
+        """Replace the event's options (a start time that passed, say)."""
         ...

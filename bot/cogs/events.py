@@ -4,8 +4,13 @@
 with its buttons: Sign up and Drop out for everyone until the start, Start and Cancel for the
 organiser. The buttons are dynamic items (their custom id carries the event), so they work
 after a restart. The rounds themselves are ``bot.events.runner.EventRunner``'s; this cog gives
-it the Discord side (``DiscordHall``: a thread per table, the event message) and joins it to
-the table service's listeners, so it hears when a table ends.
+it the Discord side (``DiscordHall``: a thread per table, the event message, a line in the
+channel). The bot builds the runner in ``setup_hook`` with its other listeners of the table
+service, so it hears when a table ends; the cog only resumes the events once the bot is ready.
+
+A start time is given as a Discord timestamp (``<t:1767225600:F>``, what Discord's timestamp
+pickers and ``/timestamp`` tools produce) or bare Unix seconds; the runner's timer starts the
+event then.
 
 The group joins ``/shanghai`` of ``bot.cogs.shanghai`` (loaded before this cog), and the
 permission is checked on every call: Discord can restrict a top-level command only.
@@ -14,8 +19,8 @@ permission is checked on every call: Discord can restrict a top-level command on
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+import re
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -23,13 +28,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.shanghai import PRESETS
-from bot.events.runner import EventRunner
-from bot.i18n import Language, interaction_language, server_language, t
+from bot.events.hall import EventButton, controls
+from bot.events.runner import EventRunner, Hall
+from bot.i18n import interaction_language, server_language, t
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
-from bot.interactions.ids import parse_id
 from bot.screens.event_text import event_text
-from bot.service import Listeners
 from data.events import EventRecord
 
 if TYPE_CHECKING:
@@ -41,8 +45,10 @@ log = logging.getLogger("bot.events")
 MAX_EVENT_PLAYERS: Final = 48
 #: The most events a server may have open (taking sign-ups or playing) at once.
 MAX_OPEN_EVENTS: Final = 2
-#: How long a table's thread stays visible without activity, in minutes (a day).
-ARCHIVE_MINUTES: Final = 1440
+#: How far ahead a start time may be (a month): sign-ups open longer are forgotten.
+MAX_START_AHEAD: Final = 31 * 86400
+#: A Discord timestamp (``<t:1767225600>``, with or without its style letter) or bare seconds.
+TIMESTAMP: Final = re.compile(r"\s*(?:<t:(-?\d{1,12})(?::[tTdDfFR])?>|(\d{1,12}))\s*")
 
 
 class NeedsEventPermission(UserError):
@@ -52,120 +58,40 @@ class NeedsEventPermission(UserError):
         super().__init__("Only members who can manage events or this server can open an event.")
 
 
-def event_language(event: EventRecord) -> Language:
-    """The language the event was opened in (its message, its tables)."""
-    language = event.options.get("language", "en")
-    return language if language in ("en", "nl", "es") else "en"
-
-
-class DiscordHall:
-    """The runner's Discord side: threads for tables, and the event message."""
-
-    def __init__(self, bot: ShanghaiBot) -> None:
-        self.bot = bot
-        self.runner: EventRunner | None = None
-
-    async def open_thread(self, event: EventRecord, name: str) -> int:
-        channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(
-            event.channel_id
+def start_time(text: str, now: float) -> int:
+    """The Unix time of a start-time option, refused politely unless it is a Discord
+    timestamp (or seconds) in the next month."""
+    found = TIMESTAMP.fullmatch(text)
+    if found is None:
+        raise UserError(
+            "Give the start time as a Discord timestamp, like <t:1767225600:F>.",
+            code="event.bad_time",
         )
-        if not isinstance(channel, discord.TextChannel):
-            raise UserError("The event's channel cannot hold threads.", code="event.no_threads")
-        thread = await channel.create_thread(
-            name=name[:100],
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=ARCHIVE_MINUTES,
-        )
-        return thread.id
-
-    async def show(self, event_id: int) -> None:
-        assert self.runner is not None
-        view = await self.runner.view(event_id)
-        event = view.event
-        if event.message_id is None:
-            return
-        channel = self.bot.get_channel(event.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            return
-        language = event_language(event)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(event.message_id).edit(
-                content=event_text(view, language), view=controls(event, language)
-            )
-
-
-def controls(event: EventRecord, language: Language) -> discord.ui.View | None:
-    """The event message's buttons for where the event is."""
-    wanted: tuple[str, ...]
-    if event.status == "signup":
-        wanted = ("in", "out", "start", "cancel")
-    elif event.status in ("running", "paused"):
-        wanted = ("cancel",)
-    else:
-        return None
-    view = discord.ui.View(timeout=None)
-    for what in wanted:
-        view.add_item(EventButton(event.id, what, label=t(f"event.button.{what}", language)))
-    return view
-
-
-class EventButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"sh:ev:(?P<event>[0-9]{1,19}):(?P<what>in|out|start|cancel)",
-):
-    """Sign up, Drop out, Start and Cancel on the event message."""
-
-    STYLES: Final = {
-        "in": discord.ButtonStyle.success,
-        "out": discord.ButtonStyle.secondary,
-        "start": discord.ButtonStyle.primary,
-        "cancel": discord.ButtonStyle.danger,
-    }
-
-    def __init__(self, event_id: int, what: str, *, label: str = "…") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=self.STYLES[what], custom_id=f"sh:ev:{event_id}:{what}"
-            )
-        )
-        self.event_id, self.what = event_id, what
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> EventButton:
-        return cls(parse_id(match["event"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            bot: ShanghaiBot = interaction.client
-            cog = bot.get_cog("Events")
-            assert isinstance(cog, Events)
-            await cog.clicked(interaction, self.event_id, self.what)
+    when = int(found.group(1) or found.group(2))
+    if when <= now:
+        raise UserError("That start time has passed.", code="event.time_passed")
+    if when > now + MAX_START_AHEAD:
+        raise UserError("A start time can be at most a month ahead.", code="event.time_far")
+    return when
 
 
 class Events(commands.Cog):
-    """Holds the runner and answers the event message's buttons."""
+    """Answers the event message's buttons with the bot's runner (``setup_hook`` builds it)."""
 
     def __init__(self, bot: ShanghaiBot) -> None:
         self.bot = bot
-        self.hall = DiscordHall(bot)
-        self._runner: EventRunner | None = None
 
     @property
     def runner(self) -> EventRunner:
-        if self._runner is None:
-            self._runner = EventRunner(self.bot.store, self.bot.service, self.hall)
-            self.hall.runner = self._runner
-        return self._runner
+        return self.bot.event_runner
+
+    @property
+    def hall(self) -> Hall:
+        return self.runner.hall
 
     async def cog_load(self) -> None:
-        service = getattr(self.bot, "service", None)
-        if service is None:  # ``python -m bot sync``: commands only
+        if getattr(self.bot, "event_runner", None) is None:  # ``python -m bot sync``
             return
-        # The runner hears of every table change beside the channel's own listeners.
-        listener = service.listener
-        service.listener = self.runner if listener is None else Listeners(listener, self.runner)
         task = asyncio.get_running_loop().create_task(self._resume())
         self._resume_task = task
 
@@ -230,6 +156,9 @@ def make_group() -> app_commands.Group:
         table_size="Players per table (3-6)",
         rounds="How many rounds (1-10)",
         final="Whether the top players meet at a final table",
+        starts="A start time (a Discord timestamp); leave it out to start the event yourself",
+        ranked="Whether its games count on the leaderboard (a full-length game does)",
+        full_tables="Fill every table to its size with computer players",
     )
     @app_commands.choices(preset=PRESETS)
     async def new(
@@ -240,6 +169,9 @@ def make_group() -> app_commands.Group:
         table_size: app_commands.Range[int, 3, 6] = 4,
         rounds: app_commands.Range[int, 1, 10] = 3,
         final: bool = False,
+        starts: app_commands.Range[str, 1, 40] | None = None,
+        ranked: bool = True,
+        full_tables: bool = False,
     ) -> None:
         """Open an event: members sign up, then play rounds at several tables."""
         async with guard(interaction):
@@ -266,7 +198,13 @@ def make_group() -> app_commands.Group:
                 "rounds": rounds,
                 "final": final,
                 "language": language,
+                "ranked": ranked,
+                # Computers take the seats a count leaves empty, so nobody sits out.
+                "computers": True,
+                "full_tables": full_tables,
             }
+            if starts is not None:
+                options["starts_at"] = start_time(starts, discord.utils.utcnow().timestamp())
             if deals is not None:
                 options["deals"] = deals
             event = await bot.store.create_event(
@@ -280,6 +218,7 @@ def make_group() -> app_commands.Group:
             )
             message = await interaction.original_response()
             await bot.store.set_event_message(event.id, message.id)
+            cog.runner.arm_start(event)
 
     @group.command(name="pause")
     async def pause(interaction: discord.Interaction[Any]) -> None:
@@ -308,7 +247,7 @@ def make_group() -> app_commands.Group:
 
     @group.command(name="end_table")
     async def end_table(interaction: discord.Interaction[Any]) -> None:
-        """End this stuck table of an event without results (the organiser)."""
+        """End this stuck event table; its players score by their places now (the organiser)."""
         async with guard(interaction):
             bot: ShanghaiBot = interaction.client
             table = bot.service.for_channel(interaction.channel_id or 0)

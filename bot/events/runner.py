@@ -8,17 +8,20 @@ of the current one has ended, or finishes the event.
 
 Everything it needs to go on is in the store (the seating of each round is written before its
 tables are opened; each table is linked once opened), so ``restore`` after a restart opens the
-tables still missing and catches up on rounds whose tables ended while the bot was down.
+tables still missing and catches up on rounds whose tables ended while the bot was down, and
+re-arms the start timer of every event taking sign-ups with a start time (``StartTimers``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Collection, Mapping
+import time
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.events.clock import StartTimers, finishes_now
 from bot.events.seating import SeatingError, final_table, seat_round
 from bot.events.standings import Finish, Standing, standings, with_final
 from bot.interactions.errors import UserError
@@ -31,6 +34,8 @@ log = logging.getLogger("bot.events")
 
 #: The fewest players an event starts with.
 MIN_PLAYERS = 3
+#: The level of the computers that fill an event table's empty seats.
+COMPUTER_LEVEL = "normal"
 
 
 class Hall(Protocol):
@@ -42,6 +47,14 @@ class Hall(Protocol):
 
     async def show(self, event_id: int) -> None:
         """Draw the event message again (sign-ups, rounds, tables, standings)."""
+        ...
+
+    async def announce(self, event: EventRecord, key: str, **values: Any) -> None:
+        """Post a line (an i18n key) in the event's channel, in the event's language."""
+        ...
+
+    def can_open_threads(self, event: EventRecord) -> bool:
+        """Whether the bot may make the tables' threads in the event's channel now."""
         ...
 
 
@@ -60,12 +73,31 @@ class EventRunner:
     """Seats rounds and opens their tables; one lock per event keeps two ends of tables
     from seating the same round twice."""
 
-    def __init__(self, store: Store, service: TableService, hall: Hall) -> None:
+    def __init__(
+        self,
+        store: Store,
+        service: TableService | None,
+        hall: Hall,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
-        self.service = service
+        self._service = service
         self.hall = hall
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.start_timers = StartTimers(clock, self._start_on_time)
+
+    @property
+    def service(self) -> TableService:
+        """The table service; the bot binds it once built (the runner is one of its
+        listeners, so it exists before the service does)."""
+        if self._service is None:
+            raise RuntimeError("the event runner has no table service yet")
+        return self._service
+
+    def bind(self, service: TableService) -> None:
+        """Give the runner the table service it listens to."""
+        self._service = service
 
     def _lock(self, event_id: int) -> asyncio.Lock:
         return self._locks.setdefault(event_id, asyncio.Lock())
@@ -104,9 +136,51 @@ class EventRunner:
                 low=MIN_PLAYERS,
                 signed=len(players),
             )
-        async with self._lock(event_id):
+        await self._begin(event)
+
+    async def _begin(self, event: EventRecord) -> None:
+        """Seat round 1 by rating and open its tables (the organiser's Start, or the clock)."""
+        self.start_timers.cancel(event.id)
+        async with self._lock(event.id):
+            players = await self.store.event_players(event.id)
             order = await self._by_rating(event, [p.user_id for p in players])
             await self._seat(event, 1, order)
+        await self.hall.show(event.id)
+
+    # -- the start time ---------------------------------------------------------------------
+
+    def arm_start(self, event: EventRecord) -> None:
+        """Start the event by itself at its start time, if it has one still to come
+        (``start_waiting`` marks one that passed with too few players)."""
+        when = event.options.get("starts_at")
+        if event.status == "signup" and when is not None and not event.options.get("start_waiting"):
+            self.start_timers.arm(event.id, float(when))
+
+    async def _start_on_time(self, event_id: int) -> None:
+        """The start time came: start with enough players, else say so and wait for the
+        organiser's Start (marked in the options, so a restart does not say it again)."""
+        event = await self._event(event_id)
+        if event.status != "signup":
+            return
+        players = await self.store.event_players(event_id)
+        if len(players) >= MIN_PLAYERS and self.hall.can_open_threads(event):
+            await self._begin(event)
+            await self.hall.announce(event, "event.started_on_time", name=event.name)
+            return
+        await self.store.set_event_options(event_id, {**event.options, "start_waiting": True})
+        if len(players) < MIN_PLAYERS:
+            await self.hall.announce(
+                event,
+                "event.start_too_few",
+                name=event.name,
+                organiser=event.organiser_id,
+                low=MIN_PLAYERS,
+                signed=len(players),
+            )
+        else:
+            await self.hall.announce(
+                event, "event.start_no_threads", name=event.name, organiser=event.organiser_id
+            )
         await self.hall.show(event_id)
 
     async def cancel(self, event_id: int, user_id: int) -> None:
@@ -119,6 +193,7 @@ class EventRunner:
         )
         if not moved:
             raise UserError("The event is already over.", code="event.over")
+        self.start_timers.cancel(event_id)
         await self.hall.show(event_id)
 
     async def pause(self, event_id: int, user_id: int) -> None:
@@ -149,12 +224,15 @@ class EventRunner:
         await self.hall.show(event_id)
 
     async def end_table(self, table_id: int, user_id: int) -> None:
-        """End a stuck table of the event without results; its players score no points
-        for the round, and the round moves on once its other tables end."""
+        """End a stuck table of the event: its game ends without results (nothing for the
+        leaderboard), but its players get event points by the places they held at that
+        moment (``finishes_now``, kept before the end so the round's move sees them), and
+        the round moves on once its other tables end."""
         event_id = await self.store.event_of_table(table_id)
         if event_id is None:
             raise UserError("This table is not part of an event.", code="event.not_event_table")
         await self._organiser(event_id, user_id)
+        await self.store.set_event_finishes(table_id, finishes_now(self.service.get(table_id)))
         await self.service.end(table_id, user_id)
 
     async def _organiser(self, event_id: int, user_id: int) -> EventRecord:
@@ -179,8 +257,10 @@ class EventRunner:
             log.exception("event %d: could not move on after table %d", event_id, table_id)
 
     async def restore(self) -> None:
-        """After a restart: open the tables still missing and move on past finished rounds."""
+        """After a restart: open the tables still missing, move on past finished rounds, and
+        re-arm the start times still to come (or passed while the bot was down: at once)."""
         for event in await self.store.open_events():
+            self.arm_start(event)
             if event.status == "running":
                 try:
                     await self._advance(event.id)
@@ -210,7 +290,7 @@ class EventRunner:
             await self._seat(event, event.round + 1, order)
         elif event.round == rounds and event.options.get("final") and len(order) >= 3:
             top = final_table(order, int(event.options.get("table_size", 4)))
-            await self._write_round(event, event.round + 1, [list(top)], [])
+            await self._write_round(event, event.round + 1, [list(top)], [], [])
             await self._open_missing(await self._event(event.id))
         else:
             await self.store.set_event_status(event.id, "finished", ["running"])
@@ -219,20 +299,35 @@ class EventRunner:
         size = int(event.options.get("table_size", 4))
         before = [user for _, user in await self.store.event_sit_outs(event.id)]
         try:
-            seating = seat_round(order, size, before)
+            seating = seat_round(
+                order,
+                size,
+                before,
+                computers=bool(event.options.get("computers")),
+                full=bool(event.options.get("full_tables")),
+            )
         except SeatingError as error:
             log.warning("event %d: round %d cannot be seated (%s)", event.id, number, error)
             await self.store.set_event_status(event.id, "finished", ["running", "signup"])
             return
         await self._write_round(
-            event, number, [list(t) for t in seating.tables], list(seating.sitting_out)
+            event,
+            number,
+            [list(t) for t in seating.tables],
+            list(seating.sitting_out),
+            list(seating.computers),
         )
         await self._open_missing(await self._event(event.id))
 
     async def _write_round(
-        self, event: EventRecord, number: int, tables: list[list[int]], out: list[int]
+        self,
+        event: EventRecord,
+        number: int,
+        tables: list[list[int]],
+        out: list[int],
+        computers: list[int],
     ) -> None:
-        if not await self.store.seat_round(event.id, number, tables, out):
+        if not await self.store.seat_round(event.id, number, tables, out, computers):
             log.info("event %d: round %d was seated already", event.id, number)
 
     async def _open_missing(self, event: EventRecord) -> None:
@@ -256,13 +351,17 @@ class EventRunner:
                     self._options(event),
                 )
                 await self.store.set_event_table(event.id, table.round, table.position, live.id)
-                table_id, seated = live.id, {host}
+                table_id = live.id
             else:
                 table_id = table.table_id
-                seated = {seat.user_id for seat in self.service.public(table_id).record.seats}
+            seats = self.service.public(table_id).record.seats
+            seated = {seat.user_id for seat in seats}
             for user in others:
                 if user not in seated:
                     await self.service.join(table_id, user, names.get(user, str(user)))
+            # Computers only in the seats the count left empty (a restart adds only the rest).
+            for _ in range(table.computers - sum(1 for seat in seats if seat.is_computer)):
+                await self.service.add_computer(table_id, host, COMPUTER_LEVEL)
             await self.service.start(table_id, host)
 
     @staticmethod
@@ -273,6 +372,8 @@ class EventRunner:
         for key in ("language", "buy_seconds", "turn_seconds"):
             if key in event.options:
                 options[key] = event.options[key]
+        if event.options.get("ranked", True) is False:
+            options["casual"] = True  # the table's own rule: its game is casual
         return options
 
     # -- reading ----------------------------------------------------------------------------
@@ -288,13 +389,18 @@ class EventRunner:
         played: list[list[Finish]] = []
         final: list[list[Finish]] = []
         for table in tables:
-            if table.table_id is None or table.table_status != "finished":
+            if table.table_id is None:
                 continue
-            finishes = [
-                Finish(r.user_id, r.place or 1, r.total)
-                for r in await self.store.table_results(table.table_id)
-                if r.user_id > 0
-            ]
+            if table.table_status == "ended" and table.finishes is not None:
+                finishes = [Finish(user, place, total) for user, place, total in table.finishes]
+            elif table.table_status == "finished":
+                finishes = [
+                    Finish(r.user_id, r.place or 1, r.total)
+                    for r in await self.store.table_results(table.table_id)
+                    if r.user_id > 0
+                ]
+            else:
+                continue
             (final if table.round > rounds else played).append(finishes)
         sit_outs = [user for _, user in await self.store.event_sit_outs(event.id)]
         size = int(event.options.get("table_size", 4))

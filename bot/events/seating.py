@@ -9,6 +9,11 @@ Terms used here:
 - *sit-out*: a player left without a seat because no mix of tables of ``k`` and ``k - 1`` holds
   everyone (13 players at tables of 6, say). Only as many sit out as the count forces, and a
   player who sat out before sits out again only once everybody else has.
+- *computer seats*: instead of sit-outs (an event's default since computers can fill seats),
+  the players are spread evenly over as many tables as they need, and a table short of
+  ``k - 1`` (never fewer than ``MIN_TABLE``) gets computer players for its empty seats; with
+  *full tables* every table is filled to ``k``. A round never gets more tables than the
+  players need, so computers sit only where a seat would otherwise be empty.
 
 Pure: no Discord, no store, no clock.
 """
@@ -35,6 +40,8 @@ class RoundSeating:
 
     tables: tuple[tuple[int, ...], ...]
     sitting_out: tuple[int, ...]
+    #: How many computer players each table gets (all zero, or empty, without computers).
+    computers: tuple[int, ...] = ()
 
     @property
     def seated(self) -> tuple[int, ...]:
@@ -68,7 +75,12 @@ def table_sizes(players: int, size: int) -> tuple[int, ...]:
 
 
 def seat_round(
-    order: Sequence[int], size: int, sat_out_before: Collection[int] = ()
+    order: Sequence[int],
+    size: int,
+    sat_out_before: Collection[int] = (),
+    *,
+    computers: bool = False,
+    full: bool = False,
 ) -> RoundSeating:
     """Seat ``order`` (best first) at tables of ``size``, cut in order.
 
@@ -77,9 +89,17 @@ def seat_round(
     before only when every other player has too. ``sat_out_before`` may list a player more
     than once (once per round sat out). Raises ``SeatingError`` as ``table_sizes`` does, or
     when ``order`` names a player twice.
+
+    With ``computers`` nobody sits out: where the count would force a sit-out, computer
+    players fill the empty seats instead (``with_computers``); with ``full`` every table is
+    filled to ``size``.
     """
     if len(set(order)) != len(order):
         raise SeatingError("a player is listed twice")
+    if full or computers:
+        sizes = table_sizes(len(order), size)
+        if full or sum(sizes) < len(order):
+            return with_computers(order, size, full=full)
     sizes = table_sizes(len(order), size)
     out_count = len(order) - sum(sizes)
     times_out = {player: 0 for player in order}
@@ -97,6 +117,28 @@ def seat_round(
         tables.append(tuple(left[start : start + table_size]))
         start += table_size
     return RoundSeating(tables=tuple(tables), sitting_out=sitting_out)
+
+
+def with_computers(order: Sequence[int], size: int, *, full: bool = False) -> RoundSeating:
+    """Seat everyone in ``order`` at as few tables of ``size`` as hold them, the players
+    spread evenly (the bigger tables first), and computers in the seats short of ``size - 1``
+    (of ``size`` when ``full``; never short of ``MIN_TABLE``)."""
+    if not MIN_TABLE <= size <= MAX_TABLE:
+        raise SeatingError(f"table size {size} is not between {MIN_TABLE} and {MAX_TABLE}")
+    if len(order) < MIN_TABLE:
+        raise SeatingError(f"{len(order)} players cannot fill a table")
+    count = -(-len(order) // size)
+    base, extra = divmod(len(order), count)
+    seats = size if full else max(MIN_TABLE, size - 1)
+    tables: list[tuple[int, ...]] = []
+    filled: list[int] = []
+    start = 0
+    for index in range(count):
+        people = base + (1 if index < extra else 0)
+        tables.append(tuple(order[start : start + people]))
+        filled.append(max(0, seats - people))
+        start += people
+    return RoundSeating(tables=tuple(tables), sitting_out=(), computers=tuple(filled))
 
 
 def final_table(order: Sequence[int], size: int) -> tuple[int, ...]:

@@ -30,6 +30,8 @@ from discord.ext import commands
 
 from bot.channel.hand_follower import HandFollower
 from bot.channel.publisher import Publisher
+from bot.events.hall import DiscordHall
+from bot.events.runner import EventRunner
 from bot.i18n import interaction_language, t
 from bot.i18n.translator import CatalogueTranslator
 from bot.interactions.handler import report
@@ -152,7 +154,17 @@ class ShanghaiBot(commands.AutoShardedBot):
             return
         self.publisher = Publisher(self, interval=settings.edit_interval)
         self.hands = HandFollower(self)
-        listeners: list[Listener] = [self.publisher, self.hands, MemberCheck(self), GameLog()]
+        # Events seat rounds and move on when a table ends: the runner listens like the rest.
+        hall = DiscordHall(self)
+        self.event_runner = EventRunner(self.store, None, hall, clock=discord_clock)
+        hall.runner = self.event_runner
+        listeners: list[Listener] = [
+            self.publisher,
+            self.hands,
+            MemberCheck(self),
+            GameLog(),
+            self.event_runner,
+        ]
         if settings.metrics_port is not None:
             self.metrics = _metrics(self)
             self.store.commit_observer = self.metrics.committed
@@ -172,6 +184,7 @@ class ShanghaiBot(commands.AutoShardedBot):
             clock=discord_clock,
             listener=Listeners(*listeners),
         )
+        self.event_runner.bind(self.service)
         await self.load_commands()
         if 0 in self.shard_set.ids:
             await self.sync_commands()
@@ -222,6 +235,9 @@ class ShanghaiBot(commands.AutoShardedBot):
         service: TableService | None = getattr(self, "service", None)
         if service is not None:
             await service.close()  # timers stop: no change of their own from here on
+            runner: EventRunner | None = getattr(self, "event_runner", None)
+            if runner is not None:
+                runner.start_timers.close()  # the start times stay in the database
             legal_plays.shutdown()  # the worker process of big hands, if one was started
             await _until(deadline, _running_clicks_done(service), "running clicks")
         publisher: Publisher | None = getattr(self, "publisher", None)

@@ -33,7 +33,16 @@ def event_text(view: EventView, language: Language) -> str:
     ]
     if options.get("final"):
         head.append(t("event.final", language))
+    head.append(t("event.ranked" if options.get("ranked", True) else "event.casual", language))
+    if options.get("full_tables"):
+        head.append(t("event.full_tables", language))
     head.append(_status(view, rounds, language))
+    starts = options.get("starts_at")
+    if event.status == "signup" and starts is not None:
+        # Discord shows each reader the time in their own zone, and counts down the time left.
+        when = int(starts)
+        key = "event.start_waiting" if options.get("start_waiting") else "event.starts_at"
+        head.append(t(key, language, full=f"<t:{when}:F>", left=f"<t:{when}:R>"))
     names = [view.names.get(p, str(p)) for p in view.names]
     head.append(
         t("event.signups", language, count=len(names), names=", ".join(names))
@@ -47,6 +56,8 @@ def event_text(view: EventView, language: Language) -> str:
         for table in (x for x in view.tables if x.round == number):
             where = "…" if table.channel_id is None else f"<#{table.channel_id}>"
             players = ", ".join(view.names.get(p, str(p)) for p in table.players)
+            if table.computers:
+                players += t("event.computers", language, count=table.computers)
             key = "event.table_over" if table.is_over else "event.table"
             lines.append(t(key, language, number=table.position + 1, where=where, players=players))
         body.append("\n".join(lines))

@@ -7,7 +7,9 @@ The rule, shown in the lobby and applied when the game finishes:
   least its preset's target (150 points). A shortened game is casual: one-deal totals would
   otherwise beat every ten-deal average, and twelve quick games would outweigh a real one;
 - only a game that finished: an ended or abandoned one has no results at all;
-- at least one person played it: a game the bot played for every person is casual.
+- at least one person played it: a game the bot played for every person is casual;
+- not opened as casual: a casual event's tables carry the table option ``casual`` (the
+  organiser chose an event that does not count), which no lobby control sets.
 
 A game with computers is ranked when those conditions hold, and ranks only the people's
 order among themselves: two friends playing with two computers are still a contest between
@@ -31,7 +33,7 @@ from data.records import AwayState, lower_is_better
 from engine import Rules
 
 #: Why a game is casual (the lobby's wording in ``bot.i18n``: ``ranked.casual.<reason>``).
-CasualReason = Literal["few_people", "shortened"]
+CasualReason = Literal["few_people", "shortened", "casual"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,8 @@ def table_verdict(table: LiveTable | TableSnapshot, rules: Rules) -> Verdict:
     """The rule for the table's seats now (the lobby's line, and the finished game's)."""
     seats = table.record.seats
     computers = sum(1 for seat in seats if seat.is_computer)
+    if table.record.options.get("casual"):
+        return Verdict(False, "casual", computers > 0)
     return verdict(len(seats) - computers, computers, rules)
 
 
@@ -142,6 +146,8 @@ def lobby_line(table: LiveTable | TableSnapshot, language: Language) -> str:
         return t(key, language)
     if found.reason == "few_people":
         return t("ranked.lobby.few_people", language)
+    if found.reason == "casual":
+        return t("ranked.lobby.casual", language)
     if rules.game == "rummy":
         return t("ranked.lobby.shortened_rummy", language, count=rules.target_points)
     return t("ranked.lobby.shortened", language, count=rules.num_deals)

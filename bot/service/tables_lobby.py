@@ -73,7 +73,7 @@ class Lobby(Commits):
             raise UserError("That game has not finished.", code="not_finished")
         if not any(seat.user_id == host_id for seat in old.seats):
             raise NotSeated()
-        options = {k: v for k, v in old.options.items() if k != "server_defaults"}
+        options = {k: v for k, v in old.options.items() if k not in ("server_defaults", "casual")}
         home = old.parent_channel_id or old.channel_id  # a thread's game: back in its channel
         table = await self.open_table(guild_id, home, host_id, host_name, options)
         others = tuple(seat for seat in old.seats if seat.user_id != host_id)

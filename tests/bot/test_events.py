@@ -132,7 +132,7 @@ async def test_the_organiser_pauses_ends_a_stuck_table_removes_a_player_and_resu
     not_here = await organiser.slash(channel, "shanghai event end_table")
     simcord.assert_responded(not_here, contains="not part of an event", ephemeral=True)
     ended = await organiser.slash(thread, "shanghai event end_table")
-    simcord.assert_responded(ended, contains="ended without results", ephemeral=True)
+    simcord.assert_responded(ended, contains="event points by their places", ephemeral=True)
     cog = env.bot.get_cog("Events")
     await cog.runner.idle()
     (event,) = await store.open_events()

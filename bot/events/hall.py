@@ -1,0 +1,147 @@
+"""The Discord side of events: the runner's ``Hall`` (a thread per table, the event message,
+a line in the event's channel) and the event message's buttons.
+
+Apart from the cog (``bot.cogs.events``) because the bot builds the hall in ``setup_hook``
+with the table service's other listeners, and an extension's module is loaded as a copy of
+its own: classes shared by both must live in an ordinary module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
+
+import discord
+
+from bot.i18n import Language, t
+from bot.interactions.errors import UserError
+from bot.interactions.handler import guard
+from bot.interactions.ids import parse_id
+from bot.screens.event_text import event_text
+from data.events import EventRecord
+
+if TYPE_CHECKING:
+    from bot.events.runner import EventRunner
+    from bot.process.app import ShanghaiBot
+
+#: How long a table's thread stays visible without activity, in minutes (a day).
+ARCHIVE_MINUTES: Final = 1440
+
+
+class Clicks(Protocol):
+    """What answers the event message's buttons (the ``Events`` cog)."""
+
+    async def clicked(
+        self, interaction: discord.Interaction[Any], event_id: int, what: str
+    ) -> None: ...
+
+
+def event_language(event: EventRecord) -> Language:
+    """The language the event was opened in (its message, its tables)."""
+    language = event.options.get("language", "en")
+    return language if language in ("en", "nl", "es") else "en"
+
+
+class DiscordHall:
+    """The runner's Discord side: threads for tables, the event message, a line in the
+    event's channel."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        self.bot = bot
+        self.runner: EventRunner | None = None
+
+    async def open_thread(self, event: EventRecord, name: str) -> int:
+        channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(
+            event.channel_id
+        )
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError("The event's channel cannot hold threads.", code="event.no_threads")
+        thread = await channel.create_thread(
+            name=name[:100],
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=ARCHIVE_MINUTES,
+        )
+        return thread.id
+
+    def can_open_threads(self, event: EventRecord) -> bool:
+        channel = self.bot.get_channel(event.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        granted = channel.permissions_for(channel.guild.me)
+        return granted.create_public_threads and granted.send_messages_in_threads
+
+    async def announce(self, event: EventRecord, key: str, **values: Any) -> None:
+        channel = self.bot.get_channel(event.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                t(key, event_language(event), **values),
+                allowed_mentions=discord.AllowedMentions(users=False),
+            )
+
+    async def show(self, event_id: int) -> None:
+        assert self.runner is not None
+        view = await self.runner.view(event_id)
+        event = view.event
+        if event.message_id is None:
+            return
+        channel = self.bot.get_channel(event.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        language = event_language(event)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(event.message_id).edit(
+                content=event_text(view, language), view=controls(event, language)
+            )
+
+
+def controls(event: EventRecord, language: Language) -> discord.ui.View | None:
+    """The event message's buttons for where the event is."""
+    wanted: tuple[str, ...]
+    if event.status == "signup":
+        wanted = ("in", "out", "start", "cancel")
+    elif event.status in ("running", "paused"):
+        wanted = ("cancel",)
+    else:
+        return None
+    view = discord.ui.View(timeout=None)
+    for what in wanted:
+        view.add_item(EventButton(event.id, what, label=t(f"event.button.{what}", language)))
+    return view
+
+
+class EventButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sh:ev:(?P<event>[0-9]{1,19}):(?P<what>in|out|start|cancel)",
+):
+    """Sign up, Drop out, Start and Cancel on the event message."""
+
+    STYLES: Final = {
+        "in": discord.ButtonStyle.success,
+        "out": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+        "cancel": discord.ButtonStyle.danger,
+    }
+
+    def __init__(self, event_id: int, what: str, *, label: str = "…") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=self.STYLES[what], custom_id=f"sh:ev:{event_id}:{what}"
+            )
+        )
+        self.event_id, self.what = event_id, what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> EventButton:
+        return cls(parse_id(match["event"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with guard(interaction):
+            bot: ShanghaiBot = interaction.client
+            cog = bot.get_cog("Events")
+            if cog is None:
+                raise UserError("That event no longer exists.", code="event.gone")
+            await cast(Clicks, cog).clicked(interaction, self.event_id, self.what)
