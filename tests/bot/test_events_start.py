@@ -67,11 +67,12 @@ async def test_a_start_time_survives_a_restart(env: Any) -> None:
     await env.bot.event_runner.idle()
     event = await store.get_event(event.id)
     assert event.status == "running" and len(await store.event_tables(event.id)) == 1
+    assert "Round 1 of 3" in event_message(channel, message_id).content
 
 
 async def test_too_few_at_the_start_time_waits_for_the_organiser(env: Any) -> None:
     when = now() + HOUR
-    channel, organiser, players, message_id = await open_timed(env, 2, f"<t:{when}:R>")
+    channel, organiser, _, message_id = await open_timed(env, 2, f"<t:{when}:R>")
     await env.advance_time(HOUR + 1)
     store = env.bot.store
     (event,) = await store.open_events()
