@@ -149,3 +149,20 @@ async def test_a_casual_events_games_count_in_stats_not_on_the_board(env: Any) -
         assert card is not None and card.stats.games == 1  # in the stats
         assert card.ranked_games == 0 and card.rating is None  # not on the board
     assert "wins the event" in event_message(channel, message_id).content
+
+
+async def test_the_runner_is_one_of_the_bots_listeners_once(env: Any) -> None:
+    bot = env.bot
+    listeners = bot.service.listener.listeners
+    assert sum(listener is bot.event_runner for listener in listeners) == 1
+    assert not isinstance(listeners[0], type(bot.service.listener))  # not wrapped twice
+    # After a restart too, and the rebuilt runner seats the next round when a table ends.
+    await env.restart_bot(bot.__class__(bot.settings))
+    bot = env.bot
+    assert sum(listener is bot.event_runner for listener in bot.service.listener.listeners) == 1
+    channel, organiser, _, _ = await start_event(env, 3, table_size=3, rounds=2)
+    (event,) = await bot.store.open_events()
+    (table,) = await bot.store.event_tables(event.id)
+    await bot.service.end(table.table_id, organiser.id)
+    await bot.event_runner.idle()
+    assert (await bot.store.get_event(event.id)).round == 2
