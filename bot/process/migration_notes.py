@@ -50,4 +50,8 @@ NOTES: Final[dict[int, str]] = {
         "events (/shanghai event): tables for events, their sign-ups and the seating of "
         "each round; nothing changes until an organiser opens one"
     ),
+    9: (
+        "event tables: how many computer players fill their empty seats, and the places of "
+        "a table the organiser ended; old event tables get neither"
+    ),
 }

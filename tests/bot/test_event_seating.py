@@ -128,3 +128,21 @@ def test_thirteen_at_tables_of_five() -> None:
 def test_final_table_is_the_top_of_the_order() -> None:
     assert final_table([5, 4, 3, 2, 1], 4) == (5, 4, 3, 2)
     assert final_table([5, 4, 3], 4) == (5, 4, 3)
+
+
+def test_computers_take_the_seats_a_count_leaves_empty() -> None:
+    # Nobody sits out: the players spread over as few tables as hold them.
+    four = seat_round([1, 2, 3, 4], 3, computers=True)
+    assert four.tables == ((1, 2), (3, 4)) and four.computers == (1, 1)
+    assert four.sitting_out == ()
+    thirteen = seat_round(list(range(1, 14)), 6, computers=True)
+    assert [len(t) for t in thirteen.tables] == [5, 4, 4] and thirteen.computers == (0, 1, 1)
+    # Where the count divides into full and one-smaller tables, no computer sits.
+    even = seat_round(list(range(1, 14)), 5, computers=True)
+    assert [len(t) for t in even.tables] == [5, 4, 4] and not any(even.computers)
+
+
+def test_full_tables_are_filled_to_their_size() -> None:
+    full = seat_round(list(range(1, 14)), 4, full=True)
+    assert [len(t) for t in full.tables] == [4, 3, 3, 3] and full.computers == (0, 1, 1, 1)
+    assert [len(t) + c for t, c in zip(full.tables, full.computers, strict=True)] == [4] * 4

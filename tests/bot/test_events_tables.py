@@ -160,7 +160,7 @@ async def test_the_runner_is_one_of_the_bots_listeners_once(env: Any) -> None:
     await env.restart_bot(bot.__class__(bot.settings))
     bot = env.bot
     assert sum(listener is bot.event_runner for listener in bot.service.listener.listeners) == 1
-    channel, organiser, _, _ = await start_event(env, 3, table_size=3, rounds=2)
+    _, organiser, _, _ = await start_event(env, 3, table_size=3, rounds=2)
     (event,) = await bot.store.open_events()
     (table,) = await bot.store.event_tables(event.id)
     await bot.service.end(table.table_id, organiser.id)

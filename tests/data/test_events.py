@@ -89,3 +89,22 @@ async def test_an_event_survives_a_reopen(backend: Any, clock: Any) -> None:
         assert [p.name for p in await again.event_players(event.id)] == ["Ann"]
     finally:
         await again.close()
+
+
+async def test_computer_seats_finishes_and_options_are_kept(store: Store) -> None:
+    event = await store.create_event(1, 10, 99, "Friday", {**OPTIONS, "starts_at": 1000})
+    assert await store.seat_round(event.id, 1, [[1, 2], [3, 4]], [], [1, 2])
+    tables = await store.event_tables(event.id)
+    assert [(t.players, t.computers, t.finishes) for t in tables] == [
+        ((1, 2), 1, None),
+        ((3, 4), 2, None),
+    ]
+    table = await store.create_table(1, 11, "shanghai", 1, [Seat(1, "A")], {})
+    assert await store.set_event_table(event.id, 1, 0, table.id)
+    await store.set_event_finishes(table.id, [(1, 1, 30), (2, 2, 75)])
+    first = (await store.event_tables(event.id))[0]
+    assert first.finishes == ((1, 1, 30), (2, 2, 75))
+    await store.set_event_options(event.id, {**event.options, "start_waiting": True})
+    again = await store.get_event(event.id)
+    assert again is not None
+    assert again.options["start_waiting"] is True and again.options["starts_at"] == 1000
