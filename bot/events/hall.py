@@ -74,10 +74,14 @@ class DiscordHall:
         channel = self.bot.get_channel(event.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return
+        # The organiser is pinged when the line asks them to act; nobody else, whatever the
+        # event's name holds.
+        organiser = values.get("organiser")
+        users = [discord.Object(int(organiser))] if organiser is not None else False
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
                 t(key, event_language(event), **values),
-                allowed_mentions=discord.AllowedMentions(users=False),
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
             )
 
     async def show(self, event_id: int) -> None:
