@@ -1,14 +1,9 @@
-"""The timers of events that start by themselves, and the standings of a table ended early.
+"""The timers of events that start by themselves.
 
 ``StartTimers`` keeps one sleeping task per event with a start time, as ``Timers`` does for
 tables (``bot.service.timers``): the start time lives in the event's options in the
 database, so the runner re-arms every timer at start-up and a start time that passed while
 the bot was down fires at once.
-
-``finishes_now`` is what an organiser-ended table scores: each person's place by the game's
-totals at that moment (lowest first, ties sharing, as in ``bot.service.ranked``: a person the
-bot played for ranks after those who stayed), so an event can end a stuck table without
-taking its players' progress away.
 """
 
 from __future__ import annotations
@@ -16,9 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-
-from bot.service.live import LiveTable
-from bot.service.ranked import people_places
 
 log = logging.getLogger("bot.events")
 
@@ -63,14 +55,3 @@ class StartTimers:
             await self.fire(event_id)
         except Exception:
             log.exception("event %d: could not start at its start time", event_id)
-
-
-def finishes_now(table: LiveTable) -> list[tuple[int, int, int]]:
-    """``(user, place, total)`` for each person at ``table`` as the game stands now; before
-    the first deal (no game yet) everyone shares first place with no score."""
-    seats = table.record.seats
-    game = table.game
-    if game is None:
-        return [(seat.user_id, 1, 0) for seat in seats if not seat.is_computer]
-    places = people_places(table)
-    return [(seats[seat].user_id, place, game.totals[seat]) for seat, place in places.items()]

@@ -21,7 +21,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.events.clock import StartTimers, finishes_now
+from bot.events.clock import StartTimers
+from bot.events.ended import finishes_now
 from bot.events.seating import SeatingError, final_table, seat_round
 from bot.events.standings import Finish, Standing, standings, with_final
 from bot.interactions.errors import UserError
