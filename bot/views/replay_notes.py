@@ -103,7 +103,7 @@ async def show_notes(interaction: discord.Interaction[Any], replay: GameReplay) 
             notes = await cache.get(key, replay.record)
         except ValueError:  # the record did not replay for the reviewer
             raise UserError(
-                f"Game #{replay.table_id} cannot be reviewed: its stored moves do not replay.",
+                f"Game #{replay.table_id} cannot be replayed: its stored moves do not replay.",
                 code="replay_broken",
                 table=replay.table_id,
             ) from None
