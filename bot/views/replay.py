@@ -43,7 +43,10 @@ from bot.views.replay_notes import show_notes
 from bot.views.replay_steps import GameReplay, ReplayCache
 from engine.record import write_record
 
-REPLAY_BUTTON_TEMPLATE = r"sh:rp:(?P<table>[0-9]{1,19}):(?P<step>[0-9]{1,6}):(?P<verb>prev|next|deal|hand|notes|file|open)"
+REPLAY_BUTTON_TEMPLATE = (
+    r"sh:rp:(?P<table>[0-9]{1,19}):(?P<step>[0-9]{1,6})"
+    r":(?P<verb>prev|next|deal|hand|notes|file|open)"
+)
 REPLAY_SELECT_TEMPLATE = r"sh:rpd:(?P<table>[0-9]{1,19})"
 GAMES_SELECT_ID = "sh:rpg"
 #: How a control is answered: an edit of its message, a new private or a new public message.

@@ -8,14 +8,18 @@ import hashlib
 import json
 from typing import Any
 
+import pytest
 import simcord
 
+from bot.i18n import Language, t
 from bot.process.replay_cli import record_of_table
+from bot.views.seeds import seeds_embed
 from engine.events import DealStarted
 from engine.replay import replay
 
 from .helpers import button_labels, open_table, start
 from .test_forged_controls import forge
+from .test_i18n_audit import english_words
 from .test_restart_and_results import flush_outboxes, play_to_the_end
 from .test_shuffle_commitment import announced
 
@@ -93,3 +97,14 @@ async def test_the_seeds_of_another_servers_game_are_not_listed(env: simcord.Env
     refused = await forge(eve, opened.response.message, f"sh:seeds:{table_id}")
     simcord.assert_responded(refused, contains="There is no finished game", ephemeral=True)
     assert game.revealed_seeds[0] not in (refused.response.content or "")
+
+
+@pytest.mark.parametrize("language", ["nl", "es"])
+def test_the_seeds_are_listed_in_the_readers_language(language: Language) -> None:
+    seeds = ("ab" * 32, "cd" * 32)
+    embed = seeds_embed(7, seeds, language)
+    texts = [embed.title or "", embed.description or "", t("notice.seeds_revealed", language)]
+    texts.append(t("button.shuffle_seeds", language))
+    for text in texts:
+        assert english_words(text, set()) == [], text
+    assert all(seed in (embed.description or "") for seed in seeds)
