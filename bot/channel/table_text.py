@@ -148,6 +148,8 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
         parts.append(t("notice.game_over", language, number=table.id))
         parts.append(standings_text(names, list(over.totals), over.winners))
         parts.append(winner_line(names, list(over.totals), over.winners, view.rules.game, language))
+        if over.deal_seeds:  # public now; the button under this message lists them
+            parts.append(t("notice.seeds_revealed", language))
     return "\n".join(parts)
 
 

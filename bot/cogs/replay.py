@@ -25,6 +25,7 @@ from bot.views.replay import (
     load,
     post_replay,
 )
+from bot.views.seeds import SeedsButton
 
 if TYPE_CHECKING:
     from bot.process.app import ShanghaiBot
@@ -108,4 +109,4 @@ async def setup(bot: ShanghaiBot) -> None:
     assert isinstance(group, app_commands.Group), "load bot.cogs.shanghai first"
     for command in make_commands():
         group.add_command(command)
-    bot.add_dynamic_items(ReplayButton, ReplaySelect, GamesSelect)
+    bot.add_dynamic_items(ReplayButton, ReplaySelect, GamesSelect, SeedsButton)

@@ -6,8 +6,9 @@ is rebuilt from the store):
 - ``sh:rp:<table>:<step>:<verb>``: a button; the step is the one the message shows. ``prev``,
   ``next`` and ``deal`` (the next deal's first step) edit the message to another step;
   ``hand`` shows the clicking player their own hand at that step, privately; ``file`` sends
-  the game's record privately; ``open`` posts a new replay message at the game's start (the
-  button other messages carry: ``replay_button``).
+  the game's record privately; ``notes`` shows the clicking player the expert's notes on
+  their own decisions, privately (``bot.views.replay_notes``); ``open`` posts a new replay
+  message at the game's start (the button other messages carry: ``replay_button``).
 - ``sh:rpd:<table>``: the select that jumps to a deal's first step (its values are steps).
 - ``sh:rpg``: the history's select, whose values are game numbers: opens a replay message.
 
@@ -38,11 +39,13 @@ from bot.screens.replay_text import (
     step_lines,
     totals_line,
 )
+from bot.views.replay_notes import show_notes
 from bot.views.replay_steps import GameReplay, ReplayCache
 from engine.record import write_record
 
 REPLAY_BUTTON_TEMPLATE = (
-    r"sh:rp:(?P<table>[0-9]{1,19}):(?P<step>[0-9]{1,6}):(?P<verb>prev|next|deal|hand|file|open)"
+    r"sh:rp:(?P<table>[0-9]{1,19}):(?P<step>[0-9]{1,6})"
+    r":(?P<verb>prev|next|deal|hand|notes|file|open)"
 )
 REPLAY_SELECT_TEMPLATE = r"sh:rpd:(?P<table>[0-9]{1,19})"
 GAMES_SELECT_ID = "sh:rpg"
@@ -164,6 +167,7 @@ def _controls(replay: GameReplay, index: int, language: Language) -> discord.ui.
     )
     view.add_item(ReplaySelect(replay, index, language))
     view.add_item(ReplayButton(table, index, "hand", label=t("replay.my_hand", language), row=2))
+    view.add_item(ReplayButton(table, index, "notes", label=t("replay.my_notes", language), row=2))
     view.add_item(ReplayButton(table, index, "file", label=t("replay.download", language), row=2))
     return view
 
@@ -203,10 +207,14 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPL
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            answer = {"hand": PRIVATE, "file": PRIVATE, "open": PUBLIC}.get(self.verb, EDIT)
+            answer = {"hand": PRIVATE, "notes": PRIVATE, "file": PRIVATE, "open": PUBLIC}.get(
+                self.verb, EDIT
+            )
             replay = await load(interaction, self.table_id, answer)
             if self.verb == "hand":
                 await show_hand(interaction, replay, self.step)
+            elif self.verb == "notes":
+                await show_notes(interaction, replay)
             elif self.verb == "file":
                 await send_record(interaction, replay)
             elif self.verb == "open":

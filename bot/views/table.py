@@ -34,6 +34,7 @@ from bot.service.ranked import lobby_line
 from bot.views.hand import open_hand
 from bot.views.house_rules import house_rules_panel, preset_label
 from bot.views.replay import replay_button
+from bot.views.seeds import seeds_button
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -337,11 +338,13 @@ def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
 
 
 def play_again_view(table_id: int, language: Language) -> discord.ui.View:
-    """**Play again** and **Replay** under the final standings, so the next game, and the
-    game just played step by step, are one click from where its result is read."""
+    """**Play again**, **Replay** and **Shuffle seeds** under the final standings, so the next
+    game, the game just played step by step, and the seeds that check its deals are one click
+    from where its result is read."""
     ui = discord.ui.View(timeout=None)
     ui.add_item(TableButton("again", table_id, label=t("button.play_again", language)))
     ui.add_item(replay_button(table_id, language))
+    ui.add_item(seeds_button(table_id, language))
     return ui
 
 

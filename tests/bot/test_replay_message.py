@@ -243,7 +243,13 @@ async def test_a_dutch_or_spanish_replay_shows_no_english(
     before = len(env.http_requests)
     opened = await bram.slash(world.channel, "shanghai replay", game=table_id)
     message = opened.response
-    for key in ("replay.next", "replay.next", "replay.my_hand", "replay.download"):
+    for key in (
+        "replay.next",
+        "replay.next",
+        "replay.my_hand",
+        "replay.my_notes",
+        "replay.download",
+    ):
         assert (await anna.click(message, label=t(key, language))).acknowledged
     while not _disabled(message, t("replay.next_deal", language)):
         assert (await anna.click(message, label=t("replay.next_deal", language))).acknowledged
