@@ -156,7 +156,7 @@ async def play_out(env: Any, table_id: int) -> None:
     """Play a table to its end through the service (the easy computer's choices)."""
     rng, strategy, service = random.Random(5), EasyStrategy(buy_chance=0), env.bot.service
     table = service.get(table_id)
-    for _ in range(3000):
+    for _ in range(100_000):  # a ten-deal game is a few thousand steps at most
         game = table.game
         if table.closed or game.is_over:
             return

@@ -10,7 +10,7 @@ import discord
 import pytest
 import simcord
 
-from .test_events import event_message, server
+from .test_events import event_message, open_event, server
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -22,16 +22,7 @@ def now() -> int:
 
 
 async def open_timed(env: Any, count: int, starts: str) -> tuple[Any, Any, list[Any], int]:
-    channel, organiser, players = server(env, count)
-    opened = await organiser.slash(
-        channel, "shanghai event new", name="Friday", starts=starts, table_size=3, deals=1
-    )
-    assert opened.acknowledged and not opened.ephemeral
-    message_id = opened.response.message.id
-    for player in players:
-        joined = await player.click(event_message(channel, message_id), label="Sign up")
-        simcord.assert_responded(joined, contains="You are signed up", ephemeral=True)
-    return channel, organiser, players, message_id
+    return await open_event(env, count, starts=starts, table_size=3, deals=1)
 
 
 async def test_the_event_starts_by_itself_at_its_start_time(env: Any) -> None:

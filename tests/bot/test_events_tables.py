@@ -4,7 +4,6 @@ that moment (a player who left places last); a casual event's games stay off the
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -12,10 +11,9 @@ import simcord
 
 from bot.service.live import rules_for
 from bot.service.ranked import table_verdict
-from engine.players.strategy import EasyStrategy
 
 from .conftest import labels
-from .test_events import event_message, open_event
+from .test_events import event_message, open_event, play_out
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -103,24 +101,6 @@ async def test_an_ended_table_scores_by_the_places_at_that_moment(env: Any) -> N
     assert event.round == 2  # the round went on
     text = event_message(channel, message_id).content
     assert f"3. {leaver.name}: 2 points" in text
-
-
-async def play_out(env: Any, table_id: int) -> None:
-    """The people play their own turns (the easy strategy, as their clicks would)."""
-    rng, strategy, service = random.Random(3), EasyStrategy(buy_chance=0), env.bot.service
-    table = service.get(table_id)
-    for _ in range(100_000):
-        game = table.game
-        if table.closed or game.is_over:
-            return
-        player = int(game.current_player)
-        action = strategy.choose(
-            game.view(game.current_player), service.legal_actions(table_id, player), rng
-        )
-        if (await service.act(table_id, player, action)).pending is not None:
-            await env.advance_time(8)
-        await env.settle()
-    raise AssertionError("the game did not end")
 
 
 async def test_a_ranked_event_table_counts_and_a_casual_one_does_not(env: Any) -> None:
