@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import simcord
 
-from .helpers import button_labels, custom_ids, open_table, start
+from .helpers import button_labels, custom_ids, old_table_click, open_table, start
 
 
 def _window_controls(message: object) -> list[str]:
@@ -44,3 +44,22 @@ async def test_a_spectator_sees_no_buy_and_a_seated_player_buys_from_my_hand(
     assert (await buyer.click(hand.response, label=buy)).acknowledged
     assert game.seat_of(str(buyer.id)) in game.buy_requests
     assert "Buy request for" in hand.response.content
+
+
+async def test_an_old_table_pass_still_passes_and_a_spectators_changes_nothing(
+    env: simcord.Env,
+) -> None:
+    """A table message posted before the upgrade still carries Pass: a seated player's click
+    decides for them, privately; a spectator's is refused and decides nothing."""
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    passer = world.player(int(game.players[(game.current + 1) % 3]))
+    spectator = world.guild.add_member(env.create_user("mallory"))
+    refused = await old_table_click(world, spectator, "pass")
+    simcord.assert_responded(refused, contains="not playing", ephemeral=True)
+    decided = set(world.table.window.decided)
+    passed = await old_table_click(world, passer, "pass")
+    simcord.assert_responded(passed, contains="You pass", ephemeral=True)
+    assert set(world.table.window.decided) == decided | {game.seat_of(str(passer.id))}
+    assert game.buy_requests == []
