@@ -390,14 +390,11 @@ class Table:
                 continue
             snap = self.snapshot(member.id)
             legal = list(game.legal_actions(str(member.id)))
-            table_buy = any(
-                str(item.get("label", "")).startswith("Buy")
-                for item in _items(self.table_message())
-            )
+            # A seat that decided, or whose buy preference decided for it, is not asked
+            # again: its hand rightly offers no Buy (and the table message carries none).
+            decided = seat in self.table.window.decided
             for action in legal:
-                if reach(snap, action) is None and not (
-                    isinstance(action, RequestBuy) and table_buy
-                ):
+                if reach(snap, action) is None and not (isinstance(action, RequestBuy) and decided):
                     self.counts.unreachable.append(f"{self.preset} deal {game.deal}: {action}")
             message = self.hands[member.id].response
             if _control(message, "pass") is None:

@@ -3,7 +3,7 @@
 The bot runs unmodified against simcord's in-memory Discord and a real SQLite file, on
 simcord's virtual clock. ``--tables`` tables of three people each (spread over servers of at
 most 100 channels) are opened, joined and started by clicks, then played in rounds: each round
-``--per-round`` tables see a *burst* (every other seat clicks **Buy** on the table message, one
+``--per-round`` tables see a *burst* (every other seat clicks **Buy** in their hand message, one
 of them twice, then the in-turn person draws or discards from their own hand message), then
 the clock moves past the buy windows. The publisher is not paced (``edit_interval`` 0: every
 change is its own edit, the most work for the outboxes), and pictures are a 1x1 PNG unless
@@ -376,28 +376,23 @@ class Soak:
         return min((d for d in deadlines if d is not None), default=None)
 
     async def burst(self, t: Soaked) -> None:
-        """Buys from every other seat (one of them twice), then the in-turn person's next step
-        from their own hand message."""
+        """Buys from every other seat (one of them twice), each from their own hand message
+        (the table message carries no Buy), then the in-turn person's next step."""
         live = self.live(t)
         game = live.game
         if game is None or game.is_over:
             return
         current = int(game.current_player)
-        message = self.table_message(t)
-        if message is None:
+        if self.table_message(t) is None:
             return
         buyers = [p for p in t.people if p.id != current]
         for person in [*buyers, buyers[0]]:  # the first one clicks twice
-            message = self.table_message(t)
-            buy = (
-                next((x for x in labels(message) if x.startswith("Buy ")), None)
-                if message
-                else None
-            )
+            hand = await self.hand(t, person)
+            buy = next((x for x in labels(hand) if x.startswith("Buy ")), None) if hand else None
             if buy is None:
-                break  # the window closed (everyone who may buy has asked)
-            result = await self.click(person, message, label=buy)
-            if "Buy request for" in content(result):
+                continue  # not offered to this one (asked already, or the window closed)
+            await self.click(person, hand, label=buy)
+            if "Buy request for" in str(getattr(hand, "content", "") or ""):
                 t.confirmed.append((person.id, "buy"))
         await self.turn(t, t.person(current))
 

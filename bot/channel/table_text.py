@@ -210,7 +210,7 @@ def fingerprint(text: str, embed: discord.Embed | None, view: discord.ui.View | 
 #: turn passed), a new deal, the end, and the news players wait for (a buy awarded, a player
 #: down). Everything else in a turn (a draw, a lay-off, a window that closes) is shown with
 #: the turn's end, a few seconds later, in the same edit; meanwhile the window's countdown
-#: says it closed and a stale Buy button answers so.
+#: says it closed (the table message has no Buy button to take away).
 VISIBLE = (TurnStarted, DealStarted, DealEnded, GameEnded, WentOut, BuyAwarded, WentDown)
 
 

@@ -1,4 +1,4 @@
-"""The public table message: the lobby (Join / Leave / Start) and the game (My hand / Buy).
+"""The public table message: the lobby (Join / Leave / Start) and the game (My hand).
 
 Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a restart:
 
@@ -9,6 +9,10 @@ Custom ids, parsed strictly by one ``DynamicItem`` so the buttons work after a r
     sh:buy:<table>:<window>     <window> = deal.seat.pile-size.restocks of the upcard on offer
     sh:pass:<table>:<window>    not buying it: the window closes once everyone has decided
     sh:unbuy:<table>:<window>   (on the buyer's private reply) take the request back
+
+Buy and Pass are no longer drawn on the table message (its buttons show to spectators too;
+each seated person has them in their hand), but a table message posted before that still
+carries them: their clicks keep doing what they did, so nothing breaks mid-game.
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ from bot.interactions import answers, guards
 from bot.interactions.errors import NotHost, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
-from bot.screens.card_words import card_text
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
 from bot.screens.text import score_sheet_text, standings_text, table_text
@@ -427,19 +430,8 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
         title = t("table.title_rummy", language, deal=view.deal)
     embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
     ui.add_item(button("hand", "button.my_hand", style=discord.ButtonStyle.primary))
-    if table.window_running and table.window is not None and view.upcard is not None:
-        ui.add_item(
-            TableButton(
-                "buy",
-                table.id,
-                table.window,
-                label=t("button.buy", language, card=card_text(view.upcard)),
-                style=discord.ButtonStyle.success,
-            )
-        )
-        pass_label = t("button.pass", language)
-        ui.add_item(TableButton("pass", table.id, table.window, label=pass_label))
-    # A row of its own, so a buy window's buttons never move it under a hurried click.
+    # No Buy / Pass here: a channel message's buttons show to everyone, spectators too. The
+    # text says what is on offer and until when; each seated person buys from their hand.
     ui.add_item(button("history", "button.history", row=1))
     ui.add_item(button("nudge", "button.nudge", row=1))  # for an absent player
     ui.add_item(button("skip", "button.skip", row=1))

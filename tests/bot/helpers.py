@@ -93,3 +93,38 @@ def discard_id(message: Any) -> str:
     """The custom id of the hand's discard select (a hand may show other selects beside it,
     such as "Lay down these melds, then discard…")."""
     return next(cid for cid in custom_ids(message) if ":discard" in cid)
+
+
+def buy_label(message: Any) -> str:
+    """The label of the Buy button on ``message`` (a hand message: "Buy 7♥")."""
+    return next(label for label in button_labels(message) if label.startswith("Buy "))
+
+
+async def decide_in_hand(
+    world: World, player: Any, choice: str = "buy"
+) -> tuple[simcord.InteractionResult, simcord.InteractionResult]:
+    """``player`` opens **My hand** and presses Buy (or Pass) there, as a person would now
+    that the table message carries neither: the hand, and the click's result."""
+    hand = await open_hand(world, player)
+    label = buy_label(hand.response) if choice == "buy" else "Pass"
+    return hand, await player.click(hand.response, label=label)
+
+
+def window_tag(world: World) -> str:
+    """The running buy window's tag, as the ``sh:buy:<table>:<window>`` ids carry it."""
+    from bot.service.buy_window import window_tag as tag_of
+
+    table = world.table
+    return tag_of(table.game, table.view(None))  # type: ignore[no-any-return]
+
+
+async def old_table_click(
+    world: World, player: Any, verb: str, window: str | None = None
+) -> simcord.InteractionResult:
+    """``player`` clicks Buy / Pass (``verb``) on a table message drawn before those buttons
+    left it, for ``window`` (the one running now by default): the click a channel message
+    posted before an upgrade can still send."""
+    from .test_forged_controls import forge
+
+    custom_id = f"sh:{verb}:{world.table.id}:{window or window_tag(world)}"
+    return await forge(player, world.message(), custom_id)

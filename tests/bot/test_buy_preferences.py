@@ -3,8 +3,8 @@
 With the default preference (``helps``), a person is asked (Buy / Pass in their hand) only
 when the upcard brings their contract closer; everyone else is decided for at once, and with
 nobody left to ask the window closes there and then, so P's draw is never held for nothing.
-A person may choose to be asked about every buy or never, in their hand's Options; anyone may
-still press Buy on the table message while a window runs."""
+A person may choose to be asked about every buy or never, in their hand's Options (the table
+message carries no Buy: a person who wants every chance to buy chooses to be asked)."""
 
 from __future__ import annotations
 

@@ -23,16 +23,17 @@ async def test_a_buy_request_or_a_pass_costs_the_channel_nothing(env: simcord.En
     game = world.table.game
     first = world.player(int(game.players[(game.current + 1) % 3]))
     second = world.player(int(game.players[(game.current + 2) % 3]))
-    buy = next(label for label in button_labels(world.message()) if label.startswith("Buy"))
+    first_hand, second_hand = await open_hand(world, first), await open_hand(world, second)
+    buy = next(b for b in button_labels(first_hand.response) if b.startswith("Buy "))
     before = len(channel_calls(env, world))
-    assert (await first.click(world.message(), label=buy)).acknowledged
-    assert (await second.click(world.message(), label="Pass")).acknowledged
+    assert (await first.click(first_hand.response, label=buy)).acknowledged
+    assert (await second.click(second_hand.response, label="Pass")).acknowledged
     assert len(channel_calls(env, world)) == before  # nothing visible changed on the table
 
 
 async def test_chat_never_buries_the_controls(env: simcord.Env) -> None:
     # Three seats: at two the only other seat is the discarder, who may not buy, so the
-    # window closes at once and the table message rightly shows no Buy.
+    # window closes at once and the table message rightly says nothing of a buy.
     world = await open_table(env, 3)
     await start(world)
     p = world.current()
@@ -46,11 +47,12 @@ async def test_chat_never_buries_the_controls(env: simcord.Env) -> None:
     await env.advance_time(9)  # the third seat may buy: the draw waits out the window
     card = world.table.game.hand_of(str(p.id))[0]
     await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
-    # The turn passed: the table message moved below the chat, with My hand and Buy on it.
+    # The turn passed: the table message moved below the chat, with My hand on it and the
+    # upcard on offer in its text (Buy / Pass are in the hands).
     last_three = [m.id for m in world.channel.history()[-3:]]
     assert world.message().id in last_three
-    labels = button_labels(world.message())
-    assert "My hand" in labels and any(label.startswith("Buy") for label in labels)
+    assert "My hand" in button_labels(world.message())
+    assert "buying closes <t:" in world.message().embeds[0].description
 
 
 async def test_a_turn_is_one_edit_when_everyone_follows_their_hand(env: simcord.Env) -> None:

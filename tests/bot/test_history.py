@@ -26,7 +26,7 @@ from engine.players.random_play import random_step
 from engine.view import PublicMove
 
 from .discord_locales import speaking
-from .helpers import button_labels, discard_id, open_hand, open_table, start
+from .helpers import button_labels, decide_in_hand, discard_id, open_hand, open_table, start
 
 #: A card as the text prints it: ``10♥``, ``K♠``, ``🃏``.
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]|🃏")
@@ -69,9 +69,9 @@ async def test_after_a_buy_the_history_shows_the_buy_and_the_discard_and_nothing
     public = {upcard}
     hidden = [c for c in map(Card.parse, ("QS", "4C", "JD", "7H")) if c not in public][:2]
     game.stock[-1], game.stock[-2] = hidden
-    bought = await buyer.click(world.message(), label=f"Buy {upcard.pretty()}")
-    simcord.assert_responded(bought, contains="Buy request for", ephemeral=True)
-    assert (await passer.click(world.message(), label="Pass")).acknowledged
+    buyer_hand, bought = await decide_in_hand(world, buyer)
+    assert bought.acknowledged and "Buy request for" in buyer_hand.response.content
+    assert (await decide_in_hand(world, passer, "pass"))[1].acknowledged
     hand = await open_hand(world, current)
     assert (await current.click(hand.response, label="Draw from stock")).acknowledged
     assert upcard in game.hand_of(str(buyer.id))

@@ -175,7 +175,8 @@ async def play_a_deal(
     await env.advance_time(1)
     buyer = next(p for p in world.players if p not in (first, world.current()))
     buy_label = label("button.buy", language, card=Card.parse("KD").pretty())
-    assert (await buyer.click(world.message(), label=buy_label)).acknowledged
+    buyer_hand = await buyer.click(world.message(), label=label("button.my_hand", language))
+    assert (await buyer.click(buyer_hand.response, label=buy_label)).acknowledged
     second = world.current()
     game.hands[game.current] = parse_cards("9H 9S 9C 4H 4S 4C")
     hand = await second.click(world.message(), label=label("button.my_hand", language))

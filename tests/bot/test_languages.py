@@ -19,7 +19,7 @@ import simcord
 from engine.cards import Card, parse_cards
 
 from .discord_locales import speaking
-from .helpers import World, button_labels, discard_id
+from .helpers import World, button_labels, discard_id, old_table_click
 
 
 @dataclass(frozen=True)
@@ -147,8 +147,8 @@ async def play_a_table_in(words: Words, env: simcord.Env, monkeypatch: pytest.Mo
 
     game = world.table.game
     player = world.current()
-    buy = next(label for label in button_labels(table) if label not in (words.my_hand,))
-    own_buy = await player.click(table, label=buy)  # buying the upcard on your own turn
+    assert len(button_labels(table)) == 4  # My hand, History, Nudge, Skip: no Buy / Pass
+    own_buy = await old_table_click(world, player, "buy")  # an old message's Buy, own turn
     simcord.assert_responded(own_buy, contains=words.own_turn_buy, ephemeral=True)
 
     # A hand that meets deal 1's contract (two sets of 3) and goes out with the card it draws.

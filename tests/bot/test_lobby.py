@@ -6,7 +6,7 @@ import discord
 import pytest
 import simcord
 
-from .helpers import button_labels, open_hand, open_table, start
+from .helpers import button_labels, old_table_click, open_hand, open_table, start
 
 
 @pytest.mark.parametrize("count", [3, 8])
@@ -47,8 +47,9 @@ async def test_start_deals_and_shows_table(env: simcord.Env) -> None:
     await start(world)
     message = world.message()
     assert "My hand" in button_labels(message)
-    assert "Buy" in " ".join(button_labels(message))  # the first upcard's window
+    assert "Buy" not in " ".join(button_labels(message))  # bought from the hands
     text = message.embeds[0].description
+    assert "buying closes <t:" in text  # the first upcard's window, told in words
     assert "Deal 1 of 2" in text and "2 sets of 3" in text
     for player in world.players:
         assert player.name in text
@@ -85,8 +86,7 @@ async def test_non_player_gets_explanation(env: simcord.Env) -> None:
     stranger = world.guild.add_member(env.create_user("mallory"))
     result = await stranger.click(world.message(), label="My hand")
     simcord.assert_responded(result, contains="not playing", ephemeral=True)
-    buy = next(label for label in button_labels(world.message()) if label.startswith("Buy"))
-    result = await stranger.click(world.message(), label=buy)
+    result = await old_table_click(world, stranger, "buy")  # a table message of before
     simcord.assert_responded(result, contains="not playing", ephemeral=True)
 
 

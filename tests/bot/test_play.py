@@ -6,17 +6,23 @@ import simcord
 
 from engine.cards import parse_cards
 
-from .helpers import World, button_labels, discard_id, open_hand, open_table, start
+from .helpers import (
+    World,
+    button_labels,
+    decide_in_hand,
+    discard_id,
+    old_table_click,
+    open_hand,
+    open_table,
+    start,
+    window_tag,
+)
 
 
 def seat_after(world: World, steps: int):
     game = world.table.game
     seat = (game.current + steps) % len(game.players)
     return world.player(int(game.players[seat]))
-
-
-def buy_label(world: World) -> str:
-    return next(label for label in button_labels(world.message()) if label.startswith("Buy"))
 
 
 async def test_turn_through_hand_controls(env: simcord.Env) -> None:
@@ -60,12 +66,11 @@ async def test_buy_race_goes_by_seat_not_by_click(env: simcord.Env) -> None:
     await start(world)
     p = world.current()
     first, second, third, fourth = (seat_after(world, k) for k in (1, 2, 3, 4))
-    label = buy_label(world)
     upcard = world.table.game.view(None).upcard
     for buyer in (fourth, third, second):  # furthest seat clicks first
-        result = await buyer.click(world.message(), label=label)
-        simcord.assert_responded(result, contains="Buy request for", ephemeral=True)
-        assert upcard.pretty() in result.response.content
+        hand, result = await decide_in_hand(world, buyer)
+        assert result.acknowledged
+        assert f"Buy request for {upcard.pretty()}" in hand.response.content
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     assert world.table.game.step == "draw"  # `first` could still ask: the draw waits
@@ -83,9 +88,8 @@ async def test_buy_window_closes_early_when_everyone_asked(env: simcord.Env) -> 
     world = await open_table(env, 3)
     await start(world)
     p, first, second = world.current(), seat_after(world, 1), seat_after(world, 2)
-    label = buy_label(world)
     for buyer in (second, first):
-        assert (await buyer.click(world.message(), label=label)).acknowledged
+        assert (await decide_in_hand(world, buyer))[1].acknowledged
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     game = world.table.game
@@ -98,16 +102,17 @@ async def test_take_beats_buyers(env: simcord.Env) -> None:
     world = await open_table(env, 3)
     await start(world)
     p, first = world.current(), seat_after(world, 1)
-    assert (await first.click(world.message(), label=buy_label(world))).acknowledged
+    tag = window_tag(world)
+    assert (await decide_in_hand(world, first))[1].acknowledged
     hand = await open_hand(world, p)
     upcard = world.table.game.view(None).upcard
     took = await p.click(hand.response, label=f"Take {upcard.pretty()}")
     assert took.acknowledged
     game = world.table.game
     assert upcard in game.hand_of(str(p.id)) and len(game.hand_of(str(first.id))) == 11
-    # The table message is not edited for this (issue 10: one call per turn); its Buy button
-    # now refuses politely.
-    late = await first.click(world.message(), label=buy_label(world))
+    # A Buy button of that window on a table message drawn before Buy / Pass left it now
+    # refuses politely.
+    late = await old_table_click(world, first, "buy", tag)
     simcord.assert_responded(late, contains="window has closed", ephemeral=True)
 
 
@@ -115,19 +120,20 @@ async def test_ineligible_buys_get_reasons(env: simcord.Env) -> None:
     world = await open_table(env, 4)
     await start(world)
     p = world.current()
-    label = buy_label(world)
-    mine = await p.click(world.message(), label=label)
+    # The hands offer Buy only to who may buy; a table message drawn before Buy / Pass left
+    # it still carries them, and its clicks get the reasons.
+    mine = await old_table_click(world, p, "buy")
     simcord.assert_responded(mine, contains="your turn", ephemeral=True)
     # No buys left.
     table = world.table
     broke = seat_after(world, 1)
     table.game.buys_used[table.game.seat_of(str(broke.id))] = 3
-    result = await broke.click(world.message(), label=label)
+    result = await old_table_click(world, broke, "buy")
     simcord.assert_responded(result, contains="used your 3 buys", ephemeral=True)
     # Down players can't buy.
     down = seat_after(world, 2)
     table.game.down[table.game.seat_of(str(down.id))] = True
-    result = await down.click(world.message(), label=label)
+    result = await old_table_click(world, down, "buy")
     simcord.assert_responded(result, contains="You are down", ephemeral=True)
     assert table.game.buy_requests == []
     # Own discard: P draws and discards, then may not buy the card back.
@@ -136,12 +142,12 @@ async def test_ineligible_buys_get_reasons(env: simcord.Env) -> None:
     await env.advance_time(8)
     card = world.table.game.hand_of(str(p.id))[0]
     await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
-    result = await p.click(world.message(), label=buy_label(world))
+    tag = window_tag(world)
+    result = await old_table_click(world, p, "buy", tag)
     simcord.assert_responded(result, contains="own discard", ephemeral=True)
-    # After the window, its countdown shows it closed and the button refuses (issue 10: no
-    # edit just to take the button away).
+    # After the window, its countdown shows it closed and an old button refuses.
     await env.advance_time(8)
-    late = await seat_after(world, 1).click(world.message(), label=buy_label(world))
+    late = await old_table_click(world, seat_after(world, 1), "buy", tag)
     simcord.assert_responded(late, contains="window has closed", ephemeral=True)
 
 

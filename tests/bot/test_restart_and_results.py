@@ -12,7 +12,17 @@ import simcord
 
 from engine.players.strategy import EasyStrategy
 
-from .helpers import World, button_labels, discard_id, open_hand, open_table, start
+from .helpers import (
+    World,
+    button_labels,
+    decide_in_hand,
+    discard_id,
+    old_table_click,
+    open_hand,
+    open_table,
+    start,
+    window_tag,
+)
 
 
 def seat_after(world: World, steps: int) -> Any:
@@ -20,20 +30,17 @@ def seat_after(world: World, steps: int) -> Any:
     return world.player(int(game.players[(game.current + steps) % len(game.players)]))
 
 
-def buy_label(world: World) -> str:
-    return next(label for label in button_labels(world.message()) if label.startswith("Buy"))
-
-
 async def test_restart_during_buy_window(env: simcord.Env, make_bot: Callable[[], Any]) -> None:
     world = await open_table(env, 3)
     await start(world)
     p, first, second = world.current(), seat_after(world, 1), seat_after(world, 2)
-    label = buy_label(world)
-    assert (await second.click(world.message(), label=label)).acknowledged
+    second_hand = await open_hand(world, second)
+    buy = next(b for b in button_labels(second_hand.response) if b.startswith("Buy "))
+    assert (await second.click(second_hand.response, label=buy)).acknowledged
     await env.restart_bot(make_bot())
-    # Same message, new bot: the Buy button still works and the request survived.
-    result = await first.click(world.message(), label=label)
-    simcord.assert_responded(result, contains="Buy request for", ephemeral=True)
+    # Same table message, new bot: My hand still offers Buy and the request survived.
+    first_hand, result = await decide_in_hand(world, first)
+    assert result.acknowledged and "Buy request for" in first_hand.response.content
     assert sorted(world.table.game.buy_requests) == sorted(
         world.table.game.seat_of(str(u.id)) for u in (first, second)
     )
@@ -51,12 +58,13 @@ async def test_window_that_ends_after_restart_is_resolved(
     world = await open_table(env, 3)
     await start(world)
     p = world.current()
+    tag = window_tag(world)
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")  # held for the window
     await env.restart_bot(make_bot())
     assert world.table.game.step == "draw" and world.table.window.held is not None
     await env.advance_time(9)
-    late = await seat_after(world, 1).click(world.message(), label=buy_label(world))
+    late = await old_table_click(world, seat_after(world, 1), "buy", tag)
     simcord.assert_responded(late, contains="window has closed", ephemeral=True)
     # The held draw survived the restart (issue 9): it ran when the window closed.
     game = world.table.game

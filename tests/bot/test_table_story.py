@@ -176,7 +176,7 @@ async def test_a_waiting_players_hand_tells_who_threw_the_upcard_and_who_bought_
     game = world.table.game
     buyer = world.player(int(game.players[(game.current + 1) % 4]))
     assert game.view(None).upcard == bought
-    asked = await buyer.click(world.message(), label=f"Buy {bought.pretty()}")
+    asked = await buyer.click(hands[buyer.id].response, label=f"Buy {bought.pretty()}")
     assert asked.acknowledged
     thrown = await take_a_turn(world, hands, env)  # the thrower draws; the buyer gets the card
     assert bought in game.hand_of(str(buyer.id)) and game.view(None).upcard == thrown

@@ -12,17 +12,22 @@ from bot.views.hand import render_hand
 from engine.actions import LayOff, LayOffItem
 from engine.cards import Card, parse_cards
 
-from .helpers import World, button_labels, discard_id, open_hand, open_table, start
+from .helpers import (
+    World,
+    button_labels,
+    decide_in_hand,
+    discard_id,
+    old_table_click,
+    open_hand,
+    open_table,
+    start,
+)
 
 
 def seat_after(world: World, steps: int):
     game = world.table.game
     seat = (game.current + steps) % len(game.players)
     return world.player(int(game.players[seat]))
-
-
-def buy_label(world: World) -> str:
-    return next(label for label in button_labels(world.message()) if label.startswith("Buy"))
 
 
 async def test_the_hand_follows_its_player_when_their_turn_begins(env: simcord.Env) -> None:
@@ -49,10 +54,10 @@ async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcor
     await p.click(hand.response, label="Draw from stock")
     assert world.table.game.step == "draw"  # held: the others may still buy
     assert "when the buy window closes" in hand.response.content
-    passed = await first.click(world.message(), label="Pass")
-    simcord.assert_responded(passed, contains="You pass", ephemeral=True)
+    first_hand, passed = await decide_in_hand(world, first, "pass")
+    assert passed.acknowledged and "You pass" in first_hand.response.content
     assert world.table.game.step == "draw"  # one still to decide
-    await second.click(world.message(), label="Pass")
+    await decide_in_hand(world, second, "pass")
     game = world.table.game
     assert game.step == "play"  # no time passed: everyone decided
     assert len(game.hand_of(str(p.id))) == 12
@@ -61,11 +66,13 @@ async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcor
     assert [a.filename for a in hand.response.attachments] == ["hand.png"]
 
 
-async def test_a_buyer_takes_the_request_back(env: simcord.Env) -> None:
+async def test_an_old_table_buy_still_buys_and_is_taken_back(env: simcord.Env) -> None:
+    """A table message posted before Buy / Pass left it still carries them: a seated
+    player's click buys as the hand does, and the private reply takes the request back."""
     world = await open_table(env, 3)
     await start(world)
     first = seat_after(world, 1)
-    asked = await first.click(world.message(), label=buy_label(world))
+    asked = await old_table_click(world, first, "buy")
     simcord.assert_responded(asked, contains="Buy request for", ephemeral=True)
     seat = world.table.game.players.index(str(first.id))
     assert seat in world.table.game.buy_requests
