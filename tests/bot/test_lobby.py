@@ -6,6 +6,8 @@ import discord
 import pytest
 import simcord
 
+from bot.screens.attachments import HAND_FILE
+
 from .helpers import button_labels, old_table_click, open_hand, open_table, start
 
 
@@ -69,7 +71,7 @@ async def test_hand_is_private_and_has_eleven_cards(env: simcord.Env) -> None:
     assert len(hand) == 11
     for card in hand:
         assert card.pretty() in content
-    assert [a.filename for a in result.response.attachments] == ["hand.png"]  # issue 6
+    assert [a.filename for a in result.response.attachments] == [HAND_FILE]  # issue 6
     # Only Bob sees it; Alice and Carol do not, and a non-member view leaves it out.
     seen_by_bob = [m.id for m in world.channel.history(viewer=bob)]
     assert result.response.id in seen_by_bob

@@ -866,4 +866,9 @@ async def test_proposed_lay_down_changes_the_hand_picture() -> None:
     proposal = parse_cards("8H 8S 8C KD KC KS")
     highlighted = (await hand_picture_for(hand, proposal)).fp.read()
     again = (await hand_picture_for(hand, proposal)).fp.read()
-    assert plain.startswith(b"\x89PNG") and highlighted != plain and highlighted == again
+    assert (
+        plain.startswith(b"RIFF")
+        and plain[8:12] == b"WEBP"
+        and highlighted != plain
+        and highlighted == again
+    )

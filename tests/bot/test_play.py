@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import simcord
 
+from bot.screens.attachments import HAND_FILE
 from engine.cards import parse_cards
 
 from .helpers import (
@@ -217,7 +218,7 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     await env.advance_time(8)
     # The proposal is on the hand screen itself (issue 9: a turn in one or two clicks).
     assert "You can lay down these melds" in hand.response.content
-    assert [a.filename for a in hand.response.attachments] == ["hand.png"]
+    assert [a.filename for a in hand.response.attachments] == [HAND_FILE]
     confirmed = await p.click(hand.response, label="Lay down these melds")
     assert confirmed.acknowledged
     assert "You went down" in hand.response.content

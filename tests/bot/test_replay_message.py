@@ -17,7 +17,7 @@ import simcord
 
 from bot.i18n import Language, t
 from bot.process.replay_cli import record_of_table
-from bot.screens.attachments import TABLE_FILE
+from bot.screens.attachments import HAND_FILE, TABLE_FILE
 from bot.views.replay import replay_button
 from engine.cards import Card
 from engine.record import read_record
@@ -148,7 +148,7 @@ async def test_show_my_hand_is_private_and_only_for_players(env: simcord.Env) ->
     simcord.assert_responded(mine, contains="Your hand at step 2", ephemeral=True)
     hand = steps[2].view(str(alice.id)).hand
     assert hand and " ".join(card.pretty() for card in hand) in mine.response.content
-    assert [a.filename for a in mine.response.attachments] == ["hand.png"]
+    assert [a.filename for a in mine.response.attachments] == [HAND_FILE]
     assert step_of(message) == 2  # the shared message did not move
     stranger = world.guild.add_member(env.create_user("mallory"))
     refused = await stranger.click(message, label="Show my hand")

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import simcord
 
+from bot.screens.attachments import HAND_FILE
 from bot.screens.hand_screen import MAX_OPTIONS
 from bot.views.hand import render_hand
 from engine.actions import LayOff, LayOffItem
@@ -63,7 +64,7 @@ async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcor
     assert len(game.hand_of(str(p.id))) == 12
     # Text and picture of the held draw's hand follow at once, with what was drawn.
     assert "12 cards" in hand.response.content and "You got" in hand.response.content
-    assert [a.filename for a in hand.response.attachments] == ["hand.png"]
+    assert [a.filename for a in hand.response.attachments] == [HAND_FILE]
 
 
 async def test_an_old_table_buy_still_buys_and_is_taken_back(env: simcord.Env) -> None:
