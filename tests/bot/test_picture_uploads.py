@@ -13,6 +13,7 @@ from PIL import Image, ImageChops, ImageStat
 from bot.screens import render_hand
 from bot.screens.attachments import (
     HAND_COLOURS,
+    HAND_FILE,
     hand_picture_for,
     table_image,
     table_key,
@@ -115,11 +116,18 @@ async def test_the_uploaded_table_is_the_drawn_picture_in_fewer_bytes() -> None:
     assert await table_image(view, names, compact=True, mark_turn=False) is upload  # kept
 
 
-async def test_the_uploaded_hand_is_a_smaller_png_of_the_same_cards() -> None:
+async def test_the_uploaded_hand_is_a_smaller_webp_of_the_same_cards() -> None:
     hand = parse_cards("8H 8S 8C KD KC KS 3D 5C 7S 9H JD JK")
-    upload = (await hand_picture_for(hand, parse_cards("8H 8S 8C"))).fp.read()
+    picture = await hand_picture_for(hand, parse_cards("8H 8S 8C"))
+    upload = picture.fp.read()
     png = render_hand(hand, highlight={0, 1, 2})
-    assert upload.startswith(b"\x89PNG") and len(upload) < 0.7 * len(png)
+    assert picture.filename == HAND_FILE == "hand.webp"
+    assert upload[:4] == b"RIFF" and upload[8:12] == b"WEBP" and len(upload) < 0.7 * len(png)
+    # Smaller than the same few colours as a PNG squeezed hard, which is what went up before.
+    palette = Image.open(io.BytesIO(png)).convert("RGB").quantize(HAND_COLOURS)
+    squeezed = io.BytesIO()
+    palette.save(squeezed, format="PNG", compress_level=9)
+    assert len(upload) < 0.9 * len(squeezed.getvalue())
     sent = Image.open(io.BytesIO(upload)).convert("RGB")
     drawn = Image.open(io.BytesIO(png)).convert("RGB")
     assert sent.size == drawn.size
