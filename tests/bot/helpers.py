@@ -42,12 +42,47 @@ class World:
         return self.player(int(game.current_player))
 
 
-def _items(message: Any) -> list[Any]:
-    out = []
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else row.children
-        out.extend(children)
+def _tree(message: Any) -> list[Any]:
+    """Every component of a message, nested ones included (a Components V2 layout nests its
+    buttons in action rows inside containers and sections; a classic message has rows)."""
+    out: list[Any] = []
+
+    def walk(items: Any) -> None:
+        for item in items or ():
+            out.append(item)
+            if isinstance(item, dict):
+                walk(item.get("components"))
+                if isinstance(item.get("accessory"), dict):
+                    walk([item["accessory"]])
+            else:
+                walk(getattr(item, "children", None) or getattr(item, "components", None))
+                accessory = getattr(item, "accessory", None)
+                if accessory is not None:
+                    walk([accessory])
+
+    walk(message.components)
     return out
+
+
+def _items(message: Any) -> list[Any]:
+    """The interactive components (buttons and selects) of a message, in reading order."""
+    return [item for item in _tree(message) if _get(item, "custom_id") or _get(item, "url")]
+
+
+def text_of(message: Any) -> str:
+    """Everything a message says in words, in reading order: its content, its embeds' titles,
+    descriptions and fields, and the text displays of a Components V2 layout."""
+    parts: list[str] = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+        parts += [f"{field.name}\n{field.value}" for field in embed.fields]
+        if embed.footer and embed.footer.text:
+            parts.append(embed.footer.text)
+    for item in _tree(message):
+        kind = _get(item, "type")
+        if kind == 10 or getattr(kind, "value", None) == 10:
+            parts.append(_get(item, "content") or "")
+    return "\n".join(part for part in parts if part)
 
 
 def _get(item: Any, name: str) -> Any:
