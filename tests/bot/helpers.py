@@ -109,6 +109,18 @@ def container_text(message: Any) -> str:
     return text_of(SimpleNamespace(content="", embeds=[], components=boxes))
 
 
+def gallery_urls(message: Any) -> list[str]:
+    """The picture URLs of a Components V2 message's media galleries, in reading order."""
+    urls: list[str] = []
+    for item in _tree(message):
+        kind = _get(item, "type")
+        if kind == 12 or getattr(kind, "value", None) == 12:
+            for entry in _get(item, "items") or ():
+                media = _get(entry, "media")
+                urls.append(str(_get(media, "url")))
+    return urls
+
+
 def is_layout(message: Any) -> bool:
     """Whether ``message`` is a Components V2 layout (the flag set, no content, no embeds)."""
     flags = message.flags if isinstance(message.flags, int) else message.flags.value
