@@ -30,6 +30,9 @@ TEXT_LIMIT = 4000
 #: What happened and the turn's ping, on top of the table message: a message's content had
 #: this limit, and the rest of the words keep the room they had.
 NEWS_LIMIT = 2000
+#: Text blocks in one container at most: with their lines, the picture, the words on top and
+#: three rows of four buttons, a layout stays well inside Discord's 40 components.
+MAX_BLOCKS = 8
 #: Whom a public layout may ping: the lobby names its host, who ran the command themselves.
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -130,6 +133,8 @@ def public_layout(
         ui.add_item(discord.ui.TextDisplay(news))
         room -= len(news)
     box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=COLOUR)
+    if len(blocks) > MAX_BLOCKS:  # a text display and a line each: keep within 40 components
+        blocks = [*blocks[: MAX_BLOCKS - 1], "\n\n".join(blocks[MAX_BLOCKS - 1 :])]
     for block in blocks:
         words = block.strip()[:room]
         if not words:

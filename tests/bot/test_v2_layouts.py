@@ -17,6 +17,7 @@ import simcord.http.router as simcord_router
 
 from bot.screens.attachments import SHEET_FILE, TABLE_FILE
 from bot.views.table import TableButton
+from bot.views.table_layout import public_layout
 
 from .helpers import (
     button_labels,
@@ -228,3 +229,30 @@ async def test_the_layouts_buttons_work_after_a_restart(env: simcord.Env, make_b
     assert hand.acknowledged and hand.ephemeral
     history = await world.players[0].click(message, label="History")
     simcord.assert_responded(history, contains="First upcard:", ephemeral=True)
+
+
+def test_a_layout_stays_within_discords_limits_whatever_it_is_given() -> None:
+    """Many long blocks, long news and full rows: at most 40 components and 4,000 characters
+    of words, the first blocks kept whole, the picture and every button kept."""
+    rows = [[TableButton("join", 1, label=f"b{row}{n}") for n in range(5)] for row in range(3)]
+    layout = public_layout(
+        [f"block {n} " + "x" * 600 for n in range(30)],
+        news="n" * 2500,
+        picture=(TABLE_FILE, "the table"),
+        rows=rows,
+    )
+    payload = {"flags": V2, "components": layout.to_components()}
+    assert_within_limits(payload)
+    texts = [c["content"] for c in walk(payload["components"]) if c["type"] == 10]
+    assert texts[0] == "n" * 2000 and texts[1].startswith("block 0 ") and len(texts[1]) == 608
+    assert sum(1 for c in walk(payload["components"]) if c["type"] == 12) == 1
+    assert sum(1 for c in walk(payload["components"]) if c["type"] == 2) == 15
+
+
+async def test_a_table_of_eight_stays_within_discords_limits(env: simcord.Env) -> None:
+    world = await open_table(env, 8)
+    assert_within_limits([r for r in sent(env, world.channel.id) if r.method == "PATCH"][-1].json)
+    await start(world)
+    await env.advance_time(9)
+    drawn = [r.json for r in sent(env, world.channel.id) if "sh:hand:" in str(r.json)]
+    assert drawn and all(assert_within_limits(payload) is None for payload in drawn)
