@@ -256,3 +256,32 @@ async def test_a_table_of_eight_stays_within_discords_limits(env: simcord.Env) -
     await env.advance_time(9)
     drawn = [r.json for r in sent(env, world.channel.id) if "sh:hand:" in str(r.json)]
     assert drawn and all(assert_within_limits(payload) is None for payload in drawn)
+
+
+async def test_an_old_release_lobby_starts_into_a_layout(env: simcord.Env) -> None:
+    """Start on a lobby posted before the layouts (an embed and classic rows) answers the
+    click by redrawing that message as the game's layout, its embed cleared."""
+    world = await open_table(env, 2)
+    table = world.table
+    channel = env.bot.get_channel(world.channel.id)
+    classic = discord.ui.View(timeout=None)
+    for verb in ("join", "leave", "start"):
+        classic.add_item(TableButton(verb, table.id, label=verb.title()))
+    old = await channel.send(embed=discord.Embed(title="Shanghai: table open"), view=classic)
+    await world.service.set_message(table.id, old.id)
+    env.bot.publisher.posted(world.service.public(table.id), old.id)
+    assert not is_layout(world.message())
+    before = len(env.http_requests)
+    started = await world.players[0].click(world.message(), label="Start")
+    assert started.acknowledged and world.table.game is not None
+    answer = next(r.json for r in env.http_requests[before:] if r.path.endswith("/callback"))
+    assert answer["type"] == 7  # the clicked message itself, redrawn
+    assert answer["data"]["embeds"] == [] and answer["data"]["content"] is None
+    assert "sh:hand:" in str(answer["data"]["components"])
+    assert answer["data"]["flags"] & V2
+    # The first turn's ping then moved the table below; the old lobby keeps words only.
+    lobby = next(m for m in world.channel.history() if m.id == old.id)
+    assert is_layout(lobby) and not lobby.embeds and custom_ids(lobby) == []
+    message = world.message()
+    assert is_layout(message) and heading_of(message).startswith("Shanghai: deal 1")
+    assert "My hand" in button_labels(message)
