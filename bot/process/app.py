@@ -42,6 +42,8 @@ from bot.process.settings_facts import MetricsProblem, metrics_problem
 from bot.service import Listener, Listeners, TableService, legal_plays
 from bot.service.game_log import GameLog
 from bot.service.members import MemberCheck
+from bot.views.replay_notes import NotesCache
+from bot.views.replay_steps import ReplayCache
 from data import Store, describe, is_postgres_url
 
 if TYPE_CHECKING:
@@ -97,6 +99,10 @@ class ShanghaiBot(commands.AutoShardedBot):
         self.sync_only = False
         #: Prometheus metrics, when ``SHANGHAI_METRICS_PORT`` is set (``bot.process.metrics``).
         self.metrics: Metrics | None = None
+        #: Finished games rebuilt for their replays, and the expert's notes on them: kept for
+        #: the process's life (a restarted bot rebuilds and reviews again when asked).
+        self.replay_cache = ReplayCache()
+        self.notes_cache = NotesCache()
         self._gate_interactions()
 
     def _gate_interactions(self) -> None:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import weakref
+from collections import deque
 from dataclasses import replace
 
 from bot.process.logs import at_table
@@ -38,12 +41,66 @@ from engine.events import DealEnded, DealStarted, Discarded, Event, TurnStarted
 log = logging.getLogger("bot.service")
 
 
+#: How long the event loop may run clicks back to back before the next one waits for the
+#: loop's next turn, and how many waiting clicks each turn lets in: the gateway, the timers
+#: and the other tables' answers run in between.
+SHARE_SECONDS = 0.004
+SHARE_BATCH = 16
+
+
+class LoopShare:
+    """One event loop's clicks waiting for their turn, in order of arrival, and when the
+    current stretch of clicks began (``perf_counter``)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.started = 0.0
+        self.waiting: deque[asyncio.Future[None]] = deque()
+        self.release_queued = False
+
+    def release(self) -> None:
+        """At the head of a turn of the loop: a new stretch, and the next ``SHARE_BATCH``
+        waiting clicks let in (they run in the next turn, in their order)."""
+        self.started = time.perf_counter()
+        self.release_queued = False
+        for _ in range(min(SHARE_BATCH, len(self.waiting))):
+            waiter = self.waiting.popleft()
+            if not waiter.done():  # a cancelled click leaves its place to the next
+                waiter.set_result(None)
+        if self.waiting:
+            self.queue_release()
+
+    def queue_release(self) -> None:
+        if not self.release_queued:
+            self.release_queued = True
+            self.loop.call_soon(self.release)
+
+    async def wait_turn(self) -> None:
+        if not self.waiting and time.perf_counter() - self.started < SHARE_SECONDS:
+            return
+        waiter = self.loop.create_future()
+        self.waiting.append(waiter)
+        self.queue_release()
+        await waiter
+
+
+_SHARES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopShare] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def let_others_in() -> None:
-    """Give the event loop back between the parts of a commit (the engine's move and the
-    window it opens; the save). Other tables' clicks and the gateway run in between, so a
-    burst of clicks on many tables never holds the loop for all of their work at once; this
-    table's lock keeps its own state to this click meanwhile, as during the save's own wait."""
-    await asyncio.sleep(0)
+    """Give the event loop back between the parts of a click once clicks have run back to back
+    for ``SHARE_SECONDS``. A plain ``sleep(0)`` would not do: after a group commit every waiting
+    table wakes in the same turn of the loop, and their parts would run one after the other in
+    it, for as long as all of them take. Past the share a click queues behind the others, and
+    each later turn lets in ``SHARE_BATCH`` of them, so the gateway and the timers run between.
+    This table's lock keeps its own state to this click meanwhile."""
+    loop = asyncio.get_running_loop()
+    share = _SHARES.get(loop)
+    if share is None:
+        share = _SHARES[loop] = LoopShare(loop)
+    await share.wait_turn()
 
 
 def next_deal(events: list[Event]) -> bool:
@@ -144,6 +201,7 @@ class Commits(TableCore):
                 table.stored_away(),
             )
         table.version, table.saved_state = version, state
+        await let_others_in()  # every table of the commit's group wakes at once
         if failures := table.backoff.succeeded():
             log.warning("%s saves again after %d failed timer run(s)", at_table(table), failures)
         result = ActResult(events, table.version)

@@ -55,15 +55,6 @@ EDIT, PRIVATE, PUBLIC = "edit", "private", "public"
 MAX_OPTIONS = 25
 
 
-def cache_of(client: Any) -> ReplayCache:
-    """The process's replay cache, kept on the bot (a restarted bot starts with an empty one)."""
-    cache = getattr(client, "replay_cache", None)
-    if not isinstance(cache, ReplayCache):
-        cache = ReplayCache()
-        client.replay_cache = cache
-    return cache
-
-
 async def load(
     interaction: discord.Interaction[Any], table_id: int, answer: str = EDIT
 ) -> GameReplay:
@@ -81,7 +72,8 @@ async def load(
             await answers.defer(interaction, fresh=answer == PRIVATE)
 
     store = interaction.client.store
-    return await cache_of(interaction.client).get(store, interaction.guild_id, table_id, defer)
+    cache: ReplayCache = interaction.client.replay_cache
+    return await cache.get(store, interaction.guild_id, table_id, defer)
 
 
 async def _defer_public(interaction: discord.Interaction[Any]) -> None:

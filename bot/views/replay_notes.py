@@ -77,15 +77,6 @@ class NotesCache:
             self._running.pop(key, None)
 
 
-def notes_cache_of(client: Any) -> NotesCache:
-    """The process's notes, kept on the bot (a restarted bot reviews again when asked)."""
-    cache = getattr(client, "notes_cache", None)
-    if not isinstance(cache, NotesCache):
-        cache = NotesCache()
-        client.notes_cache = cache
-    return cache
-
-
 async def show_notes(interaction: discord.Interaction[Any], replay: GameReplay) -> None:
     """The clicking player's notes, privately; refused to anyone who did not play the game.
     A review not yet done defers the click at once (it may take seconds)."""
@@ -96,7 +87,7 @@ async def show_notes(interaction: discord.Interaction[Any], replay: GameReplay) 
             code="replay_notes_not_a_player",
             table=replay.table_id,
         )
-    cache = notes_cache_of(interaction.client)
+    cache: NotesCache = interaction.client.notes_cache
     key = (replay.table_id, seat)
     async with answers.in_time(interaction, fresh=True, at_once=cache.known(key) is None):
         try:

@@ -132,7 +132,7 @@ async def test_a_spectator_or_a_stranger_gets_a_polite_refusal(
         simcord.assert_responded(refused, contains="You did not play game", ephemeral=True)
         assert not refused.response.embeds
     assert calls == []  # nothing reviewed, nothing kept
-    assert replay_notes.notes_cache_of(env.bot).known((table_id, 0)) is None
+    assert env.bot.notes_cache.known((table_id, 0)) is None
 
 
 async def test_a_review_that_fails_is_answered_privately_and_changes_nothing(
@@ -147,7 +147,7 @@ async def test_a_review_that_fails_is_answered_privately_and_changes_nothing(
     monkeypatch.setattr(replay_notes, "review", broken)
     refused = await world.players[0].click(message, label="My notes")
     simcord.assert_responded(refused, contains="cannot be replayed", ephemeral=True)
-    assert replay_notes.notes_cache_of(env.bot).known((table_id, 0)) is None
+    assert env.bot.notes_cache.known((table_id, 0)) is None
     monkeypatch.setattr(replay_notes, "review", review)
     mine = await world.players[0].click(message, label="My notes")
     simcord.assert_responded(mine, ephemeral=True)
