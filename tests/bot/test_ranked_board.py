@@ -56,13 +56,17 @@ def ratings(settings: Settings) -> dict[int, tuple[float, float, int]]:
         return {user: (mu, sigma, games) for user, mu, sigma, games in rows}
 
 
+#: Games one person plays alone against a computer: each is casual, however many there are.
+FARMED_GAMES = 4
+
+
 async def test_farming_alone_against_a_computer_leaves_the_board_empty(
     env: simcord.Env, settings: Settings
 ) -> None:
     guild = env.create_guild()
     channel = guild.create_text_channel("cards")
     alice = guild.add_member(env.create_user("alice"))
-    for _ in range(12):
+    for _ in range(FARMED_GAMES):
         opened = await alice.slash(channel, "shanghai new", deals=1, turn_seconds=10)
         world = World(env, guild, channel, [alice], opened.response.message)
         await alice.click(world.message(), label="Add computer (easy)")
@@ -79,7 +83,9 @@ async def test_farming_alone_against_a_computer_leaves_the_board_empty(
     simcord.assert_responded(board, contains="Nobody is on the Shanghai leaderboard")
     assert await env.bot.store.leaderboard(guild.id) == []  # type: ignore[attr-defined]
     stats = await alice.slash(channel, "shanghai stats")
-    simcord.assert_responded(stats, contains="12 games (0 ranked, 12 casual)")
+    simcord.assert_responded(
+        stats, contains=f"{FARMED_GAMES} games (0 ranked, {FARMED_GAMES} casual)"
+    )
     records = await alice.slash(channel, "shanghai records")
     simcord.assert_responded(records, contains="No ranked Shanghai games here yet")
     assert ratings(settings) == {}
