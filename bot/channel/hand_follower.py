@@ -38,6 +38,7 @@ from bot.screens.hand_text import dealt_note, ending_text, pause_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand
+from bot.views.hand_layout import text_layout
 from data.store import background_writes
 from engine.cards import Card
 
@@ -147,6 +148,13 @@ class HandFollower:
             current.sleeper.cancel()
         self._save_soon()
 
+    def pictureless(self, table_id: int, user_id: int) -> None:
+        """This player's hand message now shows no picture (a question in its place): the
+        next push sends the picture again, as after a restart."""
+        followed = self.followed.get((table_id, user_id))
+        if followed is not None:
+            followed.hand = None
+
     def follows(self, table_id: int, user_id: int) -> bool:
         """Whether this player's open hand can still be updated for them (a live token)."""
         followed = self.followed.get((table_id, user_id))
@@ -218,9 +226,8 @@ class HandFollower:
                 if snap.tag == followed.tag and not followed.asleep:
                     continue
                 if snap.paused_until is not None and not snap.over:  # the recap alone
-                    await self._edit(
-                        followed, content=pause_text(snap, language), view=None, attachments=[]
-                    )
+                    recap = text_layout(pause_text(snap, language))
+                    await self._edit(followed, content=None, view=recap, attachments=[])
                     followed.tag, followed.hand = PAUSED, ()
                     continue
                 hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
@@ -239,7 +246,7 @@ class HandFollower:
                     text = (
                         ending_text(snap, language) if snap.over else t("hand.seat_gone", language)
                     )
-                    await self._edit(followed, content=text, view=None, attachments=[])
+                    await self._edit(followed, content=None, view=text_layout(text), attachments=[])
                     return
                 if followed.asleep:
                     note = "\n".join(x for x in (note, t("hand.asleep", language)) if x)
@@ -247,12 +254,12 @@ class HandFollower:
                     snap = await settled(snap)
                     if self.followed.get(key) is not followed:
                         continue  # the message's own answer was drawn meanwhile: it is newer
-                content, ui = render_hand(snap, followed.sort, note=note, language=language)
+                ui = render_hand(snap, followed.sort, note=note, language=language)
                 if hand != followed.hand:
                     files = await hand_files(snap, followed.sort, language=language)
-                    await self._edit(followed, content=content, view=ui, attachments=files)
-                else:
-                    await self._edit(followed, content=content, view=ui)
+                    await self._edit(followed, content=None, view=ui, attachments=files)
+                else:  # the layout names the picture the message has: not sent again
+                    await self._edit(followed, content=None, view=ui)
                 followed.tag, followed.hand = snap.tag, hand
                 self.pushes += 1
                 if followed.asleep:  # its last update: the token runs out now
