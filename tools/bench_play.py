@@ -117,6 +117,7 @@ from engine.actions import (
     TakeUpcard,
 )
 from engine.players.levels import make_strategy
+from tools.message_parts import items, text
 from tools.reachable import offered_place
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
@@ -196,14 +197,9 @@ class Recorder:
 
 
 def _items(message: Any) -> list[dict[str, Any]]:
-    """The components of a discord.Message or a simcord ResponseMessage, as payload dicts."""
-    out: list[dict[str, Any]] = []
-    for row in message.components:
-        if isinstance(row, dict):
-            out.extend(row.get("components", []))
-        else:
-            out.extend(child.to_dict() for child in row.children)
-    return out
+    """The buttons and selects of a discord.Message or a simcord ResponseMessage, as payload
+    dicts (nested in a Components V2 layout or in classic rows)."""
+    return items(message)
 
 
 def _labels(message: Any) -> list[str]:
@@ -536,7 +532,7 @@ class Game:
                 if (
                     result is not None
                     and result.response is not None
-                    and STALE in (result.response.content or "")
+                    and STALE in text(result.response)
                 ):
                     refreshed = True
                     break
