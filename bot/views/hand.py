@@ -30,13 +30,13 @@ from bot.interactions.errors import StaleControl, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
 from bot.screens.card_words import SortMode
-from bot.screens.hand_controls import Button, HandText, Mode, Style
+from bot.screens.hand_controls import Button, HandText, Mode
 from bot.screens.hand_screen import hand_screen
 from bot.screens.hand_text import buy_answer_text, hint_note, no_hand_text, result_note
 from bot.views.hand_answers import answering_hand, hand_files, stale_note
 from bot.views.hand_choices import first_ambiguous, lays_down, one_value, resolver
 from bot.views.hand_custom_ids import HAND_BUTTON_TEMPLATE, HAND_SELECT_TEMPLATE
-from bot.views.hand_layout import hand_layout, text_layout
+from bot.views.hand_layout import STYLES, hand_layout, text_layout
 from bot.views.melds_form import MELDS_MODAL_PREFIX, MeldsModal, modal_fields, open_melds_form
 from engine.actions import Action, GoDown, LayOffItem, parse_action
 from engine.cards import Card
@@ -155,14 +155,6 @@ async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id:
 
 #: The buy preference each Options button sets.
 BUY_PREF_VERBS: dict[str, BuyPref] = {"bask": "ask", "bhelp": "helps", "bnever": "never"}
-
-#: Discord's button styles by the names the screens use.
-STYLES: dict[Style, discord.ButtonStyle] = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
 
 
 def render_hand(

@@ -22,12 +22,19 @@ from typing import Any
 import discord
 
 from bot.screens.attachments import HAND_FILE
-from bot.screens.hand_controls import HandText
+from bot.screens.hand_controls import HandText, Style
 
 #: Discord's limits for one V2 message: components, nested ones counted, and characters of
 #: all its text displays together.
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
+#: Discord's button styles by the names the screens use.
+STYLES: dict[Style, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 #: The container's edge while it is the player's turn: seen at a glance on a phone.
 TURN_ACCENT = discord.Colour.green()
 
