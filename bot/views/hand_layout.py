@@ -70,7 +70,7 @@ def hand_layout(
     """The hand message: a container with the prompt and notes, the picture (``HAND_FILE``,
     described by ``alt``), the hand's words and the screen's lines; then the ``rows`` of
     controls. ``turn``: the player is to move (the container's edge says so)."""
-    top = "\n".join(x for x in (f"**{parts.prompt}**" if parts.prompt else "", parts.notes) if x)
+    top = "\n".join(x for x in (parts.prompt, parts.notes) if x)  # the prompt has its own bold
     head, hand, extra = _fit([top, parts.hand, parts.extra])
     gallery: discord.ui.Item[Any] = discord.ui.MediaGallery(
         discord.MediaGalleryItem(f"attachment://{HAND_FILE}", description=alt[:1024])

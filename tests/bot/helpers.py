@@ -85,6 +85,12 @@ def text_of(message: Any) -> str:
     return "\n".join(part for part in parts if part)
 
 
+def layout_text(view: discord.ui.LayoutView) -> str:
+    """The words of a Components V2 layout before it is sent: its text displays, in order."""
+    texts = [c.content for c in view.walk_children() if isinstance(c, discord.ui.TextDisplay)]
+    return "\n".join(texts)
+
+
 def _get(item: Any, name: str) -> Any:
     return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
 

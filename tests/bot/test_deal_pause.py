@@ -12,7 +12,7 @@ import simcord
 from bot.service import timers
 from engine.cards import Card, parse_cards
 
-from .helpers import World, button_labels, discard_id, open_hand, open_table, start
+from .helpers import World, button_labels, discard_id, open_hand, open_table, start, text_of
 from .test_languages import flush_outboxes
 
 
@@ -46,7 +46,7 @@ async def test_the_recap_stands_alone_then_the_next_deal_is_announced(env: Any) 
     # The turn's limit starts after the pause.
     assert table.turn_deadline - world.service.clock() >= 90 + 5 - 0.5
     for player in world.players:
-        text = hands[player.id].response.content
+        text = text_of(hands[player.id].response)
         assert "Deal 1: you scored" in text
         assert "Your turn" not in text and "You got" not in text
         assert "next deal starts" in text
@@ -57,7 +57,7 @@ async def test_the_recap_stands_alone_then_the_next_deal_is_announced(env: Any) 
     notices = "\n".join(m.content or "" for m in world.channel.history())
     assert "**Deal 2 of 2:** 1 set of 3 + 1 run of 4" in notices
     for player in world.players:
-        text = hands[player.id].response.content
+        text = text_of(hands[player.id].response)
         assert "Deal 2: you were dealt" in text and "You got" not in text
 
 

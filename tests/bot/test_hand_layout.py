@@ -176,5 +176,5 @@ def test_five_full_rows_and_long_words_fit(words: int) -> None:
     assert count_components(ui) <= MAX_COMPONENTS
     texts = [c.content for c in ui.walk_children() if isinstance(c, discord.ui.TextDisplay)]
     assert sum(map(len, texts)) <= MAX_TEXT
-    assert texts[0].startswith("**Your turn**")
+    assert texts[0].startswith("Your turn")
     assert len(_controls(ui)) == 25

@@ -111,8 +111,8 @@ async def test_no_select_is_cut_off_and_every_place_is_offered(env: simcord.Env)
     ends = ("low", "high")
     items = [LayOffItem(joker, meld, end, None) for meld in range(20) for end in ends]
     snap = replace(snap, legal=tuple(LayOff((item,)) for item in items))
-    _, ui = render_hand(snap, "s", mode="layoff", picked=joker)
-    selects = [getattr(child, "item", child) for child in ui.children]
+    ui = render_hand(snap, "s", mode="layoff", picked=joker)
+    selects = [getattr(child, "item", child) for child in ui.walk_children()]
     selects = [select for select in selects if hasattr(select, "options")]
     offered = [o.value for select in selects for o in select.options]
     assert sorted(offered) == sorted(str(item) for item in items)
