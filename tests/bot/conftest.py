@@ -11,6 +11,8 @@ import simcord
 
 from bot import Settings, create_bot
 
+from .helpers import button_labels
+
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 
 
@@ -51,15 +53,9 @@ async def env(simcord_env: simcord.Env) -> Any:
 
 
 def labels(message: Any) -> list[str]:
-    """Labels of every button on a message (discord.Message or simcord ResponseMessage)."""
-    out = []
-    for row in message.components:
-        children = row["components"] if isinstance(row, dict) else row.children
-        for item in children:
-            label = item.get("label") if isinstance(item, dict) else getattr(item, "label", None)
-            if label:
-                out.append(label)
-    return out
+    """Labels of every button on a message (discord.Message or simcord ResponseMessage),
+    nested in a Components V2 layout or in classic rows."""
+    return button_labels(message)
 
 
 def assert_ok(result: simcord.InteractionResult) -> None:

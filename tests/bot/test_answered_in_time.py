@@ -18,7 +18,16 @@ import simcord
 from tools.big_hands import pile_up
 from tools.loop_probe import LoopProbe
 
-from .helpers import World, custom_ids, open_hand, open_table, start, text_of
+from .helpers import (
+    World,
+    component_count,
+    controls,
+    custom_ids,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 
 #: Discord's interaction callback types: a deferred new message ("thinking…") and a deferred
 #: update of the clicked message.
@@ -44,17 +53,10 @@ def callbacks_since(env: simcord.Env, index: int) -> list[dict[str, Any]]:
 def first_option(message: Any, verb: str) -> tuple[str, str]:
     """The custom id of the message's first select whose id has ``verb``, and its first
     option's value (the discard of a big hand is split over several selects)."""
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else row.children
-        for item in children:
-            if isinstance(item, dict):
-                custom_id, options = item.get("custom_id"), item.get("options")
-            else:
-                custom_id = getattr(item, "custom_id", None)
-                options = getattr(item, "options", None)
-            if custom_id and verb in custom_id and options:
-                first = options[0]
-                return custom_id, first["value"] if isinstance(first, dict) else first.value
+    for item in controls(message):
+        custom_id, options = item.get("custom_id"), item.get("options")
+        if custom_id and verb in custom_id and options:
+            return custom_id, options[0]["value"]
     raise AssertionError(f"no select {verb!r}")
 
 
@@ -81,6 +83,8 @@ async def test_an_80_card_hand_is_deferred_at_once_and_the_loop_never_stalls(
     assert first and first[0]["type"] == DEFERRED_MESSAGE, first[:1]  # before any work
     assert "80 cards" in text_of(hand.response)  # the deferred answer became the hand
     assert any(":discard" in cid for cid in custom_ids(hand.response))
+    assert hand.response.flags.value & (1 << 15)  # a V2 layout, inside Discord's limit:
+    assert component_count(hand.response) <= 40  # nested components counted
     assert probe.lags
     assert probe.worst < MAX_LAG, f"the event loop stalled {probe.worst:.2f} s"
     # The Hint (the plain hint searches the whole hand) and a discard: in time as well.

@@ -12,7 +12,16 @@ from engine.cards import Card, parse_cards
 from engine.melds import Meld
 from engine.view import TableMeld
 
-from .helpers import World, button_labels, custom_ids, open_hand, open_table, start, text_of
+from .helpers import (
+    World,
+    button_labels,
+    controls,
+    custom_ids,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 
 
 def select_id(message: Any, verb: str) -> str:
@@ -21,10 +30,9 @@ def select_id(message: Any, verb: str) -> str:
 
 def select_of(message: Any, verb: str) -> dict[str, Any]:
     """The first select of ``verb`` on ``message``, as its payload."""
-    for row in message.components:
-        for item in row.get("components", []):
-            if f":{verb}" in (item.get("custom_id") or ""):
-                return dict(item)
+    for item in controls(message):
+        if f":{verb}" in (item.get("custom_id") or ""):
+            return dict(item)
     raise AssertionError(f"no {verb} select")
 
 
@@ -92,12 +100,7 @@ async def test_lay_off_all_takes_a_second_copy_for_the_same_set(env: simcord.Env
     second 8♦ behind)."""
     world, p, game, seat = await three_started(env)
     hand = await down_with(world, env, "8D 8D KH 4C 6S")
-    label = next(
-        c["label"]
-        for row in hand.response.components
-        for c in row["components"]
-        if c.get("label", "").startswith("Lay off all")
-    )
+    label = next(label for label in button_labels(hand.response) if label.startswith("Lay off all"))
     assert label == "Lay off all that fits (3)"
     done = await p.click(hand.response, label=label)
     assert done.acknowledged
@@ -183,9 +186,7 @@ async def test_with_nothing_else_to_pick_the_swaps_are_on_the_turns_screen(
     world, p, game, seat = await three_started(env)
     melds = ("run: 5H JK=6H 7H 8H", "set: KD KC KS")
     hand = await down_with(world, env, "6H 2C 3D 9S", melds=melds, drawn="4C")
-    assert "Swap joker" not in [
-        c.get("label") for row in hand.response.components for c in row["components"]
-    ]
+    assert "Swap joker" not in button_labels(hand.response)
     on_kings = next(o for o in options_of(hand.response, "swap") if "|JK>1" in o["value"])
     swap = select_id(hand.response, "swap")
     assert (await p.select(hand.response, [on_kings["value"]], custom_id=swap)).acknowledged

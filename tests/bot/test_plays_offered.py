@@ -9,7 +9,7 @@ from engine import Card, Game, Meld, Rules, TableMeld, parse_action
 from engine.cards import parse_cards
 from tools.reachable import unreachable
 
-from .helpers import open_hand, open_table, start, text_of
+from .helpers import controls, open_hand, open_table, start, text_of
 
 
 async def test_spanish_rules_go_down_and_lay_off_the_last_card_in_one_click(
@@ -117,8 +117,7 @@ async def test_spanish_rules_hundreds_of_pairs_ask_the_first_place_first(
     await p.select(hand.response, [first], custom_id=start_id)
     pairs = [
         o["value"]
-        for row in hand.response.components
-        for item in row["components"]
+        for item in controls(hand.response)
         if ":laybatch" in (item.get("custom_id") or "")
         for o in item["options"]
     ]

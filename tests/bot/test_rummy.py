@@ -15,7 +15,7 @@ from engine.actions import Discard, DrawStock, LayMelds
 from engine.cards import parse_cards
 from engine.errors import IllegalAction
 
-from .helpers import World, button_labels, open_hand, text_of
+from .helpers import World, button_labels, controls, custom_ids, open_hand, text_of
 
 
 async def open_rummy(env: simcord.Env, count: int, **options: Any) -> World:
@@ -84,12 +84,9 @@ async def test_taken_card_cannot_be_discarded_and_bad_meld_is_refused(env: simco
 
 
 def _meld_select(message: Any) -> str:
-    for row in message.components:
-        children = row["components"] if isinstance(row, dict) else row.children
-        for item in children:
-            cid = item.get("custom_id") if isinstance(item, dict) else item.custom_id
-            if cid and cid.endswith(":meld"):
-                return cid
+    for cid in custom_ids(message):
+        if cid.endswith(":meld"):
+            return cid
     raise AssertionError("no meld select")
 
 
@@ -208,10 +205,7 @@ async def test_new_melds_then_discard_in_one_pick(env: simcord.Env) -> None:
     await player.click(hand.response, label="Draw from stock")
     drawn = game.hands[seat][-1]
     finish = next(
-        item
-        for row in hand.response.components
-        for item in row["components"]
-        if ":finish" in (item.get("custom_id") or "")
+        item for item in controls(hand.response) if ":finish" in (item.get("custom_id") or "")
     )
     placeholder = finish["placeholder"]
     assert placeholder.startswith("Lay run 2♥ 3♥ 4♥ 5♥ + set 6♣ 6♦ 6♠"), placeholder
