@@ -10,7 +10,7 @@ from pydantic import SecretStr
 
 from bot import Settings
 
-from .helpers import button_labels, open_hand, open_table, start, text_of
+from .helpers import button_labels, discard_id, open_hand, open_table, start, text_of
 
 
 @pytest.fixture
@@ -54,12 +54,7 @@ async def test_a_player_leaves_a_running_game_and_a_computer_plays_the_seat(
     await p.click(mine.response, label="Draw from stock")
     await env.advance_time(8)
     card = game.hand_of(str(p.id))[0]
-    discard = next(
-        c
-        for c in (i.get("custom_id") for r in mine.response.components for i in r["components"])
-        if c and ":discard" in c
-    )
-    await p.select(mine.response, [str(card)], custom_id=discard)
+    await p.select(mine.response, [str(card)], custom_id=discard_id(mine.response))
     await env.advance_time(9)
     assert game.current != seat
     again = await leaver.click(world.message(), label="My hand")

@@ -178,3 +178,28 @@ def test_five_full_rows_and_long_words_fit(words: int) -> None:
     assert sum(map(len, texts)) <= MAX_TEXT
     assert texts[0].startswith("Your turn")
     assert len(_controls(ui)) == 25
+
+
+async def test_a_hand_redrawn_over_the_leave_question_has_its_picture_again(
+    env: simcord.Env,
+) -> None:
+    """The question "Leave this game?" shows no picture; a push that draws the hand over it
+    sends the picture again (a layout naming a picture the message lacks is refused)."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    other = next(m for m in world.players if m.id != p.id)
+    theirs = await open_hand(world, other)
+    await other.click(theirs.response, label="⚙️ Options")
+    asked = await other.click(theirs.response, label="Leave game")
+    assert asked.acknowledged and "Leave this game?" in text_of(theirs.response)
+    assert theirs.response.attachments == [] and theirs.response.flags.value & V2
+    mine = await open_hand(world, p)
+    await p.click(mine.response, label="Draw from stock")
+    await env.advance_time(8)
+    card = world.table.game.hand_of(str(p.id))[0]
+    await p.select(mine.response, [str(card)], custom_id=discard_id(mine.response))
+    words = text_of(theirs.response)
+    assert "Leave this game?" not in words and "Your hand" in words  # followed, redrawn
+    assert [a.filename for a in theirs.response.attachments] == [HAND_FILE]
+    assert _gallery_urls(theirs.response.components) == [theirs.response.attachments[0].url]
