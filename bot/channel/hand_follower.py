@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ from bot.screens.hand_text import dealt_note, ending_text, pause_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand
+from bot.views.hand_answers import picture_key
 from bot.views.hand_layout import text_layout
 from data.store import background_writes
 from engine.cards import Card
@@ -86,6 +88,11 @@ class Followed:
     #: Its token is about to run out: the next push says so, and it is followed no more.
     asleep: bool = False
     sleeper: asyncio.Task[None] | None = None
+    #: The hand message's id, when known (a click on it said; None after My hand, which
+    #: answers with a new message, and after a restart).
+    message_id: int | None = None
+    #: What its picture shows (``picture_key``; None: no picture, or not known).
+    picture: Hashable | None = None
 
 
 class HandFollower:
@@ -104,9 +111,16 @@ class HandFollower:
         return discord.utils.utcnow().timestamp()
 
     def shown(
-        self, interaction: discord.Interaction[Any], snap: SeatSnapshot, sort: SortMode
+        self,
+        interaction: discord.Interaction[Any],
+        snap: SeatSnapshot,
+        sort: SortMode,
+        *,
+        message_id: int | None = None,
+        picture: Hashable | None = None,
     ) -> None:
-        """``interaction`` just drew ``snap``: follow that message from now on."""
+        """``interaction`` just drew ``snap`` (on the message ``message_id``, when known, with
+        the picture ``picture``): follow that message from now on."""
         key = (snap.table_id, snap.user_id)
         old = self.followed.get(key)
         hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
@@ -123,6 +137,8 @@ class HandFollower:
             language=interaction_language(interaction),
             guild_id=interaction.guild_id,
             latest=snap,
+            message_id=message_id,
+            picture=picture if snap.paused_until is None else None,
         )
         if old is not None:
             followed.clicks = old.clicks
@@ -148,12 +164,30 @@ class HandFollower:
             current.sleeper.cancel()
         self._save_soon()
 
+    def placed(self, interaction: discord.Interaction[Any], user_id: int, message_id: int) -> None:
+        """``interaction`` answered with the new message ``message_id`` (My hand): a click on
+        it keeps its picture when it shows the same."""
+        for (_, user), followed in self.followed.items():
+            if user == user_id and followed.interaction is interaction:
+                followed.message_id = message_id
+
     def pictureless(self, table_id: int, user_id: int) -> None:
         """This player's hand message now shows no picture (a question in its place): the
         next push sends the picture again, as after a restart."""
         followed = self.followed.get((table_id, user_id))
         if followed is not None:
-            followed.hand = None
+            followed.hand = followed.picture = None
+
+    def shows(self, table_id: int, user_id: int, message_id: int, picture: Hashable) -> bool:
+        """Whether ``message_id`` is this player's followed hand message and its picture is
+        ``picture`` already: a click's answer there then keeps the attachment it has."""
+        followed = self.followed.get((table_id, user_id))
+        return (
+            followed is not None
+            and followed.message_id == message_id
+            and followed.picture is not None
+            and followed.picture == picture
+        )
 
     def follows(self, table_id: int, user_id: int) -> bool:
         """Whether this player's open hand can still be updated for them (a live token)."""
@@ -228,7 +262,7 @@ class HandFollower:
                 if snap.paused_until is not None and not snap.over:  # the recap alone
                     recap = text_layout(pause_text(snap, language))
                     await self._edit(followed, content=None, view=recap, attachments=[])
-                    followed.tag, followed.hand = PAUSED, ()
+                    followed.tag, followed.hand, followed.picture = PAUSED, (), None
                     continue
                 hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
                 note = None
@@ -258,6 +292,7 @@ class HandFollower:
                 if hand != followed.hand:
                     files = await hand_files(snap, followed.sort, language=language)
                     await self._edit(followed, content=None, view=ui, attachments=files)
+                    followed.picture = picture_key(snap, followed.sort, language=language)
                 else:  # the layout names the picture the message has: not sent again
                     await self._edit(followed, content=None, view=ui)
                 followed.tag, followed.hand = snap.tag, hand

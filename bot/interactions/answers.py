@@ -93,30 +93,36 @@ async def show(
     *,
     view: discord.ui.View | discord.ui.LayoutView | None = None,
     files: Sequence[discord.File] = (),
-) -> None:
+) -> int | None:
     """A new private message (``content``, ``view``, ``files``) as the answer; after a
     "thinking…" deferral, the placeholder becomes that message. A ``LayoutView`` (Components
-    V2) carries all the words itself: the message then has no ``content``."""
+    V2) carries all the words itself: the message then has no ``content``. Returns the
+    message's id when Discord says it."""
     state = answering(interaction)
     async with state.lock:
         if not interaction.response.is_done():
             if isinstance(view, discord.ui.LayoutView):
-                await interaction.response.send_message(
+                sent = await interaction.response.send_message(
                     view=view, ephemeral=True, files=list(files)
                 )
             elif view is None:
-                await interaction.response.send_message(content, ephemeral=True, files=list(files))
+                sent = await interaction.response.send_message(
+                    content, ephemeral=True, files=list(files)
+                )
             else:
-                await interaction.response.send_message(
+                sent = await interaction.response.send_message(
                     content, view=view, ephemeral=True, files=list(files)
                 )
+            message_id = sent.message_id if sent is not None else None
         else:
             if isinstance(view, discord.ui.LayoutView):
                 content = None  # the placeholder's words go: a V2 message has no content
-            await interaction.edit_original_response(
+            edited = await interaction.edit_original_response(
                 content=content, view=view, attachments=list(files)
             )
+            message_id = edited.id
         state.thinking, state.answered = False, True
+    return message_id
 
 
 async def update(

@@ -33,7 +33,7 @@ from bot.screens.card_words import SortMode
 from bot.screens.hand_controls import Button, HandText, Mode
 from bot.screens.hand_screen import hand_screen
 from bot.screens.hand_text import buy_answer_text, hint_note, no_hand_text, result_note
-from bot.views.hand_answers import answering_hand, hand_files, stale_note
+from bot.views.hand_answers import answering_hand, following, hand_files, stale_note
 from bot.views.hand_choices import first_ambiguous, lays_down, one_value, resolver
 from bot.views.hand_custom_ids import HAND_BUTTON_TEMPLATE, HAND_SELECT_TEMPLATE
 from bot.views.hand_layout import STYLES, hand_layout, text_layout
@@ -258,9 +258,8 @@ async def show_snapshot(
     The follower learns what this message shows before anything is awaited, so a push that
     the same change scheduled never overwrites this answer."""
     follower = getattr(interaction.client, "hands", None)
-    if follower is not None and not snap.over:
-        follower.shown(interaction, snap, sort)
     language = interaction_language(interaction)
+    kept = following(interaction, follower, snap, sort, mode, fresh=fresh)
     if snap.over or snap.paused_until is not None:  # the end, or a deal's recap alone
         text = (note + "\n\n" if note and snap.over else "") + no_hand_text(snap, language)
         if fresh:
@@ -271,11 +270,13 @@ async def show_snapshot(
             follower.answered(snap.table_id, snap.user_id)
         return
     ui = render_hand(snap, sort, mode=mode, note=note, picked=picked, language=language)
-    files = await hand_files(snap, sort, mode, language)
+    files = [] if kept else await hand_files(snap, sort, mode, language)
     if fresh:
-        await answers.show(interaction, None, view=ui, files=files)
+        placed = await answers.show(interaction, None, view=ui, files=files)
+        if follower is not None and placed is not None:
+            follower.placed(interaction, snap.user_id, placed)
     else:
-        await answers.update(interaction, None, view=ui, attachments=files)
+        await answers.update(interaction, None, view=ui, attachments=None if kept else files)
     if follower is not None and not snap.over:
         follower.answered(snap.table_id, snap.user_id)
 

@@ -203,3 +203,41 @@ async def test_a_hand_redrawn_over_the_leave_question_has_its_picture_again(
     assert "Leave this game?" not in words and "Your hand" in words  # followed, redrawn
     assert [a.filename for a in theirs.response.attachments] == [HAND_FILE]
     assert _gallery_urls(theirs.response.components) == [theirs.response.attachments[0].url]
+
+
+def _answer_bodies(env: simcord.Env, since: int) -> list[dict[str, Any]]:
+    """What the answers to clicks since ``since`` sent: each callback's or each edit of the
+    original response's data."""
+    out = []
+    for request in env.http_requests[since:]:
+        body = request.json if isinstance(request.json, dict) else {}
+        if request.path.endswith("/callback") and isinstance(body.get("data"), dict):
+            out.append(body["data"])
+        elif request.path.endswith("/messages/@original") and request.method == "PATCH":
+            out.append(body)
+    return out
+
+
+async def test_a_click_that_keeps_the_picture_sends_none_and_one_that_changes_it_does(
+    env: simcord.Env,
+) -> None:
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    hand = await open_hand(world, p)
+    shown = [a.id for a in hand.response.attachments]
+    before = len(env.http_requests)
+    await p.click(hand.response, label="⚙️ Options")
+    await p.click(hand.response, label="Back")
+    hinted = await p.click(hand.response, label="Hint")
+    assert hinted.acknowledged and "💡" in text_of(hand.response)
+    sent = _answer_bodies(env, before)
+    assert len(sent) >= 3 and all(V2 & int(body.get("flags") or 0) for body in sent)
+    assert all("attachments" not in body for body in sent)  # nothing uploaded, nothing dropped
+    assert [a.id for a in hand.response.attachments] == shown
+    assert _gallery_urls(hand.response.components) == [hand.response.attachments[0].url]
+    before = len(env.http_requests)
+    await p.click(hand.response, label="Sort by rank")  # the picture groups by rank now
+    sent = _answer_bodies(env, before)
+    assert [len(body.get("attachments", [])) for body in sent] == [1]
+    assert [a.id for a in hand.response.attachments] != shown
