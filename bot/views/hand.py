@@ -6,13 +6,13 @@ snapshot's fingerprint of what this seat's controls depend on), the sort order a
 
 One click, one trip: the control becomes an engine action (``bot.views.hand_choices`` says
 which), ``TableService.play`` applies it and answers with the seat's ``SeatSnapshot``, and
-the message is drawn from that snapshot alone (its picture and notes: ``hand_answers``). A
-hand that is merely out of date still does what the button says when that is legal now; a
-refusal redraws the hand with the reason. Lay-offs go through a picker (cards, then a place
-for a card with several), every select is split into pages of at most 25 options, the melds
-a player writes come through the form of ``bot.views.melds_form``, and
-``bot.channel.hand_follower`` keeps the message up to date when something changes for its
-player.
+the message is drawn from that snapshot alone, as a Components V2 layout (``hand_layout``;
+its picture and notes: ``hand_answers``). A hand that is merely out of date still does what
+the button says when that is legal now; a refusal redraws the hand with the reason. Lay-offs
+go through a picker (cards, then a place for a card with several), every select is split
+into pages of at most 25 options, the melds a player writes come through the form of
+``bot.views.melds_form``, and ``bot.channel.hand_follower`` keeps the message up to date
+when something changes for its player.
 """
 
 from __future__ import annotations
