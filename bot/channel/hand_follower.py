@@ -180,13 +180,15 @@ class HandFollower:
 
     def shows(self, table_id: int, user_id: int, message_id: int, picture: Hashable) -> bool:
         """Whether ``message_id`` is this player's followed hand message and its picture is
-        ``picture`` already: a click's answer there then keeps the attachment it has."""
+        ``picture`` already: a click's answer there then keeps the attachment it has. Not
+        while a push is on its way: the picture it may bring is not known yet."""
         followed = self.followed.get((table_id, user_id))
         return (
             followed is not None
             and followed.message_id == message_id
             and followed.picture is not None
             and followed.picture == picture
+            and (followed.task is None or followed.task.done())
         )
 
     def follows(self, table_id: int, user_id: int) -> bool:
