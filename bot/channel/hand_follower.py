@@ -106,6 +106,8 @@ class HandFollower:
         self._unsaved = False
         #: When the followed hands were last written (``_now``; 0: never).
         self._saved_at = 0.0
+        #: The hands a push is sending a new picture to right now.
+        self._uploading: set[tuple[int, int]] = set()
 
     def _now(self) -> float:
         return discord.utils.utcnow().timestamp()
@@ -181,14 +183,14 @@ class HandFollower:
     def shows(self, table_id: int, user_id: int, message_id: int, picture: Hashable) -> bool:
         """Whether ``message_id`` is this player's followed hand message and its picture is
         ``picture`` already: a click's answer there then keeps the attachment it has. Not
-        while a push is on its way: the picture it may bring is not known yet."""
+        while a push is sending a new picture to it (a push that keeps it is harmless)."""
         followed = self.followed.get((table_id, user_id))
         return (
             followed is not None
             and followed.message_id == message_id
             and followed.picture is not None
             and followed.picture == picture
-            and (followed.task is None or followed.task.done())
+            and (table_id, user_id) not in self._uploading
         )
 
     def follows(self, table_id: int, user_id: int) -> bool:
@@ -292,8 +294,12 @@ class HandFollower:
                         continue  # the message's own answer was drawn meanwhile: it is newer
                 ui = render_hand(snap, followed.sort, note=note, language=language)
                 if hand != followed.hand:
-                    files = await hand_files(snap, followed.sort, language=language)
-                    await self._edit(followed, content=None, view=ui, attachments=files)
+                    self._uploading.add(key)
+                    try:
+                        files = await hand_files(snap, followed.sort, language=language)
+                        await self._edit(followed, content=None, view=ui, attachments=files)
+                    finally:
+                        self._uploading.discard(key)
                     followed.picture = picture_key(snap, followed.sort, language=language)
                 else:  # the layout names the picture the message has: not sent again
                     await self._edit(followed, content=None, view=ui)
