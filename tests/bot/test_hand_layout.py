@@ -21,7 +21,7 @@ from engine.actions import LayOff, LayOffItem
 from engine.cards import Card
 from tools.big_hands import pile_up
 
-from .helpers import discard_id, open_hand, open_table, start, text_of
+from .helpers import button_labels, discard_id, open_hand, open_table, start, text_of
 
 V2 = 1 << 15
 CONTAINER, GALLERY, TEXT, ROW = 17, 12, 10, 1
@@ -241,3 +241,31 @@ async def test_a_click_that_keeps_the_picture_sends_none_and_one_that_changes_it
     sent = _answer_bodies(env, before)
     assert [len(body.get("attachments", [])) for body in sent] == [1]
     assert [a.id for a in hand.response.attachments] != shown
+
+
+async def test_buy_and_pass_in_a_followed_hand_keep_its_picture(env: simcord.Env) -> None:
+    """Asked about the upcard by a push, a player who waits answers in their hand: the
+    answer keeps the picture (their cards did not change), nothing is uploaded."""
+    world = await open_table(env, 3)
+    await start(world)
+    p = world.current()
+    game = world.table.game
+    other = world.player(int(game.players[(game.current + 2) % 3]))  # not next: may buy
+    theirs = await open_hand(world, other)
+    await other.click(theirs.response, label="⚙️ Options")
+    await other.click(theirs.response, label="Ask me about every buy")
+    await other.click(theirs.response, label="Back")
+    mine = await open_hand(world, p)
+    await p.click(mine.response, label="Draw from stock")
+    await env.advance_time(8)
+    card = game.hand_of(str(p.id))[0]
+    await p.select(mine.response, [str(card)], custom_id=discard_id(mine.response))
+    shown = [a.id for a in theirs.response.attachments]
+    labels = button_labels(theirs.response)
+    assert "Pass" in labels, labels  # the push asked them
+    before = len(env.http_requests)
+    passed = await other.click(theirs.response, label="Pass")
+    assert passed.acknowledged
+    sent = _answer_bodies(env, before)
+    assert sent and all("attachments" not in body for body in sent)
+    assert [a.id for a in theirs.response.attachments] == shown
