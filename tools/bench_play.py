@@ -83,17 +83,17 @@ uploaded to the hands      3.28 | 1.67 MiB              2.48 | 1.26 MiB
 Then the private hand became a Components V2 layout (the turn's prompt first, the picture at
 full width, the controls last), and a click whose answer shows the same picture (Buy, Pass,
 Hint, Options, Back, a refusal) names the attachment the message has instead of sending it
-again (December 3, seed 1, 4 people; the layout alone, before the pictures were kept, gave
-the same figures as before):
+again (December 3, seed 1, 4 people | 2 people + 2 computers; the layout alone, before the
+pictures were kept, gave the same figures as before):
 
 =========================  ==========================  ===========================
 figure                     before (aa28ac5)             after
 =========================  ==========================  ===========================
-clicks per turn            median 2, mean 1.94, max 4   median 2, mean 1.94, max 4
-clicks of those who wait   0.26 a turn                  0.26 a turn
-channel calls per turn     0.72                         0.72
-uploaded to the channel    1.46 MiB                     1.46 MiB
-uploaded to the hands      2.48 MiB                     2.20 MiB
+clicks per turn            median 2, mean 1.94 | 1.93   median 2, mean 1.94 | 1.93
+clicks of those who wait   0.26 | 0.13 a turn           0.26 | 0.13 a turn
+channel calls per turn     0.72 | 0.68                  0.72 | 0.68
+uploaded to the channel    1.46 | 1.78 MiB              1.45 | 1.78 MiB
+uploaded to the hands      2.48 | 1.26 MiB              2.20 | 1.12 MiB
 =========================  ==========================  ===========================
 """
 
