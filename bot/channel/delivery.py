@@ -83,6 +83,32 @@ def may_have_landed(error: BaseException) -> bool:
     return isinstance(error, (aiohttp.ClientError, OSError, TimeoutError))
 
 
+def has_controls(message: discord.Message) -> bool:
+    """Whether ``message`` has a button or a select anywhere, nested in a Components V2
+    layout too (a score sheet or a moved table message has words and no controls)."""
+
+    def walk(items: Any) -> bool:
+        for item in items or ():
+            if isinstance(item, (discord.Button, discord.SelectMenu)):
+                return True
+            accessory = getattr(item, "accessory", None)
+            nested = [*(getattr(item, "children", None) or ()), *([accessory] if accessory else [])]
+            if walk(nested):
+                return True
+        return False
+
+    return walk(message.components)
+
+
+def news_of(message: discord.Message) -> str | None:
+    """The words on top of a Components V2 table message (what happened, the ping), which
+    its content held before: what it keeps once stripped."""
+    first = message.components[0] if message.components else None
+    if isinstance(first, discord.TextDisplay):
+        return first.content or None
+    return None
+
+
 #: How far back a stray table message is looked for (the retry comes soon after the failure).
 STRAY_LOOKBACK = 20
 
@@ -99,8 +125,8 @@ async def strays(
     found: list[tuple[int, str | None]] = []
     try:
         async for message in channel.history(limit=STRAY_LOOKBACK, after=discord.Object(after)):
-            if message.author.id == bot_id and message.components and message.id != keep:
-                found.append((message.id, message.content or None))
+            if message.author.id == bot_id and has_controls(message) and message.id != keep:
+                found.append((message.id, message.content or news_of(message)))
     except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
         log.info(
             "channel %s: could not look for stray table messages (%s)", channel.id, _summary(error)

@@ -22,6 +22,7 @@ from bot.process.logs import at_table
 from bot.screens.attachments import (
     table_file,
 )
+from bot.views.table import plain_layout
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -67,25 +68,22 @@ class Placement:
         box: Outbox,
         table: TableSnapshot,
         text: str,
-        embed: discord.Embed,
-        view: discord.ui.View | None,
+        layout: discord.ui.LayoutView,
         picture: bytes,
         *,
         old_gone: bool = False,
     ) -> None:
-        """Post the table message anew at the bottom; the old one keeps only its text (what
-        happened, the ping), so the channel reads as a short log with one table at the end.
-        ``old_gone``: the old one was deleted, so there is nothing to strip."""
+        """Post the table message (``layout``, with ``text`` on top) anew at the bottom; the
+        old one keeps only its text (what happened, the ping), so the channel reads as a short
+        log with one table at the end. ``old_gone``: the old one was deleted, so there is
+        nothing to strip."""
         channel = await self._channel(table.channel_id)
         old = None if old_gone else self._message_id(box, table)
         await self._spend(box)
         language = table_language(table.record.options)
-        kwargs: dict[str, Any] = {"embed": embed, "file": table_file(picture, language)}
-        if view is not None:
-            kwargs["view"] = view
         try:
             message = await channel.send(
-                text[:2000] or None, allowed_mentions=MENTION_USERS, **kwargs
+                view=layout, file=table_file(picture, language), allowed_mentions=MENTION_USERS
             )
         except Exception as error:
             box.unsure = box.unsure or may_have_landed(error)
@@ -97,7 +95,7 @@ class Placement:
             box.unsure = False
             box.to_strip.extend(await strays(channel, self.bot.user.id, old, message.id))
         box.message_id, box.posted_text, box.after = message.id, text, 0
-        box.shown = fingerprint(text, embed, view)
+        box.shown = fingerprint(layout)
         box.id_unsaved = True
         await self._save_message_id(box, table.id)
 
@@ -115,8 +113,10 @@ class Placement:
     async def _strip_old(self, box: Outbox) -> None:
         """Take the controls and picture off the table messages that were moved away from, so
         only the newest one has live buttons. A message that had no text gets one line, since
-        Discord refuses to leave a message with nothing in it (50006). A failure leaves the
-        rest queued and is retried before the next round posts anything."""
+        Discord refuses to leave a message with nothing in it (50006). The text goes in a
+        Components V2 text display, which a message posted by an older release (content and an
+        embed) takes too once its content and embeds are cleared. A failure leaves the rest
+        queued and is retried before the next round posts anything."""
         if not box.to_strip:
             return
         channel = await self._channel(box.channel_id)
@@ -124,29 +124,28 @@ class Placement:
         while box.to_strip:
             old, had_text = box.to_strip[0]
             await self._spend(box)
-            kwargs: dict[str, Any] = {"embed": None, "view": None, "attachments": []}
-            if not had_text:
-                kwargs["content"] = t("table.moved", language)
+            words = had_text or t("table.moved", language)
             with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(old).edit(**kwargs)
+                await channel.get_partial_message(old).edit(
+                    content=None, embeds=[], attachments=[], view=plain_layout(words)
+                )
             del box.to_strip[0]
 
     async def _edit_message(
         self,
         box: Outbox,
         table: TableSnapshot,
-        text: str | None,
-        embed: discord.Embed | None,
-        view: discord.ui.View | None,
+        layout: discord.ui.LayoutView,
         files: list[discord.File] | None,
     ) -> bool:
+        """Edit the table message into ``layout``; ``files`` None keeps its attachments (the
+        layout names them), a list replaces them. Content and embeds are cleared every time: a
+        message posted by an older release has them, and a Components V2 message may not."""
         message_id = self._message_id(box, table)
         if message_id is None:
             return False
         channel = await self._channel(table.channel_id)
-        kwargs: dict[str, Any] = {"embed": embed, "view": view}
-        if text is not None:
-            kwargs["content"] = text[:2000]
+        kwargs: dict[str, Any] = {"content": None, "embeds": [], "view": layout}
         if files is not None:
             kwargs["attachments"] = files
         await self._spend(box)

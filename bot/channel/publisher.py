@@ -10,14 +10,18 @@ so the channel gets as few calls as the players need:
   and Pass, reach them there), the table message is only read: edits wait ``quiet_interval``
   (5 intervals, 7.5 s), so a turn's draw, discard and window, or two quick turns, are one edit.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
-  when it changed (the message keeps its attachment otherwise): it draws the seats and their
-  melds, while the upcard, the stock and the turn are the embed's words, so most turns keep it.
+  when it changed (the message keeps its attachment otherwise, and its layout's media gallery
+  names it again): it draws the seats and their melds, while the upcard, the stock and the
+  turn are the layout's words, so most turns keep it.
 - The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
   must be: a person's turn begins and their open hand can't be updated for them (no live
   interaction), so the new message pings them and offers **My hand**; or other messages have
   pushed it out of the last three. Computers and players who follow their hand get no ping.
 - Each channel spends at most 5 calls in any 5 s (``RATE``), waiting otherwise.
 - Score sheets after each deal and the final standings are messages of their own.
+
+Every message here is a Components V2 layout (``bot.views.table.public_layout``): words in
+text displays, the picture full width, the buttons last.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from bot.channel.pacing import ChannelPace
 from bot.channel.threads import result_line
 from bot.i18n import t, table_language
 from bot.screens.attachments import (
-    TABLE_FILE,
+    SHEET_FILE,
     score_sheet_picture,
     table_file,
     table_image,
@@ -44,7 +48,7 @@ from bot.screens.attachments import (
     table_picture,
 )
 from bot.service.live import FOUR_COLOUR_OPTION
-from bot.views.table import next_deal_view, play_again_view, render_table
+from bot.views.table import next_deal_row, play_again_row, render_table, sheet_layout
 from engine.events import (
     DealEnded,
     GameEnded,
@@ -237,7 +241,7 @@ class Publisher(Placement):
         edits go there from now on, and the messages above it no longer count."""
         box = self.boxes.setdefault(table.channel_id, Outbox(table.channel_id))
         box.message_id, box.after, box.shown, box.picture = message_id, 0, None, None
-        box.posted_text = None  # an embed only: stripping it would leave it empty
+        box.posted_text = None  # no words on top: stripped, it says that it moved
         box.last = box.last or table
 
     def _kick(self, box: Outbox) -> None:
@@ -283,16 +287,16 @@ class Publisher(Placement):
                     picture = await score_sheet_picture(
                         done.names, done.sheet, done.language, winners=done.winners
                     )
-                    extra: dict[str, Any] = {}
+                    rows: list[list[discord.ui.Item[Any]]] = []
                     if done.winners is not None and box.last is not None:  # the game's end
-                        extra["view"] = play_again_view(box.last.id, done.language)
+                        rows.append(play_again_row(box.last.id, done.language))
                     elif box.channel_id in self.pausing and box.last is not None:
-                        extra["view"] = next_deal_view(box.last.id, done.language)
+                        rows.append(next_deal_row(box.last.id, done.language))
+                    alt = t("picture.alt_sheet", done.language)
                     await channel.send(
-                        done.text[:2000] or None,
+                        view=sheet_layout(done.text, (SHEET_FILE, alt), rows),
                         file=picture,
                         allowed_mentions=discord.AllowedMentions.none(),
-                        **extra,
                     )
                     box.after += 1
                     self.notices += 1
@@ -334,7 +338,6 @@ class Publisher(Placement):
         """The table message of a game in play: edited in place, or moved when it must be."""
         recent = (box.recent + [line for line in lines if line])[-RECENT_LINES:]
         pings = list(box.pings)
-        embed, view = render_table(table)
         public = table.view
         assert public is not None
         language = table_language(table.record.options)
@@ -356,12 +359,13 @@ class Publisher(Placement):
                 mark_turn=False,
             )
 
-        embed.set_image(url=f"attachment://{TABLE_FILE}")
+        alt = t("picture.alt_table", language)
         text = "\n".join(recent)
         if pings or box.after >= 2 or self._message_id(box, table) is None:
             posted = "\n".join(x for x in (text, *pings) if x)
             data = await picture()
-            await self._move(box, table, posted, embed, view, data)
+            layout = render_table(table, news=posted, picture=alt)
+            await self._move(box, table, posted, layout, data)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
             del box.pings[: len(pings)]
@@ -374,40 +378,42 @@ class Publisher(Placement):
                     type(error).__name__,
                 )
             return
-        shown = fingerprint(text, embed, view)
+        layout = render_table(table, news=text, picture=alt)
+        shown = fingerprint(layout)
         if shown == box.shown and digest == box.picture:
             box.recent = recent
             return  # nothing visible would change
-        files = None  # None: the message keeps the attachment it has
+        files = None  # None: the message keeps the attachment it has, the layout names it
         if digest != box.picture:
             data = await picture()
             files = [table_file(data, language)]
-        if await self._edit_message(box, table, text, embed, view, files):
+        if await self._edit_message(box, table, layout, files):
             box.shown, box.picture = shown, digest
         elif box.gone:  # someone deleted the table message: post it anew
             box.gone = False
             data = await picture()
-            await self._move(box, table, text, embed, view, data, old_gone=True)
+            await self._move(box, table, text, layout, data, old_gone=True)
             box.picture = digest
         box.recent = recent
 
     async def _edit(self, box: Outbox, table: TableSnapshot) -> None:
-        """The lobby, or a table that ended: its message as it stands, without a picture."""
-        embed, view = render_table(table)
-        if embed is not None:
-            shown = fingerprint("", embed, view)
-            if shown == box.shown:
-                return
-            box.shown = shown
+        """The lobby, or a table that ended: its message as it stands; a game that ended
+        shows the whole table's picture, uploaded with the edit."""
+        language = table_language(table.record.options)
+        drawn = table.view is not None and not table.closed
+        news = "\n".join(box.recent) if table.view is not None else ""
+        alt = t("picture.alt_table", language) if drawn else None
+        layout = render_table(table, news=news, picture=alt)
+        shown = fingerprint(layout)
+        if shown == box.shown:
+            return
+        box.shown = shown
         attachments: list[discord.File] = []
-        if table.view is not None and not table.closed and embed is not None:
-            language = table_language(table.record.options)
+        if drawn and table.view is not None:
             four = bool(table.record.options.get(FOUR_COLOUR_OPTION, False))
             picture = await table_picture(table.view, table.names, language, four_colour=four)
             attachments.append(picture)
-            embed.set_image(url=f"attachment://{TABLE_FILE}")
-        content = "\n".join(box.recent) if table.view is not None and box.recent else None
-        await self._edit_message(box, table, content, embed, view, attachments)
+        await self._edit_message(box, table, layout, attachments)
 
     def _lines(self, change: Change) -> list[str]:
         return change_lines(change)

@@ -196,13 +196,10 @@ def did_text(actions: list[Action], language: Language = DEFAULT_LANGUAGE) -> st
     return parts[0] if parts else t("did.played", language)
 
 
-def fingerprint(text: str, embed: discord.Embed | None, view: discord.ui.View | None) -> str:
-    """What a table message shows, to skip edits that would change nothing."""
-    parts = {
-        "text": text,
-        "embed": embed.to_dict() if embed is not None else None,
-        "view": view.to_components() if view is not None else None,
-    }
+def fingerprint(layout: discord.ui.LayoutView) -> str:
+    """What a table message shows (its words, picture and buttons: the whole layout), to skip
+    edits that would change nothing."""
+    parts = layout.to_components()  # type: ignore[no-untyped-call]
     return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 

@@ -28,7 +28,14 @@ from bot.service import guild_settings, rules_for
 from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
-from bot.views.table import TableButton, post_lobby, preset_name, render_table
+from bot.views.table import (
+    NO_PINGS,
+    TableButton,
+    plain_layout,
+    post_lobby,
+    preset_name,
+    render_table,
+)
 from data.errors import TableExists
 
 if TYPE_CHECKING:
@@ -258,8 +265,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             service = self.bot.service
             table = service.public(self._table_here(interaction).id)
             old = table.record.message_id
-            embed, view = render_table(table)
-            await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+            await interaction.response.send_message(
+                view=render_table(table), allowed_mentions=NO_PINGS
+            )
             message = await interaction.original_response()
             await service.set_message(table.id, message.id)
             self.bot.publisher.posted(table, message.id)
@@ -267,7 +275,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 try:
                     partial = interaction.channel.get_partial_message(old)  # type: ignore[union-attr]
                     moved = t("table.moved", table_language(table.record.options))
-                    await partial.edit(content=moved, embed=None, view=None)
+                    await partial.edit(
+                        content=None, embeds=[], attachments=[], view=plain_layout(moved)
+                    )
                 except discord.HTTPException:
                     pass
 

@@ -180,25 +180,30 @@ async def in_time(
         yield
         return
 
-    started = False
+    # A timer, not a sleeping task: most clicks answer well within ``DEFER_AFTER``, and a
+    # cancelled timer costs the loop nothing more, where a cancelled task still runs once.
+    loop = asyncio.get_running_loop()
+    deferral: asyncio.Task[None] | None = None
 
-    async def watchdog() -> None:
-        nonlocal started
-        await asyncio.sleep(DEFER_AFTER)
-        started = True  # from here on it is let finish: a deferral cut off midway is lost
-        try:
-            await defer(interaction, fresh=fresh)
-        except discord.HTTPException as error:  # the answer itself will say what it can
-            log.info("interaction %s: could not defer (%s)", interaction.id, error.status)
+    def start_deferral() -> None:
+        nonlocal deferral
+        deferral = loop.create_task(_defer_late(interaction, fresh), name="shanghai-defer")
 
-    task = asyncio.get_running_loop().create_task(watchdog(), name="shanghai-defer")
+    timer = loop.call_later(DEFER_AFTER, start_deferral)
     try:
         yield
     finally:
-        if started:
-            await task
-        else:
-            task.cancel()
+        timer.cancel()
+        if deferral is not None:  # let finish: a deferral cut off midway is lost
+            await deferral
+
+
+async def _defer_late(interaction: discord.Interaction[Any], fresh: bool) -> None:
+    """The watchdog's deferral, for a click still working after ``DEFER_AFTER`` seconds."""
+    try:
+        await defer(interaction, fresh=fresh)
+    except discord.HTTPException as error:  # the answer itself will say what it can
+        log.info("interaction %s: could not defer (%s)", interaction.id, error.status)
 
 
 def for_click(

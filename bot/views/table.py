@@ -23,26 +23,49 @@ import discord
 
 from bot.channel.threads import start_in_thread
 from bot.i18n import Language, interaction_language, t, table_language
-from bot.i18n.catalogue import has_key
 from bot.i18n.terms import contract_text
 from bot.interactions import answers, guards
 from bot.interactions.errors import NotHost, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
+from bot.screens.attachments import TABLE_FILE
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
 from bot.screens.text import score_sheet_text, standings_text, table_text
 from bot.service.live import rules_for
-from bot.service.ranked import lobby_line
 from bot.views.hand import open_hand
-from bot.views.house_rules import house_rules_panel, preset_label
+from bot.views.house_rules import house_rules_panel
 from bot.views.replay import replay_button
 from bot.views.seeds import seeds_button
+from bot.views.table_layout import (
+    NO_PINGS,
+    game_name,
+    heading,
+    lobby_blocks,
+    lobby_layout,
+    plain_layout,
+    preset_name,
+    public_layout,
+    sheet_layout,
+)
 
 if TYPE_CHECKING:
     from bot.service import TableService
     from bot.service.table_snapshot import TableSnapshot
     from bot.service.tables import BuyChoice
+
+__all__ = [
+    "NO_PINGS",
+    "TableButton",
+    "lobby_posted",
+    "next_deal_row",
+    "plain_layout",
+    "play_again_row",
+    "post_lobby",
+    "preset_name",
+    "render_table",
+    "sheet_layout",
+]
 
 TABLE_BUTTON_TEMPLATE = (
     r"sh:(?P<verb>join|leave|start|hand|history|buy|pass|unbuy|addeasy|addnormal|addexpert|rmcpu|house|again|nudge|skip|nextdeal)"
@@ -50,7 +73,6 @@ TABLE_BUTTON_TEMPLATE = (
     r"(?::(?P<window>[0-9]{1,3}\.[0-9]{1,2}\.[0-9]{1,4}\.[0-9]{1,3}))?"
 )
 
-COLOUR = discord.Colour.dark_green()
 WINDOW_VERBS = ("buy", "pass", "unbuy")
 #: The table message's clicks that take the table's lock and write: answered in time
 #: however long the lock or the write takes (``bot.interactions.answers``).
@@ -122,9 +144,8 @@ async def play_again(interaction: discord.Interaction[Any], table_id: int) -> No
     # Clicked in a finished game's thread: the new lobby goes to the thread's channel.
     client = interaction.client
     lobby = service.public(table.id)
-    embed, view = render_table(lobby)
     channel = client.get_channel(table.channel_id) or await client.fetch_channel(table.channel_id)
-    message = await channel.send(embed=embed, view=view)
+    message = await channel.send(view=render_table(lobby), allowed_mentions=NO_PINGS)
     await lobby_posted(client, lobby, message.id)
     language = interaction_language(interaction)
     await interaction.response.send_message(
@@ -136,10 +157,23 @@ async def post_lobby(interaction: discord.Interaction[Any], table_id: int) -> No
     """Answer ``interaction`` with a new table's lobby message, and make it the table's."""
     client = interaction.client
     lobby = client.service.public(table_id)
-    embed, view = render_table(lobby)
-    await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+    await interaction.response.send_message(view=render_table(lobby), allowed_mentions=NO_PINGS)
     message = await interaction.original_response()
     await lobby_posted(client, lobby, message.id)
+
+
+async def redraw(interaction: discord.Interaction[Any], layout: discord.ui.LayoutView) -> None:
+    """Redraw the clicked public message as ``layout``, in the answer to the click (after a
+    deferral, by editing it): its content and embeds are cleared, since a lobby posted by an
+    older release has them and a Components V2 message may carry neither."""
+    state = answers.answering(interaction)
+    fields: dict[str, Any] = {"content": None, "embeds": [], "view": layout}
+    async with state.lock:
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**fields)
+        else:
+            await interaction.edit_original_response(**fields)
+        state.thinking, state.answered = False, True
 
 
 async def lobby_posted(client: Any, lobby: TableSnapshot, message_id: int) -> None:
@@ -166,14 +200,11 @@ async def table_click(
         thread = await start_in_thread(interaction, service, table_id, game)
         if thread is not None:  # the game is on in a thread of its own (bot/channel/threads.py)
             moved = service.public(table_id)
+            where = t(
+                "thread.lobby_moved", table_language(moved.record.options), thread=thread.mention
+            )
             await interaction.response.edit_message(
-                content=t(
-                    "thread.lobby_moved",
-                    table_language(moved.record.options),
-                    thread=thread.mention,
-                ),
-                embed=lobby_embed(moved, hints=False),
-                view=None,
+                content=None, embeds=[], view=lobby_layout(moved, hints=False, news=where)
             )
             await interaction.followup.send(
                 t("thread.dealt", language, thread=thread.mention), ephemeral=True
@@ -182,8 +213,7 @@ async def table_click(
         # The game's controls replace the lobby's at once, in the answer to the click itself
         # (an interaction response: no channel call, no wait for the publisher's pace).
         await service.start(table_id, user.id)
-        embed, view = render_table(service.public(table_id))
-        await answers.update(interaction, None, embed=embed, view=view)
+        await redraw(interaction, render_table(service.public(table_id)))
         await interaction.followup.send(t("lobby.dealt", language), ephemeral=True)
     elif verb in ("addeasy", "addnormal", "addexpert"):
         level = verb.removeprefix("add")
@@ -278,90 +308,30 @@ async def buy_click(
 # -- drawing the message ----------------------------------------------------------------------
 
 
-def game_name(table: TableSnapshot) -> str:
-    """'Rummy' or 'Shanghai': the game the table plays."""
-    return table.game_name
-
-
-def preset_name(preset: str, language: Language) -> str:
-    """A preset's name in ``language``; an unknown preset keeps its key."""
-    key = f"preset.{preset}"
-    return t(key, language) if has_key(key) else preset_label(preset)
-
-
-def lobby_embed(table: TableSnapshot, *, hints: bool = True) -> discord.Embed:
-    """The lobby: the rules, the seats and (``hints``) how to join; without the hints once
-    the game moved into its thread, where the lobby message only keeps who plays."""
-    options = table.record.options
-    language = table_language(options)
-    rules = rules_for(dict(options))
-    low, high = rules.players
-    host = table.record.host_id
-    turn = int(float(options.get("turn_seconds", 90)))
-    if rules.game == "rummy":
-        head = [
-            t(
-                "lobby.host_rummy",
-                language,
-                host=host,
-                target=rules.target_points,
-                aces=t(f"lobby.aces.{rules.ace_mode}", language),
-                final=t(f"lobby.final.{rules.final_discard}", language),
-            ),
-            t("lobby.times_rummy", language, turn=turn, low=low, high=high),
-        ]
-    else:
-        preset = preset_name(str(options.get("preset", "standard")), language)
-        head = [
-            t("lobby.deals", language, host=host, preset=preset, count=rules.num_deals),
-            t(
-                "lobby.times",
-                language,
-                buy=int(float(options.get("buy_seconds", 8))),
-                turn=turn,
-                low=low,
-                high=high,
-            ),
-        ]
-    head.append(lobby_line(table, language))
-    if hints:  # the host learns they are the host, and what their Start does
-        head.append(t("lobby.host_start", language, host=host, low=low, high=high))
-    applied = options.get("server_defaults") or []  # bot.service.guild_settings.APPLIED_KEY
-    if applied:
-        which = ", ".join(t(f"settings.name.{key}", language) for key in applied)
-        head.append(t("lobby.server_defaults", language, which=which))
-    lines = [*head, "", t("lobby.seats", language)]
-    lines.extend(f"{i + 1}. {seat.name}" for i, seat in enumerate(table.record.seats))
-    if hints:
-        lines.append("")
-        lines.append(t("lobby.join_hint", language))
-        lines.append(t("lobby.computer_hint", language))
-    title = t("lobby.title", language, game=game_name(table))
-    return discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
-
-
-def play_again_view(table_id: int, language: Language) -> discord.ui.View:
+def play_again_row(table_id: int, language: Language) -> list[discord.ui.Item[Any]]:
     """**Play again**, **Replay** and **Shuffle seeds** under the final standings, so the next
     game, the game just played step by step, and the seeds that check its deals are one click
     from where its result is read."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(TableButton("again", table_id, label=t("button.play_again", language)))
-    ui.add_item(replay_button(table_id, language))
-    ui.add_item(seeds_button(table_id, language))
-    return ui
+    return [
+        TableButton("again", table_id, label=t("button.play_again", language)),
+        replay_button(table_id, language),
+        seeds_button(table_id, language),
+    ]
 
 
-def next_deal_view(table_id: int, language: Language) -> discord.ui.View:
+def next_deal_row(table_id: int, language: Language) -> list[discord.ui.Item[Any]]:
     """**Next deal now** under a deal's recap: the host may end the breath between deals."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(TableButton("nextdeal", table_id, label=t("button.next_deal", language)))
-    return ui
+    return [TableButton("nextdeal", table_id, label=t("button.next_deal", language))]
 
 
-def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The public table message drawn from ``table``'s snapshot, in the table's language."""
-    ui = discord.ui.View(timeout=None)
+def render_table(
+    table: TableSnapshot, *, news: str = "", picture: str | None = None
+) -> discord.ui.LayoutView:
+    """The public table message drawn from ``table``'s snapshot, in the table's language:
+    ``news`` on top (what happened, a ping), and ``picture``, the alt text of the attached
+    table picture (``TABLE_FILE``) the layout shows; None draws none (nothing is attached)."""
     language = table_language(table.record.options)
+    shown = None if picture is None else (TABLE_FILE, picture)
 
     def button(verb: str, key: str, **kwargs: Any) -> TableButton:
         return TableButton(verb, table.id, label=t(key, language), **kwargs)
@@ -369,29 +339,30 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
     view = table.view
     if view is None:
         if table.closed:
-            embed = discord.Embed(
-                title=t("lobby.title_closed", language, game=game_name(table)),
-                description=t("lobby.ended", language),
-                colour=COLOUR,
-            )
-            return embed, None
-        ui.add_item(button("join", "button.join", style=discord.ButtonStyle.success))
-        ui.add_item(button("leave", "button.leave"))
+            title = heading(t("lobby.title_closed", language, game=game_name(table)))
+            return public_layout([title + "\n" + t("lobby.ended", language)], news=news)
         rules_low = _min_players(table)
         start_style = (
             discord.ButtonStyle.primary
             if len(table.record.seats) >= rules_low
             else discord.ButtonStyle.secondary
         )
-        ui.add_item(button("start", "button.start", style=start_style))
-        ui.add_item(button("addeasy", "button.add_easy", row=1))
-        ui.add_item(button("addnormal", "button.add_normal", row=1))
-        ui.add_item(button("addexpert", "button.add_expert", row=1))
+        seats: list[discord.ui.Item[Any]] = [
+            button("join", "button.join", style=discord.ButtonStyle.success),
+            button("leave", "button.leave"),
+            button("start", "button.start", style=start_style),
+        ]
+        computers: list[discord.ui.Item[Any]] = [
+            button("addeasy", "button.add_easy"),
+            button("addnormal", "button.add_normal"),
+            button("addexpert", "button.add_expert"),
+        ]
         if any(seat.is_computer for seat in table.record.seats):
-            ui.add_item(button("rmcpu", "button.remove_computer", row=1))
+            computers.append(button("rmcpu", "button.remove_computer"))
+        rows = [seats, computers]
         if table.record.game_kind != "rummy":
-            ui.add_item(button("house", "button.house_rules", row=2))
-        return lobby_embed(table), ui
+            rows.append([button("house", "button.house_rules")])
+        return public_layout(lobby_blocks(table), news=news, rows=rows)
     names = table.names
     description = table_text(
         view,
@@ -405,37 +376,42 @@ def render_table(table: TableSnapshot) -> tuple[discord.Embed, discord.ui.View |
     )
     if view.is_over or (table.closed and not view.is_over):
         key = "table.title_over" if view.is_over else "lobby.title_closed"
-        title = t(key, language, game=game_name(table))
-        embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
+        blocks = paragraphs(heading(t(key, language, game=game_name(table))), description)
         if view.score_sheet:
-            embed.add_field(
-                name=t("table.score_sheet", language),
-                value=score_sheet_text(names, view.score_sheet, language)[:1024],
-                inline=False,
-            )
+            sheet = score_sheet_text(names, view.score_sheet, language)
+            blocks.append(f"**{t('table.score_sheet', language)}**\n{sheet}")
+        again: list[discord.ui.Item[Any]] = []
         if view.is_over:
-            embed.add_field(
-                name=t("table.final_standings", language),
-                value=standings_text(names, table.totals, view.winners)[:1024],
-                inline=False,
-            )
-            again = TableButton("again", table.id, label=t("button.play_again", language))
-            ui.add_item(again)  # the same people, the same rules, one click
-            return embed, ui
-        return embed, None
+            standings = standings_text(names, table.totals, view.winners)
+            blocks.append(f"**{t('table.final_standings', language)}**\n{standings}")
+            # the same people, the same rules, one click
+            again.append(TableButton("again", table.id, label=t("button.play_again", language)))
+        return public_layout(blocks, news=news, picture=shown, rows=[again])
     title = t(
         "table.title", language, deal=view.deal, contract=contract_text(view.contract, language)
     )
     if view.rules.game == "rummy":
         title = t("table.title_rummy", language, deal=view.deal)
-    embed = discord.Embed(title=title, description=description[:4096], colour=COLOUR)
-    ui.add_item(button("hand", "button.my_hand", style=discord.ButtonStyle.primary))
     # No Buy / Pass here: a channel message's buttons show to everyone, spectators too. The
     # text says what is on offer and until when; each seated person buys from their hand.
-    ui.add_item(button("history", "button.history", row=1))
-    ui.add_item(button("nudge", "button.nudge", row=1))  # for an absent player
-    ui.add_item(button("skip", "button.skip", row=1))
-    return embed, ui
+    controls: list[list[discord.ui.Item[Any]]] = [
+        [button("hand", "button.my_hand", style=discord.ButtonStyle.primary)],
+        [
+            button("history", "button.history"),
+            button("nudge", "button.nudge"),  # for an absent player
+            button("skip", "button.skip"),
+        ],
+    ]
+    return public_layout(
+        paragraphs(heading(title), description), news=news, picture=shown, rows=controls
+    )
+
+
+def paragraphs(title: str, text: str) -> list[str]:
+    """``text``'s paragraphs as the layout's blocks, ``title`` opening the first: on a phone a
+    thin line between the turn and the seats reads faster than a blank line."""
+    parts = [part for part in text.split("\n\n") if part.strip()] or [""]
+    return [f"{title}\n{parts[0]}", *parts[1:]]
 
 
 def _min_players(table: TableSnapshot) -> int:

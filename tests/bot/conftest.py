@@ -11,8 +11,6 @@ import simcord
 
 from bot import Settings, create_bot
 
-from .helpers import button_labels
-
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 
 
@@ -53,8 +51,10 @@ async def env(simcord_env: simcord.Env) -> Any:
 
 
 def labels(message: Any) -> list[str]:
-    """Labels of every button on a message (discord.Message or simcord ResponseMessage),
-    nested in a Components V2 layout or in classic rows."""
+    """Labels of every button on a message (discord.Message or simcord ResponseMessage), nested
+    ones in a Components V2 layout too."""
+    from .helpers import button_labels
+
     return button_labels(message)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -100,6 +101,47 @@ def layout_text(view: discord.ui.LayoutView) -> str:
     """The words of a Components V2 layout before it is sent: its text displays, in order."""
     texts = [c.content for c in view.walk_children() if isinstance(c, discord.ui.TextDisplay)]
     return "\n".join(texts)
+
+
+def heading_of(message: Any) -> str:
+    """A public message's title: its embed's title, or the Markdown heading (``### ...``)
+    that opens a text display of its Components V2 layout ("" if it has none)."""
+    for embed in message.embeds:
+        if embed.title:
+            return str(embed.title)
+    for item in _tree(message):
+        kind = _get(item, "type")
+        if kind == 10 or getattr(kind, "value", None) == 10:
+            first = (_get(item, "content") or "").split("\n", 1)[0]
+            if first.startswith("#"):
+                return first.lstrip("#").strip()
+    return ""
+
+
+def container_text(message: Any) -> str:
+    """The words inside a Components V2 message's containers: a table message's own text,
+    without what happened above it. ``message`` may be a layout's ``to_components()``."""
+    components = message if isinstance(message, list) else message.components
+    boxes = [c for c in components if _get(c, "type") in (17, discord.ComponentType.container)]
+    return text_of(SimpleNamespace(content="", embeds=[], components=boxes))
+
+
+def gallery_urls(message: Any) -> list[str]:
+    """The picture URLs of a Components V2 message's media galleries, in reading order."""
+    urls: list[str] = []
+    for item in _tree(message):
+        kind = _get(item, "type")
+        if kind == 12 or getattr(kind, "value", None) == 12:
+            for entry in _get(item, "items") or ():
+                media = _get(entry, "media")
+                urls.append(str(_get(media, "url")))
+    return urls
+
+
+def is_layout(message: Any) -> bool:
+    """Whether ``message`` is a Components V2 layout (the flag set, no content, no embeds)."""
+    flags = message.flags if isinstance(message.flags, int) else message.flags.value
+    return bool(flags & (1 << 15)) and not message.content and not message.embeds
 
 
 def _get(item: Any, name: str) -> Any:

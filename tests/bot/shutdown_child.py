@@ -19,22 +19,32 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import discord
 import simcord
 
 from bot import Settings, create_bot
 from bot.process.lifecycle import serve
 
-from .helpers import World, button_labels
+from .helpers import World, button_labels, container_text, gallery_urls
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
+
+
+def news(message: discord.Message) -> str:
+    """A message's words outside its container: its content, or the text displays on top of
+    a Components V2 table message (what happened, the ping)."""
+    parts = [message.content or ""]
+    parts += [c.content for c in message.components if isinstance(c, discord.TextDisplay)]
+    return "\n".join(part for part in parts if part)
 
 
 def snapshot(world: World) -> dict[str, Any]:
     message = world.message()
     return {
         "labels": button_labels(message),
-        "embeds": [embed.to_dict() for embed in message.embeds],
-        "texts": [m.content for m in world.channel.history() if m.content],
+        "words": container_text(message),
+        "gallery": gallery_urls(message),
+        "texts": [text for m in world.channel.history() if (text := news(m))],
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import simcord
 
-from .helpers import World, button_labels, custom_ids, open_hand, open_table, start
+from .helpers import World, button_labels, custom_ids, open_hand, open_table, start, text_of
 
 
 def channel_calls(env: simcord.Env, world: World) -> list[str]:
@@ -52,7 +52,7 @@ async def test_chat_never_buries_the_controls(env: simcord.Env) -> None:
     last_three = [m.id for m in world.channel.history()[-3:]]
     assert world.message().id in last_three
     assert "My hand" in button_labels(world.message())
-    assert "buying closes <t:" in world.message().embeds[0].description
+    assert "buying closes <t:" in text_of(world.message())
 
 
 async def test_a_turn_is_one_edit_when_everyone_follows_their_hand(env: simcord.Env) -> None:
@@ -68,4 +68,4 @@ async def test_a_turn_is_one_edit_when_everyone_follows_their_hand(env: simcord.
     await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     calls = channel_calls(env, world)[len(before) :]
     assert [c.split()[0] for c in calls] == ["PATCH"], calls
-    assert f"Upcard: **{card.pretty()}**" in world.message().embeds[0].description
+    assert f"Upcard: **{card.pretty()}**" in text_of(world.message())

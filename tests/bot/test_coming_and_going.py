@@ -27,7 +27,7 @@ def settings(tmp_path: Path) -> Settings:
 
 
 def channel_text(world) -> str:
-    return "\n".join(m.content for m in world.channel.history())
+    return "\n".join(text_of(m) for m in world.channel.history())
 
 
 async def test_a_player_leaves_a_running_game_and_a_computer_plays_the_seat(

@@ -53,7 +53,7 @@ async def test_lobby_adds_and_removes_computers(env: simcord.Env) -> None:
     assert [s.name for s in seats[2:]] == ["Computer 1 (normal)", "Computer 2 (easy)"]
     assert all(s.is_computer and s.user_id < 0 for s in seats[2:])
     assert [s.level for s in seats[2:]] == ["normal", "easy"]
-    text = world.message().embeds[0].description
+    text = text_of(world.message())
     assert "Computer 1 (normal)" in text and "Computer 2 (easy)" in text
     removed = await alice.click(world.message(), label="Remove computer")
     assert removed.acknowledged
@@ -90,7 +90,7 @@ async def test_one_person_and_three_computers_play_to_the_end(
     seats = game.view(None).seats
     computer_buys = sum(seats[game.seat_of(p)].buys_used for p in computer_ids)
     assert computer_buys >= 1, "no computer bought through the buy window (seed 1 does)"
-    notices = "\n".join(m.content for m in world.channel.history())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert "Game over!" in notices
 
 
@@ -132,13 +132,13 @@ async def test_away_player_is_played_by_the_computer(env: simcord.Env) -> None:
             break
         await env.advance_time(10)
     assert table.away_seats
-    text = world.message().embeds[0].description
+    text = text_of(world.message())
     assert "away — played by the computer" in text
     seat = table.away_seats[0]
     person = world.player(int(game.players[seat]))
     await open_hand(world, person)  # any click brings them back
     assert seat not in table.away_seats
-    assert "played by the computer" not in world.message().embeds[0].description
+    assert "played by the computer" not in text_of(world.message())
 
 
 async def test_hint_shows_needed_cards(env: simcord.Env) -> None:
@@ -169,7 +169,7 @@ async def test_computers_resume_after_restart(env: simcord.Env, make_bot: Any) -
     for _ in range(20):
         await env.advance_time(5)
     assert table.version > before + 3, "the computers did not play after the restart"
-    notices = "\n".join(m.content for m in world.channel.history())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert "<@-" not in notices  # computers are not pinged
 
 

@@ -12,7 +12,16 @@ import simcord
 from bot.service import timers
 from engine.cards import Card, parse_cards
 
-from .helpers import World, button_labels, discard_id, open_hand, open_table, start, text_of
+from .helpers import (
+    World,
+    button_labels,
+    discard_id,
+    heading_of,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 from .test_languages import flush_outboxes
 
 
@@ -50,11 +59,11 @@ async def test_the_recap_stands_alone_then_the_next_deal_is_announced(env: Any) 
         assert "Deal 1: you scored" in text
         assert "Your turn" not in text and "You got" not in text
         assert "next deal starts" in text
-    assert "deal 2" not in world.message().embeds[0].title
+    assert "deal 2" not in heading_of(world.message())
     await env.advance_time(6)
     await flush_outboxes(env)
-    assert "deal 2" in world.message().embeds[0].title
-    notices = "\n".join(m.content or "" for m in world.channel.history())
+    assert "deal 2" in heading_of(world.message())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert "**Deal 2 of 2:** 1 set of 3 + 1 run of 4" in notices
     for player in world.players:
         text = text_of(hands[player.id].response)
@@ -66,16 +75,14 @@ async def test_the_host_may_skip_the_pause(env: Any, monkeypatch: pytest.MonkeyP
     world = await two_deal_table(env)
     await end_deal_one(world, env)
     await flush_outboxes(env)
-    sheet = next(
-        m for m in world.channel.history() if "Score sheet after deal 1" in (m.content or "")
-    )
+    sheet = next(m for m in world.channel.history() if "Score sheet after deal 1" in text_of(m))
     assert "Next deal now" in button_labels(sheet)
     refused = await world.players[1].click(sheet, label="Next deal now")
     simcord.assert_responded(refused, contains="Only the host", ephemeral=True)
     skipped = await world.players[0].click(sheet, label="Next deal now")
     assert skipped.acknowledged
     await flush_outboxes(env)
-    assert "deal 2" in world.message().embeds[0].title
+    assert "deal 2" in heading_of(world.message())
     assert world.table.pause_until is None
 
 
@@ -94,7 +101,7 @@ async def test_a_table_restored_mid_pause_resumes_with_the_pause_in_its_deadline
     assert restored.game.deal == 2 and restored.pause_until is None
     assert restored.turn_deadline == pytest.approx(deadline)
     await flush_outboxes(env)
-    assert "deal 2" in world.message().embeds[0].title  # the next deal is on the table
+    assert "deal 2" in heading_of(world.message())  # the next deal is on the table
 
 
 def test_a_table_of_computers_only_does_not_pause() -> None:

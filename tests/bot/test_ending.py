@@ -55,11 +55,17 @@ async def test_the_channel_celebrates_the_winner_and_offers_play_again(env: Any)
     number = world.table.id
     winner, _ = await go_out(world, env)
     history = world.channel.history()
-    final = next(m for m in history if "Final standings" in (m.content or ""))
-    assert f"**{winner.name}** wins" in final.content
-    assert "lowest total wins" in final.content
+    final = next(
+        m
+        for m in history
+        if "Final standings" in text_of(m)
+        and m.attachments
+        and m.attachments[0].filename == "scores.png"
+    )
+    assert f"**{winner.name}** wins" in text_of(final)
+    assert "lowest total wins" in text_of(final)
     assert any("Play again" in label for label in button_labels(final))
-    assert f"game #{number}" in final.content
+    assert f"game #{number}" in text_of(final)
     assert "Replay" in button_labels(final)
     replay = await winner.click(final, label="Replay")
     assert replay.acknowledged

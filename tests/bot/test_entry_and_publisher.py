@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from bot import Settings
 from bot.channel.publisher import Publisher
 from bot.service import Change
+from bot.views.table import plain_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,7 +97,10 @@ async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyP
     channel = FakeChannel()
     bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=1.0)
-    monkeypatch.setattr("bot.channel.publisher.render_table", lambda table: (None, None))
+    drawn = itertools.count()  # each drawing differs, so no edit is skipped as unchanged
+    monkeypatch.setattr(
+        "bot.channel.publisher.render_table", lambda table, **_: plain_layout(f"{next(drawn)}")
+    )
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
         channel_id=9, record=record, names=[], view=None, playing=False, closed=False

@@ -49,7 +49,7 @@ async def test_open_hands_are_followed_again_after_a_restart(
     assert world.current().id == bob.id
     assert "Draw from stock" in button_labels(hands[bob.id].response)
     said = "\n".join(
-        m.content for m in world.channel.history()[: len(world.channel.history()) - before]
+        text_of(m) for m in world.channel.history()[: len(world.channel.history()) - before]
     )
     assert "the bot restarted" not in said
     assert f"<@{bob.id}>" not in said  # followed: no ping for his turn
@@ -84,13 +84,13 @@ async def test_the_restart_line_is_posted_once_and_not_repeated(
         await draw_and_discard(p, await open_hand(world, p), world)
         await env.advance_time(9)
     new = [m for m in world.channel.history() if m.id not in before]
-    told = [m for m in new if "the bot restarted" in m.content]
+    told = [text_of(m) for m in new if "the bot restarted" in text_of(m)]
     assert len(told) == 1
-    line = next(x for x in told[0].content.splitlines() if "the bot restarted" in x)
+    line = next(x for x in told[0].splitlines() if "the bot restarted" in x)
     # Each person is mentioned once in that message (the player to move by their ping).
     for q in world.players:
-        assert told[0].content.count(f"<@{q.id}>") <= 1
-    assert sum(f"<@{q.id}>" in told[0].content for q in world.players) == 3
+        assert told[0].count(f"<@{q.id}>") <= 1
+    assert sum(f"<@{q.id}>" in told[0] for q in world.players) == 3
     assert "<@" in line
 
 
@@ -129,7 +129,7 @@ async def test_a_hand_too_old_to_follow_after_a_restart_is_named_in_the_restart_
     before = {m.id for m in world.channel.history()}
     await env.restart_bot(make_bot())
     await env.advance_time(2)
-    new = "\n".join(m.content for m in world.channel.history() if m.id not in before)
+    new = "\n".join(text_of(m) for m in world.channel.history() if m.id not in before)
     line = next(x for x in new.splitlines() if "the bot restarted" in x)
     assert line.count(f"<@{q.id}>") == 1 and f"<@{p.id}>" not in line
     assert new.count(f"<@{p.id}>") == 1  # the player to move: their turn's ping

@@ -107,9 +107,9 @@ async def test_rummy_tables_have_the_history_too(env: Any) -> None:
     alice, bob = (guild.add_member(env.create_user(name)) for name in ("alice", "bob"))
     opened = await alice.slash(channel, "rummy new")
     assert (await bob.click(opened.response.message, label="Join")).acknowledged
-    table_message = [m for m in channel.history() if m.embeds][-1]
+    table_message = [m for m in channel.history() if "Start" in button_labels(m)][-1]
     assert (await alice.click(table_message, label="Start")).acknowledged
-    table_message = [m for m in channel.history() if m.embeds][-1]
+    table_message = [m for m in channel.history() if "My hand" in button_labels(m)][-1]
     shown = await bob.click(table_message, label="History")
     simcord.assert_responded(shown, contains="First upcard:", ephemeral=True)
 

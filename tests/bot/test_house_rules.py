@@ -13,7 +13,7 @@ from bot.interactions.errors import NotHost, UserError
 from bot.views.house_rules import GROUPS, PRESET_NAMES, choices
 from engine.rules import Rules
 
-from .helpers import button_labels, custom_ids, open_table, start
+from .helpers import button_labels, custom_ids, open_table, start, text_of
 
 
 def every_option() -> list[str]:
@@ -87,7 +87,7 @@ async def test_presets_are_offered_by_name_and_reset_the_options(env: simcord.En
     await alice.select(panel.response, ["preset_000"], custom_id=f"sh:hr:{tid}:preset")
     assert world.table.record.options["preset"] == "preset_000"
     assert world.table.record.options["rules"] == {}
-    assert "Dutch rules (000)" in world.message().embeds[0].description
+    assert "Dutch rules (000)" in text_of(world.message())
 
 
 async def test_a_non_host_cannot_change_house_rules(env: simcord.Env) -> None:

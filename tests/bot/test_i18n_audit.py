@@ -217,11 +217,18 @@ def test_the_audit_finds_english_where_there_is_some() -> None:
             "components": [
                 {"type": 1, "components": [{"type": 2, "label": "Draw", "custom_id": "sh:x"}]},
                 {"type": 1, "components": [{"type": 3, "options": [{"label": "Mi mano"}]}]},
+                {  # a Components V2 layout: its text displays and its picture's alt text
+                    "type": 17,
+                    "components": [
+                        {"type": 10, "content": "### Tafel\nthe seats"},
+                        {"type": 12, "items": [{"media": {"url": "x"}, "description": "pile"}]},
+                    ],
+                },
             ],
         },
     }
     words = [w for text in shown_texts(payload) for w in english_words(text, {"anna"})]
-    assert sorted(words) == ["Draw", "Score", "the"]
+    assert sorted(words) == ["Draw", "Score", "pile", "seats", "the", "the"]
 
 
 @pytest.mark.parametrize("game", ["shanghai", "rummy"])

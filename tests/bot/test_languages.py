@@ -19,7 +19,7 @@ import simcord
 from engine.cards import Card, parse_cards
 
 from .discord_locales import speaking
-from .helpers import World, button_labels, discard_id, old_table_click, text_of
+from .helpers import World, button_labels, discard_id, heading_of, old_table_click, text_of
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ async def play_a_table_in(words: Words, env: simcord.Env, monkeypatch: pytest.Mo
     anna, bram, cor = world.players
 
     lobby = world.message()
-    assert lobby.embeds[0].title == words.lobby_title
+    assert heading_of(lobby) == words.lobby_title
     assert {words.join, words.start} <= set(button_labels(lobby))
     joined = await bram.click(lobby, label=words.join)
     simcord.assert_responded(joined, contains=words.joined, ephemeral=True)
@@ -141,8 +141,8 @@ async def play_a_table_in(words: Words, env: simcord.Env, monkeypatch: pytest.Mo
     assert dealt.acknowledged and not dealt.ephemeral  # the lobby became the table at once
     assert any(words.dealt in (f.content or "") and f.ephemeral for f in dealt.followups)
     table = world.message()
-    assert table.embeds[0].title == words.table_title
-    assert words.seats in table.embeds[0].description
+    assert heading_of(table) == words.table_title
+    assert words.seats in text_of(table)
     assert words.my_hand in button_labels(table)
 
     game = world.table.game
@@ -168,11 +168,11 @@ async def play_a_table_in(words: Words, env: simcord.Env, monkeypatch: pytest.Mo
 
     await flush_outboxes(env)
     history = world.channel.history()
-    notices = "\n".join(m.content for m in history)
+    notices = "\n".join(text_of(m) for m in history)
     assert words.sheet_notice in notices and words.game_over_notice in notices
     assert [a.filename for m in history for a in m.attachments if a.filename == "scores.png"]
-    tables = [m for m in history if m.embeds and m.embeds[0].title.startswith("Shanghai")]
-    assert [m.embeds[0].title for m in tables] == [words.final_title]
+    tables = [m for m in history if heading_of(m).startswith("Shanghai")]
+    assert [heading_of(m) for m in tables] == [words.final_title]
 
 
 async def test_a_table_in_a_dutch_server(env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,7 +196,7 @@ async def test_an_english_player_reads_english_in_private_at_a_dutch_table(
     assert (await anna.click(world.message(), label="Start")).acknowledged
 
     table = world.message()
-    assert table.embeds[0].title == "Shanghai: ronde 1 · 2 sets van 3"  # ... and so is the table
+    assert heading_of(table) == "Shanghai: ronde 1 · 2 sets van 3"  # ... and so is the table
     hand = await emma.click(table, label="Mijn hand")
     assert hand.ephemeral
     assert "**Your hand**" in text_of(hand.response)  # ... but her hand is English

@@ -8,7 +8,15 @@ import simcord
 
 from bot.screens.attachments import HAND_FILE
 
-from .helpers import button_labels, old_table_click, open_hand, open_table, start, text_of
+from .helpers import (
+    button_labels,
+    heading_of,
+    old_table_click,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 
 
 @pytest.mark.parametrize("count", [3, 8])
@@ -16,9 +24,9 @@ async def test_open_and_seat_players(env: simcord.Env, count: int) -> None:
     world = await open_table(env, count)
     table = world.table
     assert [s.user_id for s in table.record.seats] == [p.id for p in world.players]
-    embed = world.message().embeds[0]
+    text = text_of(world.message())
     for index, player in enumerate(world.players, start=1):
-        assert f"{index}. {player.name}" in embed.description
+        assert f"{index}. {player.name}" in text
     assert button_labels(world.message())[:3] == ["Join", "Leave", "Start"]
 
 
@@ -50,14 +58,14 @@ async def test_start_deals_and_shows_table(env: simcord.Env) -> None:
     message = world.message()
     assert "My hand" in button_labels(message)
     assert "Buy" not in " ".join(button_labels(message))  # bought from the hands
-    text = message.embeds[0].description
+    text = text_of(message)
     assert "buying closes <t:" in text  # the first upcard's window, told in words
     assert "Deal 1 of 2" in text and "2 sets of 3" in text
     for player in world.players:
         assert player.name in text
     # The first player is pinged in a new message.
     current = world.current()
-    assert any(current.mention in m.content for m in world.channel.history())
+    assert any(current.mention in text_of(m) for m in world.channel.history())
 
 
 async def test_hand_is_private_and_has_eleven_cards(env: simcord.Env) -> None:
@@ -107,7 +115,7 @@ async def test_end_needs_host_or_manage_channels_and_confirmation(env: simcord.E
     done = await mod.click(asked.response, label="End the table")
     assert done.acknowledged
     assert world.table is None
-    assert "closed" in world.channel.history()[0].embeds[0].title
+    assert "closed" in heading_of(world.channel.history()[0])
     # The channel is free again.
     again = await world.players[0].slash(world.channel, "shanghai new")
     assert again.acknowledged and not again.ephemeral
@@ -141,7 +149,7 @@ async def test_rules_and_table_repost(env: simcord.Env) -> None:
     assert world.table.record.message_id == again.response.id != old
     assert "My hand" in button_labels(world.message())
     stale = next(m for m in world.channel.history() if m.id == old)
-    assert button_labels(stale) == [] and "moved" in stale.content
+    assert button_labels(stale) == [] and "moved" in text_of(stale)
 
 
 async def test_start_needs_enough_players_and_host_cannot_leave(env: simcord.Env) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import simcord
 
-from .helpers import discard_id, open_hand, open_table, start
+from .helpers import discard_id, open_hand, open_table, start, text_of
 
 
 async def test_a_member_who_left_the_server_is_played_at_once_after_one_timeout(
@@ -19,7 +19,7 @@ async def test_a_member_who_left_the_server_is_played_at_once_after_one_timeout(
     world.guild.remove_member(leaver)
     await env.advance_time(91)  # their first turn runs out; the bot plays it and asks
     assert seat in world.table.removed
-    text = "\n".join(m.content for m in world.channel.history())
+    text = "\n".join(text_of(m) for m in world.channel.history())
     assert f"**{leaver.name}** is no longer a member of this server" in text
     # Their next turn is played at once: no second turn limit is waited out.
     game = world.table.game

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import simcord
 
-from .helpers import World, open_table, start
+from .helpers import World, open_table, start, text_of
 
 
 def absent_and_others(world: World) -> tuple[object, list[object]]:
@@ -55,7 +55,7 @@ async def test_the_others_vote_to_skip_and_the_bot_plays_the_turn(env: simcord.E
     assert second.ephemeral and "played that turn" in second.response.content
     assert game.current != seat  # played at once, long before its 90 s
     assert world.table.away[seat].timeouts == 1  # and it counts as a timed-out turn
-    notices = "\n".join(m.content for m in world.channel.history())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert "ran out of time" in notices
 
 

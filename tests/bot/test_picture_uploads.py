@@ -23,7 +23,7 @@ from bot.screens.samples import NAMES, table_view
 from engine import parse_cards
 from engine.cards import Card
 
-from .helpers import discard_id, open_hand, open_table, start
+from .helpers import discard_id, gallery_urls, is_layout, open_hand, open_table, start, text_of
 
 
 def _names(players: int) -> list[str]:
@@ -98,8 +98,8 @@ async def test_a_turn_that_lays_nothing_keeps_the_picture(env: simcord.Env) -> N
     assert "attachments" not in (edits[0].json or {})  # nothing uploaded, nothing dropped
     message = world.message()
     assert [a.filename for a in message.attachments] == picture
-    assert message.embeds[0].image.url == "attachment://table.webp"
-    assert f"Upcard: **{card.pretty()}**" in message.embeds[0].description
+    assert is_layout(message) and gallery_urls(message) == [message.attachments[0].url]
+    assert f"Upcard: **{card.pretty()}**" in text_of(message)
 
 
 async def test_the_uploaded_table_is_the_drawn_picture_in_fewer_bytes() -> None:

@@ -48,8 +48,8 @@ async def test_turn_through_hand_controls(env: simcord.Env) -> None:
     game = world.table.game
     assert game.current_player != str(player.id)
     nxt = world.current()
-    assert f"{nxt.mention}, your turn" in world.channel.history()[-1].content
-    text = world.message().embeds[0].description
+    assert f"{nxt.mention}, your turn" in text_of(world.channel.history()[-1])
+    text = text_of(world.message())
     assert f"Upcard: **{card.pretty()}** (live" in text
 
 
@@ -81,7 +81,7 @@ async def test_buy_race_goes_by_seat_not_by_click(env: simcord.Env) -> None:
     sizes = {u: len(game.hand_of(str(u.id))) for u in (first, second, third, fourth)}
     assert sizes == {first: 11, second: 14, third: 11, fourth: 11}  # card + 2 penalty cards
     assert upcard in game.hand_of(str(second.id))
-    notices = "\n".join(m.content for m in world.channel.history())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert f"**{second.name}** bought {upcard.pretty()} and 2 penalty cards" in notices
     assert len(game.hand_of(str(p.id))) == 12
 
@@ -189,7 +189,7 @@ async def test_turn_timer_plays_for_absent_player(env: simcord.Env) -> None:
     game = world.table.game
     assert game.current != seat
     assert len(game.hand_of(str(p.id))) == 11
-    notices = "\n".join(m.content for m in world.channel.history())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert f"**{p.name}** ran out of time" in notices
     assert world.table.away[seat].timeouts == 1 and not world.table.away[seat].away
     # Three timeouts in a row mark the seat away; a click brings the player back.
@@ -198,7 +198,7 @@ async def test_turn_timer_plays_for_absent_player(env: simcord.Env) -> None:
             break
         await env.advance_time(91)
     assert world.table.away[seat].away
-    assert "is now marked away" in "\n".join(m.content for m in world.channel.history())
+    assert "is now marked away" in "\n".join(text_of(m) for m in world.channel.history())
     result = await p.click(world.message(), label="My hand")
     assert result.acknowledged
     assert not world.table.away[seat].away
@@ -224,8 +224,8 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     assert confirmed.acknowledged
     assert "You went down" in text_of(hand.response)
     assert game.down[seat] and len(game.melds) == 2
-    assert f"**{p.name}** went down" in "\n".join(m.content for m in world.channel.history())
-    assert "Melds" in world.message().embeds[0].description
+    assert f"**{p.name}** went down" in "\n".join(text_of(m) for m in world.channel.history())
+    assert "Melds" in text_of(world.message())
 
 
 async def test_own_melds_through_the_modal(env: simcord.Env) -> None:

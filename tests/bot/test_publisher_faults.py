@@ -16,7 +16,16 @@ from simcord.enums import OverwriteType
 
 from bot.views.table import render_table
 
-from .helpers import World, discard_id, open_hand, open_table, start
+from .helpers import (
+    World,
+    container_text,
+    custom_ids,
+    discard_id,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 
 # Retries are a few seconds apart: keep every sleep on the virtual clock.
 pytestmark = pytest.mark.simcord(settle_timeout=1)
@@ -24,7 +33,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=1)
 
 def turn_pings(world: World) -> list[str]:
     """The "your turn" lines posted so far, in order (several may share a message)."""
-    lines = (line for m in world.channel.history() for line in m.content.splitlines())
+    lines = (line for m in world.channel.history() for line in text_of(m).splitlines())
     return [line for line in lines if "your turn" in line]
 
 
@@ -41,12 +50,12 @@ async def play_a_turn(world: World) -> Any:
 
 
 def shown(world: World) -> str | None:
-    return world.message().embeds[0].description
+    return container_text(world.message())
 
 
 def expected(world: World) -> str | None:
-    embed, _ = render_table(world.service.public(world.table.id))
-    return embed.description
+    layout = render_table(world.service.public(world.table.id))
+    return container_text(layout.to_components())
 
 
 async def test_a_failed_edit_and_ping_are_retried_in_order(env: simcord.Env) -> None:
@@ -128,7 +137,7 @@ async def test_a_click_the_database_refuses_is_explained_without_a_traceback(
 
 def live_table_messages(world: World) -> list[Any]:
     """Messages in the channel that still carry buttons."""
-    return [m for m in world.channel.history() if m.components]
+    return [m for m in world.channel.history() if custom_ids(m)]
 
 
 async def test_a_failed_strip_of_the_old_message_posts_nothing_twice(env: simcord.Env) -> None:

@@ -17,7 +17,7 @@ from bot import Settings
 from data import ResultRow, Seat
 from engine.players.strategy import EasyStrategy
 
-from .helpers import World, open_table, start
+from .helpers import World, open_table, start, text_of
 
 
 async def play_to_the_end(world: World, env: simcord.Env, max_steps: int = 100_000) -> None:
@@ -66,7 +66,7 @@ async def test_farming_alone_against_a_computer_leaves_the_board_empty(
         opened = await alice.slash(channel, "shanghai new", deals=1, turn_seconds=10)
         world = World(env, guild, channel, [alice], opened.response.message)
         await alice.click(world.message(), label="Add computer (easy)")
-        lobby = world.message().embeds[0].description
+        lobby = text_of(world.message())
         assert "**Casual**, because fewer than two people play" in lobby
         await start(world)
         table = world.table
@@ -89,7 +89,7 @@ async def test_two_people_ten_deals_move_by_openskills_numbers(
     env: simcord.Env, settings: Settings
 ) -> None:
     world = await open_table(env, 2, turn_seconds=600)
-    lobby = world.message().embeds[0].description
+    lobby = text_of(world.message())
     assert "🏆 **Ranked**: this game counts for the leaderboard." in lobby
     await start(world)
     table = world.table

@@ -17,6 +17,9 @@ from .helpers import (
     button_labels,
     decide_in_hand,
     discard_id,
+    gallery_urls,
+    heading_of,
+    is_layout,
     old_table_click,
     open_hand,
     open_table,
@@ -90,7 +93,7 @@ async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]
     await env.advance_time(91)
     assert world.current().id == p.id
     assert f"**{nxt.name}** ran out of time" in "\n".join(
-        m.content for m in world.channel.history()
+        text_of(m) for m in world.channel.history()
     )
 
 
@@ -145,24 +148,24 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     await flush_outboxes(world, env)
     live = world.message()  # the table message (moved to the bottom when a turn pings)
     assert [a.filename for a in live.attachments] == ["table.webp"]  # issue 6: the table picture
-    assert live.embeds[0].image.url == "attachment://table.webp"
+    assert gallery_urls(live) == [live.attachments[0].url] and is_layout(live)
     await play_to_the_end(world, env)
     game = table.game
     assert game.is_over and world.table is None  # the channel is free again
     await flush_outboxes(world, env)
     history = world.channel.history()
-    notices = "\n".join(m.content for m in history)
+    notices = "\n".join(text_of(m) for m in history)
     assert "Game over!" in notices and "Score sheet after deal 1" in notices
     sheets = [a for m in history for a in m.attachments if a.filename == "scores.png"]
     assert len(sheets) == 1  # issue 6: the score sheet as a picture after the deal
     # Issue 23.2: who went out, the deal's scores and the standings, with that picture.
     [sheet_message] = [m for m in history if any(a.filename == "scores.png" for a in m.attachments)]
-    said = sheet_message.content
+    said = text_of(sheet_message)
     assert "went out" in said and "Score sheet after deal 1" in said and "Game over!" in said
-    tables = [m for m in history if m.embeds and m.embeds[0].title.startswith("Shanghai")]
+    tables = [m for m in history if heading_of(m).startswith("Shanghai")]
     assert len(tables) == 1  # moved, never duplicated
     final = tables[0]
-    assert final.embeds[0].title == "Shanghai: game over"
+    assert heading_of(final) == "Shanghai: game over"
     assert button_labels(final) == ["🔁 Play again"]  # issue 24.3: nothing else stays live
     winners = {int(game.players[s]) for s in game.winner_seats}
     # A one-deal game is casual (issue 26): nothing on the board, all of it in the stats.
@@ -190,10 +193,10 @@ async def test_after_a_restart_the_hands_not_followed_again_are_told_once(
     await env.advance_time(9)
     p = world.current()
     await open_hand(world, p)  # followed: no ping for their turn before the restart
-    before = [m.content for m in world.channel.history()]
+    before = [text_of(m) for m in world.channel.history()]
     await env.restart_bot(make_bot())
     await env.advance_time(2)
-    after = [m.content for m in world.channel.history()][len(before) :]
+    after = [text_of(m) for m in world.channel.history()][len(before) :]
     said = "\n".join(after)
     assert said.count("the bot restarted") == 1
     restarted = next(line for line in said.splitlines() if "the bot restarted" in line)
@@ -212,9 +215,7 @@ async def test_play_again_opens_a_lobby_with_the_same_rules_and_people(env: simc
     old_options = dict(old.record.options)
     await play_to_the_end(world, env)
     await flush_outboxes(world, env)
-    final = next(
-        m for m in world.channel.history() if m.embeds and "game over" in m.embeds[0].title
-    )
+    final = next(m for m in world.channel.history() if "game over" in heading_of(m))
     bob = world.players[1]
     again = await bob.click(final, label="🔁 Play again")
     assert again.acknowledged and not again.ephemeral

@@ -15,7 +15,7 @@ from engine.actions import Discard, DrawStock, LayMelds
 from engine.cards import parse_cards
 from engine.errors import IllegalAction
 
-from .helpers import World, button_labels, controls, custom_ids, open_hand, text_of
+from .helpers import World, button_labels, controls, custom_ids, heading_of, open_hand, text_of
 
 
 async def open_rummy(env: simcord.Env, count: int, **options: Any) -> World:
@@ -33,9 +33,9 @@ async def open_rummy(env: simcord.Env, count: int, **options: Any) -> World:
 
 async def test_rummy_lobby_and_no_buy_window(env: simcord.Env) -> None:
     world = await open_rummy(env, 2, target=50, ace_mode="high_or_low")
-    embed = world.message().embeds[0]
-    assert embed.title == "Rummy: table open"
-    assert "to 50 points" in embed.description and "high or low" in embed.description
+    lobby = world.message()
+    assert heading_of(lobby) == "Rummy: table open"
+    assert "to 50 points" in text_of(lobby) and "high or low" in text_of(lobby)
     assert world.table.record.game_kind == "rummy"
     rules = await world.players[1].slash(world.channel, "shanghai rules")
     simcord.assert_responded(rules, contains="52-card deck", ephemeral=True)
@@ -44,7 +44,7 @@ async def test_rummy_lobby_and_no_buy_window(env: simcord.Env) -> None:
     game = world.table.game
     assert game.rules.game == "rummy" and game.rules.target_points == 50
     message = world.message()
-    assert message.embeds[0].title == "Rummy: hand 1"
+    assert heading_of(message) == "Rummy: hand 1"
     assert not any(label.startswith("Buy") for label in button_labels(message))
     assert not world.table.window.is_running(world.table.game, world.service.clock())
     hand = await open_hand(world, world.current())
@@ -118,7 +118,7 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
     world = await open_rummy(env, 2, target=1, turn_seconds=10)
     alice = world.players[0]
     await alice.click(world.message(), label="Add computer (normal)")
-    lobby = world.message().embeds[0].description
+    lobby = text_of(world.message())
     assert "**Casual**, because the game is shortened to 1 point" in lobby
     await alice.click(world.message(), label="Start")
     game = world.table.game
@@ -127,7 +127,7 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
             break
         await env.advance_time(10)
     assert game.is_over and world.table is None
-    notices = "\n".join(m.content for m in world.channel.history())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert "Game over!" in notices and "Score sheet after hand" in notices
     # A game to 1 point is casual (issue 26): off the board, in the stats.
     board = await alice.slash(world.channel, "rummy leaderboard")

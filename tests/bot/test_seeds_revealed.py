@@ -17,7 +17,7 @@ from bot.views.seeds import seeds_embed
 from engine.events import DealStarted
 from engine.replay import replay
 
-from .helpers import button_labels, open_table, start
+from .helpers import button_labels, open_table, start, text_of
 from .test_forged_controls import forge
 from .test_i18n_audit import english_words
 from .test_restart_and_results import flush_outboxes, play_to_the_end
@@ -56,8 +56,8 @@ async def test_seeds_stay_secret_in_play_and_are_listed_once_the_game_is_over(
     seeds = game.revealed_seeds
     assert len(seeds) >= 2 and seeds[0] == first.hex()
     over = game_over_message(world)
-    assert "The shuffle seeds are public now" in over.content
-    assert not any(seed in over.content for seed in seeds)  # the message stays short
+    assert "The shuffle seeds are public now" in text_of(over)
+    assert not any(seed in text_of(over) for seed in seeds)  # the message stays short
     stranger = world.guild.add_member(env.create_user("mallory"))
     for person in (bob, stranger):  # public now: anyone may check the deals
         listed = await person.click(over, label="Shuffle seeds")

@@ -12,6 +12,8 @@ import simcord
 
 from bot.service.guild_settings import GuildDefaults, table_options
 
+from .helpers import text_of
+
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
 
@@ -56,7 +58,7 @@ async def test_defaults_are_stored_used_by_new_tables_and_named_in_the_lobby(env
     options = env.bot.service.for_channel(channel.id).record.options
     assert options["language"] == "nl" and options["preset"] == "preset_000"
     assert options["buy_seconds"] == 5.0 and options["turn_seconds"] == 60.0
-    lobby = opened.response.message.embeds[0].description
+    lobby = text_of(opened.response.message)
     assert "Standaard van de server: taal, spelregels, koopvenster, beurttijd" in lobby
 
 

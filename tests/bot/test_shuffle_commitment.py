@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from .helpers import text_of
 from .test_deal_pause import end_deal_one, two_deal_table
 from .test_languages import flush_outboxes
 
@@ -15,7 +16,7 @@ def announced(world: Any) -> list[str]:
     """The commitments the channel shows, oldest first."""
     found = []
     for message in reversed(list(world.channel.history())):
-        for line in (message.content or "").splitlines():
+        for line in text_of(message).splitlines():
             if "Shuffle seed hash" in line:
                 found.append(line.split("`")[1])
     return found

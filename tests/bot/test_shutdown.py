@@ -4,6 +4,7 @@ answered "restarting" and change nothing; pending channel updates are flushed.""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import select
@@ -23,6 +24,7 @@ from bot.channel.publisher import Publisher
 from bot.process.app import RESTARTING
 from bot.process.lifecycle import serve
 from bot.service import Change
+from bot.views.table import plain_layout
 from tests.clock import FakeClock
 
 from .helpers import open_table
@@ -64,10 +66,10 @@ def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signa
     before, after = seen["before"], seen["after"]
     # Before the signal the channel showed the table as Start's own answer drew it (issue
     # 24.5: at once), but not yet its picture nor the "your turn" ping: the pacing held them.
-    assert "image" not in before["embeds"][0] and before["texts"] == []
-    description = after["embeds"][0]["description"]
+    assert before["gallery"] == [] and before["texts"] == []
+    description = after["words"]
     assert all(name in description for name in ("alice", "bob", "carol"))
-    assert "image" in after["embeds"][0]
+    assert len(after["gallery"]) == 1
     # One ping (the lobby message, moved away from, keeps one line so it is never empty).
     assert len([text for text in after["texts"] if "<@" in text]) == 1
     # Everything was committed, and the database was closed cleanly.
@@ -129,7 +131,10 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     channel = _Channel()
     bot = SimpleNamespace(get_channel=lambda _id: channel)
     publisher = Publisher(bot, interval=3600.0)
-    monkeypatch.setattr("bot.channel.publisher.render_table", lambda table: (None, None))
+    drawn = itertools.count()  # each drawing differs, so no edit is skipped as unchanged
+    monkeypatch.setattr(
+        "bot.channel.publisher.render_table", lambda table, **_: plain_layout(f"{next(drawn)}")
+    )
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
         channel_id=9, record=record, names=[], view=None, playing=False, closed=False

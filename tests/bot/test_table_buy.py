@@ -31,7 +31,7 @@ async def test_a_spectator_sees_no_buy_and_a_seated_player_buys_from_my_hand(
     # only its words (the card and a countdown Discord draws).
     seen = next(m for m in world.channel.history(viewer=spectator) if m.id == world.message().id)
     assert _window_controls(seen) == []
-    text = seen.embeds[0].description
+    text = text_of(seen)
     assert f"Upcard: **{upcard.pretty()}** (live, buying closes <t:" in text
     assert "My hand" in text
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import simcord
 
-from .helpers import open_table
+from .helpers import open_table, text_of
 
 
 async def test_the_rules_answer_explains_the_game_before_any_detail(env: simcord.Env) -> None:
@@ -30,5 +30,5 @@ async def test_the_rules_answer_explains_the_game_before_any_detail(env: simcord
 async def test_the_lobby_tells_the_host_they_host_and_what_start_does(env: simcord.Env) -> None:
     world = await open_table(env, 2)
     host = world.players[0]
-    lobby = world.message().embeds[0].description
+    lobby = text_of(world.message())
     assert f"<@{host.id}> is the host: **Start** deals the cards once 2-8 players are in" in lobby

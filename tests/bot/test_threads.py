@@ -17,7 +17,7 @@ from bot import Settings
 from bot.channel.threads import thread_name
 from engine.cards import Card, parse_cards
 
-from .helpers import World, custom_ids, open_table
+from .helpers import World, button_labels, custom_ids, open_table, text_of
 
 
 @pytest.fixture
@@ -52,11 +52,11 @@ async def test_start_moves_the_game_into_a_thread_of_its_own(env: simcord.Env) -
     assert world.service.for_channel(world.channel.id) is None  # the channel is free again
     # The lobby message stays in the channel, says where the game is, and has no buttons.
     lobby = next(m for m in world.channel.history() if m.id == lobby_id)
-    assert thread.mention in lobby.content and not lobby.components
+    assert thread.mention in text_of(lobby) and not custom_ids(lobby)
     await env.advance_time(2)
     # The table message, the welcome (every person mentioned) and the first ping: the thread.
     assert len(table_messages(thread)) == 1 and not table_messages(world.channel)
-    text = "\n".join(m.content for m in thread.history())
+    text = "\n".join(text_of(m) for m in thread.history())
     assert all(f"<@{p.id}>" in text for p in world.players)
     assert "your turn" in text
     # And the channel can host another table meanwhile.
@@ -93,9 +93,7 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(
     await start(world)
     assert not world.channel.threads
     assert world.service.for_channel(world.channel.id) is not None
-    assert "My hand" in [
-        c.get("label") for row in world.message().components for c in row.to_dict()["components"]
-    ]
+    assert "My hand" in button_labels(world.message())
 
 
 async def test_the_host_may_keep_the_game_in_the_channel(env: simcord.Env) -> None:
@@ -150,7 +148,7 @@ async def test_the_channel_gets_one_result_line_with_a_link(env: simcord.Env) ->
     assert len(results) == 1
     assert thread.mention in results[0].content and p.name in results[0].content
     # The thread has the whole result: its score sheet and the Play again button.
-    assert any("sh:again:" in str(m.components) for m in thread.history())
+    assert any("sh:again:" in str(custom_ids(m)) for m in thread.history())
 
 
 async def test_an_archived_thread_is_opened_again_for_the_next_post(env: simcord.Env) -> None:
@@ -188,7 +186,7 @@ def test_thread_names_fit_and_end_at_a_name() -> None:
 async def test_play_again_in_the_thread_opens_the_lobby_in_the_channel(env: simcord.Env) -> None:
     world, thread, table, p = await a_one_deal_game_won_in_its_thread(env)
     await env.advance_time(5)
-    over = next(m for m in thread.history() if "sh:again:" in str(m.components))
+    over = next(m for m in thread.history() if "sh:again:" in str(custom_ids(m)))
     again = await p.click(over, custom_id=f"sh:again:{table.id}")
     assert again.acknowledged and again.ephemeral
     lobby = world.service.for_channel(world.channel.id)

@@ -157,7 +157,7 @@ async def test_timeout_notice_names_what_the_bot_did(env: simcord.Env) -> None:
     seat = game.current
     game.hands[seat] = parse_cards("8H 8S 8C KD KC KS 3D 5C 7S 9H JD")
     await env.advance_time(91)
-    notices = "\n".join(m.content for m in world.channel.history())
+    notices = "\n".join(text_of(m) for m in world.channel.history())
     assert game.down[seat]
     assert f"**{p.name}** ran out of time: for them I " in notices
     assert "went down" in notices and "discarded" in notices
