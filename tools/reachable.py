@@ -41,6 +41,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.players.levels import make_strategy
+from tools.message_parts import items
 
 #: One click: ("button", verb), ("select", verb, values) or ("form", text) (the melds form,
 #: opened by its button).
@@ -279,13 +280,9 @@ class Counts:
 
 
 def _items(message: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for row in message.components:
-        if isinstance(row, dict):
-            out.extend(row.get("components", []))
-        else:
-            out.extend(child.to_dict() for child in row.children)
-    return out
+    """The buttons and selects of a discord.Message or a simcord ResponseMessage, as payload
+    dicts (nested in a Components V2 layout or in classic rows)."""
+    return items(message)
 
 
 def _control(message: Any, verb: str, values: list[str] | None = None) -> str | None:

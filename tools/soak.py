@@ -58,6 +58,7 @@ from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
 from bot import Settings, create_bot
+from tools.message_parts import items, text
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 CHANNELS_PER_GUILD = 100
@@ -192,13 +193,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def _items(message: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for row in message.components:
-        if isinstance(row, dict):
-            out.extend(row.get("components", []))
-        else:
-            out.extend(child.to_dict() for child in row.children)
-    return out
+    """The buttons and selects of a discord.Message or a simcord ResponseMessage, as payload
+    dicts (nested in a Components V2 layout or in classic rows)."""
+    return items(message)
 
 
 def labels(message: Any) -> list[str]:
@@ -214,8 +211,7 @@ def discard_select(message: Any) -> tuple[str, list[str]] | None:
 
 
 def content(result: simcord.InteractionResult) -> str:
-    response = result.response
-    return str(getattr(response, "content", "") or "")
+    return text(result.response) if result.response is not None else ""
 
 
 @dataclass
@@ -392,7 +388,7 @@ class Soak:
             if buy is None:
                 continue  # not offered to this one (asked already, or the window closed)
             await self.click(person, hand, label=buy)
-            if "Buy request for" in str(getattr(hand, "content", "") or ""):
+            if "Buy request for" in text(hand):
                 t.confirmed.append((person.id, "buy"))
         await self.turn(t, t.person(current))
 
@@ -415,7 +411,7 @@ class Soak:
             return
         if "Draw from stock" in labels(hand):
             drawn = await self.click(person, hand, label="Draw from stock")
-            if content(drawn).startswith("You got"):
+            if "You got" in content(drawn):
                 t.confirmed.append((person.id, "draw"))
             return
         found = discard_select(hand)
@@ -424,7 +420,7 @@ class Soak:
         custom_id, cards = found
         card = self.rng.choice(cards)
         done = await self.select(person, hand, [card], custom_id)
-        if content(done).startswith("You discarded"):
+        if "You discarded" in content(done):
             t.confirmed.append((person.id, f"discard {card}"))
 
     # -- faults --------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,8 @@ from bot.screens.hand_text import dealt_note, ending_text, pause_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
 from bot.views.hand import hand_files, render_hand
+from bot.views.hand_answers import picture_key
+from bot.views.hand_layout import text_layout
 from data.store import background_writes
 from engine.cards import Card
 
@@ -85,6 +88,11 @@ class Followed:
     #: Its token is about to run out: the next push says so, and it is followed no more.
     asleep: bool = False
     sleeper: asyncio.Task[None] | None = None
+    #: The hand message's id, when known (a click on it said; None after My hand, which
+    #: answers with a new message, and after a restart).
+    message_id: int | None = None
+    #: What its picture shows (``picture_key``; None: no picture, or not known).
+    picture: Hashable | None = None
 
 
 class HandFollower:
@@ -98,14 +106,23 @@ class HandFollower:
         self._unsaved = False
         #: When the followed hands were last written (``_now``; 0: never).
         self._saved_at = 0.0
+        #: The hands a push is sending a new picture to right now.
+        self._uploading: set[tuple[int, int]] = set()
 
     def _now(self) -> float:
         return discord.utils.utcnow().timestamp()
 
     def shown(
-        self, interaction: discord.Interaction[Any], snap: SeatSnapshot, sort: SortMode
+        self,
+        interaction: discord.Interaction[Any],
+        snap: SeatSnapshot,
+        sort: SortMode,
+        *,
+        message_id: int | None = None,
+        picture: Hashable | None = None,
     ) -> None:
-        """``interaction`` just drew ``snap``: follow that message from now on."""
+        """``interaction`` just drew ``snap`` (on the message ``message_id``, when known, with
+        the picture ``picture``): follow that message from now on."""
         key = (snap.table_id, snap.user_id)
         old = self.followed.get(key)
         hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
@@ -122,6 +139,8 @@ class HandFollower:
             language=interaction_language(interaction),
             guild_id=interaction.guild_id,
             latest=snap,
+            message_id=message_id,
+            picture=picture if snap.paused_until is None else None,
         )
         if old is not None:
             followed.clicks = old.clicks
@@ -146,6 +165,33 @@ class HandFollower:
         if current.sleeper is not None and current.sleeper is not asyncio.current_task():
             current.sleeper.cancel()
         self._save_soon()
+
+    def placed(self, interaction: discord.Interaction[Any], user_id: int, message_id: int) -> None:
+        """``interaction`` answered with the new message ``message_id`` (My hand): a click on
+        it keeps its picture when it shows the same."""
+        for (_, user), followed in self.followed.items():
+            if user == user_id and followed.interaction is interaction:
+                followed.message_id = message_id
+
+    def pictureless(self, table_id: int, user_id: int) -> None:
+        """This player's hand message now shows no picture (a question in its place): the
+        next push sends the picture again, as after a restart."""
+        followed = self.followed.get((table_id, user_id))
+        if followed is not None:
+            followed.hand = followed.picture = None
+
+    def shows(self, table_id: int, user_id: int, message_id: int, picture: Hashable) -> bool:
+        """Whether ``message_id`` is this player's followed hand message and its picture is
+        ``picture`` already: a click's answer there then keeps the attachment it has. Not
+        while a push is sending a new picture to it (a push that keeps it is harmless)."""
+        followed = self.followed.get((table_id, user_id))
+        return (
+            followed is not None
+            and followed.message_id == message_id
+            and followed.picture is not None
+            and followed.picture == picture
+            and (table_id, user_id) not in self._uploading
+        )
 
     def follows(self, table_id: int, user_id: int) -> bool:
         """Whether this player's open hand can still be updated for them (a live token)."""
@@ -218,10 +264,9 @@ class HandFollower:
                 if snap.tag == followed.tag and not followed.asleep:
                     continue
                 if snap.paused_until is not None and not snap.over:  # the recap alone
-                    await self._edit(
-                        followed, content=pause_text(snap, language), view=None, attachments=[]
-                    )
-                    followed.tag, followed.hand = PAUSED, ()
+                    recap = text_layout(pause_text(snap, language))
+                    await self._edit(followed, content=None, view=recap, attachments=[])
+                    followed.tag, followed.hand, followed.picture = PAUSED, (), None
                     continue
                 hand = tuple(sorted(str(c) for c in snap.view.hand or ()))
                 note = None
@@ -239,7 +284,7 @@ class HandFollower:
                     text = (
                         ending_text(snap, language) if snap.over else t("hand.seat_gone", language)
                     )
-                    await self._edit(followed, content=text, view=None, attachments=[])
+                    await self._edit(followed, content=None, view=text_layout(text), attachments=[])
                     return
                 if followed.asleep:
                     note = "\n".join(x for x in (note, t("hand.asleep", language)) if x)
@@ -247,12 +292,17 @@ class HandFollower:
                     snap = await settled(snap)
                     if self.followed.get(key) is not followed:
                         continue  # the message's own answer was drawn meanwhile: it is newer
-                content, ui = render_hand(snap, followed.sort, note=note, language=language)
+                ui = render_hand(snap, followed.sort, note=note, language=language)
                 if hand != followed.hand:
-                    files = await hand_files(snap, followed.sort, language=language)
-                    await self._edit(followed, content=content, view=ui, attachments=files)
-                else:
-                    await self._edit(followed, content=content, view=ui)
+                    self._uploading.add(key)
+                    try:
+                        files = await hand_files(snap, followed.sort, language=language)
+                        await self._edit(followed, content=None, view=ui, attachments=files)
+                    finally:
+                        self._uploading.discard(key)
+                    followed.picture = picture_key(snap, followed.sort, language=language)
+                else:  # the layout names the picture the message has: not sent again
+                    await self._edit(followed, content=None, view=ui)
                 followed.tag, followed.hand = snap.tag, hand
                 self.pushes += 1
                 if followed.asleep:  # its last update: the token runs out now

@@ -89,41 +89,57 @@ async def defer(interaction: discord.Interaction[Any], *, fresh: bool) -> None:
 
 async def show(
     interaction: discord.Interaction[Any],
-    content: str,
+    content: str | None,
     *,
-    view: discord.ui.View | None = None,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
     files: Sequence[discord.File] = (),
-) -> None:
+) -> int | None:
     """A new private message (``content``, ``view``, ``files``) as the answer; after a
-    "thinking…" deferral, the placeholder becomes that message."""
+    "thinking…" deferral, the placeholder becomes that message. A ``LayoutView`` (Components
+    V2) carries all the words itself: the message then has no ``content``. Returns the
+    message's id when Discord says it."""
     state = answering(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            if view is None:
-                await interaction.response.send_message(content, ephemeral=True, files=list(files))
+            if isinstance(view, discord.ui.LayoutView):
+                sent = await interaction.response.send_message(
+                    view=view, ephemeral=True, files=list(files)
+                )
+            elif view is None:
+                sent = await interaction.response.send_message(
+                    content, ephemeral=True, files=list(files)
+                )
             else:
-                await interaction.response.send_message(
+                sent = await interaction.response.send_message(
                     content, view=view, ephemeral=True, files=list(files)
                 )
+            message_id = sent.message_id if sent is not None else None
         else:
-            await interaction.edit_original_response(
+            if isinstance(view, discord.ui.LayoutView):
+                content = None  # the placeholder's words go: a V2 message has no content
+            edited = await interaction.edit_original_response(
                 content=content, view=view, attachments=list(files)
             )
+            message_id = edited.id
         state.thinking, state.answered = False, True
+    return message_id
 
 
 async def update(
     interaction: discord.Interaction[Any],
     content: str | None,
     *,
-    view: discord.ui.View | None,
+    view: discord.ui.View | discord.ui.LayoutView | None,
     attachments: Sequence[discord.File] | None = None,
     embed: discord.Embed | None = None,
 ) -> None:
     """Redraw the message the clicked control is on; after a deferral, by editing it.
-    ``content``, ``attachments`` or ``embed`` None keeps the message's own."""
+    ``content``, ``attachments`` or ``embed`` None keeps the message's own; a ``LayoutView``
+    (Components V2) clears ``content``, since such a message carries none."""
     fields: dict[str, Any] = {"view": view}
-    if content is not None:
+    if isinstance(view, discord.ui.LayoutView):
+        fields["content"] = None
+    elif content is not None:
         fields["content"] = content
     if attachments is not None:
         fields["attachments"] = list(attachments)

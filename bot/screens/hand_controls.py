@@ -66,10 +66,24 @@ Control = Button | Select
 
 @dataclass(frozen=True)
 class HandScreen:
-    """A hand message: its text (at most 2,000 characters) and its controls, in order."""
+    """A hand message: its text (at most 2,000 characters) and its controls, in order; and
+    the same words in parts, for a layout that places them apart (``HandText``)."""
 
     content: str
     controls: tuple[Control, ...]
+    parts: HandText | None = None
+
+
+@dataclass(frozen=True)
+class HandText:
+    """A hand screen's words by role: what the player may do now (one line), the notes about
+    what just happened, the hand with its contract line, and the screen's own lines (a
+    proposal, a picker's help). ``content`` is the same words as one text."""
+
+    prompt: str
+    notes: str
+    hand: str
+    extra: str
 
 
 def chunks(options: list[Option]) -> list[list[Option]]:

@@ -20,6 +20,7 @@ from bot.screens.hand_controls import (
     Button,
     Control,
     HandScreen,
+    HandText,
     Mode,
     Option,
     Select,
@@ -36,7 +37,7 @@ from bot.screens.hand_controls import (
 from bot.screens.hand_text import deal_recap_text, go_down_lines
 from bot.screens.play_text import action_text, layoff_item_text
 from bot.screens.table_story import table_story
-from bot.screens.text import hand_text
+from bot.screens.text import hand_parts, hand_text
 from engine.actions import BuyInTurn, Discard, DrawStock, GoDown, LayOffItem, SwapJoker, TakeUpcard
 from engine.cards import Card
 
@@ -86,7 +87,9 @@ def hand_screen(
     )
     if screen.extra:
         content += "\n\n" + "\n".join(screen.extra)
-    return HandScreen(content[:2000], tuple(screen.controls))
+    hand, prompt = hand_parts(view, list(snap.names), sort, pending=pending_text, language=language)
+    parts = HandText(prompt, note_text or "", hand, "\n".join(screen.extra))
+    return HandScreen(content[:2000], tuple(screen.controls), parts)
 
 
 class _Screen:
@@ -355,6 +358,7 @@ __all__ = [
     "Button",
     "Control",
     "HandScreen",
+    "HandText",
     "Mode",
     "Option",
     "Select",

@@ -135,11 +135,23 @@ def hand_text(
     language: Language = DEFAULT_LANGUAGE,
 ) -> str:
     """A player's private message: the hand, the contract, and what they may do now."""
+    hand, prompt = hand_parts(view, names, mode, pending=pending, language=language)
+    lines = [note, ""] if note else []
+    return "\n".join([*lines, hand, prompt])
+
+
+def hand_parts(
+    view: PlayerView,
+    names: Sequence[str],
+    mode: SortMode,
+    *,
+    pending: str | None = None,
+    language: Language = DEFAULT_LANGUAGE,
+) -> tuple[str, str]:
+    """The hand with its contract line, and apart from it the turn's prompt (what the player
+    may do now, or whom they wait for): a layout can put the prompt first."""
     assert view.hand is not None and view.seat is not None
     lines: list[str] = []
-    if note:
-        lines.append(note)
-        lines.append("")
     sort_word = t("hand.by_suit" if mode == "s" else "hand.by_rank", language)
     lines.append(t("hand.heading", language, count=len(view.hand), sort=sort_word))
     lines.append(hand_lines(view.hand, mode) or t("hand.empty", language))
@@ -170,32 +182,32 @@ def hand_text(
                 limit=buy_limit_text(view),
             )
         )
+    return "\n".join(lines), turn_prompt(view, names, pending=pending, language=language)
+
+
+def turn_prompt(
+    view: PlayerView,
+    names: Sequence[str],
+    *,
+    pending: str | None = None,
+    language: Language = DEFAULT_LANGUAGE,
+) -> str:
+    """One line: what the player may do now, or whom and what they wait for."""
     if view.is_over or view.step == "over":
-        lines.append(t("hand.game_over", language))
-    elif pending:
-        lines.append(pending)
-    elif view.current == view.seat:
+        return t("hand.game_over", language)
+    if pending:
+        return pending
+    if view.current == view.seat:
         if view.step == "draw":
             if view.upcard is not None and view.upcard_live:
-                lines.append(
-                    t("hand.your_turn_take_or_draw", language, card=card_text(view.upcard))
-                )
-            else:
-                lines.append(t("hand.your_turn_draw", language))
-        elif view.rules.game == "rummy":  # Rummy has no jokers to swap
-            lines.append(t("hand.your_turn_play_rummy", language))
-        else:
-            lines.append(t("hand.your_turn_play", language))
-    else:
-        lines.append(
-            t(
-                "hand.waiting",
-                language,
-                name=names[view.current],
-                step=step_word(view.step, language),
-            )
-        )
-    return "\n".join(lines)
+                return t("hand.your_turn_take_or_draw", language, card=card_text(view.upcard))
+            return t("hand.your_turn_draw", language)
+        if view.rules.game == "rummy":  # Rummy has no jokers to swap
+            return t("hand.your_turn_play_rummy", language)
+        return t("hand.your_turn_play", language)
+    return t(
+        "hand.waiting", language, name=names[view.current], step=step_word(view.step, language)
+    )
 
 
 #: The widest name a score sheet column holds: four columns still fit a phone's code block.
@@ -241,6 +253,7 @@ __all__ = [
     "discarded_card",
     "event_lines",
     "hand_lines",
+    "hand_parts",
     "hand_text",
     "layoff_item_text",
     "meld_card_text",
@@ -252,4 +265,5 @@ __all__ = [
     "standings_text",
     "step_word",
     "table_text",
+    "turn_prompt",
 ]

@@ -6,13 +6,13 @@ snapshot's fingerprint of what this seat's controls depend on), the sort order a
 
 One click, one trip: the control becomes an engine action (``bot.views.hand_choices`` says
 which), ``TableService.play`` applies it and answers with the seat's ``SeatSnapshot``, and
-the message is drawn from that snapshot alone (its picture and notes: ``hand_answers``). A
-hand that is merely out of date still does what the button says when that is legal now; a
-refusal redraws the hand with the reason. Lay-offs go through a picker (cards, then a place
-for a card with several), every select is split into pages of at most 25 options, the melds
-a player writes come through the form of ``bot.views.melds_form``, and
-``bot.channel.hand_follower`` keeps the message up to date when something changes for its
-player.
+the message is drawn from that snapshot alone, as a Components V2 layout (``hand_layout``;
+its picture and notes: ``hand_answers``). A hand that is merely out of date still does what
+the button says when that is legal now; a refusal redraws the hand with the reason. Lay-offs
+go through a picker (cards, then a place for a card with several), every select is split
+into pages of at most 25 options, the melds a player writes come through the form of
+``bot.views.melds_form``, and ``bot.channel.hand_follower`` keeps the message up to date
+when something changes for its player.
 """
 
 from __future__ import annotations
@@ -30,12 +30,13 @@ from bot.interactions.errors import StaleControl, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
 from bot.screens.card_words import SortMode
-from bot.screens.hand_controls import Button, Mode, Style
+from bot.screens.hand_controls import Button, HandText, Mode
 from bot.screens.hand_screen import hand_screen
 from bot.screens.hand_text import buy_answer_text, hint_note, no_hand_text, result_note
-from bot.views.hand_answers import answering_hand, hand_files, stale_note
+from bot.views.hand_answers import answering_hand, following, hand_files, stale_note
 from bot.views.hand_choices import first_ambiguous, lays_down, one_value, resolver
 from bot.views.hand_custom_ids import HAND_BUTTON_TEMPLATE, HAND_SELECT_TEMPLATE
+from bot.views.hand_layout import STYLES, hand_layout, text_layout
 from bot.views.melds_form import MELDS_MODAL_PREFIX, MeldsModal, modal_fields, open_melds_form
 from engine.actions import Action, GoDown, LayOffItem, parse_action
 from engine.cards import Card
@@ -155,14 +156,6 @@ async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id:
 #: The buy preference each Options button sets.
 BUY_PREF_VERBS: dict[str, BuyPref] = {"bask": "ask", "bhelp": "helps", "bnever": "never"}
 
-#: Discord's button styles by the names the screens use.
-STYLES: dict[Style, discord.ButtonStyle] = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
 
 def render_hand(
     snap: SeatSnapshot,
@@ -172,17 +165,18 @@ def render_hand(
     note: str | None = None,
     picked: Card | LayOffItem | None = None,
     language: Language = DEFAULT_LANGUAGE,
-) -> tuple[str, discord.ui.View]:
-    """The hand message of ``snap``: the screen ``hand_screen`` words, as Discord components
-    whose custom ids carry the table, the snapshot's tag and the sort order."""
+) -> discord.ui.LayoutView:
+    """The hand message of ``snap``: the screen ``hand_screen`` words, as a Components V2
+    layout (``hand_layout``) whose controls' custom ids carry the table, the snapshot's tag
+    and the sort order. Its picture is named, not sent: ``hand_files`` gives it when due."""
     screen = hand_screen(snap, sort, mode=mode, note=note, picked=picked, language=language)
-    ui = discord.ui.View(timeout=None)
     tid, tag = snap.table_id, snap.tag
+    rows: dict[int, list[discord.ui.Item[Any]]] = {}
     for control in screen.controls:
         if isinstance(control, Button):
             style = STYLES[control.style]
             item: discord.ui.Item[Any] = HandButton(
-                tid, tag, sort, control.verb, label=control.label, style=style, row=control.row
+                tid, tag, sort, control.verb, label=control.label, style=style
             )
         else:
             options = [discord.SelectOption(label=o.label, value=o.value) for o in control.options]
@@ -194,12 +188,15 @@ def render_hand(
                 arg=control.arg,
                 options=options,
                 placeholder=control.placeholder,
-                row=control.row,
                 min_values=control.min_values,
                 max_values=control.max_values,
             )
-        ui.add_item(item)
-    return screen.content, ui
+        rows.setdefault(control.row, []).append(item)
+    parts = screen.parts or HandText("", "", screen.content, "")
+    view = snap.view
+    turn = view.current == view.seat and not view.is_over and not snap.pending
+    alt = t("picture.alt_hand", language)
+    return hand_layout(parts, [rows[row] for row in sorted(rows)], alt=alt, turn=turn)
 
 
 async def submit_melds(
@@ -261,24 +258,25 @@ async def show_snapshot(
     The follower learns what this message shows before anything is awaited, so a push that
     the same change scheduled never overwrites this answer."""
     follower = getattr(interaction.client, "hands", None)
-    if follower is not None and not snap.over:
-        follower.shown(interaction, snap, sort)
     language = interaction_language(interaction)
+    kept = following(interaction, follower, snap, sort, mode, fresh=fresh)
     if snap.over or snap.paused_until is not None:  # the end, or a deal's recap alone
         text = (note + "\n\n" if note and snap.over else "") + no_hand_text(snap, language)
         if fresh:
-            await answers.show(interaction, text)
+            await answers.show(interaction, None, view=text_layout(text))
         else:
-            await answers.update(interaction, text, view=None, attachments=[])
+            await answers.update(interaction, None, view=text_layout(text), attachments=[])
         if follower is not None and not snap.over:
             follower.answered(snap.table_id, snap.user_id)
         return
-    content, ui = render_hand(snap, sort, mode=mode, note=note, picked=picked, language=language)
-    files = await hand_files(snap, sort, mode, language)
+    ui = render_hand(snap, sort, mode=mode, note=note, picked=picked, language=language)
+    files = [] if kept else await hand_files(snap, sort, mode, language)
     if fresh:
-        await answers.show(interaction, content, view=ui, files=files)
+        placed = await answers.show(interaction, None, view=ui, files=files)
+        if follower is not None and placed is not None:
+            follower.placed(interaction, snap.user_id, placed)
     else:
-        await answers.update(interaction, content, view=ui, attachments=files)
+        await answers.update(interaction, None, view=ui, attachments=None if kept else files)
     if follower is not None and not snap.over:
         follower.answered(snap.table_id, snap.user_id)
 
@@ -357,7 +355,8 @@ async def _hand_click(
         if follower is not None:  # no push may redraw the hand over the goodbye
             follower.forget(table_id, user_id)
         await service.leave_game(table_id, user_id)
-        await answers.update(interaction, t("hand.left_game", language), view=None, attachments=[])
+        goodbye = text_layout(t("hand.left_game", language))
+        await answers.update(interaction, None, view=goodbye, attachments=[])
         return
     if verb in BUY_PREF_VERBS:
         snap = await service.set_buy_preference(table_id, user_id, BUY_PREF_VERBS[verb])
@@ -378,9 +377,12 @@ async def _hand_click(
     if verb == "sort":
         await show_snapshot(interaction, snap, "r" if sort == "s" else "s")
     elif verb == "leave":
+        follower = getattr(interaction.client, "hands", None)
+        if follower is not None:  # the question shows no picture: a push must send it again
+            follower.pictureless(table_id, user_id)
         await answers.update(
             interaction,
-            t("hand.leave_confirm", language),
+            None,
             view=leave_confirmation(table_id, snap.tag, sort, language),
             attachments=[],
         )
@@ -412,21 +414,18 @@ async def _hand_click(
 
 def leave_confirmation(
     table_id: int, tag: str, sort: SortMode, language: Language
-) -> discord.ui.View:
+) -> discord.ui.LayoutView:
     """Yes, leave / Keep playing: leaving ends one's game, so it is never one click."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(
-        HandButton(
-            table_id,
-            tag,
-            sort,
-            "leaveok",
-            label=t("button.yes_leave", language),
-            style=discord.ButtonStyle.danger,
-        )
+    yes = HandButton(
+        table_id,
+        tag,
+        sort,
+        "leaveok",
+        label=t("button.yes_leave", language),
+        style=discord.ButtonStyle.danger,
     )
-    ui.add_item(HandButton(table_id, tag, sort, "back", label=t("button.keep_playing", language)))
-    return ui
+    keep = HandButton(table_id, tag, sort, "back", label=t("button.keep_playing", language))
+    return text_layout(t("hand.leave_confirm", language), [[yes, keep]])
 
 
 #: ``hand_files`` and ``modal_fields`` are given here too, beside the hand they belong to.

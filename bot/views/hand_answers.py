@@ -6,12 +6,12 @@ while the answer goes out.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Hashable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import DEFAULT_LANGUAGE, Language, t
+from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.interactions.errors import StaleControl
 from bot.screens.attachments import hand_picture_for
@@ -34,17 +34,58 @@ async def hand_files(
     picture always show the same hand, because both come from the same snapshot."""
     if snap.over:
         return []
-    hand = snap.view.hand or ()
-    proposal: tuple[Card, ...] = ()
-    if mode in ("down", "main"):
-        down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
-        if down is not None:
-            proposal = tuple(c.card for m in down.melds for c in m.cards)
+    proposal = _proposal(snap, mode)
     return [
         await hand_picture_for(
-            hand, proposal, by_rank=sort == "r", language=language, four_colour=snap.four_colour
+            snap.view.hand or (),
+            proposal,
+            by_rank=sort == "r",
+            language=language,
+            four_colour=snap.four_colour,
         )
     ]
+
+
+def _proposal(snap: SeatSnapshot, mode: Mode) -> tuple[Card, ...]:
+    """The cards of the proposed lay-down, raised in the picture of ``mode``."""
+    if mode not in ("down", "main"):
+        return ()
+    down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
+    return () if down is None else tuple(c.card for m in down.melds for c in m.cards)
+
+
+def picture_key(
+    snap: SeatSnapshot, sort: SortMode, mode: Mode = "main", language: Language = DEFAULT_LANGUAGE
+) -> Hashable:
+    """Everything the picture of ``hand_files`` depends on: two screens with the same key
+    show the same picture, so a message that shows it already keeps it (no upload)."""
+    proposal = tuple(sorted(str(c) for c in _proposal(snap, mode)))
+    hand = tuple(str(c) for c in snap.view.hand or ())
+    return (hand, proposal, sort, language, snap.four_colour)
+
+
+def following(
+    interaction: discord.Interaction[Any],
+    follower: Any,
+    snap: SeatSnapshot,
+    sort: SortMode,
+    mode: Mode,
+    *,
+    fresh: bool,
+) -> bool:
+    """Tell the ``follower`` (if any) what the answer to ``interaction`` shows, before anything
+    is awaited; ``True`` when the message answered (``fresh``: a new one) shows the same
+    picture already, as the follower knows: the answer's layout names it, nothing is sent."""
+    if follower is None:
+        return False
+    picture = picture_key(snap, sort, mode, interaction_language(interaction))
+    message_id = None if fresh or interaction.message is None else interaction.message.id
+    kept = message_id is not None and bool(
+        follower.shows(snap.table_id, snap.user_id, message_id, picture)
+    )
+    if not snap.over:
+        follower.shown(interaction, snap, sort, message_id=message_id, picture=picture)
+    return kept
 
 
 @contextlib.asynccontextmanager

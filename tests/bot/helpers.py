@@ -70,6 +70,17 @@ def _items(message: Any) -> list[Any]:
     return [item for item in _tree(message) if _get(item, "custom_id") or _get(item, "url")]
 
 
+def component_count(message: Any) -> int:
+    """How many components a message holds as Discord counts them (at most 40): nested ones
+    included."""
+    return len(_tree(message))
+
+
+def controls(message: Any) -> list[dict[str, Any]]:
+    """The buttons and selects of a message as payload dicts, nested ones included."""
+    return [item if isinstance(item, dict) else item.to_dict() for item in _items(message)]
+
+
 def text_of(message: Any) -> str:
     """Everything a message says in words, in reading order: its content, its embeds' titles,
     descriptions and fields, and the text displays of a Components V2 layout."""
@@ -84,6 +95,12 @@ def text_of(message: Any) -> str:
         if kind == 10 or getattr(kind, "value", None) == 10:
             parts.append(_get(item, "content") or "")
     return "\n".join(part for part in parts if part)
+
+
+def layout_text(view: discord.ui.LayoutView) -> str:
+    """The words of a Components V2 layout before it is sent: its text displays, in order."""
+    texts = [c.content for c in view.walk_children() if isinstance(c, discord.ui.TextDisplay)]
+    return "\n".join(texts)
 
 
 def heading_of(message: Any) -> str:

@@ -18,7 +18,16 @@ import simcord
 from tools.big_hands import pile_up
 from tools.loop_probe import LoopProbe
 
-from .helpers import World, custom_ids, open_hand, open_table, start
+from .helpers import (
+    World,
+    component_count,
+    controls,
+    custom_ids,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 
 #: Discord's interaction callback types: a deferred new message ("thinking…") and a deferred
 #: update of the clicked message.
@@ -44,17 +53,10 @@ def callbacks_since(env: simcord.Env, index: int) -> list[dict[str, Any]]:
 def first_option(message: Any, verb: str) -> tuple[str, str]:
     """The custom id of the message's first select whose id has ``verb``, and its first
     option's value (the discard of a big hand is split over several selects)."""
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else row.children
-        for item in children:
-            if isinstance(item, dict):
-                custom_id, options = item.get("custom_id"), item.get("options")
-            else:
-                custom_id = getattr(item, "custom_id", None)
-                options = getattr(item, "options", None)
-            if custom_id and verb in custom_id and options:
-                first = options[0]
-                return custom_id, first["value"] if isinstance(first, dict) else first.value
+    for item in controls(message):
+        custom_id, options = item.get("custom_id"), item.get("options")
+        if custom_id and verb in custom_id and options:
+            return custom_id, options[0]["value"]
     raise AssertionError(f"no select {verb!r}")
 
 
@@ -79,8 +81,10 @@ async def test_an_80_card_hand_is_deferred_at_once_and_the_loop_never_stalls(
     assert hand.acknowledged and hand.ephemeral
     first = callbacks_since(env, before)
     assert first and first[0]["type"] == DEFERRED_MESSAGE, first[:1]  # before any work
-    assert "80 cards" in hand.response.content  # the deferred answer became the hand
+    assert "80 cards" in text_of(hand.response)  # the deferred answer became the hand
     assert any(":discard" in cid for cid in custom_ids(hand.response))
+    assert hand.response.flags.value & (1 << 15)  # a V2 layout, inside Discord's limit:
+    assert component_count(hand.response) <= 40  # nested components counted
     assert probe.lags
     assert probe.worst < MAX_LAG, f"the event loop stalled {probe.worst:.2f} s"
     # The Hint (the plain hint searches the whole hand) and a discard: in time as well.
@@ -93,7 +97,7 @@ async def test_an_80_card_hand_is_deferred_at_once_and_the_loop_never_stalls(
         discard, card = first_option(hand.response, ":discard")
         thrown = await p.select(hand.response, [card], custom_id=discard)
     assert thrown.acknowledged
-    assert "79 cards" in hand.response.content
+    assert "79 cards" in text_of(hand.response)
     assert world.table.game.current != seat
     assert probe.worst < MAX_LAG, f"the event loop stalled {probe.worst:.2f} s"
 
@@ -122,10 +126,10 @@ async def test_a_slow_store_write_is_answered_in_time_and_finished_later(
     assert drew.acknowledged
     first = callbacks_since(env, before)
     assert first and first[0]["type"] == DEFERRED_UPDATE, first[:1]
-    assert "11 cards" in hand.response.content  # not saved yet, so not shown either
+    assert "11 cards" in text_of(hand.response)  # not saved yet, so not shown either
     await env.advance_time(5)  # the write lands
     assert world.table.game.step == "play"
-    assert "12 cards" in hand.response.content
+    assert "12 cards" in text_of(hand.response)
     assert not env.bot.unexpected_errors
 
 
@@ -157,4 +161,4 @@ async def test_a_slow_write_behind_a_table_button_is_answered_in_time(
     await env.advance_time(5)  # the write lands
     table = env.bot.service.for_channel(channel.id)
     assert [seat.name for seat in table.record.seats] == ["alice", "bob"]
-    assert joined.response is not None and "seat 2" in joined.response.content.lower()
+    assert joined.response is not None and "seat 2" in text_of(joined.response).lower()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -58,9 +59,10 @@ class FakeInteraction:
         self.response = FakeResponse(self.log)
         self.followup = FakeFollowup(self.log)
 
-    async def edit_original_response(self, *, content: str, **kwargs: Any) -> None:
+    async def edit_original_response(self, *, content: str, **kwargs: Any) -> Any:
         assert self.response.done, "edited before any answer"
         self.log.append(f"edit original {content}")
+        return SimpleNamespace(id=2)  # the message edited, as Discord gives it back
 
 
 async def test_a_quick_click_is_answered_in_one_trip() -> None:

@@ -10,7 +10,7 @@ from pydantic import SecretStr
 
 from bot import Settings
 
-from .helpers import button_labels, open_hand, open_table, start, text_of
+from .helpers import button_labels, discard_id, open_hand, open_table, start, text_of
 
 
 @pytest.fixture
@@ -42,9 +42,9 @@ async def test_a_player_leaves_a_running_game_and_a_computer_plays_the_seat(
     options = await leaver.click(hand.response, label="⚙️ Options")
     assert options.acknowledged and "Only when it helps me" in button_labels(hand.response)
     asked = await leaver.click(hand.response, label="Leave game")
-    assert asked.acknowledged and "Leave this game?" in hand.response.content
+    assert asked.acknowledged and "Leave this game?" in text_of(hand.response)
     left = await leaver.click(hand.response, label="Yes, leave")
-    assert left.acknowledged and "You left the game" in hand.response.content
+    assert left.acknowledged and "You left the game" in text_of(hand.response)
     seat = world.table.seat_of(leaver.id)
     assert seat in world.table.removed
     assert f"**{leaver.name}** left the game" in channel_text(world)
@@ -54,12 +54,7 @@ async def test_a_player_leaves_a_running_game_and_a_computer_plays_the_seat(
     await p.click(mine.response, label="Draw from stock")
     await env.advance_time(8)
     card = game.hand_of(str(p.id))[0]
-    discard = next(
-        c
-        for c in (i.get("custom_id") for r in mine.response.components for i in r["components"])
-        if c and ":discard" in c
-    )
-    await p.select(mine.response, [str(card)], custom_id=discard)
+    await p.select(mine.response, [str(card)], custom_id=discard_id(mine.response))
     await env.advance_time(9)
     assert game.current != seat
     again = await leaver.click(world.message(), label="My hand")
@@ -113,6 +108,6 @@ async def test_a_kicked_players_open_hand_says_why_and_stops_following(env: simc
     hand = await open_hand(world, kicked)
     assert button_labels(hand.response)
     assert (await host.slash(world.channel, "shanghai kick", member=kicked)).acknowledged
-    assert "computer plays your seat" in hand.response.content
+    assert "computer plays your seat" in text_of(hand.response)
     assert button_labels(hand.response) == []
     assert not env.bot.hands.follows(world.table.id, kicked.id)

@@ -149,7 +149,7 @@ async def test_hint_shows_needed_cards(env: simcord.Env) -> None:
     assert "Hint" in button_labels(hand.response)
     hinted = await player.click(hand.response, label="Hint")
     assert hinted.acknowledged
-    content = hand.response.content
+    content = text_of(hand.response)
     assert "💡" in content
     assert "more card" in content or "Lay down now" in content
     assert "discard" in content.lower()

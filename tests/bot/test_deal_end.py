@@ -17,6 +17,8 @@ from engine.events import DealEnded
 from engine.players.levels import make_strategy
 from tests.clock import FakeClock
 
+from .helpers import layout_text
+
 
 class Watcher:
     """A listener that follows every seat, as open hands do."""
@@ -63,7 +65,7 @@ async def test_the_player_who_goes_out_and_the_others_each_get_their_moment(
         ended = next(e for c in watcher.changes for e in c.events if isinstance(e, DealEnded))
         assert recap.deal == 1 and recap.points == ended.scores[answer.seat]
         assert recap.you_out == (ended.out_player == answer.seat)
-        content, _ = render_hand(answer, "s")
+        content = layout_text(render_hand(answer, "s"))
         assert ("You went out!" in content) == recap.you_out
         assert f"Deal 1: you scored {recap.points}" in content
         # Every other seat's screen in the same change carries its own recap.

@@ -55,7 +55,7 @@ async def test_the_recap_stands_alone_then_the_next_deal_is_announced(env: Any) 
     # The turn's limit starts after the pause.
     assert table.turn_deadline - world.service.clock() >= 90 + 5 - 0.5
     for player in world.players:
-        text = hands[player.id].response.content
+        text = text_of(hands[player.id].response)
         assert "Deal 1: you scored" in text
         assert "Your turn" not in text and "You got" not in text
         assert "next deal starts" in text
@@ -66,7 +66,7 @@ async def test_the_recap_stands_alone_then_the_next_deal_is_announced(env: Any) 
     notices = "\n".join(text_of(m) for m in world.channel.history())
     assert "**Deal 2 of 2:** 1 set of 3 + 1 run of 4" in notices
     for player in world.players:
-        text = hands[player.id].response.content
+        text = text_of(hands[player.id].response)
         assert "Deal 2: you were dealt" in text and "You got" not in text
 
 

@@ -40,12 +40,12 @@ async def go_out(world: World, env: Any) -> tuple[Any, dict[int, Any]]:
 async def test_every_open_hand_says_who_won_and_where_its_player_finished(env: Any) -> None:
     world = await one_deal_table(env)
     winner, hands = await go_out(world, env)
-    mine = hands[winner.id].response.content
+    mine = text_of(hands[winner.id].response)
     assert "You won" in mine and "lowest total wins" in mine
     for player in world.players:
         if player is winner:
             continue
-        text = hands[player.id].response.content
+        text = text_of(hands[player.id].response)
         assert "You finished in place 2 of 3" in text or "You finished in place 3 of 3" in text
         assert f"behind {winner.name}" in text and "lowest total wins" in text
 

@@ -12,7 +12,16 @@ from engine.cards import Card, parse_cards
 from engine.melds import Meld
 from engine.view import TableMeld
 
-from .helpers import World, button_labels, custom_ids, open_hand, open_table, start
+from .helpers import (
+    World,
+    button_labels,
+    controls,
+    custom_ids,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 
 
 def select_id(message: Any, verb: str) -> str:
@@ -21,10 +30,9 @@ def select_id(message: Any, verb: str) -> str:
 
 def select_of(message: Any, verb: str) -> dict[str, Any]:
     """The first select of ``verb`` on ``message``, as its payload."""
-    for row in message.components:
-        for item in row.get("components", []):
-            if f":{verb}" in (item.get("custom_id") or ""):
-                return dict(item)
+    for item in controls(message):
+        if f":{verb}" in (item.get("custom_id") or ""):
+            return dict(item)
     raise AssertionError(f"no {verb} select")
 
 
@@ -82,7 +90,9 @@ async def test_lay_down_and_discard_in_one_pick(env: simcord.Env) -> None:
     assert picked.acknowledged
     assert game.down[seat] and len(game.melds) == 2
     assert game.current != seat and str(game.pile[-1]) == "3C"
-    assert "You went down" in hand.response.content and "You discarded 3♣" in hand.response.content
+    assert "You went down" in text_of(hand.response) and "You discarded 3♣" in text_of(
+        hand.response
+    )
 
 
 async def test_lay_off_all_takes_a_second_copy_for_the_same_set(env: simcord.Env) -> None:
@@ -90,12 +100,7 @@ async def test_lay_off_all_takes_a_second_copy_for_the_same_set(env: simcord.Env
     second 8♦ behind)."""
     world, p, game, seat = await three_started(env)
     hand = await down_with(world, env, "8D 8D KH 4C 6S")
-    label = next(
-        c["label"]
-        for row in hand.response.components
-        for c in row["components"]
-        if c.get("label", "").startswith("Lay off all")
-    )
+    label = next(label for label in button_labels(hand.response) if label.startswith("Lay off all"))
     assert label == "Lay off all that fits (3)"
     done = await p.click(hand.response, label=label)
     assert done.acknowledged
@@ -150,7 +155,7 @@ async def test_a_card_with_too_many_places_for_the_select_is_asked_where(
     assert "places" in joker["label"], joker
     shown = await p.select(hand.response, ["JK"], custom_id=select_id(hand.response, "layoff"))
     assert shown.acknowledged
-    assert "Where does 🃏 go?" in hand.response.content
+    assert "Where does 🃏 go?" in text_of(hand.response)
     assert len(options_of(hand.response, "place")) == 25  # the first of the picker's pages
 
 
@@ -181,9 +186,7 @@ async def test_with_nothing_else_to_pick_the_swaps_are_on_the_turns_screen(
     world, p, game, seat = await three_started(env)
     melds = ("run: 5H JK=6H 7H 8H", "set: KD KC KS")
     hand = await down_with(world, env, "6H 2C 3D 9S", melds=melds, drawn="4C")
-    assert "Swap joker" not in [
-        c.get("label") for row in hand.response.components for c in row["components"]
-    ]
+    assert "Swap joker" not in button_labels(hand.response)
     on_kings = next(o for o in options_of(hand.response, "swap") if "|JK>1" in o["value"])
     swap = select_id(hand.response, "swap")
     assert (await p.select(hand.response, [on_kings["value"]], custom_id=swap)).acknowledged
@@ -211,7 +214,7 @@ async def test_take_the_upcard_and_discard_in_one_pick(env: simcord.Env) -> None
     assert game.current != seat and str(game.pile[-1]) == "QS"
     assert Card.parse("KH") in game.hand_of(str(p.id))
     assert Card.parse("QS") not in game.hand_of(str(p.id))
-    content = hand.response.content
+    content = text_of(hand.response)
     assert "You got K♥" in content and "You discarded Q♠" in content
 
 
@@ -233,7 +236,7 @@ async def test_take_and_discard_after_the_upcard_is_gone_changes_nothing(
     assert answer.acknowledged
     assert game.current == seat and game.step == "play"
     assert list(game.hand_of(str(p.id))) == held and list(game.pile) == pile
-    assert "nothing was done" in answer.response.content
+    assert "nothing was done" in text_of(answer.response)
 
 
 async def test_a_take_from_an_older_screen_takes_nothing_when_another_card_is_up(
@@ -258,7 +261,7 @@ async def test_a_take_from_an_older_screen_takes_nothing_when_another_card_is_up
     by_pick = await p.select(older.response, [value], custom_id=takethrow)
     for answer in (by_button, by_pick):
         assert answer.acknowledged
-        assert "nothing was done" in answer.response.content
+        assert "nothing was done" in text_of(answer.response)
     assert game.current == seat and game.step == "draw"
     assert sorted(game.hand_of(str(p.id)), key=str) == held and list(game.pile) == pile
     fresh = await open_hand(world, p)
@@ -283,9 +286,9 @@ async def test_a_finish_pick_from_an_older_screen_lays_down_nothing(env: simcord
     assert answer.acknowledged
     assert not game.down[seat] and not game.melds and game.current == seat
     assert sorted(game.hand_of(str(p.id)), key=str) == held
-    assert "nothing was done" in answer.response.content
-    assert "Your hand changed" in answer.response.content
-    assert "Q♦" in answer.response.content and "K♦" not in answer.response.content
+    assert "nothing was done" in text_of(answer.response)
+    assert "Your hand changed" in text_of(answer.response)
+    assert "Q♦" in text_of(answer.response) and "K♦" not in text_of(answer.response)
 
 
 async def test_lay_off_all_then_discard_from_an_older_screen_lays_off_nothing(
@@ -303,7 +306,7 @@ async def test_lay_off_all_then_discard_from_an_older_screen_lays_off_nothing(
     assert answer.acknowledged
     assert game.current == seat and [len(m.meld) for m in game.melds] == tables
     assert sorted(game.hand_of(str(p.id)), key=str) == held
-    assert "Your hand or the table changed" in answer.response.content
+    assert "Your hand or the table changed" in text_of(answer.response)
 
 
 async def test_lay_off_all_from_an_older_screen_lays_off_nothing(env: simcord.Env) -> None:
@@ -319,7 +322,7 @@ async def test_lay_off_all_from_an_older_screen_lays_off_nothing(env: simcord.En
     assert answer.acknowledged
     assert [len(m.meld) for m in game.melds] == [3, 3]
     assert sorted(game.hand_of(str(p.id)), key=str) == held
-    assert "Your hand or the table changed" in answer.response.content
+    assert "Your hand or the table changed" in text_of(answer.response)
 
 
 async def test_a_take_that_buys_may_beat_offers_no_discard_with_it(env: simcord.Env) -> None:
@@ -363,7 +366,7 @@ async def test_one_card_picked_at_two_places_is_refused_and_changes_nothing(
     answer = await p.select(hand.response, places, custom_id=select_id(hand.response, "layoff"))
     assert answer.acknowledged
     assert list(game.hand_of(str(p.id))) == held and [len(m.meld) for m in game.melds] == [3, 3]
-    text = (answer.response.content if answer.response else "") + hand.response.content
+    text = (text_of(answer.response) if answer.response else "") + text_of(hand.response)
     assert "Pick one place for each 🃏 you hold." in text, text
 
 

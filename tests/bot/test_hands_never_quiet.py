@@ -106,11 +106,11 @@ async def test_a_hand_about_to_expire_says_it_has_gone_to_sleep(env: simcord.Env
     await env.advance_time(9)
     p = world.current()
     hand = await open_hand(world, p)
-    assert "gone to sleep" not in hand.response.content
+    assert "gone to sleep" not in text_of(hand.response)
     for _ in range(14):
         await env.advance_time(60)
-    assert "gone to sleep" in hand.response.content
-    assert "My hand" in hand.response.content
+    assert "gone to sleep" in text_of(hand.response)
+    assert "My hand" in text_of(hand.response)
     assert not env.bot.hands.follows(world.table.id, p.id)
 
 
@@ -125,7 +125,7 @@ async def test_a_hand_too_old_to_follow_after_a_restart_is_named_in_the_restart_
     hand = await open_hand(world, q)
     for _ in range(14):  # its token is too old to edit the message by now
         await env.advance_time(60)
-    assert "gone to sleep" in hand.response.content
+    assert "gone to sleep" in text_of(hand.response)
     before = {m.id for m in world.channel.history()}
     await env.restart_bot(make_bot())
     await env.advance_time(2)

@@ -21,7 +21,7 @@ from engine.players.expert import ExpertStrategy
 from engine.players.hints import DiscardReason, ReasonCode
 
 from .discord_locales import speaking
-from .helpers import open_hand, open_table, start
+from .helpers import open_hand, open_table, start, text_of
 
 #: What the engine's own English rendering of a hint says (``str(Hint)``): none of it may
 #: reach a Dutch or Spanish player.
@@ -54,7 +54,7 @@ async def hint_in(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, locale: str
     language: Language = "nl" if locale == "nl" else "es" if locale.startswith("es") else "en"
     hinted = await player.click(opened.response, label=t("button.hint", language))
     assert hinted.acknowledged
-    content: str = opened.response.content
+    content: str = text_of(opened.response)
     assert t("hand.hint", language) in content
     return content
 
@@ -121,7 +121,7 @@ async def hint_after_drawing(
         game.score_sheet = [row] + [[0, 0]] * 8
     hinted = await player.click(opened.response, label="Hint")
     assert hinted.acknowledged
-    return opened.response.content, game, player
+    return text_of(opened.response), game, player
 
 
 async def test_hint_at_a_discard_gives_the_experts_card(env: Any) -> None:
@@ -231,6 +231,6 @@ async def test_once_down_the_hint_advises_lay_offs_and_a_discard_not_the_contrac
     ]
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Hint")
-    content = hand.response.content
+    content = text_of(hand.response)
     assert "Lay off first: 7♥ on #1" in content
     assert "more card" not in content and "K♠" in content  # the dearest card that fits nowhere

@@ -26,7 +26,15 @@ from engine.players.random_play import random_step
 from engine.view import PublicMove
 
 from .discord_locales import speaking
-from .helpers import button_labels, decide_in_hand, discard_id, open_hand, open_table, start
+from .helpers import (
+    button_labels,
+    decide_in_hand,
+    discard_id,
+    open_hand,
+    open_table,
+    start,
+    text_of,
+)
 
 #: A card as the text prints it: ``10♥``, ``K♠``, ``🃏``.
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]|🃏")
@@ -49,7 +57,7 @@ async def test_a_member_who_is_not_seated_reads_the_history_in_their_language(
     upcard = world.table.game.view(None).upcard
     shown = await zoe.click(table, label="History")
     simcord.assert_responded(shown, contains="Ronde 1: de zetten die iedereen zag", ephemeral=True)
-    text = shown.response.content
+    text = text_of(shown.response)
     assert f"Eerste open kaart: {upcard.pretty()}" in text
     assert "blijven verborgen" in text
     assert len(text.splitlines()) == 3  # the title, the first upcard, the hidden cards' note
@@ -70,7 +78,7 @@ async def test_after_a_buy_the_history_shows_the_buy_and_the_discard_and_nothing
     hidden = [c for c in map(Card.parse, ("QS", "4C", "JD", "7H")) if c not in public][:2]
     game.stock[-1], game.stock[-2] = hidden
     buyer_hand, bought = await decide_in_hand(world, buyer)
-    assert bought.acknowledged and "Buy request for" in buyer_hand.response.content
+    assert bought.acknowledged and "Buy request for" in text_of(buyer_hand.response)
     assert (await decide_in_hand(world, passer, "pass"))[1].acknowledged
     hand = await open_hand(world, current)
     assert (await current.click(hand.response, label="Draw from stock")).acknowledged
@@ -85,7 +93,7 @@ async def test_after_a_buy_the_history_shows_the_buy_and_the_discard_and_nothing
     for who in (buyer, current):  # a seated player reads exactly what the table saw
         shown = await who.click(world.message(), label="History")
         simcord.assert_responded(shown, contains="Deal 1: the moves everyone saw", ephemeral=True)
-        text = shown.response.content
+        text = text_of(shown.response)
         assert f"**{buyer.name}**: bought {upcard.pretty()}" in text
         assert f"**{current.name}**: discarded {thrown.pretty()}" in text
         assert f"First upcard: {upcard.pretty()}" in text

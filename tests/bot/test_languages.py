@@ -156,11 +156,11 @@ async def play_a_table_in(words: Words, env: simcord.Env, monkeypatch: pytest.Mo
     game.hands[seat] = parse_cards("8H 8S 8C 5H 5S 5C")
     game.stock[-1] = Card.parse("KD")
     hand = await player.click(world.message(), label=words.my_hand)
-    assert hand.ephemeral and words.your_hand in hand.response.content
+    assert hand.ephemeral and words.your_hand in text_of(hand.response)
     assert (await player.click(hand.response, label=words.draw)).acknowledged
     await env.advance_time(8)
     assert (await player.click(hand.response, label=words.lay_down)).acknowledged
-    assert words.went_down in hand.response.content
+    assert words.went_down in text_of(hand.response)
     assert (
         await player.select(hand.response, ["KD"], custom_id=discard_id(hand.response))
     ).acknowledged
@@ -199,7 +199,7 @@ async def test_an_english_player_reads_english_in_private_at_a_dutch_table(
     assert heading_of(table) == "Shanghai: ronde 1 · 2 sets van 3"  # ... and so is the table
     hand = await emma.click(table, label="Mijn hand")
     assert hand.ephemeral
-    assert "**Your hand**" in hand.response.content  # ... but her hand is English
+    assert "**Your hand**" in text_of(hand.response)  # ... but her hand is English
     rules = await emma.slash(world.channel, "shanghai rules")
     simcord.assert_responded(rules, contains="**Rules of table #", ephemeral=True)
     dutch_rules = await cor.slash(world.channel, "shanghai rules")

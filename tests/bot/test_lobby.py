@@ -42,7 +42,7 @@ async def test_second_table_in_channel_is_refused_politely(env: simcord.Env) -> 
     world = await open_table(env, 3)
     result = await world.players[1].slash(world.channel, "shanghai new")
     simcord.assert_responded(result, contains="already has an open Shanghai table", ephemeral=True)
-    assert f"#{world.table.id}" in result.response.content
+    assert f"#{world.table.id}" in text_of(result.response)
 
 
 async def test_only_host_starts(env: simcord.Env) -> None:
@@ -73,7 +73,7 @@ async def test_hand_is_private_and_has_eleven_cards(env: simcord.Env) -> None:
     await start(world)
     alice, bob, carol = world.players
     result = await open_hand(world, bob)
-    content = result.response.content
+    content = text_of(result.response)
     assert "11 cards" in content
     hand = world.table.game.hand_of(str(bob.id))
     assert len(hand) == 11
@@ -141,7 +141,7 @@ async def test_rules_and_table_repost(env: simcord.Env) -> None:
     world = await open_table(env, 3, preset="preset_004", deals=3)
     rules = await world.players[1].slash(world.channel, "shanghai rules")
     simcord.assert_responded(rules, contains="jokers and 2s", ephemeral=True)
-    assert "**Deals** 3" in rules.response.content
+    assert "**Deals** 3" in text_of(rules.response)
     await start(world)
     old = world.message().id
     again = await world.players[2].slash(world.channel, "shanghai table")

@@ -35,16 +35,16 @@ async def test_turn_through_hand_controls(env: simcord.Env) -> None:
     drew = await player.click(hand.response, label="Draw from stock")
     assert drew.acknowledged
     # Others may still buy the first upcard: the draw waits for the window.
-    assert "when the buy window closes" in hand.response.content
+    assert "when the buy window closes" in text_of(hand.response)
     assert world.table.game.step == "draw"
     await env.advance_time(8)
     assert world.table.game.step == "play"
-    assert "12 cards" in hand.response.content
+    assert "12 cards" in text_of(hand.response)
     card = max(world.table.game.hand_of(str(player.id)), key=lambda c: c.rank)
     discarded = await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     assert discarded.acknowledged
-    assert f"You discarded {card.pretty()}" in hand.response.content
-    assert "11 cards" in hand.response.content
+    assert f"You discarded {card.pretty()}" in text_of(hand.response)
+    assert "11 cards" in text_of(hand.response)
     game = world.table.game
     assert game.current_player != str(player.id)
     nxt = world.current()
@@ -60,7 +60,7 @@ async def test_two_players_draw_at_once(env: simcord.Env) -> None:
     hand = await open_hand(world, player)
     drew = await player.click(hand.response, label="Draw from stock")
     assert drew.acknowledged
-    assert "12 cards" in hand.response.content and "You got" in hand.response.content
+    assert "12 cards" in text_of(hand.response) and "You got" in text_of(hand.response)
 
 
 async def test_buy_race_goes_by_seat_not_by_click(env: simcord.Env) -> None:
@@ -72,7 +72,7 @@ async def test_buy_race_goes_by_seat_not_by_click(env: simcord.Env) -> None:
     for buyer in (fourth, third, second):  # furthest seat clicks first
         hand, result = await decide_in_hand(world, buyer)
         assert result.acknowledged
-        assert f"Buy request for {upcard.pretty()}" in hand.response.content
+        assert f"Buy request for {upcard.pretty()}" in text_of(hand.response)
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     assert world.table.game.step == "draw"  # `first` could still ask: the draw waits
@@ -160,7 +160,7 @@ async def test_out_of_turn_and_stale_controls(env: simcord.Env) -> None:
     other = seat_after(world, 1)
     others_hand = await open_hand(world, other)
     assert "Draw from stock" not in button_labels(others_hand.response)
-    assert "Waiting for" in others_hand.response.content
+    assert "Waiting for" in text_of(others_hand.response)
     hand = await open_hand(world, p)
     second = await open_hand(world, p)  # the same controls, in another message
     await p.click(second.response, label="Draw from stock")
@@ -169,12 +169,12 @@ async def test_out_of_turn_and_stale_controls(env: simcord.Env) -> None:
     # The first message's controls are from before the draw: stale, nothing done, explained.
     result = await p.click(hand.response, label="Draw from stock")
     assert result.acknowledged
-    assert "earlier moment of the game" in hand.response.content
+    assert "earlier moment of the game" in text_of(hand.response)
     assert (world.table.version, world.table.game.step) == before
     assert "Draw from stock" not in button_labels(hand.response)
     # Redrawn: the message now has this moment's controls, and sorting works.
     sorted_ = await p.click(hand.response, label="Sort by rank")
-    assert sorted_.acknowledged and "by rank" in hand.response.content
+    assert sorted_.acknowledged and "by rank" in text_of(hand.response)
     # Out of turn: another player's click on a play control is refused by the engine.
     other_hand = await open_hand(world, other)
     assert "Discard" not in " ".join(button_labels(other_hand.response))
@@ -218,11 +218,11 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
     # The proposal is on the hand screen itself (issue 9: a turn in one or two clicks).
-    assert "You can lay down these melds" in hand.response.content
+    assert "You can lay down these melds" in text_of(hand.response)
     assert [a.filename for a in hand.response.attachments] == [HAND_FILE]
     confirmed = await p.click(hand.response, label="Lay down these melds")
     assert confirmed.acknowledged
-    assert "You went down" in hand.response.content
+    assert "You went down" in text_of(hand.response)
     assert game.down[seat] and len(game.melds) == 2
     assert f"**{p.name}** went down" in "\n".join(text_of(m) for m in world.channel.history())
     assert "Melds" in text_of(world.message())
@@ -247,4 +247,4 @@ async def test_own_melds_through_the_modal(env: simcord.Env) -> None:
     good = await p.submit_modal(shown, {"melds": "set: 8H 8S 8C 8D | set: KD KC KS"})
     assert good.acknowledged
     assert game.down[seat] and len(game.melds[0].meld) == 4
-    assert "You went down" in hand.response.content
+    assert "You went down" in text_of(hand.response)

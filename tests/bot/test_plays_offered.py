@@ -9,7 +9,7 @@ from engine import Card, Game, Meld, Rules, TableMeld, parse_action
 from engine.cards import parse_cards
 from tools.reachable import unreachable
 
-from .helpers import open_hand, open_table, start
+from .helpers import controls, open_hand, open_table, start, text_of
 
 
 async def test_spanish_rules_go_down_and_lay_off_the_last_card_in_one_click(
@@ -31,7 +31,7 @@ async def test_spanish_rules_go_down_and_lay_off_the_last_card_in_one_click(
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     await env.advance_time(8)
-    assert "then lay off K♠ on #1" in hand.response.content  # on the hand screen itself
+    assert "then lay off K♠ on #1" in text_of(hand.response)  # on the hand screen itself
     confirmed = await p.click(hand.response, label="Lay down these melds")
     assert confirmed.acknowledged
     assert game.deal == 7  # p went out, so deal 6 ended
@@ -117,8 +117,7 @@ async def test_spanish_rules_hundreds_of_pairs_ask_the_first_place_first(
     await p.select(hand.response, [first], custom_id=start_id)
     pairs = [
         o["value"]
-        for row in hand.response.components
-        for item in row["components"]
+        for item in controls(hand.response)
         if ":laybatch" in (item.get("custom_id") or "")
         for o in item["options"]
     ]

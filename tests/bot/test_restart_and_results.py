@@ -44,7 +44,7 @@ async def test_restart_during_buy_window(env: simcord.Env, make_bot: Callable[[]
     await env.restart_bot(make_bot())
     # Same table message, new bot: My hand still offers Buy and the request survived.
     first_hand, result = await decide_in_hand(world, first)
-    assert result.acknowledged and "Buy request for" in first_hand.response.content
+    assert result.acknowledged and "Buy request for" in text_of(first_hand.response)
     assert sorted(world.table.game.buy_requests) == sorted(
         world.table.game.seat_of(str(u.id)) for u in (first, second)
     )
@@ -86,7 +86,7 @@ async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]
     # The controls of the message sent before the restart still work.
     card = world.table.game.hand_of(str(p.id))[-1]
     result = await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
-    assert result.acknowledged and "You discarded" in hand.response.content
+    assert result.acknowledged and "You discarded" in text_of(hand.response)
     nxt = world.current()
     assert nxt.id != p.id
     # The re-armed turn timer plays for the next player when it runs out.
@@ -171,16 +171,16 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     # A one-deal game is casual (issue 26): nothing on the board, all of it in the stats.
     board = await p.slash(world.channel, "shanghai leaderboard")
     assert board.acknowledged
-    assert "Nobody is on the Shanghai leaderboard of season 1 yet" in board.response.content
+    assert "Nobody is on the Shanghai leaderboard of season 1 yet" in text_of(board.response)
     winner = world.player(next(iter(winners)))
     stats = await p.slash(world.channel, "shanghai stats", member=winner)
     simcord.assert_responded(stats, contains="1 game (0 ranked, 1 casual), 1 win")
     assert [a.filename for a in stats.response.attachments] == ["stats.png"]
     mine = await world.players[1].slash(world.channel, "shanghai stats")
-    assert mine.acknowledged and "1 game" in mine.response.content
+    assert mine.acknowledged and "1 game" in text_of(mine.response)
     total = game.totals[game.seat_of(str(winner.id))]
-    assert f"🏆({total})" in stats.response.content  # the casual game, marked, in the history
-    assert "Best ranked game: —" in stats.response.content
+    assert f"🏆({total})" in text_of(stats.response)  # the casual game, marked, in the history
+    assert "Best ranked game: —" in text_of(stats.response)
 
 
 async def test_after_a_restart_the_hands_not_followed_again_are_told_once(

@@ -15,7 +15,7 @@ from engine.actions import Discard, DrawStock, LayMelds
 from engine.cards import parse_cards
 from engine.errors import IllegalAction
 
-from .helpers import World, button_labels, heading_of, open_hand, text_of
+from .helpers import World, button_labels, controls, custom_ids, heading_of, open_hand, text_of
 
 
 async def open_rummy(env: simcord.Env, count: int, **options: Any) -> World:
@@ -39,7 +39,7 @@ async def test_rummy_lobby_and_no_buy_window(env: simcord.Env) -> None:
     assert world.table.record.game_kind == "rummy"
     rules = await world.players[1].slash(world.channel, "shanghai rules")
     simcord.assert_responded(rules, contains="52-card deck", ephemeral=True)
-    assert "contract" not in rules.response.content.lower()
+    assert "contract" not in text_of(rules.response).lower()
     await world.players[0].click(world.message(), label="Start")
     game = world.table.game
     assert game.rules.game == "rummy" and game.rules.target_points == 50
@@ -48,7 +48,7 @@ async def test_rummy_lobby_and_no_buy_window(env: simcord.Env) -> None:
     assert not any(label.startswith("Buy") for label in button_labels(message))
     assert not world.table.window.is_running(world.table.game, world.service.clock())
     hand = await open_hand(world, world.current())
-    assert "Rummy, hand 1" in hand.response.content
+    assert "Rummy, hand 1" in text_of(hand.response)
     assert not any(label.startswith("Buy") for label in button_labels(hand.response))
 
 
@@ -61,7 +61,7 @@ async def test_taken_card_cannot_be_discarded_and_bad_meld_is_refused(env: simco
     hand = await open_hand(world, player)
     take = next(label for label in button_labels(hand.response) if label.startswith("Take"))
     assert (await player.click(hand.response, label=take)).acknowledged
-    assert "can't discard it this turn" in hand.response.content
+    assert "can't discard it this turn" in text_of(hand.response)
     with pytest.raises(IllegalAction) as refused:
         await world.service.act(table.id, player.id, Discard(upcard))
     assert str(refused.value)
@@ -72,24 +72,21 @@ async def test_taken_card_cannot_be_discarded_and_bad_meld_is_refused(env: simco
         hand.response, [str(c) for c in odd], custom_id=_meld_select(hand.response)
     )
     assert result.acknowledged and result.ephemeral
-    assert "don't form a meld" in result.response.content
+    assert "don't form a meld" in text_of(result.response)
     # A meld the hand does hold is laid through the same control.
     melds = [a for a in game.legal_actions(str(player.id)) if isinstance(a, LayMelds)]
     if melds:
         chosen = [str(c) for c in melds[0].melds[0].plain_cards]
         laid = await player.select(hand.response, chosen, custom_id=_meld_select(hand.response))
         assert laid.acknowledged
-        assert "You laid" in hand.response.content
+        assert "You laid" in text_of(hand.response)
         assert len(game.view(None).melds) == 1
 
 
 def _meld_select(message: Any) -> str:
-    for row in message.components:
-        children = row["components"] if isinstance(row, dict) else row.children
-        for item in children:
-            cid = item.get("custom_id") if isinstance(item, dict) else item.custom_id
-            if cid and cid.endswith(":meld"):
-                return cid
+    for cid in custom_ids(message):
+        if cid.endswith(":meld"):
+            return cid
     raise AssertionError("no meld select")
 
 
@@ -135,10 +132,10 @@ async def test_whole_rummy_game_goes_to_the_rummy_leaderboard(env: simcord.Env) 
     # A game to 1 point is casual (issue 26): off the board, in the stats.
     board = await alice.slash(world.channel, "rummy leaderboard")
     assert board.acknowledged
-    assert "Nobody is on the Rummy leaderboard" in board.response.content
+    assert "Nobody is on the Rummy leaderboard" in text_of(board.response)
     other = await alice.slash(world.channel, "shanghai leaderboard")
     assert other.acknowledged
-    assert "Nobody is on the Shanghai leaderboard" in other.response.content
+    assert "Nobody is on the Shanghai leaderboard" in text_of(other.response)
     mine = await alice.slash(world.channel, "rummy stats")
     simcord.assert_responded(mine, contains="1 Rummy game (0 ranked, 1 casual)")
     shanghai = await alice.slash(world.channel, "shanghai stats")
@@ -162,11 +159,11 @@ async def test_meld_laid_from_the_multi_select(env: simcord.Env) -> None:
     assert melds, "nobody held a meld in 60 turns"
     hand = await open_hand(world, player)
     hinted = await player.click(hand.response, label="Hint")  # hints work for Rummy too
-    assert hinted.acknowledged and "💡" in hand.response.content
+    assert hinted.acknowledged and "💡" in text_of(hand.response)
     chosen = [str(c) for c in melds[0].melds[0].plain_cards]
     laid = await player.select(hand.response, chosen, custom_id=_meld_select(hand.response))
     assert laid.acknowledged
-    assert "You laid" in hand.response.content
+    assert "You laid" in text_of(hand.response)
     assert len(game.view(None).melds) == 1
 
 
@@ -190,7 +187,7 @@ async def test_a_rummy_hand_offers_no_swap(env: simcord.Env) -> None:
     player = world.current()
     hand = await open_hand(world, player)
     await player.click(hand.response, label="Draw from stock")
-    text = hand.response.content
+    text = text_of(hand.response)
     assert "**Your turn.**" in text and "swap" not in text.lower()
     assert "Swap joker" not in button_labels(hand.response)
 
@@ -208,10 +205,7 @@ async def test_new_melds_then_discard_in_one_pick(env: simcord.Env) -> None:
     await player.click(hand.response, label="Draw from stock")
     drawn = game.hands[seat][-1]
     finish = next(
-        item
-        for row in hand.response.components
-        for item in row["components"]
-        if ":finish" in (item.get("custom_id") or "")
+        item for item in controls(hand.response) if ":finish" in (item.get("custom_id") or "")
     )
     placeholder = finish["placeholder"]
     assert placeholder.startswith("Lay run 2♥ 3♥ 4♥ 5♥ + set 6♣ 6♦ 6♠"), placeholder
@@ -221,4 +215,4 @@ async def test_new_melds_then_discard_in_one_pick(env: simcord.Env) -> None:
     assert picked.acknowledged
     assert len(game.melds) == 2 and game.current != seat and str(game.pile[-1]) == "9C"
     assert sorted(map(str, game.hands[seat])) == sorted(["JD", str(drawn)])
-    assert "You laid" in hand.response.content and "You discarded 9♣" in hand.response.content
+    assert "You laid" in text_of(hand.response) and "You discarded 9♣" in text_of(hand.response)

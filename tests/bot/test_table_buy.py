@@ -43,7 +43,7 @@ async def test_a_spectator_sees_no_buy_and_a_seated_player_buys_from_my_hand(
     assert buy in button_labels(hand.response) and "Pass" in button_labels(hand.response)
     assert (await buyer.click(hand.response, label=buy)).acknowledged
     assert game.seat_of(str(buyer.id)) in game.buy_requests
-    assert "Buy request for" in hand.response.content
+    assert "Buy request for" in text_of(hand.response)
 
 
 async def test_an_old_table_pass_still_passes_and_a_spectators_changes_nothing(

@@ -21,7 +21,7 @@ from engine.melds import Meld
 from engine.players.random_play import random_step
 from engine.view import PlayerView, PublicMove
 
-from .helpers import World, custom_ids, open_hand, open_table, start
+from .helpers import World, custom_ids, open_hand, open_table, start, text_of
 
 NAMES = ["ann", "bea", "cas", "dirk"]
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]|🃏")
@@ -181,8 +181,9 @@ async def test_a_waiting_players_hand_tells_who_threw_the_upcard_and_who_bought_
     thrown = await take_a_turn(world, hands, env)  # the thrower draws; the buyer gets the card
     assert bought in game.hand_of(str(buyer.id)) and game.view(None).upcard == thrown
     assert world.table.game.current_player == str(buyer.id)  # the watcher waits
-    text = hands[watcher.id].response.content
-    story = text.splitlines()[0]
+    text = text_of(hands[watcher.id].response)
+    prompt, story = text.splitlines()[:2]  # the story comes first after the turn's prompt
+    assert prompt.startswith("Waiting for"), text
     assert story == (
         f"🗒️ Since your last turn: **{buyer.name}** bought {bought.pretty()} · "
         f"**{thrower.name}** threw {thrown.pretty()}"

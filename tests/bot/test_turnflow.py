@@ -45,7 +45,7 @@ async def test_the_hand_follows_its_player_when_their_turn_begins(env: simcord.E
     # Nobody clicked Refresh: the waiting player's message now offers the turn's controls.
     assert world.current().id == nxt.id
     assert "Draw from stock" in button_labels(waiting.response)
-    assert "**Your turn.**" in waiting.response.content
+    assert "**Your turn.**" in text_of(waiting.response)
 
 
 async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcord.Env) -> None:
@@ -55,16 +55,16 @@ async def test_pass_closes_the_window_and_the_held_draw_runs_at_once(env: simcor
     hand = await open_hand(world, p)
     await p.click(hand.response, label="Draw from stock")
     assert world.table.game.step == "draw"  # held: the others may still buy
-    assert "when the buy window closes" in hand.response.content
+    assert "when the buy window closes" in text_of(hand.response)
     first_hand, passed = await decide_in_hand(world, first, "pass")
-    assert passed.acknowledged and "You pass" in first_hand.response.content
+    assert passed.acknowledged and "You pass" in text_of(first_hand.response)
     assert world.table.game.step == "draw"  # one still to decide
     await decide_in_hand(world, second, "pass")
     game = world.table.game
     assert game.step == "play"  # no time passed: everyone decided
     assert len(game.hand_of(str(p.id))) == 12
     # Text and picture of the held draw's hand follow at once, with what was drawn.
-    assert "12 cards" in hand.response.content and "You got" in hand.response.content
+    assert "12 cards" in text_of(hand.response) and "You got" in text_of(hand.response)
     assert [a.filename for a in hand.response.attachments] == [HAND_FILE]
 
 
@@ -80,7 +80,7 @@ async def test_an_old_table_buy_still_buys_and_is_taken_back(env: simcord.Env) -
     assert seat in world.table.game.buy_requests
     took_back = await first.click(asked.response, label="Take my request back")
     assert took_back.acknowledged
-    assert "took back" in asked.response.content
+    assert "took back" in text_of(asked.response)
     assert seat not in world.table.game.buy_requests
 
 
@@ -94,11 +94,11 @@ async def test_a_stale_hand_still_does_what_is_legal_now(env: simcord.Env) -> No
     assert world.table.game.step == "play"
     # The older message has no discard select yet; its Draw is refused with the reason.
     refused = await p.click(old.response, label="Draw from stock")
-    assert refused.acknowledged and "earlier moment" in old.response.content
+    assert refused.acknowledged and "earlier moment" in text_of(old.response)
     # Redrawn, the old message now discards like the new one.
     card = world.table.game.hand_of(str(p.id))[0]
     done = await p.select(old.response, [str(card)], custom_id=discard_id(old.response))
-    assert done.acknowledged and f"You discarded {card.pretty()}" in old.response.content
+    assert done.acknowledged and f"You discarded {card.pretty()}" in text_of(old.response)
 
 
 async def test_no_select_is_cut_off_and_every_place_is_offered(env: simcord.Env) -> None:
@@ -111,8 +111,8 @@ async def test_no_select_is_cut_off_and_every_place_is_offered(env: simcord.Env)
     ends = ("low", "high")
     items = [LayOffItem(joker, meld, end, None) for meld in range(20) for end in ends]
     snap = replace(snap, legal=tuple(LayOff((item,)) for item in items))
-    _, ui = render_hand(snap, "s", mode="layoff", picked=joker)
-    selects = [getattr(child, "item", child) for child in ui.children]
+    ui = render_hand(snap, "s", mode="layoff", picked=joker)
+    selects = [getattr(child, "item", child) for child in ui.walk_children()]
     selects = [select for select in selects if hasattr(select, "options")]
     offered = [o.value for select in selects for o in select.options]
     assert sorted(offered) == sorted(str(item) for item in items)
@@ -146,7 +146,7 @@ async def test_lay_off_all_that_fits_in_one_click(env: simcord.Env) -> None:
     done = await p.click(hand.response, label=label)
     assert done.acknowledged
     assert len(game.hand_of(str(p.id))) <= before - 2
-    assert "Done: Lay off" in hand.response.content
+    assert "Done: Lay off" in text_of(hand.response)
 
 
 async def test_timeout_notice_names_what_the_bot_did(env: simcord.Env) -> None:
@@ -191,11 +191,11 @@ async def test_buy_and_pass_are_in_the_open_hands_of_those_who_may_buy(env: simc
     second_hand = await open_hand(world, second)
     buy = next(b for b in button_labels(second_hand.response) if b.startswith("Buy "))
     await second.click(second_hand.response, label=buy)
-    assert "Buy request for" in second_hand.response.content
+    assert "Buy request for" in text_of(second_hand.response)
     seat = world.table.game.players.index(str(second.id))
     await second.click(second_hand.response, label="Take my request back")
     assert seat not in world.table.game.buy_requests
-    assert "took back" in second_hand.response.content
+    assert "took back" in text_of(second_hand.response)
     assert "Pass" not in button_labels(second_hand.response)  # took back: decided
     assert "Pass" in button_labels(first_hand.response)
     buy = next(b for b in button_labels(first_hand.response) if b.startswith("Buy "))
