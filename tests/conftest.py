@@ -23,6 +23,7 @@ _names = itertools.count(1)
 WORKERS_PER_CORE = 2
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown when xdist is not loaded
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """How many workers ``-n auto`` starts: ``WORKERS_PER_CORE`` for each core."""
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
