@@ -19,6 +19,9 @@ JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"} | {r: str(r) for r in range(2, 11)}
 _TEXT_RANK = {text: rank for rank, text in _RANK_TEXT.items()} | {"T": 10, "1": ACE}
+#: Each card's text, looked up rather than formatted (filled once every card exists): a saved
+#: state writes every card of the game, and formatting them was most of its time.
+_TEXT_OF: dict[Card, str] = {}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -80,6 +83,9 @@ class Card:
         return self.rank == JOKER_RANK
 
     def __str__(self) -> str:
+        text = _TEXT_OF.get(self)  # every card, once the module is loaded: saved states
+        if text is not None:  # print thousands of them
+            return text
         if self.rank == JOKER_RANK:
             return "JK"
         return f"{_RANK_TEXT[self.rank]}{self.suit}"
@@ -131,9 +137,7 @@ def parse_cards(text: str) -> list[Card]:
     return [Card.parse(part) for part in text.replace(",", " ").split()]
 
 
-#: Each card's text, looked up rather than formatted: a saved state writes every card of the
-#: game, and formatting them was most of ``Game.to_json``'s time.
-_TEXT_OF: dict[Card, str] = {card: str(card) for card in (*ALL_NATURALS, JOKER)}
+_TEXT_OF.update({card: str(card) for card in (*ALL_NATURALS, JOKER)})
 
 
 def format_cards(cards: Iterable[Card]) -> str:
