@@ -100,8 +100,10 @@ async def table_png(
 
 
 #: Colours kept in an uploaded hand: card faces are a few flat inks and their edges, and a
-#: smaller palette makes the many hand uploads of a game smaller.
-HAND_COLOURS = 32
+#: smaller palette makes the many hand uploads of a game smaller. 24 keeps every suit, the
+#: highlight and the joker legible (the joker's pale panel turns white); a whole game of four
+#: uploads 12% fewer bytes than with 32. At 16 the joker and the raised cards go blotchy.
+HAND_COLOURS = 24
 
 
 def lossless_webp(png: bytes) -> bytes:
