@@ -135,10 +135,12 @@ async def update(
 ) -> None:
     """Redraw the message the clicked control is on; after a deferral, by editing it.
     ``content``, ``attachments`` or ``embed`` None keeps the message's own; a ``LayoutView``
-    (Components V2) clears ``content``, since such a message carries none."""
+    (Components V2) clears ``content`` and the embeds, since such a message carries neither
+    (a message posted by an older release has them)."""
     fields: dict[str, Any] = {"view": view}
     if isinstance(view, discord.ui.LayoutView):
         fields["content"] = None
+        fields["embeds"] = []
     elif content is not None:
         fields["content"] = content
     if attachments is not None:

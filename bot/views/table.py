@@ -166,14 +166,7 @@ async def redraw(interaction: discord.Interaction[Any], layout: discord.ui.Layou
     """Redraw the clicked public message as ``layout``, in the answer to the click (after a
     deferral, by editing it): its content and embeds are cleared, since a lobby posted by an
     older release has them and a Components V2 message may carry neither."""
-    state = answers.answering(interaction)
-    fields: dict[str, Any] = {"content": None, "embeds": [], "view": layout}
-    async with state.lock:
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(**fields)
-        else:
-            await interaction.edit_original_response(**fields)
-        state.thinking, state.answered = False, True
+    await answers.update(interaction, None, view=layout)
 
 
 async def lobby_posted(client: Any, lobby: TableSnapshot, message_id: int) -> None:

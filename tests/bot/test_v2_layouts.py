@@ -5,19 +5,17 @@ an embed, classic rows) still answer their clicks and are edited into a layout."
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import discord
 import pytest
 import simcord
-import simcord.http.router as simcord_router
 
 from bot.screens.attachments import SHEET_FILE, TABLE_FILE
 from bot.views.table import TableButton
 from bot.views.table_layout import public_layout
+from tools.bench_play import Recorder
 
 from .helpers import (
     button_labels,
@@ -45,29 +43,6 @@ def walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         yield from walk(component.get("components") or [])
         if isinstance(component.get("accessory"), dict):
             yield component["accessory"]
-
-
-@contextmanager
-def uploads() -> Iterator[list[tuple[str, str, int]]]:
-    """Every request to the simulated Discord that carried files: method, path and bytes."""
-    seen: list[tuple[str, str, int]] = []
-    original = simcord_router.dispatch
-
-    def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
-        size = 0
-        for file in kwargs.get("files") or []:
-            fp = getattr(file, "fp", None)
-            if isinstance(fp, io.BytesIO):
-                size += len(fp.getbuffer())
-        if kwargs.get("files"):
-            seen.append((method, path, size))
-        return original(backend, method, path, **kwargs)
-
-    simcord_router.dispatch = dispatch
-    try:
-        yield seen
-    finally:
-        simcord_router.dispatch = original
 
 
 def sent(env: simcord.Env, channel_id: int, since: int = 0) -> list[Any]:
@@ -133,15 +108,18 @@ async def test_the_table_message_is_a_layout_and_an_edit_keeping_the_picture_upl
     assert gallery["items"][0]["description"]  # alt text for screen readers
 
     before = len(env.http_requests)
-    with uploads() as files:
+    recorder = Recorder()
+    with recorder.installed():
         await p.click(hand.response, label="Draw from stock")
         card = world.table.game.hand_of(str(p.id))[0]
         await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
     edits = sent(env, world.channel.id, before)
     assert [r.method for r in edits] == ["PATCH"]
     assert_within_limits(edits[0].json)
-    channel_files = [f for f in files if f[1].startswith(f"/channels/{world.channel.id}/")]
-    assert channel_files == []  # the picture did not change: not one byte went up again
+    channel_files = [
+        c for c in recorder.calls if c.path.startswith(f"/channels/{world.channel.id}/")
+    ]
+    assert sum(c.uploaded for c in channel_files) == 0  # not one byte of picture went up again
     assert "attachments" not in edits[0].json
     message = world.message()
     assert [a.filename for a in message.attachments] == [TABLE_FILE]
