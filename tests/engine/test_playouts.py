@@ -122,7 +122,9 @@ def play_checked(game: Game, rng: random.Random) -> None:
     check_views(game)
 
 
-GAMES_PER_TABLE_SIZE = 50  # 20 table sizes over three presets: 1,000 complete 10-deal games
+#: 20 table sizes over three presets: 600 complete 10-deal games in the slow run (a thousand
+#: more, restarted midway, replay in ``python -m tools.replay_check``).
+GAMES_PER_TABLE_SIZE = 30
 #: The quick pass in the README's test command: every table size still plays whole games.
 QUICK_GAMES_PER_TABLE_SIZE = 1
 
@@ -153,7 +155,7 @@ for _preset in ("standard", "preset_000", "preset_004"):
     for _players in range(_low, _high + 1):
         _name = f"test_playouts_{_preset}_{_players}_players"
         globals()[_name] = playout_test(_preset, _players, QUICK_GAMES_PER_TABLE_SIZE)
-        # The full run, 50 games per table size (1,000 in all): slow, run by .ci/run.
+        # The full run, GAMES_PER_TABLE_SIZE games per table size: slow, run by .ci/run.
         globals()[f"{_name}_full_run"] = pytest.mark.slow(
             playout_test(_preset, _players, GAMES_PER_TABLE_SIZE)
         )
