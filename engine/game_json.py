@@ -15,6 +15,8 @@ only its pile moves; an engine from before ``plays`` loads a newer state, ignori
 from __future__ import annotations
 
 import json
+import weakref
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from .cards import Card, format_cards, parse_cards
@@ -26,12 +28,20 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+#: The one JSON style of a saved state: compact, so that a state's text is the same whichever
+#: way its parts were encoded (whole, or in fragments joined here).
+_COMPACT = (",", ":")
+
+
 def to_json(game: Game) -> str:
-    """The whole state as JSON; ``from_json`` restores a game that plays on identically."""
-    return json.dumps(
+    """The whole state as JSON; ``from_json`` restores a game that plays on identically.
+
+    Saved at every commit, so the parts that do not change between two moves are not encoded
+    again: the rules' text is kept per rule set, and the deal's history, which only grows
+    within a deal, per game (``_HistoryText``). The text is the same as ``json.dumps`` of the
+    whole state with ``_COMPACT`` separators, key for key (tested)."""
+    body = json.dumps(
         {
-            "v": 1,
-            "rules": _rules_json(game.rules),
             "players": game.players,
             "seed": game.seed,
             "deal": game.deal,
@@ -66,10 +76,20 @@ def to_json(game: Game) -> str:
             "blinds": game.blind_outs,
             "buys_total": game.buys_total,
             "winners": game.winner_seats,
-            **_history_json(game.history),
-            **_seeds_json(game),
         },
-        separators=(",", ":"),
+        separators=_COMPACT,
+    )
+    seeds = _seeds_json(game)
+    tail = "," + json.dumps(seeds, separators=_COMPACT)[1:-1] if seeds else ""
+    return (
+        '{"v":1,"rules":'
+        + _rules_text(game.rules)
+        + ","
+        + body[1:-1]
+        + ","
+        + _history_text(game)
+        + tail
+        + "}"
     )
 
 
@@ -84,27 +104,63 @@ def _seeds_json(game: Game) -> dict[str, Any]:
     return out
 
 
-def _history_json(history: list[PublicMove]) -> dict[str, Any]:
-    """``{"history": [...], "plays": [...]}``, the pile moves and the table moves (see the
-    module docstring); no ``plays`` when there are none, so that such a state reads exactly
-    as it did before they were kept."""
-    pile = [[m.seat, m.kind, str(m.card)] for m in history if m.kind in PILE_KINDS]
-    if len(pile) == len(history):
-        return {"history": pile}
-    plays = [
-        [
-            index,
-            m.seat,
-            m.kind,
-            None if m.card is None else str(m.card),
-            [str(meld) for meld in m.melds],
-            m.meld,
-            None if m.wild is None else str(m.wild),
-        ]
-        for index, m in enumerate(history)
-        if m.kind not in PILE_KINDS
+@dataclass(frozen=True, slots=True)
+class _HistoryText:
+    """A deal's moves encoded so far, one JSON array per move: ``moves`` is the very list they
+    came from (a new deal, a restore and a copy each start a list of their own, and within a
+    deal moves are only appended), ``count`` how many of its moves are encoded."""
+
+    moves: list[PublicMove]
+    count: int
+    last: PublicMove | None
+    pile: tuple[str, ...]
+    plays: tuple[str, ...]
+
+    def extends(self, history: list[PublicMove]) -> bool:
+        """Whether ``history`` is these moves and perhaps more (its last known move still in
+        its place: a list emptied and refilled is encoded anew)."""
+        if self.moves is not history or self.count > len(history):
+            return False
+        return self.count == 0 or history[self.count - 1] is self.last
+
+
+#: Each live game's history text; an ended or dropped game's entry goes with it.
+_HISTORY_TEXT: weakref.WeakKeyDictionary[Game, _HistoryText] = weakref.WeakKeyDictionary()
+
+
+def _history_text(game: Game) -> str:
+    """``"history":[...]`` and, when there are any, ``"plays":[...]``: the pile moves (turned,
+    took, bought, discarded) exactly as states have always held them, and the table moves
+    (lay-downs, lay-offs, swaps, going out), each with its place in the whole history, so
+    that a state saved before ``plays`` existed still reads as it did."""
+    history = game.history
+    known = _HISTORY_TEXT.get(game)
+    if known is None or not known.extends(history):
+        known = _HistoryText(history, 0, None, (), ())
+    pile = list(known.pile)
+    plays = list(known.plays)
+    for index in range(known.count, len(history)):
+        move = history[index]
+        if move.kind in PILE_KINDS:
+            pile.append(json.dumps([move.seat, move.kind, str(move.card)], separators=_COMPACT))
+        else:
+            plays.append(json.dumps(_play_json(index, move), separators=_COMPACT))
+    last = history[-1] if history else None
+    _HISTORY_TEXT[game] = _HistoryText(history, len(history), last, tuple(pile), tuple(plays))
+    text = '"history":[' + ",".join(pile) + "]"
+    return text + ',"plays":[' + ",".join(plays) + "]" if plays else text
+
+
+def _play_json(index: int, move: PublicMove) -> list[Any]:
+    return [
+        index,
+        move.seat,
+        move.kind,
+        None if move.card is None else str(move.card),
+        [str(meld) for meld in move.melds],
+        move.meld,
+        None if move.wild is None else str(move.wild),
     ]
-    return {"history": pile, "plays": plays}
 
 
 def from_json(cls: type[Game], text: str) -> Game:
@@ -168,14 +224,16 @@ def from_json(cls: type[Game], text: str) -> Game:
     return game
 
 
-_RULES_JSON_CACHE: dict[Rules, dict[str, Any]] = {}
+_RULES_TEXT_CACHE: dict[Rules, str] = {}
 _RULES_FROM_CACHE: dict[str, Rules] = {}
 
 
-def _rules_json(rules: Rules) -> dict[str, Any]:
-    cached = _RULES_JSON_CACHE.get(rules)
+def _rules_text(rules: Rules) -> str:
+    cached = _RULES_TEXT_CACHE.get(rules)
     if cached is None:
-        cached = _RULES_JSON_CACHE[rules] = rules.model_dump(mode="json")
+        cached = _RULES_TEXT_CACHE[rules] = json.dumps(
+            rules.model_dump(mode="json"), separators=_COMPACT
+        )
     return cached
 
 

@@ -15,7 +15,7 @@ at ``/metrics``:
 - ``shanghai_guilds``: the servers this process sees;
 
 - ``shanghai_open_tables{state="lobby"|"playing"}``: tables this process holds, read at scrape;
-- ``shanghai_pending_timers``: tables whose timer task is armed (a deadline, a computer's move);
+- ``shanghai_pending_timers``: tables whose timer is armed (a deadline, a computer's move);
 - ``shanghai_actions_total{kind=...}``: committed table changes by the service's kind
   (``act`` a person's or computer's action, ``timeout``, ``away``, ``start``, ``end`` ...);
 - ``shanghai_commit_seconds``: a histogram of committed database writes, waits included;
@@ -76,9 +76,11 @@ class _TableCollector(Collector):
         open_tables.add_metric(["lobby"], len(tables) - playing)
         open_tables.add_metric(["playing"], playing)
         yield open_tables
-        timers = sum(1 for t in tables if t.timer is not None and not t.timer.done())
+        timers = sum(
+            1 for t in tables if t.alarm is not None or (t.timer is not None and not t.timer.done())
+        )
         yield GaugeMetricFamily(
-            "shanghai_pending_timers", "Tables whose timer task is armed", value=timers
+            "shanghai_pending_timers", "Tables whose timer is armed", value=timers
         )
 
 

@@ -125,13 +125,12 @@ class TableService(Lobby, Turns, TableClock):
         """Stop every timer. One that is writing is let finish first (cancelling it would
         leave its write to a store about to close under it); the others are cancelled."""
         for table in list(self.tables.values()):
-            timer = table.timer
-            if timer is None:
+            working = self.timers.disarm(table)
+            if working is None:
                 continue
-            if not table.timer_busy:
-                timer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await timer
+                await working
+            self.timers.disarm(table)  # what the finished wake armed
 
     def needs_time(self, table_id: int, user_id: int) -> bool:
         """Whether a click of ``user_id`` at ``table_id`` should be deferred at once (a held

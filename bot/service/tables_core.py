@@ -106,8 +106,7 @@ class TableCore:
         self.tables.pop(table.id, None)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
-        if table.timer is not None and not table.timer_busy:
-            table.timer.cancel()
+        self.timers.disarm(table)
         held = table.window.release()
         if held is not None and not held.future.done():
             held.future.cancel()

@@ -1,9 +1,9 @@
 """Each table's one timer: when it wakes, and what is due when it does.
 
-Two pure questions and one task runner. ``next_wake`` says when a table next needs attention
+Two pure questions and one keeper of alarms. ``next_wake`` says when a table next needs attention
 (the buy deadline, the turn deadline, a computer's move, an absent seat, an idle game);
-``what_is_due`` says what that is at a given moment, as a ``Due``. ``Timers`` keeps one task
-per table that sleeps until the next wake and then hands the table to its ``wake`` callback
+``what_is_due`` says what that is at a given moment, as a ``Due``. ``Timers`` keeps one alarm
+per table that goes off at the next wake and then hands the table to its ``wake`` callback
 under the table's lock; it knows nothing of the rules or the store (RoboDanny's reminder
 timer knows nothing of its users either). ``TableService`` carries out what is due through
 its one commit. Deadlines live in the database, so ``restore`` re-arms every table after a
@@ -139,7 +139,12 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
 
 
 class Timers:
-    """One sleeping task per table, woken at ``next_wake`` to run ``wake`` under its lock."""
+    """One alarm per table on the loop's clock; at ``next_wake`` it starts a task that runs
+    ``wake`` under the table's lock.
+
+    The alarm is a plain ``loop.call_later`` handle rather than a sleeping task: every commit
+    re-arms its table, and moving a handle costs a fraction of cancelling one task and
+    starting another."""
 
     def __init__(
         self,
@@ -152,22 +157,42 @@ class Timers:
         self.wake = wake
 
     def arm(self, table: LiveTable) -> None:
-        """(Re)start the table's one timer task for its next deadline."""
-        old = table.timer
-        if old is not None and not old.done() and not table.timer_busy:
-            old.cancel()
+        """(Re)set the table's one alarm for its next deadline. A wake that went off but has
+        not begun its work is called off: what is due is asked again when the new alarm goes
+        off."""
+        self._call_off(table)
         when = next_wake(table, self.clock(), self.timings)
         if when is None:
-            table.timer = None
             return
-        table.timer = asyncio.get_running_loop().create_task(
-            self._sleep_until(table, when), name=f"shanghai-table-{table.id}-timer"
+        table.alarm = asyncio.get_running_loop().call_later(
+            max(0.0, when - self.clock()), self._go_off, table
         )
 
-    async def _sleep_until(self, table: LiveTable, when: float) -> None:
-        delay = when - self.clock()
-        if delay > 0:
-            await asyncio.sleep(delay)
+    def disarm(self, table: LiveTable) -> asyncio.Task[None] | None:
+        """No more wakes for ``table``; returns a wake still at work (its writes are let
+        finish: cancelling one would leave its write to a store that may be closing)."""
+        self._call_off(table)
+        running = table.timer
+        return running if running is not None and not running.done() else None
+
+    def _call_off(self, table: LiveTable) -> None:
+        if table.alarm is not None:
+            table.alarm.cancel()
+            table.alarm = None
+        waiting = table.timer
+        if waiting is not None and not waiting.done() and not table.timer_busy:
+            waiting.cancel()
+            table.timer = None
+
+    def _go_off(self, table: LiveTable) -> None:
+        table.alarm = None
+        if table.closed:
+            return
+        table.timer = asyncio.get_running_loop().create_task(
+            self._run_wake(table), name=f"shanghai-table-{table.id}-timer"
+        )
+
+    async def _run_wake(self, table: LiveTable) -> None:
         me = asyncio.current_task()
         async with table.held():
             if table.timer is not me or table.closed:
@@ -193,5 +218,7 @@ class Timers:
                 table.timer_busy = False
                 if table.timer is me:
                     table.timer = None
-                    if not table.closed:
+                    # The wake's own commit armed the next alarm; a wake that committed
+                    # nothing (or failed) arms it here.
+                    if not table.closed and table.alarm is None:
                         self.arm(table)

@@ -323,9 +323,12 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
     max_wilds = prof.max_wilds
     # Missing positions weigh 1 / outs; a run gap has the suit's copies, a set's card any suit.
     run_outs = prof.decks + wild_outs
-    held_at = [
-        [row[ACE if v == 14 else v] if 1 <= v <= 14 else 0 for v in range(16)] for row in counts
-    ]
+    # Only runs read a suit's cards by value: a contract of sets alone skips the table.
+    held_at = (
+        [[row[ACE if v == 14 else v] if 1 <= v <= 14 else 0 for v in range(16)] for row in counts]
+        if run_sizes
+        else []
+    )
     set_weight = [1.0 / max(4 * prof.decks - rank_held[r] + wild_outs, 1) for r in range(15)]
 
     best: list[_Found] = []
@@ -493,7 +496,10 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
                 miss + gaps,
             )
 
-    runs_from(0, counts, [mask_of(row) for row in counts], [0, 0, 0, 0], [], 0)
+    if run_sizes:
+        runs_from(0, counts, [mask_of(row) for row in counts], [0, 0, 0, 0], [], 0)
+    else:
+        leaf([], counts)
     return best[0]
 
 

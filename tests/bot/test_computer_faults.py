@@ -93,7 +93,7 @@ async def test_a_busy_store_is_retried_later_not_read_as_an_illegal_move(
         assert not any(
             "refused" in r.getMessage() and "move" in r.getMessage() for r in caplog.records
         )
-        assert table.timer is not None and table.backoff.failing
+        assert table.alarm is not None and table.backoff.failing
         clock.now += 5  # the back-off's first wait
         service.timers.arm(table)
         assert await until(lambda: len(saves) >= 2)

@@ -133,7 +133,7 @@ async def test_a_failing_timer_backs_off_and_logs_once(
     async def after(seconds: float) -> None:
         """Move the service's clock on and let the table's timer run what is due."""
         clock.now += seconds
-        service.timers.arm(table)  # the timer task sleeps in real time; wake it for the new clock
+        service.timers.arm(table)  # the alarm counts real time; re-arm it for the new clock
         await asyncio.sleep(0.2)
 
     with caplog.at_level(logging.INFO, logger="bot"):
