@@ -12,8 +12,10 @@ A start time is given as a Discord timestamp (``<t:1767225600:F>``, what Discord
 pickers and ``/timestamp`` tools produce) or bare Unix seconds; the runner's timer starts the
 event then.
 
-The group joins ``/shanghai`` of ``bot.cogs.shanghai`` (loaded before this cog), and the
-permission is checked on every call: Discord can restrict a top-level command only.
+The group joins ``/shanghai`` of ``bot.cogs.shanghai`` (loaded before this cog) when the cog
+loads, and leaves it when the cog unloads, with the event buttons, so the extension unloads
+and reloads cleanly. The permission is checked on every call: Discord can restrict a
+top-level command only.
 """
 
 from __future__ import annotations
@@ -80,6 +82,9 @@ class Events(commands.Cog):
 
     def __init__(self, bot: ShanghaiBot) -> None:
         self.bot = bot
+        #: The ``event`` group this cog adds to ``/shanghai`` (and takes out again).
+        self.group = make_group()
+        self._resume_task: asyncio.Task[None] | None = None
 
     @property
     def runner(self) -> EventRunner:
@@ -89,11 +94,31 @@ class Events(commands.Cog):
     def hall(self) -> Hall:
         return self.runner.hall
 
+    def _parent(self) -> app_commands.Group:
+        parent = self.bot.tree.get_command("shanghai")
+        assert isinstance(parent, app_commands.Group), "load bot.cogs.shanghai first"
+        return parent
+
     async def cog_load(self) -> None:
+        """Join ``/shanghai`` with the ``event`` group, answer the event buttons, and carry
+        on the running events once the bot is ready."""
+        self._parent().add_command(self.group)
+        self.bot.add_dynamic_items(EventButton)
         if getattr(self.bot, "event_runner", None) is None:  # ``python -m bot sync``
             return
-        task = asyncio.get_running_loop().create_task(self._resume())
-        self._resume_task = task
+        self._resume_task = asyncio.get_running_loop().create_task(self._resume())
+
+    async def cog_unload(self) -> None:
+        """Take out what ``cog_load`` added beyond the cog (discord.py removes only the cog's
+        own commands), so loading the extension again adds it once. The runner is the bot's:
+        the events play on."""
+        parent = self.bot.tree.get_command("shanghai")
+        if (
+            isinstance(parent, app_commands.Group)
+            and parent.get_command(self.group.name) is self.group
+        ):
+            parent.remove_command(self.group.name)
+        self.bot.remove_dynamic_items(EventButton)
 
     async def _resume(self) -> None:
         """Once the bot is ready (its open tables restored), carry on the running events."""
@@ -284,8 +309,4 @@ async def _done(interaction: discord.Interaction[Any], key: str) -> None:
 
 
 async def setup(bot: ShanghaiBot) -> None:
-    parent = bot.tree.get_command("shanghai")
-    assert isinstance(parent, app_commands.Group), "load bot.cogs.shanghai first"
-    parent.add_command(make_group())
     await bot.add_cog(Events(bot))
-    bot.add_dynamic_items(EventButton)

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from bot.events.clock import StartTimers
 from bot.events.ended import finishes_now
-from bot.events.seating import SeatingError, final_table, seat_round
+from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
 from bot.events.standings import Finish, Standing, standings, with_final
 from bot.interactions.errors import UserError
 from bot.service import TableService
@@ -33,7 +33,8 @@ from data.store import Store
 
 log = logging.getLogger("bot.events")
 
-#: The fewest players an event starts with.
+#: The fewest players an event starts with (later rounds play on with fewer: computers fill
+#: the seats).
 MIN_PLAYERS = 3
 #: The level of the computers that fill an event table's empty seats.
 COMPUTER_LEVEL = "normal"
@@ -279,7 +280,11 @@ class EventRunner:
         await self.hall.show(event_id)
 
     async def _next_round(self, event: EventRecord) -> None:
-        """Seat the next round, the final table, or finish, once the current round is over."""
+        """Seat the next round, the final table, or finish, once the current round is over.
+
+        With computers (every event opened since they took empty seats) the players left play
+        on however few they are, computers filling their table; the event ends early only when
+        nobody is left, and says so in its channel."""
         current = [t for t in await self.store.event_tables(event.id) if t.round == event.round]
         if not current or not all(t.is_over for t in current):
             return
@@ -287,11 +292,19 @@ class EventRunner:
         rounds = int(event.options.get("rounds", 1))
         active = set(await self._active(event))
         order = [s.player for s in view.standings if s.player in active]
-        if event.round < rounds:
+        computers = bool(event.options.get("computers"))
+        final_due = event.round == rounds and bool(event.options.get("final"))
+        if not order and (event.round < rounds or final_due):
+            await self.store.set_event_status(event.id, "finished", ["running"])
+            await self.hall.announce(event, "event.nobody_left", name=event.name)
+        elif event.round < rounds:
             await self._seat(event, event.round + 1, order)
-        elif event.round == rounds and event.options.get("final") and len(order) >= 3:
+        elif final_due and (computers or len(order) >= MIN_TABLE):
             top = final_table(order, int(event.options.get("table_size", 4)))
-            await self._write_round(event, event.round + 1, [list(top)], [], [])
+            # The final's seats stay the top players'; computers only bring a table of one or
+            # two people up to the fewest a table seats.
+            short = max(0, MIN_TABLE - len(top))
+            await self._write_round(event, event.round + 1, [list(top)], [], [short])
             await self._open_missing(await self._event(event.id))
         else:
             await self.store.set_event_status(event.id, "finished", ["running"])

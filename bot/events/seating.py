@@ -13,7 +13,9 @@ Terms used here:
   the players are spread evenly over as many tables as they need, and a table short of
   ``k - 1`` (never fewer than ``MIN_TABLE``) gets computer players for its empty seats; with
   *full tables* every table is filled to ``k``. A round never gets more tables than the
-  players need, so computers sit only where a seat would otherwise be empty.
+  players need, so computers sit only where a seat would otherwise be empty. Players too few
+  for a table of their own (1 or 2, once others were removed) still play: computers fill their
+  table to ``MIN_TABLE`` (to ``k`` with full tables).
 
 Pure: no Discord, no store, no clock.
 """
@@ -90,15 +92,16 @@ def seat_round(
     than once (once per round sat out). Raises ``SeatingError`` as ``table_sizes`` does, or
     when ``order`` names a player twice.
 
-    With ``computers`` nobody sits out: where the count would force a sit-out, computer
-    players fill the empty seats instead (``with_computers``); with ``full`` every table is
-    filled to ``size``.
+    With ``computers`` nobody sits out: where the count would force a sit-out, or the players
+    are too few for a table, computer players fill the empty seats instead
+    (``with_computers``); with ``full`` every table is filled to ``size``.
     """
     if len(set(order)) != len(order):
         raise SeatingError("a player is listed twice")
     if full or computers:
-        sizes = table_sizes(len(order), size)
-        if full or sum(sizes) < len(order):
+        if full or len(order) < MIN_TABLE:
+            return with_computers(order, size, full=full)
+        if sum(table_sizes(len(order), size)) < len(order):
             return with_computers(order, size, full=full)
     sizes = table_sizes(len(order), size)
     out_count = len(order) - sum(sizes)
@@ -122,14 +125,21 @@ def seat_round(
 def with_computers(order: Sequence[int], size: int, *, full: bool = False) -> RoundSeating:
     """Seat everyone in ``order`` at as few tables of ``size`` as hold them, the players
     spread evenly (the bigger tables first), and computers in the seats short of ``size - 1``
-    (of ``size`` when ``full``; never short of ``MIN_TABLE``)."""
+    (of ``size`` when ``full``; never short of ``MIN_TABLE``). Fewer players than
+    ``MIN_TABLE`` sit at one table that computers fill to ``MIN_TABLE`` (to ``size`` when
+    ``full``). Raises ``SeatingError`` for a bad size or nobody to seat."""
     if not MIN_TABLE <= size <= MAX_TABLE:
         raise SeatingError(f"table size {size} is not between {MIN_TABLE} and {MAX_TABLE}")
-    if len(order) < MIN_TABLE:
-        raise SeatingError(f"{len(order)} players cannot fill a table")
+    if not order:
+        raise SeatingError("nobody to seat")
     count = -(-len(order) // size)
     base, extra = divmod(len(order), count)
-    seats = size if full else max(MIN_TABLE, size - 1)
+    if full:
+        seats = size
+    elif len(order) < MIN_TABLE:
+        seats = MIN_TABLE
+    else:
+        seats = max(MIN_TABLE, size - 1)
     tables: list[tuple[int, ...]] = []
     filled: list[int] = []
     start = 0

@@ -146,3 +146,28 @@ def test_full_tables_are_filled_to_their_size() -> None:
     full = seat_round(list(range(1, 14)), 4, full=True)
     assert [len(t) for t in full.tables] == [4, 3, 3, 3] and full.computers == (0, 1, 1, 1)
     assert [len(t) + c for t, c in zip(full.tables, full.computers, strict=True)] == [4] * 4
+
+
+@pytest.mark.parametrize(
+    ("order", "size", "full", "computers"),
+    [
+        ([1, 2], 3, False, 1),
+        ([1, 2], 6, False, 1),  # up to the fewest a table seats, not to the table size
+        ([1], 4, False, 2),
+        ([1, 2], 5, True, 3),  # full tables: up to the table size
+        ([1], 3, True, 2),
+    ],
+)
+def test_one_or_two_players_sit_with_computers_up_to_a_table(
+    order: list[int], size: int, full: bool, computers: int
+) -> None:
+    seating = seat_round(order, size, computers=True, full=full)
+    assert seating.tables == (tuple(order),) and seating.sitting_out == ()
+    assert seating.computers == (computers,)
+
+
+def test_nobody_to_seat_or_too_few_without_computers_is_refused() -> None:
+    with pytest.raises(SeatingError):
+        seat_round([], 4, computers=True)
+    with pytest.raises(SeatingError):
+        seat_round([1, 2], 4)  # without computers two cannot make a table
