@@ -142,7 +142,8 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     parts = [line for line in event_lines(deal_end_events(change.events), names, language) if line]
     key = "notice.sheet_after_deal" if view.rules.game == "shanghai" else "notice.sheet_after_hand"
     parts.append(t(key, language, deal=ended.deal))
-    parts.append(score_sheet_text(names, view.score_sheet, language))
+    rummy = view.rules.game == "rummy"
+    parts.append(score_sheet_text(names, view.score_sheet, language, hands=rummy))
     over = next((e for e in change.events if isinstance(e, GameEnded)), None)
     if over is not None:
         parts.append(t("notice.game_over", language, number=table.id))

@@ -226,9 +226,12 @@ def score_sheet_text(
     names: Sequence[str],
     sheet: Sequence[Sequence[int]],
     language: Language = DEFAULT_LANGUAGE,
+    *,
+    hands: bool = False,
 ) -> str:
-    """Deal by deal, with totals, as short lines a phone shows whole (``sheet_text``)."""
-    return sheet_text(names, sheet, language)
+    """Deal by deal, with totals, as short lines a phone shows whole (``sheet_text``); a
+    game of ``hands`` (Rummy) names its deals hands."""
+    return sheet_text(names, sheet, language, hands=hands)
 
 
 def standings_text(names: Sequence[str], totals: Sequence[int], winners: Iterable[int]) -> str:

@@ -371,7 +371,8 @@ def render_table(
         key = "table.title_over" if view.is_over else "lobby.title_closed"
         blocks = paragraphs(heading(t(key, language, game=game_name(table))), description)
         if view.score_sheet:
-            sheet = score_sheet_text(names, view.score_sheet, language)
+            rummy = view.rules.game == "rummy"
+            sheet = score_sheet_text(names, view.score_sheet, language, hands=rummy)
             blocks.append(f"**{t('table.score_sheet', language)}**\n{sheet}")
         again: list[discord.ui.Item[Any]] = []
         if view.is_over:

@@ -849,12 +849,36 @@ def test_every_line_of_the_text_sheet_fits_a_phone(language: Language) -> None:
     assert "```" not in text
     lines = text.splitlines()
     assert max(len(visible(line)) for line in lines) <= SHEET_TEXT_WIDTH
-    assert sum(len(line.split()) for line in lines if not line.startswith("**")) == 80
+    history = [line.split() for line in lines if not line.startswith("**")]
+    assert sum(1 for words in history for word in words if word.isdigit()) == 80
     leads = [line for line in lines if "★" in line]
     went_out = [line for line in lines if "✓" in line]
     assert leads == went_out == [lines[0]] and LONG_NAMES[0][:6] in lines[0]
     assert "a\\*b\\_c" in text  # a name's markdown is shown, not obeyed
     assert len(text) <= 1024  # fits an embed field (the finished table's)
+
+
+@pytest.mark.parametrize(
+    ("language", "hands", "first", "history"),
+    [
+        ("en", False, "**ann** deal -50 · total 40 ★ leads", "deals: 90 -50"),
+        ("nl", False, "**ann** ronde -50 · totaal 40 ★ voorop", "rondes: 90 -50"),
+        ("es", False, "**ann** ronda -50 · total 40 ★ en cabeza", "rondas: 90 -50"),
+        ("en", True, "**ann** hand -50 · total 40 ★ leads", "hands: 90 -50"),
+    ],
+)
+def test_each_players_line_names_the_deal_score_and_the_total(
+    language: Language, hands: bool, first: str, history: str
+) -> None:
+    """The last deal's score and the running total are labelled in the glossary's words, on
+    one line a player; the deals before follow under it, labelled too."""
+    text = score_sheet_text(["ann", "bo"], [[90, 5], [-50, 100]], language, hands=hands)
+    lines = text.splitlines()
+    assert lines[0] == first and lines[1] == history
+    assert lines[2].startswith("**bo** ") and " 100 · " in lines[2] and lines[2].endswith(" 105")
+    one_deal = score_sheet_text(["ann", "bo"], [[0, 25]], language, hands=hands).splitlines()
+    assert len(one_deal) == 2  # after the first deal: one line a player, nothing under it
+    assert one_deal[1] == lines[2].replace("100", "25").replace("105", "25")
 
 
 # -- the hand ----------------------------------------------------------------------------------

@@ -13,8 +13,11 @@ import pytest
 import simcord
 
 from bot.screens.attachments import SHEET_FILE, TABLE_FILE
+from bot.screens.sheet_text import TEXT_WIDTH as SHEET_TEXT_WIDTH
+from bot.screens.sheet_text import visible
 from bot.views.table import TableButton
 from bot.views.table_layout import public_layout
+from engine.cards import Card, parse_cards
 from tools.bench_play import Recorder
 
 from .helpers import (
@@ -162,6 +165,72 @@ async def test_the_deal_recap_is_a_layout_with_its_chart_and_next_deal_button(
     assert [a.filename for a in sheet.attachments] == [SHEET_FILE]
     assert gallery_urls(sheet) == [sheet.attachments[0].url]
     assert button_labels(sheet) == ["Next deal now"]
+
+
+async def go_out_with(world: Any, env: Any, hand: str) -> None:
+    """The player to move holds ``hand`` (the deal's contract), draws KD, lays the contract
+    down and goes out discarding KD: every other seat scores the cards left in their hand."""
+    game = world.table.game
+    player = world.current()
+    game.hands[game.current] = parse_cards(hand)
+    game.stock[-1] = Card.parse("KD")
+    screen = await open_hand(world, player)
+    assert (await player.click(screen.response, label="Draw from stock")).acknowledged
+    await env.advance_time(8)
+    assert (await player.click(screen.response, label="Lay down these melds")).acknowledged
+    picked = await player.select(screen.response, ["KD"], custom_id=discard_id(screen.response))
+    assert picked.acknowledged
+
+
+def recap_of(world: Any, deal: int) -> tuple[Any, list[str]]:
+    """Deal ``deal``'s recap as the channel shows it, and the lines of its score sheet."""
+    title = f"Score sheet after deal {deal}"
+    recap = next(m for m in world.channel.history() if title in text_of(m))
+    assert is_layout(recap)
+    lines = container_text(recap).partition(title)[2].splitlines()[1:]
+    over = [n for n, line in enumerate(lines) if "Game over" in line]  # the standings follow
+    return recap, lines[: over[0]] if over else lines
+
+
+@pytest.mark.parametrize("deals", [3, 2])
+async def test_the_recap_says_which_number_is_the_deal_and_which_the_total(
+    env: Any, monkeypatch: pytest.MonkeyPatch, deals: int
+) -> None:
+    """Four players, two deals (the second the game's last when ``deals`` is 2): each
+    player's line names this deal's score and the running total, fits a phone, and keeps the
+    seat order and the leader's star."""
+    from bot.service import timers
+
+    monkeypatch.setattr(timers, "DEAL_PAUSE_SECONDS", 600.0)
+    world = await open_table(env, 4, deals=deals)
+    await start(world)
+    names = [p.name for p in world.players]
+    sheets: list[list[int]] = []
+    for deal, hand in ((1, "8H 8S 8C 5H 5S 5C"), (2, "8H 8S 8C 4H 5H 6H 7H")):
+        game = world.table.game  # the table is gone once the game is over
+        await go_out_with(world, env, hand)
+        await flush_outboxes(env)
+        sheets.append(list(game.score_sheet[-1]))
+        recap, lines = recap_of(world, deal)
+        totals = [sum(row[p] for row in sheets) for p in range(4)]
+        heads = [line for line in lines if line.startswith("**")]
+        assert [line.split("**")[1] for line in heads] == names  # the seats' order
+        for player, head in enumerate(heads):
+            numbers = f"deal {sheets[-1][player]} · total {totals[player]}"
+            assert head.startswith(f"**{names[player]}** {numbers}"), head
+        leader = min(range(4), key=lambda p: totals[p])
+        assert [line for line in heads if "★" in line] == [heads[leader]]
+        assert max(len(visible(line)) for line in lines) <= SHEET_TEXT_WIDTH
+        if deal == 2:  # the deals before, labelled, under each player's line
+            history = [line for line in lines if not line.startswith("**")]
+            assert history == [f"deals: {a} {b}" for a, b in zip(*sheets, strict=True)]
+        else:
+            assert lines == heads  # one line a player
+        if deal == deals:  # the game-over recap: the same sheet, then the standings
+            assert "Game over" in text_of(recap)
+            break
+        assert (await world.players[0].click(recap, label="Next deal now")).acknowledged
+        await flush_outboxes(env)
 
 
 async def test_an_old_release_table_message_still_answers_and_becomes_a_layout(
