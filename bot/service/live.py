@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from bot.process.backoff import Backoff
@@ -212,17 +212,17 @@ class LiveTable:
         """The seats' away flags as the store keeps them (one JSON object per seat): a removed
         seat is ``AwayState(REMOVED, True)`` and the held draw rides on its seat, so a restart
         gets both back (``restore.revive``)."""
-        away = [
-            replace(state, timeouts=REMOVED, away=True) if seat in self.removed else state
+        held = self.window.held
+        held_seat = None if held is None else held.seat
+        prefs = self.buy_prefs
+        return [
+            state.stored(
+                held=str(held.action) if held is not None and seat == held_seat else state.held,
+                buy=prefs.get(seat, state.buy),
+                removed_as=REMOVED if seat in self.removed else None,
+            )
             for seat, state in enumerate(self.away)
         ]
-        held = self.window.held
-        if held is not None and held.seat < len(away):
-            away[held.seat] = replace(away[held.seat], held=str(held.action))
-        for seat, pref in self.buy_prefs.items():
-            if seat < len(away):
-                away[seat] = replace(away[seat], buy=pref)
-        return away
 
     def memento(self) -> Memento:
         """What a failed commit restores (see ``Memento``)."""

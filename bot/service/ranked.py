@@ -23,7 +23,7 @@ Casual games keep their results: they appear in the player's history and stats, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from bot.i18n import Language, t
@@ -130,11 +130,7 @@ def tally(table: LiveTable, user_id: int, auto_seat: int | None) -> None:
             return
     if seat is None or seat >= len(table.away):
         return
-    state = table.away[seat]
-    if auto_seat is not None:
-        table.away[seat] = replace(state, auto=state.auto + 1)
-    else:
-        table.away[seat] = replace(state, own=state.own + 1)
+    table.away[seat] = table.away[seat].counted(by_bot=auto_seat is not None)
 
 
 def lobby_line(table: LiveTable | TableSnapshot, language: Language) -> str:
