@@ -6,6 +6,9 @@ every server, so both commands cover every server the bot keeps games for, and b
 privately. Erasing keeps the other players' games whole (``data.members``): the member's
 result rows stay with a placeholder id and no name, off the leaderboard. It is refused while
 the member sits at an open table, whose result would be written under their id afterwards.
+The ``mydata`` group joins ``/shanghai`` of ``bot.cogs.shanghai`` (loaded before this cog)
+when ``MemberData`` loads, with the erase confirmation's buttons, and leaves it when the cog
+unloads.
 
 A server the bot is removed from is noted (``on_guild_remove``) and its data deleted
 ``SHANGHAI_DEPARTED_GUILD_DAYS`` later (``bot.process.lifecycle.purge_departed``), unless the
@@ -23,6 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.shanghai import JoinsShanghai
 from bot.i18n import interaction_language, t
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
@@ -166,9 +170,13 @@ class ServerDepartures(commands.Cog):
         await self.bot.store.guild_returned(guild.id)
 
 
+class MemberData(JoinsShanghai):
+    """Adds ``/shanghai mydata`` and answers its erase confirmation while it is loaded."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        super().__init__(bot, [make_group()], [EraseButton])
+
+
 async def setup(bot: ShanghaiBot) -> None:
-    shanghai = bot.tree.get_command("shanghai")
-    assert isinstance(shanghai, app_commands.Group), "load bot.cogs.shanghai first"
-    shanghai.add_command(make_group())
-    bot.add_dynamic_items(EraseButton)
+    await bot.add_cog(MemberData(bot))
     await bot.add_cog(ServerDepartures(bot))

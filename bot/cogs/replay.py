@@ -4,7 +4,9 @@
 game is picked from the member's recent games as they type, or by its number. ``history``
 lists a member's (default: the caller's) or the whole server's recent games, privately, with
 a select that opens a replay. The commands join the ``/shanghai`` group of
-``bot.cogs.shanghai`` (loaded before this cog), like ``bot.cogs.settings``.
+``bot.cogs.shanghai`` (loaded before this cog), like ``bot.cogs.settings``: ``Replays`` adds
+them, and the dynamic items of the replay and seeds buttons, when the cog loads, and takes
+them out when it unloads.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.cogs.shanghai import JoinsShanghai
 from bot.i18n import interaction_language, t
 from bot.interactions.handler import guard
 from bot.screens.replay_games import game_option, games_embed
@@ -104,9 +107,15 @@ def make_commands() -> list[app_commands.Command[Any, ..., None]]:
     return [replay, history]
 
 
+class Replays(JoinsShanghai):
+    """Adds ``/shanghai replay`` and ``/shanghai history``, and answers the replay messages'
+    controls and the game-over message's Replay and Shuffle seeds, while it is loaded."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        super().__init__(
+            bot, make_commands(), [ReplayButton, ReplaySelect, GamesSelect, SeedsButton]
+        )
+
+
 async def setup(bot: ShanghaiBot) -> None:
-    group = bot.tree.get_command("shanghai")
-    assert isinstance(group, app_commands.Group), "load bot.cogs.shanghai first"
-    for command in make_commands():
-        group.add_command(command)
-    bot.add_dynamic_items(ReplayButton, ReplaySelect, GamesSelect, SeedsButton)
+    await bot.add_cog(Replays(bot))

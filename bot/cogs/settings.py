@@ -3,7 +3,8 @@
 Without options it shows the defaults; with options it changes those and shows the result;
 ``reset`` clears them all. The reply is private, in the member's language. The command joins
 the ``/shanghai`` group of ``bot.cogs.shanghai`` (loaded before this cog) rather than living
-in that file, so the two change independently.
+in that file, so the two change independently: ``ServerSettings`` adds it when the cog loads
+and takes it out when the cog unloads, so the extension unloads and reloads cleanly.
 
 Discord lets a server restrict a top-level command only (``default_member_permissions``), not
 one subcommand, so Manage Server is checked here, on every call.
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.cogs.shanghai import PRESETS
+from bot.cogs.shanghai import PRESETS, JoinsShanghai
 from bot.i18n import LANGUAGE_CHOICES, Language, interaction_language, t
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
@@ -131,7 +132,12 @@ def make_command() -> app_commands.Command[Any, ..., None]:
     return settings
 
 
+class ServerSettings(JoinsShanghai):
+    """Adds ``/shanghai settings`` while it is loaded."""
+
+    def __init__(self, bot: ShanghaiBot) -> None:
+        super().__init__(bot, [make_command()])
+
+
 async def setup(bot: ShanghaiBot) -> None:
-    group = bot.tree.get_command("shanghai")
-    assert isinstance(group, app_commands.Group), "load bot.cogs.shanghai first"
-    group.add_command(make_command())
+    await bot.add_cog(ServerSettings(bot))
