@@ -305,6 +305,35 @@ def _rank_of(value: int) -> int:
     return ACE if value == 14 else value
 
 
+_SLOTS: dict[Contract, tuple[list[int], list[int]]] = {}
+_WINDOWS: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+
+
+def _slots(contract: Contract) -> tuple[list[int], list[int]]:
+    """The contract's run sizes, longest first, and its set sizes, smallest first: read once
+    per contract (a handful per rule set), not once per search. Callers only read them."""
+    found = _SLOTS.get(contract)
+    if found is None:
+        runs = sorted((size for kind, size in contract if kind == "run"), reverse=True)
+        sets = sorted(size for kind, size in contract if kind == "set")
+        found = _SLOTS[contract] = (runs, sets)
+    return found
+
+
+def _windows(size: int, stretch: int, top: int) -> list[tuple[int, int, int]]:
+    """Every window a run slot of ``size`` may take, as (length, low value, value mask): up to
+    ``stretch`` longer than the slot, within values 1..``top``. Callers only read them."""
+    key = (size, stretch, top)
+    found = _WINDOWS.get(key)
+    if found is None:
+        found = _WINDOWS[key] = [
+            (length, low, ((1 << length) - 1) << low)
+            for length in range(size, min(size + stretch, top) + 1)
+            for low in range(1, top - length + 2)
+        ]
+    return found
+
+
 def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
     """The plan with the lowest (deficiency, difficulty) among those searched."""
     counts = [[0] * 15 for _ in range(4)]
@@ -317,8 +346,7 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
             counts[index // 13][index % 13 + 1] += 1
     rank_held = [counts[0][r] + counts[1][r] + counts[2][r] + counts[3][r] for r in range(15)]
     wild_outs = max(prof.wilds_in_pack - wilds, 0)
-    run_sizes = sorted((size for kind, size in contract if kind == "run"), reverse=True)
-    set_sizes = sorted(size for kind, size in contract if kind == "set")
+    run_sizes, set_sizes = _slots(contract)
     top = prof.top
     max_wilds = prof.max_wilds
     # Missing positions weigh 1 / outs; a run gap has the suit's copies, a set's card any suit.
@@ -397,16 +425,11 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
 
     # A run may be planned longer than its slot when the hand has wilds to spare: 5H 7H 9H
     # and two jokers make the five-card run 5-9H (two wilds need three naturals).
-    spare_wilds = max(0, wilds - min((max_wilds[size] for size in run_sizes), default=0))
-    stretch = 0 if prof.exact else min(2 * spare_wilds, 4)
-    windows_of = {
-        size: [
-            (length, low, ((1 << length) - 1) << low)
-            for length in range(size, min(size + stretch, top) + 1)
-            for low in range(1, top - length + 2)
-        ]
-        for size in set(run_sizes)
-    }
+    windows_of: dict[int, list[tuple[int, int, int]]] = {}
+    if run_sizes:
+        spare_wilds = max(0, wilds - min(max_wilds[size] for size in run_sizes))
+        stretch = 0 if prof.exact else min(2 * spare_wilds, 4)
+        windows_of = {size: _windows(size, stretch, top) for size in run_sizes}
     last = len(run_sizes) - 1
 
     def runs_from(
