@@ -276,10 +276,11 @@ class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCall
             return await asyncio.shield(self._background_submit(write))
         return await asyncio.shield(self._queued(write, time.perf_counter() + PLAYER_WAIT_SECONDS))
 
-    async def _queued(self, write: Write, deadline: float) -> Any:
-        # Reads of a table wait from here until the commit (see ``_read_table``).
+    def _queued(self, write: Write, deadline: float) -> asyncio.Future[Any]:
+        """``write`` queued, as the future its group answers: shielded as it is, without a task
+        around it. Reads of a table wait from here until the commit (see ``_read_table``)."""
         self._settled.clear()
-        return await self._groups.submit(write, deadline)
+        return self._groups.submit(write, deadline)
 
     async def _background_submit(self, write: Write) -> Any:
         """A write nobody is waiting for: it queues behind the other background writes, not in
