@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
+from bot.cogs.joining import JoinsShanghai
 from bot.cogs.shanghai import PRESETS
 from bot.events.hall import EventButton, controls
 from bot.events.runner import EventRunner, Hall
@@ -77,13 +77,12 @@ def start_time(text: str, now: float) -> int:
     return when
 
 
-class Events(commands.Cog):
-    """Answers the event message's buttons with the bot's runner (``setup_hook`` builds it)."""
+class Events(JoinsShanghai):
+    """The ``event`` group of ``/shanghai`` and the event message's buttons, answered with the
+    bot's runner (``setup_hook`` builds it)."""
 
     def __init__(self, bot: ShanghaiBot) -> None:
-        self.bot = bot
-        #: The ``event`` group this cog adds to ``/shanghai`` (and takes out again).
-        self.group = make_group()
+        super().__init__(bot, [make_group()], [EventButton])
         self._resume_task: asyncio.Task[None] | None = None
 
     @property
@@ -94,31 +93,14 @@ class Events(commands.Cog):
     def hall(self) -> Hall:
         return self.runner.hall
 
-    def _parent(self) -> app_commands.Group:
-        parent = self.bot.tree.get_command("shanghai")
-        assert isinstance(parent, app_commands.Group), "load bot.cogs.shanghai first"
-        return parent
-
     async def cog_load(self) -> None:
-        """Join ``/shanghai`` with the ``event`` group, answer the event buttons, and carry
-        on the running events once the bot is ready."""
-        self._parent().add_command(self.group)
-        self.bot.add_dynamic_items(EventButton)
+        """Join ``/shanghai``, answer the event buttons, and carry on the running events once
+        the bot is ready. The runner is the bot's: unloading this cog leaves the events
+        playing."""
+        await super().cog_load()
         if getattr(self.bot, "event_runner", None) is None:  # ``python -m bot sync``
             return
         self._resume_task = asyncio.get_running_loop().create_task(self._resume())
-
-    async def cog_unload(self) -> None:
-        """Take out what ``cog_load`` added beyond the cog (discord.py removes only the cog's
-        own commands), so loading the extension again adds it once. The runner is the bot's:
-        the events play on."""
-        parent = self.bot.tree.get_command("shanghai")
-        if (
-            isinstance(parent, app_commands.Group)
-            and parent.get_command(self.group.name) is self.group
-        ):
-            parent.remove_command(self.group.name)
-        self.bot.remove_dynamic_items(EventButton)
 
     async def _resume(self) -> None:
         """Once the bot is ready (its open tables restored), carry on the running events."""

@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.shanghai import JoinsShanghai
+from bot.cogs.joining import JoinsShanghai
 from bot.i18n import interaction_language, t
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.cogs.shanghai import JoinsShanghai
+from bot.cogs.joining import JoinsShanghai
 from bot.i18n import interaction_language, t
 from bot.interactions.handler import guard
 from bot.screens.replay_games import game_option, games_embed

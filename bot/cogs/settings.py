@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.cogs.shanghai import PRESETS, JoinsShanghai
+from bot.cogs.joining import JoinsShanghai
+from bot.cogs.shanghai import PRESETS
 from bot.i18n import LANGUAGE_CHOICES, Language, interaction_language, t
 from bot.interactions.errors import UserError
 from bot.interactions.handler import guard

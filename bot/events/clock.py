@@ -1,9 +1,9 @@
 """The timers of events that start by themselves.
 
-``StartTimers`` keeps one sleeping task per event with a start time (tables keep a loop alarm
-instead, ``bot.service.timers``, re-armed at every commit): the start time lives in the event's options in the
-database, so the runner re-arms every timer at start-up and a start time that passed while
-the bot was down fires at once.
+``StartTimers`` keeps one sleeping task per event with a start time (tables keep a loop
+alarm instead, ``bot.service.timers``, re-armed at every commit): the start time lives in the
+event's options in the database, so the runner re-arms every timer at start-up and a start
+time that passed while the bot was down fires at once.
 """
 
 from __future__ import annotations
