@@ -54,7 +54,7 @@ _PILE = {"turned", "took", "bought", "discarded"}
 @pytest.mark.parametrize("preset", ["standard", "rummy"])
 def test_the_text_of_every_step_is_the_whole_state_encoded_at_once(preset: str) -> None:
     rng = random.Random(7)
-    for seed in range(3):
+    for seed in range(2):
         game = Game.new(["a", "b", "c", "d"], Rules.preset(preset), seed=seed)
         saved_before: list[str] = []
         for step in range(600):
