@@ -68,6 +68,7 @@ async def big_hand_table(env: simcord.Env) -> tuple[World, Any, int]:
     return world, world.player(int(game.players[seat])), seat
 
 
+@pytest.mark.slow  # a benchmark as a test: an 80-card hand's real work, about 25 s
 @pytest.mark.simcord(settle_timeout=30)  # the hand's work, in a worker process, is real time
 async def test_an_80_card_hand_is_deferred_at_once_and_the_loop_never_stalls(
     env: simcord.Env,

@@ -113,6 +113,7 @@ async def test_a_ranked_event_table_counts_and_a_casual_one_does_not(env: Any) -
     assert table_verdict(live, rules_for(dict(live.record.options))).ranked
 
 
+@pytest.mark.slow  # an event's whole games through simcord: about 20 s
 async def test_a_casual_events_games_count_in_stats_not_on_the_board(env: Any) -> None:
     channel, _, players, message_id = await start_event(
         env, 3, table_size=3, rounds=1, ranked=False

@@ -91,6 +91,7 @@ async def test_farming_alone_against_a_computer_leaves_the_board_empty(
     assert ratings(settings) == {}
 
 
+@pytest.mark.slow  # a whole ten-deal game of two through simcord: about 25 s
 async def test_two_people_ten_deals_move_by_openskills_numbers(
     env: simcord.Env, settings: Settings
 ) -> None:
