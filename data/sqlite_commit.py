@@ -153,7 +153,14 @@ class GroupCommits:
         self._groups.take_more(group)  # the writes that came while it waited for the lock
         group = self._in_time(group)
         steps = [member.work.step for member in group if member.work.step is not None]
-        outcomes = await on_worker_thread(self._db, lambda conn: run_steps(conn, steps))
+        try:
+            outcomes = await on_worker_thread(self._db, lambda conn: run_steps(conn, steps))
+        except BaseException as error:
+            # The group's queue answers only the members it handed over: the ones taken in
+            # above are answered here, or they would wait for ever.
+            for member in group:
+                member.fail(error)
+            raise
         self.commits += 1
         for member, (ok, value) in zip(group, outcomes, strict=True):
             if ok:

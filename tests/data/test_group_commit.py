@@ -140,3 +140,42 @@ async def test_each_member_waits_for_another_programs_lock_no_longer_than_its_ow
     assert not ahead_ok and ahead_took < limit + 0.1
     assert not early_ok and early_took < limit + 0.1  # not kept waiting for "late"'s limit
     assert late_ok
+
+
+async def test_a_failed_group_answers_the_writes_it_took_in_while_it_waited(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group waiting for another program's lock takes in the writes queued meanwhile; when
+    its transaction then fails as a whole (a full disk), each of them gets the error: none is
+    left waiting for ever, with its table's lock held."""
+    import sqlite3
+
+    import aiosqlite
+
+    import data.sqlite_commit
+
+    def full_disk(conn: sqlite3.Connection, steps: object) -> list[tuple[bool, object]]:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    store = await SqliteStore.open(db_path)
+    try:
+        tables = await _playing_tables(store, 4)
+
+        def save(table: TableRecord) -> asyncio.Future[int]:
+            return asyncio.ensure_future(
+                store.save_action(table.id, 0, 101, "go", "{}", None, None, ())
+            )
+
+        async with aiosqlite.connect(db_path, isolation_level=None) as other:
+            await other.execute("BEGIN IMMEDIATE")  # a backup holds the write lock
+            monkeypatch.setattr(data.sqlite_commit, "run_steps", full_disk)
+            saves = [save(tables[0])]
+            await asyncio.sleep(0.1)  # its group waits for the lock
+            saves += [save(table) for table in tables[1:]]  # queued behind, taken in
+            await asyncio.sleep(0.1)
+            await other.execute("ROLLBACK")
+            results = await asyncio.wait_for(asyncio.gather(*saves, return_exceptions=True), 5)
+    finally:
+        monkeypatch.undo()
+        await store.close()
+    assert [type(r) for r in results] == [sqlite3.OperationalError] * 4, results
