@@ -107,20 +107,24 @@ class GroupCommits:
             self.commit_observer(time.perf_counter() - member.queued)
 
     @staticmethod
-    def _in_time(group: list[Member[Write]]) -> list[Member[Write]]:
-        """The members still within their deadline; the others are refused, unwritten."""
+    def _keep_in_time(group: list[Member[Write]]) -> None:
+        """Refuse the members past their deadline, unwritten, and take them out of ``group``.
+        In place: should the transaction fail, the group queue answers every member still in
+        the list it handed over, the writes taken in later (``take_more``) included."""
         now = time.perf_counter()
         for member in group:
             if now >= member.deadline:
                 member.fail(StoreBusy())
-        return [member for member in group if now < member.deadline]
+        group[:] = [member for member in group if now < member.deadline]
 
     async def _commit_body(
         self, member: Member[Write], body: Callable[[aiosqlite.Connection], Awaitable[Any]]
     ) -> None:
         # No timer bounds the wait in the queue: every write ahead gives up by its own
         # deadline, which comes no later than this one's, and then so does this one.
-        if not self._in_time([member]):
+        alone = [member]
+        self._keep_in_time(alone)
+        if not alone:
             return
         await self._begin(member.deadline)
         try:
@@ -135,7 +139,7 @@ class GroupCommits:
         member.succeed(result)
 
     async def _commit_steps(self, group: list[Member[Write]]) -> None:
-        group = self._in_time(group)
+        self._keep_in_time(group)
         while group:
             # Each member waits for another program's lock until its own deadline, no longer:
             # when the earliest deadline passes, those members are refused and the rest go on.
@@ -147,20 +151,13 @@ class GroupCommits:
                 for member in group:
                     if member.deadline <= first:
                         member.fail(StoreBusy())
-                group = [member for member in group if member.deadline > first]
+                group[:] = [member for member in group if member.deadline > first]
         if not group:
             return
         self._groups.take_more(group)  # the writes that came while it waited for the lock
-        group = self._in_time(group)
+        self._keep_in_time(group)
         steps = [member.work.step for member in group if member.work.step is not None]
-        try:
-            outcomes = await on_worker_thread(self._db, lambda conn: run_steps(conn, steps))
-        except BaseException as error:
-            # The group's queue answers only the members it handed over: the ones taken in
-            # above are answered here, or they would wait for ever.
-            for member in group:
-                member.fail(error)
-            raise
+        outcomes = await on_worker_thread(self._db, lambda conn: run_steps(conn, steps))
         self.commits += 1
         for member, (ok, value) in zip(group, outcomes, strict=True):
             if ok:
