@@ -305,32 +305,32 @@ def _rank_of(value: int) -> int:
     return ACE if value == 14 else value
 
 
-_SLOTS: dict[Contract, tuple[list[int], list[int]]] = {}
-_WINDOWS: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+_SLOTS: dict[Contract, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_WINDOWS: dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]] = {}
 
 
-def _slots(contract: Contract) -> tuple[list[int], list[int]]:
+def _slots(contract: Contract) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The contract's run sizes, longest first, and its set sizes, smallest first: read once
-    per contract (a handful per rule set), not once per search. Callers only read them."""
+    per contract (a handful per rule set), not once per search."""
     found = _SLOTS.get(contract)
     if found is None:
-        runs = sorted((size for kind, size in contract if kind == "run"), reverse=True)
-        sets = sorted(size for kind, size in contract if kind == "set")
+        runs = tuple(sorted((size for kind, size in contract if kind == "run"), reverse=True))
+        sets = tuple(sorted(size for kind, size in contract if kind == "set"))
         found = _SLOTS[contract] = (runs, sets)
     return found
 
 
-def _windows(size: int, stretch: int, top: int) -> list[tuple[int, int, int]]:
+def _windows(size: int, stretch: int, top: int) -> tuple[tuple[int, int, int], ...]:
     """Every window a run slot of ``size`` may take, as (length, low value, value mask): up to
-    ``stretch`` longer than the slot, within values 1..``top``. Callers only read them."""
+    ``stretch`` longer than the slot, within values 1..``top``."""
     key = (size, stretch, top)
     found = _WINDOWS.get(key)
     if found is None:
-        found = _WINDOWS[key] = [
+        found = _WINDOWS[key] = tuple(
             (length, low, ((1 << length) - 1) << low)
             for length in range(size, min(size + stretch, top) + 1)
             for low in range(1, top - length + 2)
-        ]
+        )
     return found
 
 
@@ -425,7 +425,7 @@ def _search(key: tuple[int, ...], contract: Contract, prof: _Profile) -> _Found:
 
     # A run may be planned longer than its slot when the hand has wilds to spare: 5H 7H 9H
     # and two jokers make the five-card run 5-9H (two wilds need three naturals).
-    windows_of: dict[int, list[tuple[int, int, int]]] = {}
+    windows_of: dict[int, tuple[tuple[int, int, int], ...]] = {}
     if run_sizes:
         spare_wilds = max(0, wilds - min(max_wilds[size] for size in run_sizes))
         stretch = 0 if prof.exact else min(2 * spare_wilds, 4)
