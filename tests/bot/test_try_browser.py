@@ -89,6 +89,7 @@ def try_session(tmp_path: Path) -> Iterator[str]:
 
 
 def until(check: Callable[[], bool], seconds: float, what: str) -> None:
+    """Wait for ``check()``, looking as a person looks at a page: every quarter second."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if check():
@@ -97,10 +98,12 @@ def until(check: Callable[[], bool], seconds: float, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def press(page: Any, name: str, then: Callable[[], bool], what: str, seconds: float = 40) -> None:
+def press(page: Any, name: str, then: Callable[[], bool], what: str, seconds: float = 60) -> None:
     """Click the latest button ``name`` until ``then()`` holds, as a person clicks again when
-    the page answers "Action was not completed" (a click on a page one revision old)."""
+    the page answers "Action was not completed" (a click on a page one revision old), and
+    reloads the page when two clicks in a row led nowhere (see ``choose``)."""
     deadline = time.monotonic() + seconds
+    missed = 0
     while time.monotonic() < deadline:
         button = page.get_by_role("button", name=name, exact=True)
         if button.count():
@@ -109,18 +112,26 @@ def press(page: Any, name: str, then: Callable[[], bool], what: str, seconds: fl
                 until(then, 6, what)
                 return
             except AssertionError:
+                missed += 1
+                if missed % 2 == 0:
+                    page.reload()
                 continue
         time.sleep(0.5)
-    raise AssertionError(f"clicking {name!r} never led to {what}")
+    raise AssertionError(f"clicking {name!r} never led to {what}; the page says {status(page)!r}")
 
 
 def choose(page: Any, menu: str, option: str, then: Callable[[], bool]) -> str:
     """Open the latest select ``menu`` and pick an option matching ``option`` until ``then()``
     holds; the option's text. A pick the page answers "Action was not completed" (it was one
     revision old) leaves that option shown as chosen, and choosing it again changes nothing:
-    so each attempt picks the next option, as a person would pick another card."""
-    deadline = time.monotonic() + 40
+    so each attempt picks the next option, as a person would pick another card.
+
+    On a loaded machine simcord's page can stop opening a menu at all after a refused click
+    (the menu's button answers, no list appears, nothing is sent); a person reloads the page
+    then, and so does this after two menus in a row that did not open."""
+    deadline = time.monotonic() + 60
     attempt = 0
+    closed_in_a_row = 0
     while time.monotonic() < deadline:
         box = page.get_by_role("combobox", name=menu)
         if not box.count():
@@ -130,6 +141,16 @@ def choose(page: Any, menu: str, option: str, then: Callable[[], bool]) -> str:
             choices = page.get_by_role("option", name=re.compile(option))
             try:
                 choices.first.wait_for(timeout=3000)
+            except Exception:  # the list never appeared
+                page.keyboard.press("Escape")
+                closed_in_a_row += 1
+                if closed_in_a_row >= 2:
+                    closed_in_a_row = 0
+                    page.reload()
+                    page.get_by_role("combobox", name=menu).last.wait_for(timeout=20_000)
+                continue
+            closed_in_a_row = 0
+            try:
                 choice = choices.nth(attempt % choices.count())
                 attempt += 1
                 picked = str(choice.inner_text()).strip()
@@ -139,7 +160,16 @@ def choose(page: Any, menu: str, option: str, then: Callable[[], bool]) -> str:
             except (AssertionError, Exception):  # a re-render or a stale page: again
                 page.keyboard.press("Escape")
         time.sleep(0.5)
-    raise AssertionError(f"choosing from {menu!r} never took effect: {text(page)[-800:]!r}")
+    raise AssertionError(
+        f"choosing from {menu!r} never took effect; the page says {status(page)!r}; "
+        f"its end reads {text(page)[-800:]!r}"
+    )
+
+
+def status(page: Any) -> str:
+    """The page's own line on the last action ("Callback completed", "Action was not
+    completed", ...), which the failure messages quote."""
+    return str(page.evaluate("() => document.getElementById('action-status')?.innerText ?? ''"))
 
 
 def turn(page: Any) -> str:
@@ -169,8 +199,8 @@ def test_a_newcomer_starts_plays_a_turn_and_sees_a_computer_move(
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(try_session)
             # The lobby: one click from Start, three computers seated.
             page.get_by_role("button", name="Start", exact=True).wait_for(timeout=30_000)
@@ -206,5 +236,8 @@ def test_a_newcomer_starts_plays_a_turn_and_sees_a_computer_move(
 
             until(a_computer_moved, 45, "a computer to play on the page by itself")
             snap(page, "5-computer-moved")
+        except BaseException:
+            snap(page, "failed")  # what the page showed when the test gave up
+            raise
         finally:
             browser.close()
