@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from bot.events.clock import StartTimers
 from bot.events.ended import finishes_now
 from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
-from bot.events.standings import Finish, Standing, standings, with_final
+from bot.events.standings import Finish, Standing, standings, winners, with_final
 from bot.interactions.errors import UserError
 from bot.service import TableService
 from bot.service.live import Change
@@ -418,18 +418,16 @@ class EventRunner:
             (final if table.round > rounds else played).append(finishes)
         sit_outs = [user for _, user in await self.store.event_sit_outs(event.id)]
         size = int(event.options.get("table_size", 4))
-        ordered = standings([p.user_id for p in players], played, sit_outs, size)
+        removed = {p.user_id for p in players if p.removed}
+        ordered = standings([p.user_id for p in players], played, sit_outs, size, removed)
         if final:
             ordered = with_final(ordered, final[0])
-        winners = (
-            tuple(s.player for s in ordered if s.rank == 1) if event.status == "finished" else ()
-        )
         return EventView(
             event=event,
             names={p.user_id: p.name for p in players},
             tables=tuple(tables),
             standings=tuple(ordered),
-            winners=winners,
+            winners=tuple(winners(ordered)) if event.status == "finished" else (),
         )
 
     async def _event(self, event_id: int) -> EventRecord:

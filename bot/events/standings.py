@@ -11,14 +11,18 @@ average game score per table played (lower is better, as in the game), so a sit-
 count against them; players level on both share a rank. With a final table, its players come
 first, in the order of their places there, and its winner wins the event.
 
+A player the organiser removed keeps the points they earned, but ranks after every player
+still in the event (among the removed, by the same points and average), and never wins: an
+event is won by someone who played it to the end.
+
 Pure: places and scores come in, standings come out.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Final
 
@@ -37,13 +41,15 @@ class Finish:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One line of the standings. ``rank`` is shared by players level on points and average."""
+    """One line of the standings. ``rank`` is shared by players level on points and average;
+    ``removed`` players (taken out by the organiser) rank after everyone still in."""
 
     rank: int
     player: int
     points: Fraction
     total: int
     tables: int
+    removed: bool = False
 
     @property
     def average(self) -> Fraction | None:
@@ -81,9 +87,11 @@ def standings(
     tables: Iterable[Sequence[Finish]],
     sit_outs: Iterable[int],
     table_size: int,
+    removed: Collection[int] = (),
 ) -> list[Standing]:
     """The standings of ``players`` after the finished ``tables`` and the rounds in
-    ``sit_outs`` (a player once per round sat out), best first."""
+    ``sit_outs`` (a player once per round sat out), best first; the ``removed`` players
+    after all the others, so that none of them can rank first while someone is still in."""
     points: dict[int, Fraction] = {player: Fraction(0) for player in players}
     total: dict[int, int] = dict.fromkeys(points, 0)
     played: dict[int, int] = dict.fromkeys(points, 0)
@@ -99,33 +107,35 @@ def standings(
         if player in points:
             points[player] += sit_out_points(table_size)
     return _ranked(
-        [Standing(0, p, points[p], total[p], played[p]) for p in points],
-        lambda s: (-s.points, _average_key(s)),
+        [Standing(0, p, points[p], total[p], played[p], p in removed) for p in points],
+        lambda s: (s.removed, -s.points, _average_key(s)),
     )
 
 
 def with_final(ordered: Sequence[Standing], final: Iterable[Finish]) -> list[Standing]:
     """The standings once a final table has finished: its players first, by their place
-    there (ties by their standing before), then everyone else as before."""
+    there (ties by their standing before), then everyone else as before. Removed players
+    stay last, even one removed during the final."""
     final_place = {finish.player: finish.place for finish in final}
     before = {standing.player: index for index, standing in enumerate(ordered)}
 
     def key(s: Standing) -> tuple[Any, ...]:
         if s.player in final_place:
-            return (0, final_place[s.player], before[s.player])
-        return (1, before[s.player])
+            return (s.removed, 0, final_place[s.player], before[s.player])
+        return (s.removed, 1, before[s.player])
 
     def shared(s: Standing) -> tuple[Any, ...]:
         if s.player in final_place:
-            return (0, final_place[s.player])
-        return (1, -s.points, _average_key(s))
+            return (s.removed, 0, final_place[s.player])
+        return (s.removed, 1, -s.points, _average_key(s))
 
     return _ranked(list(ordered), key, shared)
 
 
 def winners(ordered: Sequence[Standing]) -> list[int]:
-    """The players ranked first (more than one only on a full tie)."""
-    return [standing.player for standing in ordered if standing.rank == 1]
+    """The players ranked first (more than one only on a full tie); never a removed player,
+    so an event whose players were all removed has no winner."""
+    return [s.player for s in ordered if s.rank == 1 and not s.removed]
 
 
 def _average_key(standing: Standing) -> tuple[int, Fraction]:
@@ -145,7 +155,7 @@ def _ranked(
     result: list[Standing] = []
     for index, row in enumerate(rows):
         rank = result[-1].rank if result and same(result[-1]) == same(row) else index + 1
-        result.append(Standing(rank, row.player, row.points, row.total, row.tables))
+        result.append(replace(row, rank=rank))
     return result
 
 

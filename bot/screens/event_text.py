@@ -65,16 +65,17 @@ def event_text(view: EventView, language: Language) -> str:
         standing_lines = [t("event.standings", language)]
         for standing in view.standings:
             average = standing.average
-            standing_lines.append(
-                t(
-                    "event.standing",
-                    language,
-                    rank=standing.rank,
-                    name=view.names.get(standing.player, str(standing.player)),
-                    points=points_text(standing.points),
-                    average="–" if average is None else f"{float(average):.0f}",
-                )
+            line = t(
+                "event.standing",
+                language,
+                rank=standing.rank,
+                name=view.names.get(standing.player, str(standing.player)),
+                points=points_text(standing.points),
+                average="–" if average is None else f"{float(average):.0f}",
             )
+            if standing.removed:
+                line += " " + t("event.standing_removed", language)
+            standing_lines.append(line)
         body.append("\n".join(standing_lines))
     if view.winners:
         winners = ", ".join(f"**{view.names.get(p, str(p))}**" for p in view.winners)

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.events.runner import EventRunner
 from bot.events.standings import PLACE_POINTS, places_from_totals, sit_out_points
+from bot.screens.event_text import event_text
 from data import ResultRow, Seat, SqliteStore
 
 
@@ -161,5 +162,32 @@ async def test_a_restart_between_opening_a_table_and_starting_it_starts_that_tab
         (table,) = await store.event_tables(event.id)
         assert table.table_id == lobby.id and table.table_status == "playing"
         assert [seat.user_id for seat in service.seats[lobby.id]] == [1, 2, 3]
+    finally:
+        await store.close()
+
+
+async def test_a_removed_player_does_not_win_though_they_scored_best(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
+    try:
+        runner = EventRunner(store, FakeService(store), FakeHall())  # type: ignore[arg-type]
+        event = await store.create_event(1, 10, 99, "Night", {"table_size": 3, "rounds": 1})
+        for user in (1, 2, 3):
+            assert await store.sign_up(event.id, user, f"P{user}", limit=100) == "joined"
+        await runner.start(event.id, 99)
+        best = min((1, 2, 3), key=lambda user: score(user, 1))
+        await runner.remove(event.id, 99, best)  # while their table plays on
+        await finish_round(store, runner, event.id)
+
+        view = await runner.view(event.id)
+        assert view.event.status == "finished"
+        assert [(s.player, s.rank) for s in view.standings][-1] == (best, 3)
+        assert view.standings[-1].points == PLACE_POINTS[0]  # the most points, all the same
+        runner_up = view.standings[0].player
+        assert view.winners == (runner_up,) and runner_up != best
+        text = event_text(view, "en")
+        assert f"3. P{best}: 5 points (average score {score(best, 1)}) (removed by" in text
+        winner_line = text.splitlines()[-1]
+        assert "wins the event" in winner_line
+        assert f"P{runner_up}" in winner_line and f"P{best}" not in winner_line
     finally:
         await store.close()

@@ -84,6 +84,28 @@ def test_the_final_table_decides_the_winner() -> None:
     assert winners(after) == [3]
 
 
+def test_a_removed_player_ranks_after_everyone_still_in_and_never_wins() -> None:
+    tables = [[Finish(1, 1, 10), Finish(2, 2, 20), Finish(3, 3, 30)], [Finish(4, 1, 15)]]
+    # Player 1 has the most points, and player 4 the second most, but both were removed.
+    table = standings([1, 2, 3, 4, 5], tables, [], 3, removed={1, 4})
+    assert [(s.player, s.rank, s.removed) for s in table] == [
+        (2, 1, False),
+        (3, 2, False),
+        (5, 3, False),  # not played yet, and still ahead of the removed
+        (1, 4, True),
+        (4, 5, True),
+    ]
+    assert table[3].points == 5  # their points stand
+    assert winners(table) == [2]
+    # Removed during the final: they keep no place at its head.
+    after = with_final(table, [Finish(2, 1, 5), Finish(3, 2, 9)])
+    assert [s.player for s in after] == [2, 3, 5, 1, 4]
+    after = with_final(standings([1, 2, 3], tables, [], 3, removed={2}), tables[0])
+    assert [(s.player, s.rank) for s in after] == [(1, 1), (3, 2), (2, 3)]
+    # With everyone removed, nobody wins.
+    assert winners(standings([1, 2], tables, [], 3, removed={1, 2})) == []
+
+
 def test_points_text() -> None:
     assert points_text(Fraction(5)) == "5"
     assert points_text(Fraction(3, 2)) == "1.5"

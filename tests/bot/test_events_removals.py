@@ -112,3 +112,23 @@ async def test_an_event_with_nobody_left_ends_and_says_why(env: Any) -> None:
     said = [m.content for m in channel.history() if m.id != message_id]
     assert any("Friday" in line and "nobody is left" in line for line in said), said
     assert "The event is over." in event_message(channel, message_id).content
+
+
+async def test_a_removed_player_is_marked_and_does_not_share_the_win(env: Any) -> None:
+    channel, organiser, players, message_id = await start_event(env, 3, table_size=3, rounds=1)
+    store = env.bot.store
+    (event,) = await store.open_events()
+    await remove(channel, organiser, players[0])
+    # The organiser ends the table before its first deal was scored: all three level, sharing
+    # the points of its places, the removed player too.
+    (table,) = await current_tables(env, event.id)
+    await env.bot.event_runner.end_table(table.table_id, organiser.id)
+    await env.bot.event_runner.idle()
+    assert (await store.get_event(event.id)).status == "finished"
+    text = event_message(channel, message_id).content
+    out, stayed = players[0].name, [p.name for p in players[1:]]
+    assert f"3. {out}: 3.33 points (average score 0) (removed by the organiser)" in text
+    assert text.count("(removed by the organiser)") == 1
+    winner_line = text.splitlines()[-1]
+    assert "wins the event" in winner_line
+    assert all(name in winner_line for name in stayed) and out not in winner_line
