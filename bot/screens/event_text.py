@@ -79,7 +79,8 @@ def event_text(view: EventView, language: Language) -> str:
         body.append("\n".join(standing_lines))
     if view.winners:
         winners = ", ".join(f"**{view.names.get(p, str(p))}**" for p in view.winners)
-        body.append(t("event.winner", language, names=winners))
+        key = "event.winner" if len(view.winners) == 1 else "event.winners"
+        body.append(t(key, language, names=winners))
     text = "\n".join(head)
     while body and len(text + "\n\n" + "\n\n".join(body)) > TEXT_LIMIT:
         body.pop(0)

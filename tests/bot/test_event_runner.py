@@ -187,7 +187,7 @@ async def test_a_removed_player_does_not_win_though_they_scored_best(tmp_path: P
         text = event_text(view, "en")
         assert f"3. P{best}: 5 points (average score {score(best, 1)}) (removed by" in text
         winner_line = text.splitlines()[-1]
-        assert "wins the event" in winner_line
+        assert winner_line == f"🏆 **P{runner_up}** wins the event. Congratulations!"
         assert f"P{runner_up}" in winner_line and f"P{best}" not in winner_line
     finally:
         await store.close()

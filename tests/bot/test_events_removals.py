@@ -58,7 +58,7 @@ async def test_two_left_play_their_next_round_with_a_computer(env: Any) -> None:
     event = await store.get_event(event.id)
     assert event.status == "finished" and event.round == 2
     text = event_message(channel, message_id).content
-    assert "The event is over." in text and "wins the event" in text
+    assert "The event is over." in text and ("wins the event" in text or "share the win" in text)
 
 
 async def test_one_left_plays_on_and_meets_computers_at_the_final(env: Any) -> None:
@@ -130,5 +130,7 @@ async def test_a_removed_player_is_marked_and_does_not_share_the_win(env: Any) -
     assert f"3. {out}: 3.33 points (average score 0) (removed by the organiser)" in text
     assert text.count("(removed by the organiser)") == 1
     winner_line = text.splitlines()[-1]
-    assert "wins the event" in winner_line
-    assert all(name in winner_line for name in stayed) and out not in winner_line
+    # Two winners share the win, each name in bold once.
+    assert winner_line.startswith("🏆 **") and "share the win" in winner_line
+    assert all(f"**{name}**" in winner_line for name in stayed) and out not in winner_line
+    assert "***" not in winner_line
