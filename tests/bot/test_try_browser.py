@@ -5,8 +5,11 @@ with a table one click from Start; they start it, open their hand, draw, discard
 computer move without touching anything. Screenshots of each step land in the test's folder
 (and in ``SHANGHAI_SCREENSHOTS`` when set; CI keeps them).
 
-Slow (a whole browser and a bot process, about half a minute): ``.ci/run`` runs it with the
-slow tests, with ``SHANGHAI_REQUIRE_BROWSER=1`` so a missing browser fails rather than skips.
+Slow (a whole browser and a bot process, about half a minute): ``.ci/run`` runs it alone, after
+the other slow tests, with ``SHANGHAI_REQUIRE_BROWSER=1`` so a missing browser fails rather than
+skips. Alone, because simcord's page checks every picture in a fresh subprocess, one at a time:
+on a machine starved by four other test workers those checks fell 15 s and more behind, the
+page stopped opening menus, and the test failed about one run in eight.
 Playwright's own browser download is not used: the system's ``/usr/bin/chromium`` is.
 """
 
@@ -24,7 +27,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -98,6 +101,24 @@ def until(check: Callable[[], bool], seconds: float, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def quiet(page: Any, still: float = 1.0, at_most: float = 15.0) -> None:
+    """Wait, as a person reading the page would, until it has stood still for ``still``
+    seconds and is not busy ("Updating preview…"): a click on a page that is still changing
+    is refused as one revision old ("Action was not completed"). Gives up quietly after
+    ``at_most`` seconds: the click that follows then tells."""
+    deadline = time.monotonic() + at_most
+    seen, since = text(page), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        now = text(page)
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif time.monotonic() - since >= still and not status(page).startswith(
+            ("Updating", "Completing", "Loading")
+        ):
+            return
+
+
 def press(page: Any, name: str, then: Callable[[], bool], what: str, seconds: float = 60) -> None:
     """Click the latest button ``name`` until ``then()`` holds, as a person clicks again when
     the page answers "Action was not completed" (a click on a page one revision old), and
@@ -105,6 +126,7 @@ def press(page: Any, name: str, then: Callable[[], bool], what: str, seconds: fl
     deadline = time.monotonic() + seconds
     missed = 0
     while time.monotonic() < deadline:
+        quiet(page)
         button = page.get_by_role("button", name=name, exact=True)
         if button.count():
             button.last.click()
@@ -126,13 +148,14 @@ def choose(page: Any, menu: str, option: str, then: Callable[[], bool]) -> str:
     revision old) leaves that option shown as chosen, and choosing it again changes nothing:
     so each attempt picks the next option, as a person would pick another card.
 
-    On a loaded machine simcord's page can stop opening a menu at all after a refused click
-    (the menu's button answers, no list appears, nothing is sent); a person reloads the page
-    then, and so does this after two menus in a row that did not open."""
-    deadline = time.monotonic() + 60
+    On a loaded machine simcord's page can stop opening a menu at all (the menu's button
+    answers, no list appears, nothing is sent) while its pictures wait to be checked; a person
+    reloads the page then, and so does this after two menus in a row that did not open."""
+    deadline = time.monotonic() + 90
     attempt = 0
     closed_in_a_row = 0
     while time.monotonic() < deadline:
+        quiet(page)
         box = page.get_by_role("combobox", name=menu)
         if not box.count():
             box = page.get_by_text(menu)
