@@ -77,10 +77,18 @@ class Publisher(Placement):
     """The service's listener on the Discord side."""
 
     def __init__(
-        self, bot: Any, interval: float = 1.5, quiet_interval: float | None = None
+        self,
+        bot: Any,
+        interval: float = 1.5,
+        quiet_interval: float | None = None,
+        *,
+        ping_turns: bool = True,
     ) -> None:
         self.bot = bot
         self.interval = interval
+        #: Whether a turn that begins with its player's hand closed mentions them, which
+        #: posts the table message again at the bottom (an edit notifies nobody).
+        self.ping_turns = ping_turns
         #: The pace of a table whose players all follow their hands: a few turns per edit.
         self.quiet_interval = QUIET_TURNS * interval if quiet_interval is None else quiet_interval
         self.boxes: dict[int, Outbox] = {}
@@ -182,7 +190,9 @@ class Publisher(Placement):
     def _ping_for(self, change: Change) -> int | None:
         """The person whose turn began and who can't be reached through their open hand."""
         table, view = change.table, change.table.view
-        if not change.new_turn or view is None or view.is_over or table.closed:
+        if not self.ping_turns or not change.new_turn or view is None or view.is_over:
+            return None
+        if table.closed:
             return None
         seat = view.current
         if table.is_computer(seat) or table.is_away(seat):

@@ -172,6 +172,10 @@ async def session(
     env = simcord.Env(bot, settle_timeout=SETTLE_SECONDS)
     world = build_world(env, viewers)
     await env.start()
+    # One person sees the whole channel on the page: nobody needs a notification, and a table
+    # message posted again between the seats' notices and the hand (what a mention does) left
+    # simcord's page unable to keep the hand's Discard menu open under that tall message.
+    bot.publisher.ping_turns = False
     try:
         with env.time_context():
             await lay_the_table(world)
