@@ -77,18 +77,14 @@ class Publisher(Placement):
     """The service's listener on the Discord side."""
 
     def __init__(
-        self,
-        bot: Any,
-        interval: float = 1.5,
-        quiet_interval: float | None = None,
-        *,
-        ping_turns: bool = True,
+        self, bot: Any, interval: float = 1.5, quiet_interval: float | None = None
     ) -> None:
         self.bot = bot
         self.interval = interval
         #: Whether a turn that begins with its player's hand closed mentions them, which
-        #: posts the table message again at the bottom (an edit notifies nobody).
-        self.ping_turns = ping_turns
+        #: posts the table message again at the bottom (an edit notifies nobody). The try
+        #: session, where one person sees everything, turns it off.
+        self.ping_turns = True
         #: The pace of a table whose players all follow their hands: a few turns per edit.
         self.quiet_interval = QUIET_TURNS * interval if quiet_interval is None else quiet_interval
         self.boxes: dict[int, Outbox] = {}
@@ -190,7 +186,7 @@ class Publisher(Placement):
     def _ping_for(self, change: Change) -> int | None:
         """The person whose turn began and who can't be reached through their open hand."""
         table, view = change.table, change.table.view
-        if not self.ping_turns or not change.new_turn or view is None or view.is_over:
+        if not (self.ping_turns and change.new_turn) or view is None or view.is_over:
             return None
         if table.closed:
             return None
