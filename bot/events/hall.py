@@ -21,7 +21,7 @@ from bot.screens.event_text import event_text
 from data.events import EventRecord
 
 if TYPE_CHECKING:
-    from bot.events.runner import EventRunner
+    from bot.events.runner import EventView
     from bot.process.app import ShanghaiBot
 
 #: How long a table's thread stays visible without activity, in minutes (a day).
@@ -48,7 +48,6 @@ class DiscordHall:
 
     def __init__(self, bot: ShanghaiBot) -> None:
         self.bot = bot
-        self.runner: EventRunner | None = None
 
     async def open_thread(self, event: EventRecord, name: str) -> int:
         channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(
@@ -84,9 +83,18 @@ class DiscordHall:
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
             )
 
-    async def show(self, event_id: int) -> None:
-        assert self.runner is not None
-        view = await self.runner.view(event_id)
+    async def tell(self, event: EventRecord, user_id: int, key: str, **values: Any) -> None:
+        """A private line to one player, as a direct message (a player whose messages are
+        closed to the bot simply does not get it)."""
+        with contextlib.suppress(discord.HTTPException):
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(
+                t(key, event_language(event), **values),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def show(self, view: EventView) -> None:
+        """Edit the event message to draw ``view``, as the runner computed it."""
         event = view.event
         if event.message_id is None:
             return

@@ -26,7 +26,7 @@ class FakeHall:
         self.threads += 1
         return self.threads
 
-    async def show(self, event_id: int) -> None:
+    async def show(self, view: Any) -> None:
         self.shown += 1
 
 
@@ -48,7 +48,7 @@ class FakeService:
     async def join(self, table_id: int, user_id: int, name: str) -> None:
         self.seats[table_id].append(Seat(user_id, name))
 
-    async def start(self, table_id: int, user_id: int) -> None:
+    async def start(self, table_id: int, user_id: int, dealt: Any = None) -> None:
         await self.store.start_game(table_id, self.seats[table_id], "{}", None, None)
 
 
