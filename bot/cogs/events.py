@@ -134,6 +134,13 @@ class Events(JoinsShanghai):
                     "seat the event's tables.",
                     code="event.needs_threads",
                 )
+            if event.options.get("duplicate") and not granted.create_private_threads:
+                # A duplicate round's tables play in private threads (``DiscordHall``).
+                raise UserError(
+                    "A duplicate event's tables play in private threads: the bot needs Create "
+                    "Private Threads here.",
+                    code="event.needs_private_threads",
+                )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.runner.start(event_id, user.id)
             await interaction.followup.send(t("event.started", language), ephemeral=True)

@@ -9,6 +9,7 @@ its own: classes shared by both must live in an ordinary module.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import discord
@@ -49,17 +50,33 @@ class DiscordHall:
     def __init__(self, bot: ShanghaiBot) -> None:
         self.bot = bot
 
-    async def open_thread(self, event: EventRecord, name: str) -> int:
+    async def open_thread(
+        self, event: EventRecord, name: str, members: Collection[int] = ()
+    ) -> int:
+        """A public thread for the table; with ``members``, a private thread only they (and
+        the server's moderators) see, each added now (a duplicate round's table, whose play
+        would tell the other tables their cards)."""
         channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(
             event.channel_id
         )
         if not isinstance(channel, discord.TextChannel):
             raise UserError("The event's channel cannot hold threads.", code="event.no_threads")
+        if not members:
+            thread = await channel.create_thread(
+                name=name[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=ARCHIVE_MINUTES,
+            )
+            return thread.id
         thread = await channel.create_thread(
             name=name[:100],
-            type=discord.ChannelType.public_thread,
+            type=discord.ChannelType.private_thread,
             auto_archive_duration=ARCHIVE_MINUTES,
+            invitable=False,
         )
+        for member in members:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.add_user(discord.Object(member))
         return thread.id
 
     def can_open_threads(self, event: EventRecord) -> bool:
@@ -67,7 +84,8 @@ class DiscordHall:
         if not isinstance(channel, discord.TextChannel):
             return False
         granted = channel.permissions_for(channel.guild.me)
-        return granted.create_public_threads and granted.send_messages_in_threads
+        private = granted.create_private_threads or not event.options.get("duplicate")
+        return granted.create_public_threads and granted.send_messages_in_threads and private
 
     async def announce(self, event: EventRecord, key: str, **values: Any) -> None:
         channel = self.bot.get_channel(event.channel_id)

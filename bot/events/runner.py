@@ -76,8 +76,11 @@ COMPUTER_LEVEL = "normal"
 class Hall(Protocol):
     """What the runner asks of Discord."""
 
-    async def open_thread(self, event: EventRecord, name: str) -> int:
-        """A thread under the event's channel for one table; its id."""
+    async def open_thread(
+        self, event: EventRecord, name: str, members: Collection[int] = ()
+    ) -> int:
+        """A thread under the event's channel for one table; its id. With ``members`` the
+        thread is private to them."""
         ...
 
     async def show(self, view: EventView) -> None:
@@ -476,7 +479,7 @@ class EventRunner:
             thread_id = table.channel_id
             if table.table_id is None:
                 title = f"{event.name} · {table.round}.{table.position + 1}"
-                thread_id = await self.hall.open_thread(event, title)
+                thread_id = await self.hall.open_thread(event, title, self._watchers(rows, table))
                 live = await self.service.open_table(
                     event.guild_id,
                     thread_id,
@@ -537,14 +540,25 @@ class EventRunner:
         return replace(event, options=options)
 
     @staticmethod
+    def _watchers(rows: EventRows, table: EventTable) -> tuple[int, ...]:
+        """Who may see a duplicate table's thread: its players, and the organiser unless they
+        play at another table of the round (the play of one table tells the others their
+        cards). Nobody is listed for an ordinary table or a final: their threads are public."""
+        if _dealt_of(rows.event, table) is None:
+            return ()
+        organiser = rows.event.organiser_id
+        elsewhere = any(
+            organiser in other.players
+            for other in rows.tables
+            if other.round == table.round and other is not table
+        )
+        return (*table.players, *(() if elsewhere or organiser in table.players else (organiser,)))
+
+    @staticmethod
     def _dealt(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:
         """The secret and first-dealer seed of ``table``'s round and seat count, or ``None``
         for a table dealt its own cards (an ordinary event, a final table)."""
-        dealt = (event.options.get("dealt") or {}).get(str(table.round)) or {}
-        pair = dealt.get(str(len(table.players) + table.computers))
-        if pair is None:
-            return None
-        return bytes.fromhex(str(pair[0])), int(pair[1])
+        return _dealt_of(event, table)
 
     def _deals(self, event: EventRecord) -> int:
         """How many deals each game of the event has."""
@@ -743,6 +757,14 @@ class EventRunner:
         rating = {row.user_id: row.rating for row in board}
         rated = sorted((p for p in players if p in rating), key=lambda p: -rating[p])
         return [*rated, *(p for p in players if p not in rating)]
+
+
+def _dealt_of(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:
+    dealt = (event.options.get("dealt") or {}).get(str(table.round)) or {}
+    pair = dealt.get(str(len(table.players) + table.computers))
+    if pair is None:
+        return None
+    return bytes.fromhex(str(pair[0])), int(pair[1])
 
 
 def number_text(value: Fraction) -> str:
