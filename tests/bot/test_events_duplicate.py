@@ -12,9 +12,12 @@ import random
 import re
 from typing import Any
 
+import discord
 import pytest
 import simcord
 from simcord.backend.errors import SetupError
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
 
 from bot import Settings
 from bot.events.runner import EventRunner
@@ -259,3 +262,48 @@ async def _dealt_alike(store: Any, tables: list[Any], posted: list[str], channel
     for seat in range(4):
         hands = {tuple(sorted(map(str, game.hands[seat]))) for game in first_deals}
         assert len(hands) == 1, f"seat {seat} was dealt different cards"
+
+
+async def test_a_duplicate_round_posts_its_hashes_and_plays_in_private_threads(env: Any) -> None:
+    channel, organiser, players, message_id = await open_event(
+        env, 5, table_size=4, rounds=2, duplicate=True
+    )
+    assert "Duplicate" in event_message(channel, message_id).content
+    spectator = channel.guild.add_member(env.create_user("watcher"))
+    assert (await organiser.click(event_message(channel, message_id), label="Start")).acknowledged
+    await runner(env).idle()
+    store, service = env.bot.store, env.bot.service
+    (event,) = await store.open_events()
+    tables = await store.event_tables(event.id)
+    # Five at tables of four: both filled to four, so both are dealt alike.
+    assert [(len(t.players), t.computers) for t in tables] == [(3, 1), (2, 2)]
+    games = [service.get(t.table_id).game for t in tables]
+    assert games[0].secret == games[1].secret and games[0].dealer == games[1].dealer
+    assert [sorted(map(str, hand)) for hand in games[0].hands] == [
+        sorted(map(str, hand)) for hand in games[1].hands
+    ]
+    posted = hashes_posted(channel)
+    assert posted == [games[0].commitment, *posted[1:]] and len(posted) == 10
+    by_id = {p.id: p for p in players}
+    for table in tables:
+        thread = _thread(channel, table)
+        assert seen_in(thread, spectator) == []
+        assert all(seen_in(thread, by_id[p]) for p in table.players)
+    # The organiser, who plays nowhere, may look into every table (to end a stuck one).
+    assert all(seen_in(_thread(channel, t), organiser) for t in tables)
+
+
+async def test_a_duplicate_event_needs_private_threads_to_start(env: Any) -> None:
+    channel, organiser, _, message_id = await open_event(env, 3, duplicate=True)
+    env.backend.set_overwrite(
+        channel.id,
+        Overwrite(
+            env.bot.user.id,
+            OverwriteType.MEMBER,
+            deny=discord.Permissions(create_private_threads=True).value,
+        ),
+    )
+    refused = await organiser.click(event_message(channel, message_id), label="Start")
+    simcord.assert_responded(refused, contains="Create Private Threads", ephemeral=True)
+    (event,) = await env.bot.store.open_events()
+    assert event.status == "signup" and await env.bot.store.event_tables(event.id) == []
