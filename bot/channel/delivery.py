@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.ground.backoff import Backoff
+from bot.ground.logs import at_ids, at_table
 from bot.i18n import DEFAULT_LANGUAGE, Language, t, table_language
-from bot.process.backoff import Backoff
-from bot.process.logs import at_ids, at_table
 
 if TYPE_CHECKING:
     from bot.channel.outbox import Outbox

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.channel.delivery import new_backoff
+from bot.ground.backoff import Backoff
 from bot.i18n import Language
-from bot.process.backoff import Backoff
 
 if TYPE_CHECKING:
     from bot.service.table_snapshot import TableSnapshot

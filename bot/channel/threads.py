@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.ground.logs import at_table
 from bot.i18n import t, table_language
-from bot.process.logs import at_table
 
 if TYPE_CHECKING:
     from bot.service import TableService

@@ -19,8 +19,8 @@ from typing import Any
 import discord
 
 from bot.channel.delivery import NEEDED
+from bot.ground.errors import UserError
 from bot.i18n import interaction_language, t
-from bot.interactions.errors import UserError
 
 
 class BotLacksPermissions(UserError):

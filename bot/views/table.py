@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.channel.threads import start_in_thread
+from bot.ground.errors import NotHost, UserError
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.terms import contract_text
 from bot.interactions import answers, guards
-from bot.interactions.errors import NotHost, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.screens.attachments import TABLE_FILE
