@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import discord
 
+from bot.events.event_text import event_text
 from bot.ground.errors import UserError
 from bot.i18n import Language, t
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
-from bot.screens.event_text import event_text
 from data.events import EventRecord
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: What the bot needs besides ``delivery.NEEDED`` to play a game in a thread of its own.
+#: What the bot needs besides ``permissions.NEEDED`` to play a game in a thread of its own.
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 #: The table option (and server default) that asks for a thread.
 THREADS_OPTION = "threads"
