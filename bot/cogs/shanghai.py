@@ -25,7 +25,6 @@ from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import guild_settings, rules_for
-from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
 from bot.views.table import (
@@ -173,7 +172,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
-            settings = self.bot.settings
             overrides: dict[str, Any] = {}
             if deals is not None:
                 overrides["num_deals"] = deals
@@ -189,24 +187,15 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
             options = guild_settings.table_options(
                 defaults,
-                given={
-                    "preset": preset,
-                    "buy_seconds": buy_seconds,
-                    "turn_seconds": turn_seconds,
-                    "language": language,
-                    "threads": thread,
-                },
-                fallback={
-                    "preset": "standard",
-                    "buy_seconds": settings.buy_seconds,
-                    "turn_seconds": settings.turn_seconds,
-                    "language": server_language(interaction),
-                    "threads": settings.threads,
-                },
+                bot_defaults(self.bot, interaction),
+                preset=preset,
+                buy_seconds=buy_seconds,
+                turn_seconds=turn_seconds,
+                language=language,
+                threads=thread,
+                rules=overrides,
+                four_colour=bool(four_colour),
             )
-            options["rules"] = overrides
-            if four_colour:
-                options[FOUR_COLOUR_OPTION] = True
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
@@ -370,6 +359,18 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         """Manage Server: take one member's results off the leaderboard (asks first)."""
         async with guard(interaction):
             await board.ask_remove(self.bot, interaction, member, user_id)
+
+
+def bot_defaults(bot: ShanghaiBot, interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The bot's own table options, for what neither the opener nor the server chose."""
+    settings = bot.settings
+    return {
+        "preset": "standard",
+        "buy_seconds": settings.buy_seconds,
+        "turn_seconds": settings.turn_seconds,
+        "language": server_language(interaction),
+        "threads": settings.threads,
+    }
 
 
 async def open_table_here(

@@ -27,6 +27,7 @@ from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
 from bot.events.standings import Finish, Standing, standings, winners, with_final
 from bot.ground.errors import UserError
 from bot.service import TableService
+from bot.service.guild_settings import GuildDefaults, table_options
 from bot.service.live import Change
 from data.events import EventRecord, EventTable
 from data.store import Store
@@ -380,15 +381,19 @@ class EventRunner:
 
     @staticmethod
     def _options(event: EventRecord) -> dict[str, Any]:
-        options: dict[str, Any] = {"preset": event.options.get("preset", "standard")}
-        deals = event.options.get("deals")
-        options["rules"] = {"num_deals": int(deals)} if deals else {}
-        for key in ("language", "buy_seconds", "turn_seconds"):
-            if key in event.options:
-                options[key] = event.options[key]
-        if event.options.get("ranked", True) is False:
-            options["casual"] = True  # the table's own rule: its game is casual
-        return options
+        """The options of an event's table: the event's choices, no server defaults."""
+        chosen = event.options
+        deals = chosen.get("deals")
+        return table_options(
+            GuildDefaults(),
+            {"preset": "standard"},
+            preset=chosen.get("preset"),
+            buy_seconds=chosen.get("buy_seconds"),
+            turn_seconds=chosen.get("turn_seconds"),
+            language=chosen.get("language"),
+            rules={"num_deals": int(deals)} if deals else {},
+            casual=chosen.get("ranked", True) is False,
+        )
 
     # -- reading ----------------------------------------------------------------------------
 
