@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.events.clock import StartTimers
-from bot.events.ended import finishes_now
 from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
 from bot.events.standings import Finish, Standing, standings, winners, with_final
 from bot.ground.errors import UserError
@@ -235,7 +234,7 @@ class EventRunner:
         if event_id is None:
             raise UserError("This table is not part of an event.", code="event.not_event_table")
         await self._organiser(event_id, user_id)
-        await self.store.set_event_finishes(table_id, finishes_now(self.service.get(table_id)))
+        await self.store.set_event_finishes(table_id, self.service.finishes_now(table_id))
         await self.service.end(table_id, user_id)
 
     async def _organiser(self, event_id: int, user_id: int) -> EventRecord:
