@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,6 +21,7 @@ from bot.i18n import (
 )
 from bot.i18n.fit import fit
 from bot.interactions import guards
+from bot.interactions.controls import Control
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions
@@ -48,7 +50,7 @@ PRESETS = [
 
 
 class EndButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Control[discord.ui.Button[Any]],
     template=r"sh:end:(?P<table>[0-9]{1,19}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)",
 ):
     """The confirmation of /shanghai end; only the member who asked may answer it."""
@@ -70,26 +72,23 @@ class EndButton(
         self.table_id, self.user_id, self.answer = table_id, user_id, answer
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> EndButton:
+    def from_match(cls, match: re.Match[str]) -> EndButton:
         return cls(parse_id(match["table"]), parse_id(match["user"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if interaction.user.id != self.user_id or guards.is_public(interaction):
-                raise UserError(
-                    "This confirmation belongs to someone else.", code="not_your_confirmation"
-                )
-            table = guards.table_here(interaction, self.table_id)
-            language = interaction_language(interaction)
-            if self.answer == "no":
-                await interaction.response.edit_message(content=t("end.kept", language), view=None)
-                return
-            bot: ShanghaiBot = interaction.client
-            guards.require_may_end(interaction, table)
-            await bot.service.end(self.table_id, interaction.user.id)
-            await interaction.response.edit_message(content=t("end.done", language), view=None)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.user_id or guards.is_public(interaction):
+            raise UserError(
+                "This confirmation belongs to someone else.", code="not_your_confirmation"
+            )
+        table = guards.table_here(interaction, self.table_id)
+        language = interaction_language(interaction)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=t("end.kept", language), view=None)
+            return
+        bot: ShanghaiBot = interaction.client
+        guards.require_may_end(interaction, table)
+        await bot.service.end(self.table_id, interaction.user.id)
+        await interaction.response.edit_message(content=t("end.done", language), view=None)
 
 
 # Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the

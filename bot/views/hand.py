@@ -18,6 +18,7 @@ when something changes for its player.
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,6 +28,7 @@ from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import answers, guards
+from bot.interactions.controls import Control
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
 from bot.screens.card_words import SortMode
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_BUTTON_TEMPLATE):
+class HandButton(Control[discord.ui.Button[Any]], template=HAND_BUTTON_TEMPLATE):
     """A button of the private hand."""
 
     def __init__(
@@ -72,25 +74,19 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         self.table_id, self.tag, self.sort, self.verb = table_id, tag, sort, verb
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-    ) -> HandButton:
+    def from_match(cls, match: re.Match[str]) -> HandButton:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
         return cls(parse_id(match["table"]), match["tag"], sort, match["verb"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if await answer_hand_on_public(interaction, self.table_id):
-                return
-            modal = self.verb == "downedit"
-            async with answers.for_click(interaction, self.table_id, fresh=False, modal=modal):
-                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if await answer_hand_on_public(interaction, self.table_id):
+            return
+        modal = self.verb == "downedit"
+        async with answers.for_click(interaction, self.table_id, fresh=False, modal=modal):
+            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
 
 
-class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_SELECT_TEMPLATE):
+class HandSelect(Control[discord.ui.Select[Any]], template=HAND_SELECT_TEMPLATE):
     """A select menu of the private hand (discard, lay off, swap)."""
 
     def __init__(
@@ -120,24 +116,18 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         self.table_id, self.tag, self.sort, self.verb = table_id, tag, sort, verb
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-    ) -> HandSelect:
+    def from_match(cls, match: re.Match[str]) -> HandSelect:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
         return cls(
             parse_id(match["table"]), match["tag"], sort, match["verb"], arg=match["arg"] or ""
         )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if await answer_hand_on_public(interaction, self.table_id):
-                return
-            values = [str(value) for value in self.item.values]
-            async with answers.for_click(interaction, self.table_id, fresh=False):
-                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if await answer_hand_on_public(interaction, self.table_id):
+            return
+        values = [str(value) for value in self.item.values]
+        async with answers.for_click(interaction, self.table_id, fresh=False):
+            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
 
 
 async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id: int) -> bool:
