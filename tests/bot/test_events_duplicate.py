@@ -21,8 +21,8 @@ from simcord.enums import OverwriteType
 
 from bot import Settings
 from bot.events.runner import EventRunner
-from bot.interactions.errors import UserError
-from bot.process.replay_cli import record_of_table
+from bot.ground.errors import UserError
+from bot.service.results import record_of_table
 from engine.errors import IllegalAction
 from engine.players.strategy import EasyStrategy
 
