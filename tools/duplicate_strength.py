@@ -202,6 +202,16 @@ def mean_half(values: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def _progress(number: int, outcome: EventOutcome) -> EventOutcome:
+    """Print one event's figures as it ends (a long run shows it is moving)."""
+    print(
+        f"event {number}: ordinary {outcome.ordinary['all']:.3f}, "
+        f"duplicate {outcome.duplicate['all']:.3f}",
+        flush=True,
+    )
+    return outcome
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.duplicate_strength")
     parser.add_argument("--events", type=int, default=40)
@@ -223,11 +233,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         for i in range(args.events)
     ]
     started = time.perf_counter()
+    outcomes: list[EventOutcome] = []
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            outcomes = list(pool.map(run_event, jobs))
+            for outcome in pool.map(run_event, jobs):
+                outcomes.append(_progress(len(outcomes) + 1, outcome))
     else:
-        outcomes = [run_event(job) for job in jobs]
+        for job in jobs:
+            outcomes.append(_progress(len(outcomes) + 1, run_event(job)))
     elapsed = time.perf_counter() - started
     games = sum(o.games for o in outcomes)
     print(

@@ -34,8 +34,8 @@ def test_the_worked_example_of_the_docs() -> None:
     assert 0 not in points
     assert points[13] == Fraction(0) + Fraction(1, 2)  # 80 vs 0, 45; 25 vs 0, 30
     assert points[23] == Fraction(1) + Fraction(1)
-    # Every board shares out half a point per pair of tables (three pairs, six boards); the
-    # computer kept its half point (45 beat 80 on deal 1).
+    # Every board shares out half as many points as the tables that played it (1.5 for
+    # three; six boards); the computer kept its half point (45 beat 80 on deal 1).
     assert sum(points.values()) + Fraction(1, 2) == 6 * 3 * Fraction(1, 2)
 
 

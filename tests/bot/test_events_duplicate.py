@@ -233,8 +233,7 @@ async def test_a_duplicate_event_deals_alike_hides_early_tables_and_scores_by_se
     text = event_message(channel, message_id).content
     assert "The event is over." in text and "Best of round 2" in text
     view = await runner(env).view(event.id)
-    # Two rounds of two deals: every person's matchpoints lie between 0 and 4, and the
-    # group's boards share out half a point per pair of tables (computers keep theirs).
+    # Two rounds of two deals: every person's matchpoints lie between 0 and 4.
     assert all(0 <= s.points <= 4 for s in view.standings)
 
 
