@@ -30,7 +30,7 @@ from engine.actions import Action, RequestBuy
 from engine.game import Game
 from engine.players.hints import deficiency
 from engine.players.levels import make_strategy
-from engine.players.review import Decision, decisions, review_decisions
+from engine.players.review import decisions, review_decisions
 from engine.record import record_game
 from engine.replay import replay
 from engine.rules import Rules

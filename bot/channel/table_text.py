@@ -116,7 +116,9 @@ def commitment_line(change: Change, language: Language) -> list[str]:
     view = change.table.view
     if view is None or view.commitment is None:
         return []
-    return [t("notice.shuffle_commitment", language, commitment=view.commitment)]
+    # The first 16 digits: one short line, still beyond forging; **Shuffle seeds** lists each
+    # seed beside its whole hash once the game is over.
+    return [t("notice.shuffle_commitment", language, commitment=view.commitment[:16])]
 
 
 def deal_end_events(events: list[Event]) -> list[Event]:

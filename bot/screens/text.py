@@ -42,8 +42,13 @@ def table_text(
     turn_deadline: float | None = None,
     away: Iterable[int] = (),
     language: Language = DEFAULT_LANGUAGE,
+    heading: bool = True,
+    seats: bool = True,
 ) -> str:
-    """The public table (spectator view): everything the table may know, nothing private."""
+    """The public table (spectator view): everything the table may know, nothing private.
+    Without ``heading`` the deal and contract are left to the message's title; without
+    ``seats`` the seats and melds are left to the table picture, which shows them (said once,
+    the message stays short on a phone)."""
     away_seats = set(away)
     rules = view.rules
     lines: list[str] = []
@@ -54,15 +59,16 @@ def table_text(
     elif rules.game == "rummy":
         lines.append(t("table.rummy_heading", language, deal=view.deal, target=rules.target_points))
     else:
-        lines.append(
-            t(
-                "table.heading",
-                language,
-                deal=view.deal,
-                deals=rules.num_deals,
-                contract=contract_text(view.contract, language),
+        if heading:
+            lines.append(
+                t(
+                    "table.heading",
+                    language,
+                    deal=view.deal,
+                    deals=rules.num_deals,
+                    contract=contract_text(view.contract, language),
+                )
             )
-        )
         turn = t(
             "table.turn", language, name=names[view.current], step=step_word(view.step, language)
         )
@@ -85,9 +91,14 @@ def table_text(
         restocks = str(view.restocks)
         if rules.max_restocks is not None:
             restocks += f"/{rules.max_restocks}"
-        lines.append(
-            t("table.piles", language, upcard=upcard, stock=view.stock_size, restocks=restocks)
-        )
+        if view.restocks:
+            lines.append(
+                t("table.piles", language, upcard=upcard, stock=view.stock_size, restocks=restocks)
+            )
+        else:  # no stock turned yet: nothing to count
+            lines.append(t("table.piles_fresh", language, upcard=upcard, stock=view.stock_size))
+    if not seats:
+        return "\n".join(lines)
     lines.append("")
     lines.append(t("table.seats", language))
     limit = buy_limit_text(view)

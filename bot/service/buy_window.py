@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Literal
 
 from engine import Game
 from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
-from engine.errors import IllegalAction
 from engine.cards import Card
+from engine.errors import IllegalAction
 from engine.players.expert import ExpertStrategy
 from engine.players.hints import SlotPlan, plan_contract
 from engine.players.strategy import cards_short

@@ -118,7 +118,9 @@ class LiveTable:
     views_of: Game | None = field(default=None, compare=False, repr=False)
     #: Each seat's last answer to "does the upcard help this hand" and what it was asked
     #: about (``buy_window.buy_why_seat``): the same hand and upcard are not searched twice.
-    helps: dict[int, tuple[object, BuyWhy | None]] = field(default_factory=dict, compare=False, repr=False)
+    helps: dict[int, tuple[object, BuyWhy | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     #: The events of the last change told to the listener and the screens it was told with
     #: (by user id), while nothing changed since: a click's answer is its screen from there.
     told: tuple[Sequence[Event], dict[int, SeatSnapshot]] | None = field(
