@@ -145,8 +145,9 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     key = "notice.sheet_after_deal" if view.rules.game == "shanghai" else "notice.sheet_after_hand"
     parts.append(t(key, language, deal=ended.deal))
     rummy = view.rules.game == "rummy"
-    parts.append(score_sheet_text(names, view.score_sheet, language, hands=rummy))
     over = next((e for e in change.events if isinstance(e, GameEnded)), None)
+    sheet = score_sheet_text(names, view.score_sheet, language, hands=rummy, over=over is not None)
+    parts.append(sheet)
     if over is not None:
         parts.append(t("notice.game_over", language, number=table.id))
         parts.append(standings_text(names, list(over.totals), over.winners))

@@ -239,10 +239,11 @@ def score_sheet_text(
     language: Language = DEFAULT_LANGUAGE,
     *,
     hands: bool = False,
+    over: bool = False,
 ) -> str:
-    """Deal by deal, with totals, as short lines a phone shows whole (``sheet_text``); a
-    game of ``hands`` (Rummy) names its deals hands."""
-    return sheet_text(names, sheet, language, hands=hands)
+    """The sheet's last deal and totals as a code block a phone shows whole (``sheet_text``);
+    a game of ``hands`` (Rummy) names its deals hands; a game ``over`` stars no leader."""
+    return sheet_text(names, sheet, language, hands=hands, over=over)
 
 
 def standings_text(names: Sequence[str], totals: Sequence[int], winners: Iterable[int]) -> str:
