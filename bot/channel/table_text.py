@@ -151,6 +151,7 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     if over is not None:
         parts.append(t("notice.game_over", language, number=table.id))
         parts.append(standings_text(names, list(over.totals), over.winners))
+        parts.append("")  # the numbered standings end here: the lines after are not their last
         parts.append(winner_line(names, list(over.totals), over.winners, view.rules.game, language))
         if over.deal_seeds:  # public now; the button under this message lists them
             parts.append(t("notice.seeds_revealed", language))

@@ -190,7 +190,7 @@ async def test_turn_timer_plays_for_absent_player(env: simcord.Env) -> None:
     assert game.current != seat
     assert len(game.hand_of(str(p.id))) == 11
     notices = "\n".join(text_of(m) for m in world.channel.history())
-    assert f"**{p.name}** ran out of time" in notices
+    assert f"Out of time, **{p.name}**" in notices
     assert world.table.away[seat].timeouts == 1 and not world.table.away[seat].away
     # Three timeouts in a row mark the seat away; a click brings the player back.
     for _ in range(12):

@@ -92,9 +92,7 @@ async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]
     # The re-armed turn timer plays for the next player when it runs out.
     await env.advance_time(91)
     assert world.current().id == p.id
-    assert f"**{nxt.name}** ran out of time" in "\n".join(
-        text_of(m) for m in world.channel.history()
-    )
+    assert f"Out of time, **{nxt.name}**" in "\n".join(text_of(m) for m in world.channel.history())
 
 
 async def play_to_the_end(world: World, env: simcord.Env, max_steps: int = 3000) -> None:
