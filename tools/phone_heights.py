@@ -163,6 +163,7 @@ async def run(seed: int, show: bool, save: Path | None) -> None:
                 await you.click(message, label="Start")
                 await env.advance_time(2)
                 table = bot.service.for_channel(world.channel.id)
+                assert table is not None
                 message = next(
                     m for m in world.channel.history() if m.id == table.record.message_id
                 )

@@ -271,11 +271,12 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             body = f"{heading}\n{text}"
             if len(body) + len(extra) < 1990:  # one message when it fits (Discord: 2000)
                 body, extra = f"{body}\n{extra}", ""
-            first = {"view": pages} if pages is not None and not extra else {}
-            await interaction.response.send_message(body[:1990], ephemeral=True, **first)
+            none: Any = discord.utils.MISSING  # no view at all, as without one
+            first = pages if pages is not None and not extra else none
+            await interaction.response.send_message(body[:1990], ephemeral=True, view=first)
             if extra:  # Dutch and Spanish say more: the house rules follow on their own
-                last = {"view": pages} if pages is not None else {}
-                await interaction.followup.send(extra[:1990], ephemeral=True, **last)
+                last = pages if pages is not None else none
+                await interaction.followup.send(extra[:1990], ephemeral=True, view=last)
 
     @app_commands.command(name="table")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
