@@ -74,7 +74,12 @@ def table_text(
         )
         if turn_deadline is not None:
             turn += t("table.turn_deadline", language, countdown=countdown(turn_deadline))
-        lines.append(t("table.dealer_and_turn", language, dealer=names[view.dealer], turn=turn))
+        if seats:
+            lines.append(
+                t("table.dealer_and_turn", language, dealer=names[view.dealer], turn=turn)
+            )
+        else:  # the picture marks the dealer
+            lines.append(turn)
         if view.upcard is None:
             upcard = t("table.upcard_none", language)
         elif view.upcard_live and buy_deadline is not None:

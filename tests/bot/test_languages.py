@@ -63,7 +63,7 @@ DUTCH = Words(
     lobby_title="Shanghai: tafel open",
     not_host="Alleen de host kan het spel starten.",
     dealt="Er is gedeeld!",
-    table_title="Shanghai: ronde 1 van 1 · 2 sets van 3",
+    table_title="Ronde 1 van 1 · 2 sets van 3",
     seats="**Plaatsen**",
     own_turn_buy="Je bent aan de beurt",
     draw="Trek van de trekstapel",
@@ -84,7 +84,7 @@ SPANISH = Words(
     lobby_title="Shanghai: mesa abierta",
     not_host="Solo el anfitrión puede empezar la partida.",
     dealt="¡Cartas repartidas!",
-    table_title="Shanghai: ronda 1 de 1 · 2 grupos de 3",
+    table_title="Ronda 1 de 1 · 2 grupos de 3",
     seats="**Asientos**",
     own_turn_buy="Es tu turno",
     draw="Robar del mazo",
@@ -205,7 +205,7 @@ async def test_an_english_player_reads_english_in_private_at_a_dutch_table(
     assert (await anna.click(world.message(), label="Start")).acknowledged
 
     table = world.message()
-    assert heading_of(table) == "Shanghai: ronde 1 van 1 · 2 sets van 3"  # ... and so is the table
+    assert heading_of(table) == "Ronde 1 van 1 · 2 sets van 3"  # ... and so is the table
     hand = await emma.click(table, label="Mijn hand")
     assert hand.ephemeral
     assert "**Your hand**" in text_of(hand.response)  # ... but her hand is English

@@ -327,5 +327,5 @@ async def test_an_old_release_lobby_starts_into_a_layout(env: simcord.Env) -> No
     lobby = next(m for m in world.channel.history() if m.id == old.id)
     assert is_layout(lobby) and not lobby.embeds and custom_ids(lobby) == []
     message = world.message()
-    assert is_layout(message) and heading_of(message).startswith("Shanghai: deal 1")
+    assert is_layout(message) and heading_of(message).startswith("Deal 1 of ")
     assert "My hand" in button_labels(message)
