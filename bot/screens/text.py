@@ -75,9 +75,7 @@ def table_text(
         if turn_deadline is not None:
             turn += t("table.turn_deadline", language, countdown=countdown(turn_deadline))
         if seats:
-            lines.append(
-                t("table.dealer_and_turn", language, dealer=names[view.dealer], turn=turn)
-            )
+            lines.append(t("table.dealer_and_turn", language, dealer=names[view.dealer], turn=turn))
         else:  # the picture marks the dealer
             lines.append(turn)
         if view.upcard is None:

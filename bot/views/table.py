@@ -317,6 +317,10 @@ def next_deal_row(table_id: int, language: Language) -> list[discord.ui.Item[Any
     return [TableButton("nextdeal", table_id, label=t("button.next_deal", language))]
 
 
+#: Discord's limit on a picture's alt text in a media gallery.
+ALT_LIMIT = 1024
+
+
 def render_table(
     table: TableSnapshot, *, news: str = "", picture: str | None = None
 ) -> discord.ui.LayoutView:
@@ -379,6 +383,10 @@ def render_table(
         # The picture shows the seats and the melds (its alt text says them): said once.
         seats=shown is None,
     )
+    if shown is not None:  # the seats and melds in words, for those who cannot see the picture
+        blocks = table_text(view, names, away=table.away_seats, language=language).split("\n\n")
+        words = discord.utils.remove_markdown(" · ".join(blocks[1:]).replace("\n", " · "))
+        shown = (shown[0], f"{shown[1]}: {words}"[:ALT_LIMIT])
     title = t(
         "table.title",
         language,

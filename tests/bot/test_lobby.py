@@ -10,6 +10,7 @@ from bot.screens.attachments import HAND_FILE
 
 from .helpers import (
     button_labels,
+    gallery_alts,
     heading_of,
     old_table_click,
     open_hand,
@@ -59,10 +60,12 @@ async def test_start_deals_and_shows_table(env: simcord.Env) -> None:
     assert "My hand" in button_labels(message)
     assert "Buy" not in " ".join(button_labels(message))  # bought from the hands
     text = text_of(message)
-    assert "buying closes <t:" in text  # the first upcard's window, told in words
+    assert "closes <t:" in text  # the first upcard's window, told in words
     assert "Deal 1 of 2" in text and "2 sets of 3" in text
+    # The seats are said once, by the picture: its alt text names every player.
+    pictured = " ".join(gallery_alts(message))
     for player in world.players:
-        assert player.name in text
+        assert player.name in pictured
     # The first player is pinged in a new message.
     current = world.current()
     assert any(current.mention in text_of(m) for m in world.channel.history())
