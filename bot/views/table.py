@@ -17,17 +17,18 @@ carries them: their clicks keep doing what they did, so nothing breaks mid-game.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.channel.threads import start_in_thread
+from bot.ground.errors import NotHost, UserError
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.terms import contract_text
 from bot.interactions import answers, guards
-from bot.interactions.errors import NotHost, UserError
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
+from bot.interactions.threads import start_in_thread
 from bot.screens.attachments import TABLE_FILE
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
@@ -81,7 +82,7 @@ WRITES = frozenset(
 )
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
+class TableButton(Control[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
     """A button of the public table message."""
 
     def __init__(
@@ -99,32 +100,26 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         self.verb, self.table_id, self.window = verb, table_id, window
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-    ) -> TableButton:
+    def from_match(cls, match: re.Match[str]) -> TableButton:
         window = match["window"]
         if (match["verb"] in WINDOW_VERBS) != (window is not None):
             # A malformed id still gets an answer, from the callback.
             return cls("bad", parse_id(match["table"]))
         return cls(match["verb"], parse_id(match["table"]), window)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if self.verb == "again":  # its table has closed: the service checks the channel
-                await play_again(interaction, self.table_id)
-                return
-            guards.table_here(interaction, self.table_id)
-            if self.verb not in WRITES:  # My hand answers in time itself; the rest only read
-                await table_click(interaction, self.verb, self.table_id, self.window)
-                return
-            # Its lock (2 s at most) and its write (2 s) could pass Discord's 3 s: deferred
-            # by the watchdog if not answered in time, at once if the table is held now.
-            fresh = self.verb != "start" and self.verb != "unbuy"  # a new private message
-            async with answers.for_click(interaction, self.table_id, fresh=fresh):
-                await table_click(interaction, self.verb, self.table_id, self.window)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if self.verb == "again":  # its table has closed: the service checks the channel
+            await play_again(interaction, self.table_id)
+            return
+        guards.table_here(interaction, self.table_id)
+        if self.verb not in WRITES:  # My hand answers in time itself; the rest only read
+            await table_click(interaction, self.verb, self.table_id, self.window)
+            return
+        # Its lock (2 s at most) and its write (2 s) could pass Discord's 3 s: deferred
+        # by the watchdog if not answered in time, at once if the table is held now.
+        fresh = self.verb != "start" and self.verb != "unbuy"  # a new private message
+        async with answers.for_click(interaction, self.table_id, fresh=fresh):
+            await table_click(interaction, self.verb, self.table_id, self.window)
 
 
 async def play_again(interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -191,7 +186,7 @@ async def table_click(
     elif verb == "start":
         game = game_name(service.public(table_id))
         thread = await start_in_thread(interaction, service, table_id, game)
-        if thread is not None:  # the game is on in a thread of its own (bot/channel/threads.py)
+        if thread is not None:  # the game is on in a thread of its own (interactions/threads.py)
             moved = service.public(table_id)
             where = t(
                 "thread.lobby_moved", table_language(moved.record.options), thread=thread.mention
