@@ -109,8 +109,20 @@ def _secret(*parts: object) -> bytes:
     return hashlib.sha256(":".join(map(str, parts)).encode()).digest()
 
 
+def spread(order: Sequence[int], size: int = TABLE_SIZE) -> list[int]:
+    """``order`` rearranged so that cutting it into tables in order gives each table one
+    player from each band of the standings (table ``k`` gets places ``k``, ``k + T``, ...)."""
+    count = -(-len(order) // size)
+    return [order[i] for k in range(count) for i in range(k, len(order), count)]
+
+
 def play_event(
-    strengths: dict[int, str], rounds: int, seed: int, duplicate: bool, deals: int | None
+    strengths: dict[int, str],
+    rounds: int,
+    seed: int,
+    duplicate: bool,
+    deals: int | None,
+    mixed: bool = False,
 ) -> tuple[list[Standing], int]:
     """One event of ``strengths`` (player id -> level); its final standings and games."""
     rules = Rules.preset("standard")
@@ -124,7 +136,8 @@ def play_event(
     games = 0
     ordered: list[Standing] = []
     for number in range(1, rounds + 1):
-        seating = seat_round(order, TABLE_SIZE, computers=True, full=duplicate)
+        seated = spread(order) if mixed and number > 1 else order
+        seating = seat_round(seated, TABLE_SIZE, computers=True, full=duplicate)
         round_tables: list[TableDeals] = []
         for position, people in enumerate(seating.tables):
             extra = seating.computers[position] if seating.computers else 0
@@ -175,16 +188,18 @@ def concordance(ordered: Sequence[Standing], strengths: dict[int, str]) -> dict[
     return {name: right[name] / count[name] for name in right}
 
 
-def run_event(args: tuple[int, int, int, int | None]) -> EventOutcome:
-    """Both scorings of event ``index``: its player count and rounds drawn from its seed."""
-    index, players, rounds, deals = args
+def run_event(args: tuple[int, int, int, int | None, bool]) -> EventOutcome:
+    """Both scorings of event ``index``: its player count and rounds drawn from its seed
+    (``mixed``: later duplicate rounds seated with every band of the standings at each
+    table, ``spread``)."""
+    index, players, rounds, deals, mixed = args
     seed = index
     rng = random.Random(f"strengths:{seed}")
     levels = [LEVELS[i % 3] for i in range(players)]
     rng.shuffle(levels)
     strengths = {player + 1: level for player, level in enumerate(levels)}
     ordinary, ordinary_games = play_event(strengths, rounds, seed, False, deals)
-    duplicate, duplicate_games = play_event(strengths, rounds, seed, True, deals)
+    duplicate, duplicate_games = play_event(strengths, rounds, seed, True, deals, mixed)
     return EventOutcome(
         concordance(ordinary, strengths),
         concordance(duplicate, strengths),
@@ -220,6 +235,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=None, help="deals per game (default 10)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--mixed",
+        action="store_true",
+        help="seat later duplicate rounds with every band of the standings at each table",
+    )
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
     rounds = [int(x) for x in args.rounds.split(",")]
@@ -229,6 +249,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             counts[i % len(counts)],
             rounds[(i // len(counts)) % len(rounds)],
             args.deals,
+            args.mixed,
         )
         for i in range(args.events)
     ]

@@ -37,7 +37,7 @@ def test_a_small_event_plays_both_ways() -> None:
     assert sum(s.points for s in ordered) == 4
     ordinary, _ = play_event(strengths, rounds=1, seed=3, duplicate=False, deals=1)
     assert sum(s.points for s in ordinary) == 2 * (5 + 3 + 2 + 1)
-    outcome = run_event((3, 8, 1, 1))
+    outcome = run_event((3, 8, 1, 1, False))
     assert 0.0 <= outcome.ordinary["all"] <= 1.0 and outcome.games == 4
 
 
