@@ -40,6 +40,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from bot.events.duplicate import TableDeals, groups, round_points
+from bot.events.seating import mixed as seat_mixed
 from bot.events.seating import seat_round
 from bot.events.standings import (
     Finish,
@@ -109,13 +110,6 @@ def _secret(*parts: object) -> bytes:
     return hashlib.sha256(":".join(map(str, parts)).encode()).digest()
 
 
-def spread(order: Sequence[int], size: int = TABLE_SIZE) -> list[int]:
-    """``order`` rearranged so that cutting it into tables in order gives each table one
-    player from each band of the standings (table ``k`` gets places ``k``, ``k + T``, ...)."""
-    count = -(-len(order) // size)
-    return [order[i] for k in range(count) for i in range(k, len(order), count)]
-
-
 def play_event(
     strengths: dict[int, str],
     rounds: int,
@@ -136,7 +130,7 @@ def play_event(
     games = 0
     ordered: list[Standing] = []
     for number in range(1, rounds + 1):
-        seated = spread(order) if mixed and number > 1 else order
+        seated = seat_mixed(order, TABLE_SIZE) if mixed and number > 1 else order
         seating = seat_round(seated, TABLE_SIZE, computers=True, full=duplicate)
         round_tables: list[TableDeals] = []
         for position, people in enumerate(seating.tables):
@@ -191,7 +185,7 @@ def concordance(ordered: Sequence[Standing], strengths: dict[int, str]) -> dict[
 def run_event(args: tuple[int, int, int, int | None, bool]) -> EventOutcome:
     """Both scorings of event ``index``: its player count and rounds drawn from its seed
     (``mixed``: later duplicate rounds seated with every band of the standings at each
-    table, ``spread``)."""
+    table, as the bot seats them: ``bot.events.seating.mixed``)."""
     index, players, rounds, deals, mixed = args
     seed = index
     rng = random.Random(f"strengths:{seed}")

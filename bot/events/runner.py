@@ -45,7 +45,7 @@ from bot.events.duplicate import (
     groups,
     round_points,
 )
-from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
+from bot.events.seating import MIN_TABLE, SeatingError, final_table, mixed, seat_round
 from bot.events.standings import (
     Finish,
     Standing,
@@ -403,6 +403,8 @@ class EventRunner:
         size = int(event.options.get("table_size", 4))
         before = [user for _, user in rows.sit_outs]
         duplicate = bool(event.options.get("duplicate"))
+        if duplicate and number > 1:
+            order = mixed(order, size)
         try:
             seating = seat_round(
                 order,
