@@ -161,6 +161,32 @@ async def test_a_member_erases_their_data_and_leaves_the_board(
     simcord.assert_responded(nothing, contains="keeps nothing about you", ephemeral=True)
 
 
+async def test_an_erasure_waits_for_the_members_event_and_then_covers_it(
+    env: simcord.Env, settings: Settings
+) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    store = env.bot.store
+    event = await store.create_event(guild.id, channel.id, bob.id, "Friday", {})
+    await store.sign_up(event.id, alice.id, "alice", limit=10)
+    exported = await alice.slash(channel, "shanghai mydata export")
+    data = json.loads(await exported.response.attachments[0].read())
+    assert [(s["event_id"], s["name"]) for s in data["event_sign_ups"]] == [(event.id, "alice")]
+    asked = await alice.slash(channel, "shanghai mydata erase")
+    done = await alice.click(asked.response, label="Erase my data")
+    simcord.assert_responded(done, contains="You are in an event that is not over", ephemeral=True)
+    assert [p.name for p in await store.event_players(event.id)] == ["alice"]
+    await store.set_event_status(event.id, "cancelled", ["signup"])
+    asked = await alice.slash(channel, "shanghai mydata erase")
+    done = await alice.click(asked.response, label="Erase my data")
+    simcord.assert_responded(done, contains="now belong to")
+    assert [p.name for p in await store.event_players(event.id)] == ["a former player"]
+    nothing = await alice.slash(channel, "shanghai mydata erase")
+    simcord.assert_responded(nothing, contains="keeps nothing about you", ephemeral=True)
+
+
 async def test_a_server_that_removed_the_bot_is_noted_and_forgotten_when_it_returns(
     env: simcord.Env, settings: Settings
 ) -> None:
