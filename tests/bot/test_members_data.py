@@ -101,6 +101,18 @@ async def test_a_member_with_manage_channels_removes_a_player_as_the_host_can(
     assert world.table.seat_of(alice.id) not in world.table.removed
 
 
+async def test_a_player_who_left_the_server_is_kicked_by_id(env: simcord.Env) -> None:
+    world = await open_table(env, 4)
+    alice, bob, carol, dave = world.players
+    await start(world)
+    world.guild.remove_member(dave)  # the member picker cannot offer them any more
+    kicked = await alice.slash(world.channel, "shanghai kick", user_id=str(dave.id))
+    simcord.assert_responded(kicked, ephemeral=True)
+    assert world.table.seat_of(dave.id) in world.table.removed
+    bad = await alice.slash(world.channel, "shanghai kick", user_id="dave")
+    simcord.assert_responded(bad, contains="not a user id or a mention", ephemeral=True)
+
+
 async def test_a_member_exports_their_data_as_a_private_json_file(
     env: simcord.Env, settings: Settings
 ) -> None:
