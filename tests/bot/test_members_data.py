@@ -103,7 +103,7 @@ async def test_a_member_with_manage_channels_removes_a_player_as_the_host_can(
 
 async def test_a_player_who_left_the_server_is_kicked_by_id(env: simcord.Env) -> None:
     world = await open_table(env, 4)
-    alice, bob, carol, dave = world.players
+    alice, *_, dave = world.players
     await start(world)
     world.guild.remove_member(dave)  # the member picker cannot offer them any more
     kicked = await alice.slash(world.channel, "shanghai kick", user_id=str(dave.id))
