@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from data import AwayState, SqliteStore, StaleVersion, Store, StoreBusy, TableRecord
 from tests.commit_count import CommitCounter
+from tests.lock_clock import LockClock
 
 from .conftest import HUMANS, Backend, FakeClock
 
@@ -111,26 +111,16 @@ async def test_each_member_waits_for_another_programs_lock_no_longer_than_its_ow
     must be answered in time), the later one still gets through when the lock comes free.
     (SQLite's write lock: on PostgreSQL, writes of different tables do not wait for another.)
 
-    The deadlines run on a clock the test steps (``data.sqlite_commit.clock``), and each step
+    The deadlines run on a clock the test steps (``LockClock``), and each step
     waits for the outcome it causes, so a busy machine changes how long this takes in real
     time, never what it finds."""
     import aiosqlite
 
-    import data.sqlite_commit
     import data.sqlite_store
 
     limit = 0.4
-    clock = FakeClock(0.0)
+    clock = LockClock(monkeypatch)
     monkeypatch.setattr(data.sqlite_store, "PLAYER_WAIT_SECONDS", limit)
-    monkeypatch.setattr(data.sqlite_commit, "clock", clock)
-    retrying: list[float] = []  # the deadline of each group that waits for the lock
-    begin_by = data.sqlite_commit.begin_by
-
-    def noted(conn: Any, deadline: float) -> None:
-        retrying.append(deadline)
-        begin_by(conn, deadline)
-
-    monkeypatch.setattr(data.sqlite_commit, "begin_by", noted)
     store = await SqliteStore.open(db_path)
     try:
         tables = await _playing_tables(store, 3)
@@ -146,9 +136,8 @@ async def test_each_member_waits_for_another_programs_lock_no_longer_than_its_ow
                 return True, clock() - started
 
             ahead = asyncio.ensure_future(save(tables[0]))  # a group of its own, waiting
-            while not retrying:
-                await asyncio.sleep(0.005)  # until its group waits for the lock
-            assert retrying == [limit]
+            await clock.until_retrying()  # its group waits for the lock
+            assert clock.retrying == [limit]
 
             async def queued(count: int) -> None:
                 """Until ``count`` writes wait in the queue (their deadlines taken now)."""
