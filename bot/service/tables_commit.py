@@ -151,15 +151,18 @@ class Committer:
             return
         try:
             now = self.clock()
+            # One answer of the buy window for the table's snapshot and every seat's.
+            running = table.window.is_running(table.game, now)
             seats: dict[int, SeatSnapshot] = {}
             if table.game is not None:
                 events = fields.get("events", ())
                 for user_id in self.listener.watched(table.id):
                     if table.seat_of(user_id) is not None:
                         seats[user_id] = seat_snapshot(
-                            table, user_id, now, events=events, lazy=True
+                            table, user_id, now, events=events, lazy=True, running=running
                         )
-            change = Change(TableSnapshot.of(table, now), kind, seats=seats, **fields)
+            public = TableSnapshot.of(table, now, running=running)
+            change = Change(public, kind, seats=seats, **fields)
             table.told = (change.events, seats)
             self.listener.table_changed(change)
         except Exception:
@@ -339,11 +342,14 @@ class Committer:
         game = playing(table)
         window = table.window
         window.open(now, seconds)
-        for seat in undecided(window, game, table.is_away, now=now):
+        running = window.is_running(game, now)  # deciding for a seat does not change it
+        for seat in undecided(window, game, table.is_away, now=now, running=running):
             pref = table.buy_prefs.get(seat, self.settings.buy_preference)
             if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
                 window.decide(seat)
-        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(table, now):
+        if not undecided(window, game, table.is_away, now=now, running=running) and (
+            not computer_buyers(table, now, running=running)
+        ):
             window.close(now)
 
     async def settle(self, table: LiveTable) -> None:

@@ -18,6 +18,7 @@ from bot.service.buy_window import (
     BuyPref,
     check_request,
     decided_by_preference,
+    foresee_helps,
     must_hold,
     undecided,
     window_tag,
@@ -28,6 +29,7 @@ from bot.service.live import ActResult, Clock, LiveTable
 from bot.service.shortcuts import Plays
 from bot.service.snapshot import (
     Changed,
+    Named,
     Resolver,
     SeatSnapshot,
     current_tag,
@@ -95,10 +97,15 @@ class Turns:
         hand is redrawn with the reason; a refusal on an up-to-date screen raises.
 
         The seat's legal plays are computed in a worker thread (``legal_plays``): before the
-        lock, so a huge hand holds nobody up, and those of the answer after it."""
+        lock, so a huge hand holds nobody up, and those of the answer after it. A click that
+        names its action (an ``Action``, or ``Named``) reads no screen before it is applied,
+        so none is built and no legal plays are computed for it."""
         table = self.tables.find(table_id)
         version = table.version  # the state ``prepare`` computes for, whatever happens meanwhile
-        await prepare(table, user_id)
+        if action is None or (callable(action) and not isinstance(action, Named)):
+            await prepare(table, user_id)
+        else:
+            self._foresee(table, user_id, action.action if isinstance(action, Named) else action)
         snap = await self._play(table_id, user_id, action, shown=shown, prepared=version)
         return await settled(snap)
 
@@ -118,20 +125,25 @@ class Turns:
             game = playing(table)
             seat = seated(table, user_id)
             now = self.clock()
-            stale = shown is not None and shown != current_tag(table, seat, now)
+            running = table.window.is_running(game, now)  # one answer for the screens before
+            stale = shown is not None and shown != current_tag(table, seat, now, running=running)
             if present(table, seat):
                 self.timers.arm(table)
                 self.committer.notify(table, "away")
             try:
                 asked: Action | Plays | None
-                if action is not None and callable(action):
+                if isinstance(action, Named):
+                    asked = action.on(stale)
+                elif action is not None and callable(action):
                     if table.version != prepared:  # the table moved since ``play`` prepared
                         await prepare(table, user_id)
-                    asked = action(replace(seat_snapshot(table, user_id, now), stale=stale))
+                    screen = seat_snapshot(table, user_id, now, running=running)
+                    asked = action(replace(screen, stale=stale))
                 else:
                     asked = action
                 if asked is None:
-                    return replace(seat_snapshot(table, user_id, now, lazy=True), stale=stale)
+                    screen = seat_snapshot(table, user_id, now, lazy=True, running=running)
+                    return replace(screen, stale=stale)
                 before = list(game.hand_of(str(user_id)))
                 plays = asked if isinstance(asked, tuple) else (asked,)
                 result = await self.act_locked(table, user_id, plays[0])
@@ -238,8 +250,15 @@ class Turns:
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
         """Apply one player's action (tests, tools and the soak): lock, apply, commit, notify."""
         table = self.tables.find(table_id)
+        self._foresee(table, user_id, action)
         async with table.held_for_a_click():
             return await self.act_locked(table, user_id, action)
+
+    def _foresee(self, table: LiveTable, user_id: int, action: Action) -> None:
+        """Before the lock: a discard's buy-preference search (``buy_window.foresee_helps``)."""
+        seat = table.seat_of(user_id)
+        if seat is not None:
+            foresee_helps(table, seat, action, self.settings.buy_preference)
 
     async def act_locked(self, table: LiveTable, user_id: int, action: Action) -> ActResult:
         """``act`` with the table's lock held (computer seats come in here too)."""
