@@ -2,8 +2,7 @@
 
 The record (``docs/game-record.md``) is played again with the engine, so what is printed is
 what the rules make of the recorded actions, not what the file claims; a record the engine
-refuses, or whose result differs, is an error. (The record of a finished table, from what
-the store keeps, is ``bot.service.results.record_of_table``.)
+refuses, or whose result differs, is an error.
 
 With ``--html OUT`` the command writes the record's replay page (one self-contained HTML
 file, ``bot.screens.replay_html``) to OUT instead of printing the replay.

@@ -1,17 +1,13 @@
-"""What a finished game leaves behind: its rows on the leaderboard (one per person, computers
-left out), and its game record rebuilt from the store (the replay, the seeds)."""
+"""What a finished game leaves: its rows on the leaderboard (one per person, computers left out)
+and its record, rebuilt from what the store keeps (its last state and its action log)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from bot.service.live import LiveTable, rules_for
 from bot.service.ranked import finished_verdict, people_places
 from data.records import ResultRow
+from data.store import Store
 from engine.record import GameRecord, record_from_stored
-
-if TYPE_CHECKING:
-    from data.store import Store
 
 
 def result_rows(table: LiveTable) -> list[ResultRow]:

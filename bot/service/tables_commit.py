@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import replace
 from typing import Any
 
-from bot.process.logs import at_table
+from bot.ground.logs import at_table
 from bot.service.buy_window import (
     HeldDraw,
     computer_buyers,

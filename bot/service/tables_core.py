@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.interactions.errors import NoTable, NotSeated, UserError, WrongPhase
+from bot.ground.errors import NoTable, NotSeated, UserError, WrongPhase
 from bot.service.buy_window import DEFAULT_BUY_PREF, BuyPref
 from bot.service.live import LiveTable
 from bot.service.restore import table_seconds

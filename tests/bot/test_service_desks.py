@@ -15,7 +15,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.interactions.errors import UserError
+from bot.ground.errors import UserError
 from bot.service.computers import ComputerSeats
 from bot.service.live import ActResult, LiveTable, Memento, Store, rules_for
 from bot.service.tables_clock import TableClock
