@@ -191,10 +191,15 @@ def foresee_helps(table: LiveTable, seat: int, action: Action, default: str) -> 
         return
     if seat != game.current or game.step != "play" or not game.contract:
         return
+    if len(game.players) == 2:  # nobody buys out of turn
+        return
     after = (seat + 1) % len(game.players)  # the next player takes the upcard, never buys it
+    limit = game.buy_limit
     for other in range(len(game.players)):
         if other in (seat, after) or table.is_computer(other) or game.down[other]:
             continue
+        if table.is_away(other) or (limit is not None and game.buys_used[other] >= limit):
+            continue  # never asked: away, or out of buys
         if table.buy_prefs.get(other, default) != "helps":
             continue
         key = _helps_key(game, other, action.card)

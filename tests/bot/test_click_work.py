@@ -158,3 +158,7 @@ async def test_a_discard_does_each_piece_of_work_once(
         "helps search": len(waiting),
     }
     assert len(waiting) == 2
+    # What was searched before the lock is what the window reads under it, and is right.
+    answers = [buy_window.upcard_helps_seat(table, seat) for seat in waiting]
+    assert counts["helps search"] == len(waiting)  # answered from table.helps
+    assert answers == [buy_window.upcard_helps(game, seat) for seat in waiting]
