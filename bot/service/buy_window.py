@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from engine import Game
-from engine.actions import Action, CancelBuy, Discard, DrawStock, RequestBuy, TakeUpcard
-from engine.cards import Card
+from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
 from engine.errors import IllegalAction
 from engine.players.hints import deficiency
 from engine.view import PlayerView
@@ -144,11 +143,10 @@ def computer_buyers(table: LiveTable, now: float, *, running: bool | None = None
     ]
 
 
-def upcard_helps(game: Game, seat: int, upcard: Card | None = None) -> bool:
-    """Whether the upcard (or ``upcard``, the card about to be discarded) brings ``seat``'s
-    contract closer: its hand would need fewer cards (RULES.md's deficiency) with it than
-    without. Only that seat's own hand is read."""
-    upcard = upcard if upcard is not None else game.pile[-1] if game.pile else None
+def upcard_helps(game: Game, seat: int) -> bool:
+    """Whether the upcard brings ``seat``'s contract closer: its hand would need fewer cards
+    (RULES.md's deficiency) with it than without. Only that seat's own hand is read."""
+    upcard = game.pile[-1] if game.pile else None
     contract = game.contract
     if upcard is None or game.down[seat] or not contract:
         return False
@@ -158,54 +156,25 @@ def upcard_helps(game: Game, seat: int, upcard: Card | None = None) -> bool:
     return with_it < deficiency(hand, contract, game.rules, players)
 
 
-def _helps_key(game: Game, seat: int, upcard: Card | None) -> tuple[object, ...]:
-    """What ``upcard_helps`` reads of ``game`` for ``seat`` and ``upcard``."""
-    return (tuple(game.hands[seat]), upcard, game.contract, game.down[seat], game.rules)
-
-
 def upcard_helps_seat(table: LiveTable, seat: int) -> bool:
     """``upcard_helps``, searched once for each hand and upcard: asked again about the same
-    hand, upcard and contract (a preference changed, the window opened anew, or the search was
-    made before the discard's lock by ``foresee_helps``), the seat's answer is kept in
-    ``table.helps``."""
+    hand, upcard and contract (a preference changed, the window opened anew), the seat's last
+    answer is kept in ``table.helps``."""
     game = table.game
     assert game is not None
-    key = _helps_key(game, seat, game.pile[-1] if game.pile else None)
+    key = (
+        tuple(game.hands[seat]),
+        game.pile[-1] if game.pile else None,
+        game.contract,
+        game.down[seat],
+        game.rules,
+    )
     known = table.helps.get(seat)
     if known is not None and known[0] == key:
         return known[1]
     answer = upcard_helps(game, seat)
     table.helps[seat] = (key, answer)
     return answer
-
-
-def foresee_helps(table: LiveTable, seat: int, action: Action, default: str) -> None:
-    """Before ``seat``'s discard takes the table's lock: search whether the card helps each
-    person who is asked about buys only when it does (``default``: the preference of one who
-    chose none), so that the window the discard opens answers from ``table.helps`` under the
-    lock without searching. Nothing for any other action. The answers are keyed by all they
-    read: a guess the discard does not bear out (the deal ended, the state moved meanwhile)
-    is a key that never matches, and that seat is searched under the lock as before."""
-    game = table.game
-    if not isinstance(action, Discard) or game is None or table.closed or game.is_over:
-        return
-    if seat != game.current or game.step != "play" or not game.contract:
-        return
-    if len(game.players) == 2:  # nobody buys out of turn
-        return
-    after = (seat + 1) % len(game.players)  # the next player takes the upcard, never buys it
-    limit = game.buy_limit
-    for other in range(len(game.players)):
-        if other in (seat, after) or table.is_computer(other) or game.down[other]:
-            continue
-        if table.is_away(other) or (limit is not None and game.buys_used[other] >= limit):
-            continue  # never asked: away, or out of buys
-        if table.buy_prefs.get(other, default) != "helps":
-            continue
-        key = _helps_key(game, other, action.card)
-        known = table.helps.get(other)
-        if known is None or known[0] != key:
-            table.helps[other] = (key, upcard_helps(game, other, action.card))
 
 
 def decided_by_preference(table: LiveTable, seat: int, pref: str) -> bool:

@@ -18,7 +18,6 @@ from bot.service.buy_window import (
     BuyPref,
     check_request,
     decided_by_preference,
-    foresee_helps,
     must_hold,
     undecided,
     window_tag,
@@ -37,10 +36,10 @@ from bot.service.snapshot import (
     settled,
     what_changed,
 )
-from bot.service.tables_commit import Committer, let_others_in
+from bot.service.tables_commit import Committer
 from bot.service.tables_core import Settings, Tables, playing, present, seated
 from bot.service.timers import Timers
-from engine.actions import Action, CancelBuy, Discard, RequestBuy
+from engine.actions import Action, CancelBuy, RequestBuy
 from engine.players.hints import Hint
 
 BuyChoice = Literal["buy", "pass", "unbuy"]
@@ -104,9 +103,6 @@ class Turns:
         version = table.version  # the state ``prepare`` computes for, whatever happens meanwhile
         if action is None or (callable(action) and not isinstance(action, Named)):
             await prepare(table, user_id)
-        else:
-            named = action.action if isinstance(action, Named) else action
-            await self._foresee(table, user_id, named)
         snap = await self._play(table_id, user_id, action, shown=shown, prepared=version)
         return await settled(snap)
 
@@ -251,18 +247,8 @@ class Turns:
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
         """Apply one player's action (tests, tools and the soak): lock, apply, commit, notify."""
         table = self.tables.find(table_id)
-        await self._foresee(table, user_id, action)
         async with table.held_for_a_click():
             return await self.act_locked(table, user_id, action)
-
-    async def _foresee(self, table: LiveTable, user_id: int, action: Action) -> None:
-        """Before the lock: a discard's buy-preference search (``buy_window.foresee_helps``).
-        It waits its turn of the event loop first (``let_others_in``), as the commit's parts
-        do: a burst of discards on many tables must not search back to back in one turn."""
-        seat = table.seat_of(user_id)
-        if seat is not None and isinstance(action, Discard):
-            await let_others_in()
-            foresee_helps(table, seat, action, self.settings.buy_preference)
 
     async def act_locked(self, table: LiveTable, user_id: int, action: Action) -> ActResult:
         """``act`` with the table's lock held (computer seats come in here too)."""
