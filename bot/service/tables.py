@@ -43,6 +43,7 @@ from bot.service.computers import ComputerSeats
 from bot.service.legal_plays import needs_time
 from bot.service.live import ActResult, Clock, Listener, LiveTable, Store
 from bot.service.nudges import SkipVote
+from bot.service.ranked import finishes_now
 from bot.service.restore import revive
 from bot.service.snapshot import Resolver, SeatSnapshot
 from bot.service.table_snapshot import TableSnapshot
@@ -137,6 +138,11 @@ class TableService:
     def public(self, table_id: int) -> TableSnapshot:
         """What everyone sees of an open table now (``/shanghai table``, History)."""
         return TableSnapshot.of(self.get(table_id), self.clock())
+
+    def finishes_now(self, table_id: int) -> list[tuple[int, int, int]]:
+        """``(user, place, total)`` for each person at an open table as its game stands now:
+        what an event scores for a table its organiser ends (``ranked.finishes_now``)."""
+        return finishes_now(self.get(table_id))
 
     def needs_time(self, table_id: int, user_id: int) -> bool:
         """Whether a click of ``user_id`` at ``table_id`` should be deferred at once (a held

@@ -84,7 +84,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, counts: Counter[str]) -> None:
     wrap(Game, "to_json", "to_json")
     wrap(Game, "copy", "game copy")
     wrap(buy_window.BuyWindow, "is_running", "window running")
-    wrap(buy_window, "upcard_helps", "helps search")
+    wrap(buy_window, "buy_worth_it", "helps search")
     for module in (snapshot, *_importers("seat_snapshot")):
         wrap(module, "seat_snapshot", "snapshot")
     for module in (legal_plays, *_importers("prepare")):
