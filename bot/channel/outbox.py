@@ -72,9 +72,9 @@ class Outbox:
     host_told: bool = False
     #: The table message was deleted (an edit found it gone): the next draw posts it anew.
     gone: bool = False
-    #: A post of the table message failed in a way that may have posted it all the same (a
-    #: 5xx, a timeout): the next move looks for such a stray and strips it.
-    unsure: bool = False
+    #: The table message stripped ahead of a move whose post has not gone out yet: the
+    #: retry does not strip it again.
+    stripped: int | None = None
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
