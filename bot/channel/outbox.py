@@ -82,6 +82,7 @@ RATE = (5, 5.0)
 #: Lines of what happened kept in the table message's text.
 RECENT_LINES = 6
 #: When every person follows their open hand (their turn, Buy and Pass reach them there),
-#: the table message is only read: it is redrawn at most once per this many ``interval``s,
-#: so a turn's draw, discard and window become one edit and quick turns share one.
-QUIET_TURNS = 5
+#: the table message is only read (by spectators): it is redrawn at most once per this many
+#: ``interval``s (12 s), so a turn's draw, discard and window become one edit and two or
+#: three quick turns share one.
+QUIET_TURNS = 8
