@@ -16,8 +16,9 @@ parent of HEAD):
    the last moves' line, the recap and the table posted again; after: the recap alone). The
    "after" side spends through ``bot.channel.budget.TokenBudget`` as the publisher does
    (pings and recaps first, a spectator's edit waits for room and merges); the "before" side
-   sends as soon as its pacing allows. Printed: global 429s caused by the bot, how far each
-   table edit went out behind the moment its own pacing made it due (p99), the oldest change
+   sends as soon as its pacing allows. Printed: global 429s caused by the bot, how long a
+   ping's move or a recap waited for the token (p99), how far each spectators' table edit
+   went out behind the moment its own pacing made it due (p99), the oldest change
    a table message did not show yet when it was drawn (p99), pings and recaps made and
    delivered, and the calls a second. A click's first answer is an interaction response,
    which Discord does not count against the token: it never waits for this budget.
@@ -117,6 +118,8 @@ class Sim:
     token: Token
     budget: TokenBudget
     lags: list[float] = field(default_factory=list)
+    #: How long a ping's move or a recap waited for the token, from the change.
+    player_lags: list[float] = field(default_factory=list)
     stale: list[float] = field(default_factory=list)
     pings: int = 0
     pings_out: int = 0
@@ -169,15 +172,19 @@ async def publisher(sim: Sim, box: Box) -> None:
         while box.recaps:
             box.recaps -= 1
             sim.recaps += 1
+            asked = loop.time()
             for _ in range(1 if sim.after else 3):
                 await sim.send(RECAP)
             sim.recaps_out += 1
+            sim.player_lags.append(loop.time() - asked)
         if box.pings:  # one move carries every ping waiting: a strip and a post
             pings, box.pings = box.pings, 0
             sim.pings += pings
+            asked = loop.time()
             await sim.send(PING)
             await sim.send(PING)
             sim.pings_out += pings
+            sim.player_lags.append(loop.time() - asked)
             box.unshown, last = None, loop.time()
             continue
         if box.unshown is None:
@@ -273,6 +280,7 @@ def main() -> None:
         )
         row("global 429s caused by the bot", *(s.token.refused for s in sims))
         row("calls a second", *(f"{s.token.total / s.length:.1f}" for s in sims))
+        row("ping or recap behind, p99 s", *(f"{percentile(s.player_lags, 99):.2f}" for s in sims))
         row("edit behind its pacing, p99 s", *(f"{percentile(s.lags, 99):.2f}" for s in sims))
         row("oldest change unshown, p99 s", *(f"{percentile(s.stale, 99):.2f}" for s in sims))
         row("pings made / delivered", *(f"{s.pings} / {s.pings_out}" for s in sims))

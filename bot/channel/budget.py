@@ -135,14 +135,20 @@ class TokenBudget:
 
     def attach(self, http: Any) -> None:
         """Count every REST call ``http`` (discord.py's ``HTTPClient``) makes on the token;
-        interaction responses go another way and are not counted, as Discord does not."""
-        if getattr(http, "_shanghai_budget", None) is self:
-            return
-        request: Callable[..., Awaitable[Any]] = http.request
+        interaction responses go another way and are not counted, as Discord does not. A
+        budget attached before (a publisher made anew) is replaced, never stacked."""
+        request = http.request
+        if isinstance(request, Counted):
+            request = request.wrapped
+        http.request = Counted(self, request)
 
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            await self.spend()
-            return await request(*args, **kwargs)
 
-        http.request = counted
-        http._shanghai_budget = self
+class Counted:
+    """``HTTPClient.request`` behind a budget: each call spends it first."""
+
+    def __init__(self, budget: TokenBudget, wrapped: Callable[..., Awaitable[Any]]) -> None:
+        self.budget, self.wrapped = budget, wrapped
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        await self.budget.spend()
+        return await self.wrapped(*args, **kwargs)

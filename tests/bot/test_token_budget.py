@@ -82,3 +82,16 @@ async def test_every_rest_call_of_the_bot_counts_and_interaction_answers_do_not(
     ]
     assert budget.spent - before == len(rest)
     assert budget.spent > 0
+
+
+async def test_a_budget_attached_anew_replaces_the_last_one(env: simcord.Env) -> None:
+    class Http:
+        async def request(self, *args: object, **kwargs: object) -> str:
+            return "sent"
+
+    http = Http()
+    first, second = TokenBudget(), TokenBudget()
+    first.attach(http)
+    second.attach(http)
+    assert await http.request() == "sent"
+    assert (first.spent, second.spent) == (0, 1)
