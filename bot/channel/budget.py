@@ -48,6 +48,8 @@ ROOM = {URGENT: 1.0, PING: 1.0, RECAP: 0.95, TABLE: 0.85}
 
 #: The priority the calls made in this task are spent at (``TokenBudget.tagged``).
 _priority: ContextVar[int] = ContextVar("shanghai_call_priority", default=URGENT)
+#: Whether this task holds room promised by ``wait_room`` that its next call spends.
+_holds: ContextVar[bool] = ContextVar("shanghai_call_holds", default=False)
 
 
 def process_share(shard_ids: int, shard_count: int, rate: float = TOKEN_RATE) -> float:
@@ -62,8 +64,14 @@ class TokenBudget:
         self.window = window
         self.limit = max(1, int(per_second * window))
         self.calls: deque[float] = deque()
-        #: The calls waiting for the window: (priority, arrival), first in line first.
-        self._queue: list[tuple[int, int]] = []
+        #: The calls waiting for the window, and the waiters for room (``wait_room``):
+        #: (priority, arrival, their wake-up), first in line first.
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._room: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._pump_task: asyncio.Task[None] | None = None
+        #: Room promised by ``wait_room`` and not spent yet, by when it was promised: the
+        #: waiters let through together never take more room than there is.
+        self.held: deque[float] = deque()
         self._order = itertools.count()
         #: Calls spent, and calls that had to wait for the window: for the metrics and
         #: the benchmark.
@@ -73,15 +81,20 @@ class TokenBudget:
     def _prune(self, now: float) -> None:
         while self.calls and now - self.calls[0] >= self.window:
             self.calls.popleft()
+        while self.held and now - self.held[0] >= self.window:
+            self.held.popleft()  # let through but never spent: the room is free again
 
     def used(self) -> float:
-        """The share of the window spent (1.0: full), with the calls waiting for it."""
+        """The share of the window spent or promised (1.0: full), with the calls waiting."""
         self._prune(asyncio.get_running_loop().time())
-        return (len(self.calls) + len(self._queue)) / self.limit
+        return (len(self.calls) + len(self.held) + len(self._queue)) / self.limit
 
     def has_room(self, priority: int) -> bool:
-        """Whether a call of ``priority`` would go out now without crowding a higher one."""
-        return not self._queue and self.used() < ROOM.get(priority, 1.0)
+        """Whether a call of ``priority`` would go out now without crowding one that ranks
+        the same or higher (a waiting spectator's edit does not hold back a recap)."""
+        if any(rank <= priority for rank, _, _ in self._queue):
+            return False
+        return self.used() < ROOM.get(priority, 1.0)
 
     @contextlib.contextmanager
     def tagged(self, priority: int) -> Iterator[None]:
@@ -98,40 +111,69 @@ class TokenBudget:
         self.spent += 1
         now = loop.time()
         self._prune(now)
+        if _holds.get():  # the room this task was promised becomes the call
+            _holds.set(False)
+            if self.held:
+                self.held.popleft()
         if not self._queue and len(self.calls) < self.limit:
             self.calls.append(now)
             return
         self.waited += 1
-        ticket = (_priority.get() if priority is None else priority, next(self._order))
-        heapq.heappush(self._queue, ticket)
-        try:
-            while True:
-                now = loop.time()
-                self._prune(now)
-                if len(self.calls) < self.limit:
-                    if self._queue[0] == ticket:
-                        heapq.heappop(self._queue)
-                        self.calls.append(now)
-                        return
-                    await asyncio.sleep(0)  # the first in line is taking its turn
-                else:
-                    await asyncio.sleep(self._until_room(now))
-        finally:
-            if ticket in self._queue:  # cancelled while waiting
-                self._queue.remove(ticket)
-                heapq.heapify(self._queue)
-
-    def _until_room(self, now: float) -> float:
-        """Seconds until the oldest call in the window leaves it (never zero: a clock that
-        only reaches it by rounding would spin)."""
-        return max(self.calls[0] + self.window - now, MIN_WAIT) if self.calls else MIN_WAIT
+        rank = _priority.get() if priority is None else priority
+        await self._wait(self._queue, rank)  # the pump counted it when it let it through
 
     async def wait_room(self, priority: int) -> None:
         """Wait until the window has room for a call of ``priority`` (``ROOM``); counts
-        nothing, so what the caller would send keeps merging while it waits."""
+        nothing, so what the caller would send keeps merging while it waits. The room is
+        held for the caller's next call (for one window at most), so the waiters let
+        through together never take more than there is."""
         loop = asyncio.get_running_loop()
-        while not self.has_room(priority):
-            await asyncio.sleep(self._until_room(loop.time()))
+        if self.has_room(priority) and not self._room:
+            self.held.append(loop.time())
+        else:
+            await self._wait(self._room, priority)
+        _holds.set(True)
+
+    async def _wait(self, line: list[tuple[int, int, asyncio.Future[None]]], rank: int) -> None:
+        """Wait in ``line`` until the pump lets this waiter through."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(line, (rank, next(self._order), future))
+        if self._pump_task is None or self._pump_task.done():
+            self._pump_task = asyncio.get_running_loop().create_task(self._pump())
+        await future  # cancelled: the pump skips it
+
+    async def _pump(self) -> None:
+        """One task lets the waiters through as the window frees: the calls first, by
+        priority, then the room waiters, each woken once rather than every waiter looking
+        again at every freed slot."""
+        loop = asyncio.get_running_loop()
+        while self._queue or self._room:
+            now = loop.time()
+            self._prune(now)
+            while self._queue and len(self.calls) < self.limit:
+                _, _, future = heapq.heappop(self._queue)
+                if not future.done():
+                    self.calls.append(now)
+                    future.set_result(None)
+            while self._room and not self._queue:
+                rank, _, future = self._room[0]
+                if future.done():
+                    heapq.heappop(self._room)
+                    continue
+                if self.used() >= ROOM.get(rank, 1.0):
+                    break
+                heapq.heappop(self._room)
+                self.held.append(now)
+                future.set_result(None)
+            if self._queue or self._room:
+                await asyncio.sleep(self._until_room(now))
+
+    def _until_room(self, now: float) -> float:
+        """Seconds until the oldest call or promise in the window leaves it (never zero: a
+        clock that only reaches it by rounding would spin)."""
+        firsts = [queue[0] for queue in (self.calls, self.held) if queue]
+        oldest = min(firsts, default=None)
+        return max(oldest + self.window - now, MIN_WAIT) if oldest is not None else MIN_WAIT
 
     def attach(self, http: Any) -> None:
         """Count every REST call ``http`` (discord.py's ``HTTPClient``) makes on the token;

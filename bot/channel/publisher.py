@@ -292,13 +292,12 @@ class Publisher(Placement):
                 finally:
                     box.pacing = False
             rank = self._rank(box)
-            if not self._hurry and not self.budget.has_room(rank):
+            if not self._hurry and rank >= RECAP and not self.budget.has_room(rank):
                 box.pacing = True  # the token is busy: what this box holds keeps merging
                 try:
-                    await self.budget.wait_room(rank)
+                    await self.budget.wait_room(rank)  # then draws what is latest
                 finally:
                     box.pacing = False
-                continue  # look at the pacing again, with whatever came meanwhile
             if self.boxes.get(box.channel_id) is not box:
                 return  # forgotten while waiting: its channel is gone
             rank = self._rank(box)

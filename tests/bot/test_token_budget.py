@@ -95,3 +95,15 @@ async def test_a_budget_attached_anew_replaces_the_last_one(env: simcord.Env) ->
     second.attach(http)
     assert await http.request() == "sent"
     assert (first.spent, second.spent) == (0, 1)
+
+
+async def test_a_full_window_holds_every_priority_until_it_frees(env: simcord.Env) -> None:
+    budget = TokenBudget(per_second=4)
+    for _ in range(4):
+        await budget.spend(URGENT)
+    edit = asyncio.create_task(budget.spend(TABLE))
+    await asyncio.sleep(0)
+    assert not budget.has_room(TABLE) and not budget.has_room(RECAP)
+    await env.advance_time(2)
+    await edit
+    assert budget.has_room(RECAP)
