@@ -65,10 +65,9 @@ class TokenBudget:
         self.limit = max(1, int(per_second * window))
         self.calls: deque[float] = deque()
         #: The calls waiting for the window, and the waiters for room (``wait_room``):
-        #: (priority, arrival, their wake-up), first in line first.
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._room: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._pump_task: asyncio.Task[None] | None = None
+        #: (priority, arrival), first in line first.
+        self._queue: list[tuple[int, int]] = []
+        self._room: list[tuple[int, int]] = []
         #: Room promised by ``wait_room`` and not spent yet, by when it was promised: the
         #: waiters let through together never take more room than there is.
         self.held: deque[float] = deque()
@@ -92,7 +91,7 @@ class TokenBudget:
     def has_room(self, priority: int) -> bool:
         """Whether a call of ``priority`` would go out now without crowding one that ranks
         the same or higher (a waiting spectator's edit does not hold back a recap)."""
-        if any(rank <= priority for rank, _, _ in self._queue):
+        if any(rank <= priority for rank, _ in self._queue):
             return False
         return self.used() < ROOM.get(priority, 1.0)
 
@@ -120,7 +119,8 @@ class TokenBudget:
             return
         self.waited += 1
         rank = _priority.get() if priority is None else priority
-        await self._wait(self._queue, rank)  # the pump counted it when it let it through
+        now = await self._line_up(self._queue, rank, None)
+        self.calls.append(now)
 
     async def wait_room(self, priority: int) -> None:
         """Wait until the window has room for a call of ``priority`` (``ROOM``); counts
@@ -129,51 +129,55 @@ class TokenBudget:
         through together never take more than there is."""
         loop = asyncio.get_running_loop()
         if self.has_room(priority) and not self._room:
-            self.held.append(loop.time())
+            now = loop.time()
         else:
-            await self._wait(self._room, priority)
+            now = await self._line_up(self._room, priority, ROOM.get(priority, 1.0))
+        self.held.append(now)
         _holds.set(True)
 
-    async def _wait(self, line: list[tuple[int, int, asyncio.Future[None]]], rank: int) -> None:
-        """Wait in ``line`` until the pump lets this waiter through."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(line, (rank, next(self._order), future))
-        if self._pump_task is None or self._pump_task.done():
-            self._pump_task = asyncio.get_running_loop().create_task(self._pump())
-        await future  # cancelled: the pump skips it
+    def _fits(self, share: float | None) -> bool:
+        """Whether the first in line may go: a call (``share`` None) when the window has a
+        free slot, a room waiter when no call waits and the window is below ``share``."""
+        if share is None:
+            return len(self.calls) < self.limit
+        return not self._queue and self.used() < share
 
-    async def _pump(self) -> None:
-        """One task lets the waiters through as the window frees: the calls first, by
-        priority, then the room waiters, each woken once rather than every waiter looking
-        again at every freed slot."""
+    async def _line_up(self, line: list[tuple[int, int]], rank: int, share: float | None) -> float:
+        """Wait in ``line`` (by ``rank``, then arrival) until this waiter is first and fits;
+        returns the time it went. Each waiter sleeps until the moment the window will have
+        made room for everyone ahead of it, so a freed slot wakes about one waiter, not all."""
         loop = asyncio.get_running_loop()
-        while self._queue or self._room:
-            now = loop.time()
-            self._prune(now)
-            while self._queue and len(self.calls) < self.limit:
-                _, _, future = heapq.heappop(self._queue)
-                if not future.done():
-                    self.calls.append(now)
-                    future.set_result(None)
-            while self._room and not self._queue:
-                rank, _, future = self._room[0]
-                if future.done():
-                    heapq.heappop(self._room)
-                    continue
-                if self.used() >= ROOM.get(rank, 1.0):
-                    break
-                heapq.heappop(self._room)
-                self.held.append(now)
-                future.set_result(None)
-            if self._queue or self._room:
-                await asyncio.sleep(self._until_room(now))
+        ticket = (rank, next(self._order))
+        heapq.heappush(line, ticket)
+        try:
+            while True:
+                now = loop.time()
+                self._prune(now)
+                if line[0] == ticket and self._fits(share):
+                    heapq.heappop(line)
+                    return now
+                ahead = sum(1 for other in line if other < ticket)
+                await asyncio.sleep(self._turn_in(now, ahead, share))
+        finally:
+            if ticket in line:  # cancelled while waiting
+                line.remove(ticket)
+                heapq.heapify(line)
 
-    def _until_room(self, now: float) -> float:
-        """Seconds until the oldest call or promise in the window leaves it (never zero: a
-        clock that only reaches it by rounding would spin)."""
-        firsts = [queue[0] for queue in (self.calls, self.held) if queue]
-        oldest = min(firsts, default=None)
-        return max(oldest + self.window - now, MIN_WAIT) if oldest is not None else MIN_WAIT
+    def _turn_in(self, now: float, ahead: int, share: float | None) -> float:
+        """Seconds until the window has let through the ``ahead`` waiters before this one
+        and has room for it too (never zero: a clock that only reaches a call's expiry by
+        rounding would spin)."""
+        if share is None:
+            entries, slots = list(self.calls), self.limit
+        else:
+            entries = list(heapq.merge(self.calls, self.held))
+            slots = max(1, int(share * self.limit)) - len(self._queue)
+        index = len(entries) + ahead - slots
+        if index < 0:
+            return MIN_WAIT  # room now: the one ahead is taking its turn
+        if index >= len(entries):
+            return self.window  # calls not made yet must leave first: look again then
+        return max(entries[index] + self.window - now, MIN_WAIT)
 
     def attach(self, http: Any) -> None:
         """Count every REST call ``http`` (discord.py's ``HTTPClient``) makes on the token;

@@ -5,13 +5,17 @@ room without holding anything, and every REST call the bot makes on its token is
 from __future__ import annotations
 
 import asyncio
+import json
+import re
+from typing import Any
 
 import pytest
 import simcord
 
 from bot.channel.budget import PING, RECAP, TABLE, URGENT, TokenBudget, process_share
+from bot.views.table import render_table
 
-from .helpers import open_hand, open_table, start
+from .helpers import World, container_text, discard_id, open_hand, open_table, start
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -107,3 +111,53 @@ async def test_a_full_window_holds_every_priority_until_it_frees(env: simcord.En
     await env.advance_time(2)
     await edit
     assert budget.has_room(RECAP)
+
+
+def posted_pings(env: simcord.Env, world: World) -> list[str]:
+    """The "your turn" lines of the bot's posts in the channel, in order (a post notifies;
+    a later edit of the same message does not)."""
+    found = re.compile(r"▶️ <@\d+>, your turn \(deal \d+\)\.")
+    path = f"/channels/{world.channel.id}/messages"
+    return [
+        line
+        for r in env.http_requests
+        if r.method == "POST" and r.path == path
+        for line in found.findall(json.dumps(r.json, ensure_ascii=False))
+    ]
+
+
+async def test_a_token_of_one_call_a_second_loses_no_ping_and_shows_the_last_state(
+    env: simcord.Env,
+) -> None:
+    """A turn that begins for a player whose hand is closed moves the table message with a
+    ping (a strip and a post), on a token the bot may call once a second: each ping arrives
+    once, in order, and the table message ends showing the game as it is."""
+    world = await open_table(env, 3)
+    await start(world)
+    budget = TokenBudget(per_second=1)
+    budget.attach(env.bot.http)
+    env.bot.publisher.budget = budget
+    await env.advance_time(9)
+    env.http_requests.clear()
+    publisher = env.bot.publisher
+    decide, decided = publisher._ping_for, []
+
+    def recorded(change: Any) -> int | None:
+        user = decide(change)
+        decided.extend([user] if user is not None else [])
+        return user
+
+    publisher._ping_for = recorded
+    for _ in range(4):
+        p = world.current()
+        hand = await open_hand(world, p)
+        await p.click(hand.response, label="Draw from stock")
+        card = world.table.game.hand_of(str(p.id))[-1]
+        await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+        await env.advance_time(9)  # the buy window of the third seat
+    await env.advance_time(60)
+    assert decided, "no turn began for a closed hand"
+    assert posted_pings(env, world) == [f"▶️ <@{u}>, your turn (deal 1)." for u in decided]
+    latest = render_table(world.service.public(world.table.id)).to_components()
+    assert container_text(world.message()) == container_text(latest)
+    assert budget.waited > 0  # the token was tight: calls did wait for it
