@@ -13,6 +13,7 @@ import pytest
 import simcord
 
 from bot.channel.budget import PING, RECAP, TABLE, URGENT, TokenBudget, process_share
+from bot.i18n import t
 from bot.views.table import render_table
 
 from .helpers import World, container_text, discard_id, open_hand, open_table, start
@@ -158,6 +159,7 @@ async def test_a_token_of_one_call_a_second_loses_no_ping_and_shows_the_last_sta
     await env.advance_time(60)
     assert decided, "no turn began for a closed hand"
     assert posted_pings(env, world) == [f"▶️ <@{u}>, your turn (deal 1)." for u in decided]
-    latest = render_table(world.service.public(world.table.id)).to_components()
+    alt = t("picture.alt_table", "en")  # the table message has its picture
+    latest = render_table(world.service.public(world.table.id), picture=alt).to_components()
     assert container_text(world.message()) == container_text(latest)
     assert budget.waited > 0  # the token was tight: calls did wait for it
