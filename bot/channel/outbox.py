@@ -11,12 +11,16 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot.channel.delivery import new_backoff
+from bot.ground.backoff import Backoff
 from bot.i18n import Language
-from bot.process.backoff import Backoff
 
 if TYPE_CHECKING:
     from bot.service.table_snapshot import TableSnapshot
+
+
+def new_backoff() -> Backoff:
+    """A channel's back-off after a failed delivery: 2 s at first, at most a minute."""
+    return Backoff(first=2.0, ceiling=60.0)
 
 
 @dataclass(frozen=True)
@@ -72,9 +76,9 @@ class Outbox:
     host_told: bool = False
     #: The table message was deleted (an edit found it gone): the next draw posts it anew.
     gone: bool = False
-    #: A post of the table message failed in a way that may have posted it all the same (a
-    #: 5xx, a timeout): the next move looks for such a stray and strips it.
-    unsure: bool = False
+    #: The table message stripped ahead of a move whose post has not gone out yet: the
+    #: retry does not strip it again.
+    stripped: int | None = None
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
@@ -82,6 +86,7 @@ RATE = (5, 5.0)
 #: Lines of what happened kept in the table message's text.
 RECENT_LINES = 6
 #: When every person follows their open hand (their turn, Buy and Pass reach them there),
-#: the table message is only read: it is redrawn at most once per this many ``interval``s,
-#: so a turn's draw, discard and window become one edit and quick turns share one.
-QUIET_TURNS = 5
+#: the table message is only read (by spectators): it is redrawn at most once per this many
+#: ``interval``s (12 s), so a turn's draw, discard and window become one edit and two or
+#: three quick turns share one.
+QUIET_TURNS = 8

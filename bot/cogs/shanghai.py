@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -9,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import leaderboard as board
+from bot.ground.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -19,15 +21,15 @@ from bot.i18n import (
 )
 from bot.i18n.fit import fit
 from bot.interactions import guards
-from bot.interactions.errors import NoTable, NotHost, UserError
+from bot.interactions.controls import Control
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import guild_settings, rules_for
-from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
+from bot.views.rules_pages import RulesPageButton, full_rules_view
 from bot.views.table import (
     NO_PINGS,
     TableButton,
@@ -49,7 +51,7 @@ PRESETS = [
 
 
 class EndButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Control[discord.ui.Button[Any]],
     template=r"sh:end:(?P<table>[0-9]{1,19}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)",
 ):
     """The confirmation of /shanghai end; only the member who asked may answer it."""
@@ -71,26 +73,23 @@ class EndButton(
         self.table_id, self.user_id, self.answer = table_id, user_id, answer
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> EndButton:
+    def from_match(cls, match: re.Match[str]) -> EndButton:
         return cls(parse_id(match["table"]), parse_id(match["user"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if interaction.user.id != self.user_id or guards.is_public(interaction):
-                raise UserError(
-                    "This confirmation belongs to someone else.", code="not_your_confirmation"
-                )
-            table = guards.table_here(interaction, self.table_id)
-            language = interaction_language(interaction)
-            if self.answer == "no":
-                await interaction.response.edit_message(content=t("end.kept", language), view=None)
-                return
-            bot: ShanghaiBot = interaction.client
-            guards.require_may_end(interaction, table)
-            await bot.service.end(self.table_id, interaction.user.id)
-            await interaction.response.edit_message(content=t("end.done", language), view=None)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.user_id or guards.is_public(interaction):
+            raise UserError(
+                "This confirmation belongs to someone else.", code="not_your_confirmation"
+            )
+        table = guards.table_here(interaction, self.table_id)
+        language = interaction_language(interaction)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=t("end.kept", language), view=None)
+            return
+        bot: ShanghaiBot = interaction.client
+        guards.require_may_end(interaction, table)
+        await bot.service.end(self.table_id, interaction.user.id)
+        await interaction.response.edit_message(content=t("end.done", language), view=None)
 
 
 # Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
@@ -173,7 +172,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
-            settings = self.bot.settings
             overrides: dict[str, Any] = {}
             if deals is not None:
                 overrides["num_deals"] = deals
@@ -189,24 +187,15 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
             options = guild_settings.table_options(
                 defaults,
-                given={
-                    "preset": preset,
-                    "buy_seconds": buy_seconds,
-                    "turn_seconds": turn_seconds,
-                    "language": language,
-                    "threads": thread,
-                },
-                fallback={
-                    "preset": "standard",
-                    "buy_seconds": settings.buy_seconds,
-                    "turn_seconds": settings.turn_seconds,
-                    "language": server_language(interaction),
-                    "threads": settings.threads,
-                },
+                bot_defaults(self.bot, interaction),
+                preset=preset,
+                buy_seconds=buy_seconds,
+                turn_seconds=turn_seconds,
+                language=language,
+                threads=thread,
+                rules=overrides,
+                four_colour=bool(four_colour),
             )
-            options["rules"] = overrides
-            if four_colour:
-                options[FOUR_COLOUR_OPTION] = True
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
@@ -260,16 +249,22 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
             if rules.game != "rummy":  # what a newcomer needs first, before any detail
                 heading += "\n" + t("rules.basics", language)
-            if settings.rules_url:  # the players' page (docs/RULES.md), after the basics
+            # The whole game for players: the server's page when it has one, else the pages
+            # behind **📖 Full rules** under the last message of this answer.
+            pages = None if settings.rules_url else full_rules_view(language)
+            if settings.rules_url:
                 heading += "\n" + t("rules.full_link", language, url=settings.rules_url)
             else:
-                heading += "\n" + t("rules.full_file", language)
+                heading += "\n" + t("rules.full_pages", language)
             body = f"{heading}\n{text}"
             if len(body) + len(extra) < 1990:  # one message when it fits (Discord: 2000)
                 body, extra = f"{body}\n{extra}", ""
-            await interaction.response.send_message(body[:1990], ephemeral=True)
+            none: Any = discord.utils.MISSING  # no view at all, as without one
+            first = pages if pages is not None and not extra else none
+            await interaction.response.send_message(body[:1990], ephemeral=True, view=first)
             if extra:  # Dutch and Spanish say more: the house rules follow on their own
-                await interaction.followup.send(extra[:1990], ephemeral=True)
+                last = pages if pages is not None else none
+                await interaction.followup.send(extra[:1990], ephemeral=True, view=last)
 
     @app_commands.command(name="table")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -381,6 +376,18 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             await board.ask_remove(self.bot, interaction, member, user_id)
 
 
+def bot_defaults(bot: ShanghaiBot, interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The bot's own table options, for what neither the opener nor the server chose."""
+    settings = bot.settings
+    return {
+        "preset": "standard",
+        "buy_seconds": settings.buy_seconds,
+        "turn_seconds": settings.turn_seconds,
+        "language": server_language(interaction),
+        "threads": settings.threads,
+    }
+
+
 async def open_table_here(
     bot: ShanghaiBot, interaction: discord.Interaction[Any], options: dict[str, Any], game: str
 ) -> None:
@@ -434,6 +441,7 @@ TABLE_CONTROLS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HouseRulesSelect,
     EndButton,
     board.RemoveButton,
+    RulesPageButton,
 )
 
 

@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.process.logs import at_table
-from bot.process.storage_faults import is_write_refused
+from bot.ground.logs import at_table
+from bot.ground.storage_faults import is_write_refused
 from bot.service.buy_window import computer_buyers
 from bot.service.live import Clock, LiveTable
 from data.store import background_writes
@@ -87,7 +87,7 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
         if game.step == "draw" and window.deadline is not None and running:
             due = max(due, window.deadline)
         times.append(due)
-    if computer_buyers(table, now):
+    if computer_buyers(table, now, running=running):
         times.append(now)
     times.append(_idle_at(table, timings))
     return table.backoff.hold(min(times))

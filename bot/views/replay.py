@@ -9,7 +9,8 @@ is rebuilt from the store):
   the game's record privately; ``notes`` shows the clicking player the expert's notes on
   their own decisions, privately (``bot.views.replay_notes``); ``open`` posts a new replay
   message at the game's start (the button other messages carry: ``replay_button``).
-- ``sh:rpd:<table>``: the select that jumps to a deal's first step (its values are steps).
+- ``sh:rpd:<table>:<deal>``: the select that jumps to a deal's first step (its values are
+  steps; the deal shown now in the id, so the select shows it).
 - ``sh:rpg``: the history's select, whose values are game numbers: opens a replay message.
 
 A step click costs one message edit (``interaction.response.edit_message``); the message
@@ -20,14 +21,15 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from typing import Any
 
 import discord
 
+from bot.ground.errors import UserError
 from bot.i18n import Language, interaction_language, t
 from bot.interactions import answers
-from bot.interactions.errors import UserError
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
 from bot.screens.attachments import hand_picture, table_file, table_image
 from bot.screens.replay_html import replay_html
@@ -47,7 +49,10 @@ REPLAY_BUTTON_TEMPLATE = (
     r"sh:rp:(?P<table>[0-9]{1,19}):(?P<step>[0-9]{1,6})"
     r":(?P<verb>prev|next|deal|hand|notes|file|open)"
 )
-REPLAY_SELECT_TEMPLATE = r"sh:rpd:(?P<table>[0-9]{1,19})"
+#: The deal shown rides in the select's id (``sh:rpd:<table>:<deal>``): a client keeps a
+#: select's last pick while its id stays the same, so a replay stepped on to deal 2 would
+#: still say "Deal 1"; an older message's id without it still answers.
+REPLAY_SELECT_TEMPLATE = r"sh:rpd:(?P<table>[0-9]{1,19})(?::[0-9]{1,4})?"
 GAMES_SELECT_ID = "sh:rpg"
 #: How a control is answered: an edit of its message, a new private or a new public message.
 EDIT, PRIVATE, PUBLIC = "edit", "private", "public"
@@ -164,7 +169,7 @@ def _controls(replay: GameReplay, index: int, language: Language) -> discord.ui.
     return view
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY_BUTTON_TEMPLATE):
+class ReplayButton(Control[discord.ui.Button[Any]], template=REPLAY_BUTTON_TEMPLATE):
     """A button of the replay message (or ``open``: of a message that offers a replay)."""
 
     def __init__(
@@ -192,41 +197,39 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPL
         self.table_id, self.step, self.verb = table_id, step, verb
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> ReplayButton:
+    def from_match(cls, match: re.Match[str]) -> ReplayButton:
         return cls(parse_id(match["table"]), int(match["step"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            answer = {"hand": PRIVATE, "notes": PRIVATE, "file": PRIVATE, "open": PUBLIC}.get(
-                self.verb, EDIT
-            )
-            replay = await load(interaction, self.table_id, answer)
-            if self.verb == "hand":
-                await show_hand(interaction, replay, self.step)
-            elif self.verb == "notes":
-                await show_notes(interaction, replay)
-            elif self.verb == "file":
-                await send_record(interaction, replay)
-            elif self.verb == "open":
-                await post_replay(interaction, replay)
-            else:
-                target = {
-                    "prev": self.step - 1,
-                    "next": self.step + 1,
-                    "deal": replay.next_deal(self.step),
-                }[self.verb]
-                await show_step(interaction, replay, target)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        answer = {"hand": PRIVATE, "notes": PRIVATE, "file": PRIVATE, "open": PUBLIC}.get(
+            self.verb, EDIT
+        )
+        replay = await load(interaction, self.table_id, answer)
+        if self.verb == "hand":
+            await show_hand(interaction, replay, self.step)
+        elif self.verb == "notes":
+            await show_notes(interaction, replay)
+        elif self.verb == "file":
+            await send_record(interaction, replay)
+        elif self.verb == "open":
+            await post_replay(interaction, replay)
+        else:
+            target = {
+                "prev": self.step - 1,
+                "next": self.step + 1,
+                "deal": replay.next_deal(self.step),
+            }[self.verb]
+            await show_step(interaction, replay, target)
 
 
-class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REPLAY_SELECT_TEMPLATE):
+class ReplaySelect(Control[discord.ui.Select[Any]], template=REPLAY_SELECT_TEMPLATE):
     """Jump to a deal: each option is a deal's first step."""
 
     def __init__(
         self, replay: GameReplay | None, index: int, language: Language, table_id: int = 0
     ) -> None:
         options = []
+        current = 0
         if replay is not None:
             table_id = replay.table_id
             current = replay.deal_of(index)
@@ -241,7 +244,7 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REPL
                 )
         super().__init__(
             discord.ui.Select(
-                custom_id=f"sh:rpd:{table_id}",
+                custom_id=f"sh:rpd:{table_id}:{current}",
                 placeholder=t("replay.jump", language),
                 options=options or [discord.SelectOption(label="…", value="0")],
                 row=1,
@@ -250,22 +253,19 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REPL
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> ReplaySelect:
+    def from_match(cls, match: re.Match[str]) -> ReplaySelect:
         return cls(None, 0, "en", parse_id(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            replay = await load(interaction, self.table_id)
-            values = self.item.values
-            chosen = values[0] if values else ""
-            if not chosen.isdigit() or int(chosen) not in replay.deal_starts:
-                raise UserError("That is not a deal of this game.", code="replay_no_such_step")
-            await show_step(interaction, replay, int(chosen))
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        replay = await load(interaction, self.table_id)
+        values = self.item.values
+        chosen = values[0] if values else ""
+        if not chosen.isdigit() or int(chosen) not in replay.deal_starts:
+            raise UserError("That is not a deal of this game.", code="replay_no_such_step")
+        await show_step(interaction, replay, int(chosen))
 
 
-class GamesSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAMES_SELECT_ID):
+class GamesSelect(Control[discord.ui.Select[Any]], template=GAMES_SELECT_ID):
     """The history's select: a game's number opens its replay in a new message."""
 
     def __init__(self, options: list[discord.SelectOption] | None = None, placeholder: str = "…"):
@@ -278,16 +278,13 @@ class GamesSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAMES
         )
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> GamesSelect:
+    def from_match(cls, match: re.Match[str]) -> GamesSelect:
         return cls()
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            values = self.item.values
-            replay = await load(interaction, parse_id(values[0] if values else ""), PUBLIC)
-            await post_replay(interaction, replay)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values
+        replay = await load(interaction, parse_id(values[0] if values else ""), PUBLIC)
+        await post_replay(interaction, replay)
 
 
 async def show_step(interaction: discord.Interaction[Any], replay: GameReplay, index: int) -> None:

@@ -17,21 +17,22 @@ carries them: their clicks keep doing what they did, so nothing breaks mid-game.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.channel.threads import start_in_thread
+from bot.ground.errors import NotHost, UserError
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.terms import contract_text
 from bot.interactions import answers, guards
-from bot.interactions.errors import NotHost, UserError
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
+from bot.interactions.threads import start_in_thread
 from bot.screens.attachments import TABLE_FILE
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
-from bot.screens.text import score_sheet_text, standings_text, table_text
+from bot.screens.text import table_text
 from bot.service.live import rules_for
 from bot.views.hand import open_hand
 from bot.views.house_rules import house_rules_panel
@@ -81,7 +82,7 @@ WRITES = frozenset(
 )
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
+class TableButton(Control[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
     """A button of the public table message."""
 
     def __init__(
@@ -99,32 +100,26 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         self.verb, self.table_id, self.window = verb, table_id, window
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-    ) -> TableButton:
+    def from_match(cls, match: re.Match[str]) -> TableButton:
         window = match["window"]
         if (match["verb"] in WINDOW_VERBS) != (window is not None):
             # A malformed id still gets an answer, from the callback.
             return cls("bad", parse_id(match["table"]))
         return cls(match["verb"], parse_id(match["table"]), window)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if self.verb == "again":  # its table has closed: the service checks the channel
-                await play_again(interaction, self.table_id)
-                return
-            guards.table_here(interaction, self.table_id)
-            if self.verb not in WRITES:  # My hand answers in time itself; the rest only read
-                await table_click(interaction, self.verb, self.table_id, self.window)
-                return
-            # Its lock (2 s at most) and its write (2 s) could pass Discord's 3 s: deferred
-            # by the watchdog if not answered in time, at once if the table is held now.
-            fresh = self.verb != "start" and self.verb != "unbuy"  # a new private message
-            async with answers.for_click(interaction, self.table_id, fresh=fresh):
-                await table_click(interaction, self.verb, self.table_id, self.window)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if self.verb == "again":  # its table has closed: the service checks the channel
+            await play_again(interaction, self.table_id)
+            return
+        guards.table_here(interaction, self.table_id)
+        if self.verb not in WRITES:  # My hand answers in time itself; the rest only read
+            await table_click(interaction, self.verb, self.table_id, self.window)
+            return
+        # Its lock (2 s at most) and its write (2 s) could pass Discord's 3 s: deferred
+        # by the watchdog if not answered in time, at once if the table is held now.
+        fresh = self.verb != "start" and self.verb != "unbuy"  # a new private message
+        async with answers.for_click(interaction, self.table_id, fresh=fresh):
+            await table_click(interaction, self.verb, self.table_id, self.window)
 
 
 async def play_again(interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -191,7 +186,7 @@ async def table_click(
     elif verb == "start":
         game = game_name(service.public(table_id))
         thread = await start_in_thread(interaction, service, table_id, game)
-        if thread is not None:  # the game is on in a thread of its own (bot/channel/threads.py)
+        if thread is not None:  # the game is on in a thread of its own (interactions/threads.py)
             moved = service.public(table_id)
             where = t(
                 "thread.lobby_moved", table_language(moved.record.options), thread=thread.mention
@@ -317,6 +312,10 @@ def next_deal_row(table_id: int, language: Language) -> list[discord.ui.Item[Any
     return [TableButton("nextdeal", table_id, label=t("button.next_deal", language))]
 
 
+#: Discord's limit on a picture's alt text in a media gallery.
+ALT_LIMIT = 1024
+
+
 def render_table(
     table: TableSnapshot, *, news: str = "", picture: str | None = None
 ) -> discord.ui.LayoutView:
@@ -357,6 +356,15 @@ def render_table(
             rows.append([button("house", "button.house_rules")])
         return public_layout(lobby_blocks(table), news=news, rows=rows)
     names = table.names
+    if view.is_over or (table.closed and not view.is_over):
+        # The game's end is told once, by the final recap under this message (the sheet, the
+        # standings, Play again, Replay and the seeds): this message keeps one line of it.
+        key = "table.title_over" if view.is_over else "lobby.title_closed"
+        title = heading(t(key, language, game=game_name(table)))
+        over = table_text(view, names, away=table.away_seats, language=language, seats=False)
+        if view.is_over:
+            over += "\n" + t("table.recap_below", language)
+        return public_layout([f"{title}\n{over}"], news=news)
     description = table_text(
         view,
         names,
@@ -366,32 +374,31 @@ def render_table(
         turn_deadline=table.turn_deadline,
         away=table.away_seats,
         language=language,
+        heading=False,
+        # The picture shows the seats and the melds (its alt text says them): said once.
+        seats=shown is None,
     )
-    if view.is_over or (table.closed and not view.is_over):
-        key = "table.title_over" if view.is_over else "lobby.title_closed"
-        blocks = paragraphs(heading(t(key, language, game=game_name(table))), description)
-        if view.score_sheet:
-            rummy = view.rules.game == "rummy"
-            sheet = score_sheet_text(names, view.score_sheet, language, hands=rummy)
-            blocks.append(f"**{t('table.score_sheet', language)}**\n{sheet}")
-        again: list[discord.ui.Item[Any]] = []
-        if view.is_over:
-            standings = standings_text(names, table.totals, view.winners)
-            blocks.append(f"**{t('table.final_standings', language)}**\n{standings}")
-            # the same people, the same rules, one click
-            again.append(TableButton("again", table.id, label=t("button.play_again", language)))
-        return public_layout(blocks, news=news, picture=shown, rows=[again])
+    if shown is not None:  # the seats and melds in words, for those who cannot see the picture
+        blocks = table_text(view, names, away=table.away_seats, language=language).split("\n\n")
+        words = discord.utils.remove_markdown(" · ".join(blocks[1:]).replace("\n", " · "))
+        shown = (shown[0], f"{shown[1]}: {words}"[:ALT_LIMIT])
     title = t(
-        "table.title", language, deal=view.deal, contract=contract_text(view.contract, language)
+        "table.title",
+        language,
+        deal=view.deal,
+        deals=view.rules.num_deals,
+        contract=contract_text(view.contract, language),
     )
     if view.rules.game == "rummy":
         title = t("table.title_rummy", language, deal=view.deal)
     # No Buy / Pass here: a channel message's buttons show to everyone, spectators too. The
     # text says what is on offer and until when; each seated person buys from their hand.
     controls: list[list[discord.ui.Item[Any]]] = [
-        [button("hand", "button.my_hand", style=discord.ButtonStyle.primary)],
         [
+            button("hand", "button.my_hand", style=discord.ButtonStyle.primary),
             button("history", "button.history"),
+        ],
+        [
             button("nudge", "button.nudge"),  # for an absent player
             button("skip", "button.skip"),
         ],

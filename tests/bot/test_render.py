@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.screens import render_hand, render_in_thread, render_score_sheet, render_table
+from bot.screens import draw_hand, render_in_thread, render_score_sheet, render_table
 from bot.screens._draw import CARD_BG, FELT, JOKER_PURPLE, RED, drawable
 from bot.screens.cards import HAND, TABLE, card_face, clear_caches
 from bot.screens.hand_picture import MARGIN, RAISE, layout_hand
 from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 from bot.screens.score_sheet import PLAYER_COLOURS
 from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
+from bot.screens.short_names import char_fits, distinct_names
 from bot.screens.table_picture import SIZE, layout_table
 from bot.screens.text import score_sheet_text
 from engine import Game, Rules, parse_action
@@ -29,6 +30,14 @@ from engine.melds import Meld
 from engine.view import PlayerView, TableMeld
 
 GOLDEN = Path(__file__).parent / "golden"
+LONG = (
+    "Bartholomew the Magnificent",
+    "Bartholomew the Mighty",
+    "Computer 1 (makkelijk)",
+    "Computer 2 (makkelijk)",
+    "Wolfeschlegelsteinhausen",
+    "Wolfeschlegelsteinhausen2",
+)
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 #: Mean absolute difference per channel (0-255) a picture may drift from its golden image
 #: (a different FreeType build shifts anti-aliasing a little; a layout change moves far more),
@@ -124,7 +133,7 @@ def test_the_joker_is_purple_and_naturals_are_not() -> None:
 
 def test_hand_image_has_the_layout_size() -> None:
     layout = layout_hand(HAND_15)
-    image = png(render_hand(HAND_15))
+    image = png(draw_hand(HAND_15))
     assert image.size == (layout.width, layout.height)
     # One row of 15 overlapping cards: far narrower than 15 cards side by side.
     assert HAND.width * 4 < image.width < HAND.width * 15
@@ -132,24 +141,24 @@ def test_hand_image_has_the_layout_size() -> None:
 
 
 def test_a_long_hand_takes_two_rows() -> None:
-    one_row = png(render_hand(HAND_15)).size
-    two_rows = png(render_hand(HAND_15 + HAND_15[:6])).size
+    one_row = png(draw_hand(HAND_15)).size
+    two_rows = png(draw_hand(HAND_15 + HAND_15[:6])).size
     assert two_rows[1] > 2 * HAND.height > one_row[1]
     assert two_rows[0] < one_row[0]
 
 
 def test_hand_renders_are_byte_identical() -> None:
-    first = render_hand(HAND_15, highlight={0, 3})
+    first = draw_hand(HAND_15, highlight={0, 3})
     clear_caches()
-    assert render_hand(HAND_15, highlight={0, 3}) == first  # cold caches, same bytes
-    assert render_hand(HAND_15, highlight=[3, 0]) == first
+    assert draw_hand(HAND_15, highlight={0, 3}) == first  # cold caches, same bytes
+    assert draw_hand(HAND_15, highlight=[3, 0]) == first
 
 
 @pytest.mark.parametrize("group_by", ["suit", "rank"])
 def test_every_card_of_the_hand_shows_its_index(group_by: str) -> None:
     highlight = {0, 4, 14}
     layout = layout_hand(HAND_15, highlight=highlight, group_by=group_by)  # type: ignore[arg-type]
-    image = png(render_hand(HAND_15, highlight=highlight, group_by=group_by))  # type: ignore[arg-type]
+    image = png(draw_hand(HAND_15, highlight=highlight, group_by=group_by))  # type: ignore[arg-type]
     assert sorted(slot.index for slot in layout.slots) == list(range(len(HAND_15)))
     # The visible strip of each card: its index column, below the rounded corner.
     strip = (3, 9, HAND.step - 1, HAND.index_box[3])
@@ -181,8 +190,8 @@ def test_hand_is_sorted_and_grouped_by_suit_or_rank() -> None:
 
 
 def test_highlighted_cards_are_raised_and_outlined() -> None:
-    plain = png(render_hand(HAND_15))
-    marked = png(render_hand(HAND_15, highlight={2}))
+    plain = png(draw_hand(HAND_15))
+    marked = png(draw_hand(HAND_15, highlight={2}))
     assert plain.size == marked.size
     assert mean_difference(plain, marked) > 0.5
     slot = next(s for s in layout_hand(HAND_15, highlight={2}).slots if s.index == 2)
@@ -195,11 +204,11 @@ def test_highlighted_cards_are_raised_and_outlined() -> None:
 
 def test_highlight_outside_the_hand_is_refused() -> None:
     with pytest.raises(ValueError, match="15 cards"):
-        render_hand(HAND_15, highlight={15})
+        draw_hand(HAND_15, highlight={15})
 
 
 def test_an_empty_hand_still_renders() -> None:
-    image = png(render_hand([]))
+    image = png(draw_hand([]))
     assert image.width > HAND.width and image.height > HAND.height
 
 
@@ -305,7 +314,7 @@ def test_names_are_reduced_to_drawable_text() -> None:
 
 
 async def test_render_in_thread_gives_the_same_bytes() -> None:
-    assert await render_in_thread(render_hand, HAND_15, highlight={1}) == render_hand(
+    assert await render_in_thread(draw_hand, HAND_15, highlight={1}) == draw_hand(
         HAND_15, highlight={1}
     )
 
@@ -316,8 +325,8 @@ async def test_render_in_thread_gives_the_same_bytes() -> None:
 @pytest.mark.parametrize(
     ("name", "render"),
     [
-        ("hand_15", lambda: render_hand(HAND_15, highlight={0, 1, 2, 3})),
-        ("hand_by_rank", lambda: render_hand(HAND_15[:11], group_by="rank")),
+        ("hand_15", lambda: draw_hand(HAND_15, highlight={0, 1, 2, 3})),
+        ("hand_by_rank", lambda: draw_hand(HAND_15[:11], group_by="rank")),
         ("table_8", lambda: render_table(table_view(8))),
         ("table_8_compact", lambda: render_table(table_view(8), compact=True)),
         # The table message's picture: seats and melds, no turn (the text says whose).
@@ -375,10 +384,29 @@ def test_without_the_turn_marker_a_turn_leaves_the_compact_picture_as_it_was() -
     assert render_table(game.view(None), compact=True, mark_turn=False) == before
 
 
-def test_the_text_sheet_cuts_long_names_visibly_and_keeps_short_ones() -> None:
-    names = ["alice", "Maximiliana Fernández-Castillo de la Vega", "Zoë"]
-    lines = score_sheet_text(names, [[0, 10, 5]], "nl").splitlines()
-    assert "```" not in "\n".join(lines)  # short lines, not a block that scrolls sideways
-    assert lines[0] == "**alice** ronde 0 · totaal 0 ★ ✓"  # the marks' words give way
-    assert lines[1].startswith("**Maximiliana Fe") and "…** ronde 10" in lines[1]
-    assert lines[2] == "**Zoë** ronde 5 · totaal 5" and len(lines) == 3
+def test_the_text_sheet_cuts_long_names_alike_and_keeps_them_apart() -> None:
+    names = ["alice", "Maximiliana Fernández-Castillo de la Vega", "Zoë", "Bartholomew"]
+    names += ["Bartholomew2", "Computer 1 (normal)", "Computer 2 (easy)"]
+    text = score_sheet_text(names, [[0, 10, 5, 7, 8, 9, 11]], "nl")
+    lines = text.splitlines()
+    assert lines[0] == "```" and lines[9] == "```"  # one row a player, none broken
+    assert lines[1].split() == ["Ronde", "Totaal"]
+    rows = lines[2:9]
+    assert rows[0] == "alice" + " " * 7 + "     0      0 ★✓"
+    shown = [row[:12].rstrip() for row in rows]
+    assert shown[1].startswith("Maximilia") and shown[1].endswith("…")
+    assert shown[2] == "Zoë" and shown[3:5] == ["Bartholomew", "Bartholomew2"]
+    assert shown[5:] == ["Computer 1", "Computer 2"]  # "(normal)" tells nobody apart
+    assert len(set(shown)) == len(shown)
+    assert lines[-1] == "-# ★ voorop · ✓ ging uit"
+
+
+def test_names_cut_narrow_stay_apart() -> None:
+    """The same cut on every line, and a number or an end where two cuts would meet."""
+    fits = char_fits(8)
+    computers = ["Computer 1 (normal)", "Computer 2 (easy)", "Computer 3 (normal)", "you"]
+    assert distinct_names(computers, fits) == ["Compu… 1", "Compu… 2", "Compu… 3", "you"]
+    assert distinct_names(["Bartholomew", "Bartholomew2"], fits) == ["Bartho…w", "Bartho…2"]
+    assert distinct_names(["Sam", "Sam"], fits) == ["Sam 1", "Sam 2"]
+    assert all(len(cut) <= 8 for cut in distinct_names(list(LONG), fits))
+    assert len(set(distinct_names(list(LONG), fits))) == len(LONG)
