@@ -263,6 +263,7 @@ async def _dealt_alike(store: Any, tables: list[Any], posted: list[str], channel
         assert len(hands) == 1, f"seat {seat} was dealt different cards"
 
 
+@pytest.mark.simcord(settle_timeout=10)  # two tables start in one click: real work to draw
 async def test_a_duplicate_round_posts_its_hashes_and_plays_in_private_threads(env: Any) -> None:
     channel, organiser, players, message_id = await open_event(
         env, 5, table_size=4, rounds=2, duplicate=True
