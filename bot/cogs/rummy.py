@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.leaderboard import send_leaderboard, send_stats
+from bot.cogs.pace import PACE_CHOICES, PACE_DESCRIPTION, PACE_FALLBACK, TURN_HOURS_DESCRIPTION
 from bot.cogs.shanghai import open_table_here
 from bot.i18n import (
     LANGUAGE_CHOICES,
@@ -22,6 +23,7 @@ from bot.i18n import (
 )
 from bot.interactions.handler import guard
 from bot.service import guild_settings
+from bot.service.pace import with_pace
 
 if TYPE_CHECKING:
     from bot.process.app import ShanghaiBot
@@ -44,6 +46,8 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         final_discard="Whether going out needs a final discard",
         turn_seconds="Seconds per turn before the bot plays it (default 90)",
         language=LANGUAGE_DESCRIPTION,
+        pace=PACE_DESCRIPTION,
+        turn_hours=TURN_HOURS_DESCRIPTION,
     )
     @app_commands.choices(
         ace_mode=[
@@ -55,6 +59,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             app_commands.Choice(name="required", value="required"),
         ],
         language=LANGUAGE_CHOICES,
+        pace=PACE_CHOICES,
     )
     async def new(
         self,
@@ -64,6 +69,8 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         final_discard: str | None = None,
         turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
         language: str | None = None,
+        pace: str | None = None,
+        turn_hours: app_commands.Range[int, 1, 72] | None = None,
     ) -> None:
         """Open a Rummy table (2-6 players) in this channel; you take the first seat."""
         async with guard(interaction):
@@ -80,13 +87,20 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
             options = guild_settings.table_options(
                 defaults,
-                given={"turn_seconds": turn_seconds, "language": language},
+                given={
+                    "turn_seconds": turn_seconds,
+                    "language": language,
+                    "pace": pace,
+                    "turn_hours": turn_hours,
+                },
                 fallback={
                     "turn_seconds": settings.turn_seconds,
                     "language": server_language(interaction),
                     "threads": settings.threads,
+                    **PACE_FALLBACK,
                 },
             )
+            options = with_pace(options, None)
             options |= {
                 "preset": "rummy",
                 "buy_seconds": float(settings.buy_seconds),

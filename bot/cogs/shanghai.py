@@ -9,6 +9,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import leaderboard as board
+from bot.cogs.pace import (
+    BUY_WAIT_DESCRIPTION,
+    PACE_CHOICES,
+    PACE_DESCRIPTION,
+    PACE_FALLBACK,
+    TURN_HOURS_DESCRIPTION,
+)
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -26,6 +33,7 @@ from bot.interactions.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import guild_settings, rules_for
 from bot.service.live import FOUR_COLOUR_OPTION
+from bot.service.pace import with_pace
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
 from bot.views.table import (
@@ -138,6 +146,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         language=LANGUAGE_DESCRIPTION,
         thread="Play the game in a thread of its own (default: this server's setting)",
         four_colour="Draw clubs green and diamonds blue in the pictures",
+        pace=PACE_DESCRIPTION,
+        turn_hours=TURN_HOURS_DESCRIPTION,
+        buy_wait_minutes=BUY_WAIT_DESCRIPTION,
     )
     @app_commands.choices(  # type: ignore[misc]  # int and str choices together
         preset=PRESETS,
@@ -155,6 +166,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             app_commands.Choice(name="unlimited", value="unlimited"),
         ],
         language=LANGUAGE_CHOICES,
+        pace=PACE_CHOICES,
     )
     async def new(
         self,
@@ -170,6 +182,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         language: str | None = None,
         thread: bool | None = None,
         four_colour: bool | None = None,
+        pace: str | None = None,
+        turn_hours: app_commands.Range[int, 1, 72] | None = None,
+        buy_wait_minutes: app_commands.Range[int, 5, 720] | None = None,
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
@@ -195,6 +210,8 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     "turn_seconds": turn_seconds,
                     "language": language,
                     "threads": thread,
+                    "pace": pace,
+                    "turn_hours": turn_hours,
                 },
                 fallback={
                     "preset": "standard",
@@ -202,8 +219,10 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     "turn_seconds": settings.turn_seconds,
                     "language": server_language(interaction),
                     "threads": settings.threads,
+                    **PACE_FALLBACK,
                 },
             )
+            options = with_pace(options, None, buy_minutes=buy_wait_minutes)
             options["rules"] = overrides
             if four_colour:
                 options[FOUR_COLOUR_OPTION] = True

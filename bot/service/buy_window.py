@@ -212,3 +212,48 @@ def window_tag(game: Game, view: PlayerView | None = None) -> str:
     from ``view``, any view of ``game`` now, when the caller has one)."""
     view = game.view(None) if view is None else view
     return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"
+
+
+#: What a waiting person's standing order does about the upcard on offer at a relaxed table:
+#: buy it now, pass now, or ask them (the window then waits, at most the table's relaxed buy
+#: window, for them alone).
+StandingAnswer = Literal["buy", "pass", "ask"]
+
+
+def order_text(pref: str, limit: int | None) -> str:
+    """A standing order as the seat's stored ``buy`` field keeps it: ``helps`` or, with a limit
+    of buys a deal, ``helps/2``."""
+    return pref if limit is None else f"{pref}/{limit}"
+
+
+def parse_order(text: str) -> tuple[str, int | None]:
+    """The preference and the buy limit of a stored order (``order_text``); an order that
+    cannot be read is no order (``""``, the table's default)."""
+    pref, _, limit = text.partition("/")
+    if pref not in BUY_PREFS:
+        return "", None
+    if not limit:
+        return pref, None
+    try:
+        number = int(limit)
+    except ValueError:
+        return pref, None
+    return pref, max(0, number)
+
+
+def standing_order(table: LiveTable, seat: int, pref: str, limit: int | None) -> StandingAnswer:
+    """What ``seat``'s standing order answers about the upcard now on offer at a relaxed
+    table, where nobody waits on a buy: ``never`` passes; ``helps`` buys when the card brings
+    the seat's contract closer (``upcard_helps_seat``) and passes otherwise; ``ask`` asks.
+    Once the seat has bought ``limit`` cards this deal, it passes whatever it chose. Whether
+    the buy is legal at all (the rules' own limit, a seat that is down) the engine decides;
+    who gets the card is still decided by seat order (``engine.buying``)."""
+    game = table.game
+    assert game is not None
+    if limit is not None and game.buys_used[seat] >= limit:
+        return "pass"
+    if pref == "never":
+        return "pass"
+    if pref == "ask":
+        return "ask"
+    return "buy" if upcard_helps_seat(table, seat) else "pass"

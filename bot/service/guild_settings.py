@@ -1,8 +1,8 @@
 """Per-server defaults for new tables, chosen with ``/shanghai settings``.
 
 A server's admins (Manage Server) pick the language, the preset, the buy window and the turn
-time once, instead of every host at every table. The store keeps them as one JSON object per
-guild (``Store.guild_settings``); ``GuildDefaults`` validates them on the way in and on the way
+time, and whether tables are live or relaxed, once, instead of every host at every table. The
+store keeps them as one JSON object per guild (``Store.guild_settings``); ``GuildDefaults`` validates them on the way in and on the way
 out, so a value a later version no longer accepts is dropped rather than breaking
 ``/shanghai new``, and whether games move into threads. ``ranked`` is room for the default of
 a later feature: stored and validated already, offered by no command yet.
@@ -15,16 +15,25 @@ in the table's options, and the lobby names them.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.i18n import TABLE_LANGUAGE_OPTION, Language
+from bot.service.pace import TURN_HOURS_MAX, TURN_HOURS_MIN
 
 log = logging.getLogger(__name__)
 
 #: The table option each default fills, in the order the lobby names them.
-DEFAULT_OPTIONS = ("language", "preset", "buy_seconds", "turn_seconds", "threads")
+DEFAULT_OPTIONS = (
+    "language",
+    "preset",
+    "buy_seconds",
+    "turn_seconds",
+    "threads",
+    "pace",
+    "turn_hours",
+)
 #: The key under which a table's options list the defaults its server filled in.
 APPLIED_KEY = "server_defaults"
 
@@ -40,6 +49,10 @@ class GuildDefaults(BaseModel):
     turn_seconds: int | None = Field(default=None, ge=10, le=3600)
     #: Whether new games move into a thread of their own (``bot/channel/threads.py``).
     threads: bool | None = None
+    #: Whether new tables are live or relaxed (``bot/service/pace.py``), and a relaxed
+    #: table's turn time in hours.
+    pace: Literal["live", "relaxed"] | None = None
+    turn_hours: int | None = Field(default=None, ge=TURN_HOURS_MIN, le=TURN_HOURS_MAX)
     #: A later feature's default (ranked games): stored, not offered yet.
     ranked: bool | None = None
 

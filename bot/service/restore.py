@@ -17,6 +17,7 @@ import logging
 from dataclasses import replace
 
 from bot.service.buy_window import BUY_PREFS, BuyWindow, HeldDraw
+from bot.service.pace import is_relaxed, relaxed_seconds
 from bot.service.live import REMOVED, ActResult, LiveTable, Store, rules_for
 from data.records import AwayState, TableRecord
 from engine import Game
@@ -26,7 +27,10 @@ log = logging.getLogger(__name__)
 
 
 def table_seconds(options: dict[str, object], buy: float, turn: float) -> tuple[float, float]:
-    """A table's buy window and turn limit: its own options over the service's defaults."""
+    """A table's buy window and turn limit: its own options over the service's defaults; a
+    relaxed table counts them in minutes and hours (``pace.relaxed_seconds``)."""
+    if is_relaxed(options):
+        return relaxed_seconds(options)
     return (float(options.get("buy_seconds", buy)), float(options.get("turn_seconds", turn)))  # type: ignore[arg-type]
 
 
