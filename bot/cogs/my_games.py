@@ -78,7 +78,9 @@ def make_command() -> app_commands.Command[Any, ..., None]:
             service = bot.service
             language = interaction_language(interaction)
             snapshots = [
-                service.public(table.id) for table in list(service.tables.values()) if not table.closed
+                service.public(table.id)
+                for table in list(service.tables.values())
+                if not table.closed
             ]
             found = seated_tables(
                 snapshots, interaction.user.id, interaction.guild_id or 0, service.clock()

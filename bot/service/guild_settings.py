@@ -2,9 +2,10 @@
 
 A server's admins (Manage Server) pick the language, the preset, the buy window and the turn
 time, and whether tables are live or relaxed, once, instead of every host at every table. The
-store keeps them as one JSON object per guild (``Store.guild_settings``); ``GuildDefaults`` validates them on the way in and on the way
-out, so a value a later version no longer accepts is dropped rather than breaking
-``/shanghai new``, and whether games move into threads. ``ranked`` is room for the default of
+store keeps them as one JSON object per guild (``Store.guild_settings``); ``GuildDefaults``
+validates them on the way in and on the way out, so a value a later version no longer
+accepts is dropped rather than breaking ``/shanghai new``, and whether games move into
+threads. ``ranked`` is room for the default of
 a later feature: stored and validated already, offered by no command yet.
 
 A new table takes, for each option, what its host gave, else the server's default, else the

@@ -49,10 +49,9 @@ def seated_tables(
         if seat is None:
             continue
         view = table.view
+        relaxed = is_relaxed(record.options)
         if view is None or view.is_over:
-            found.append(
-                SeatedTable(table, user_id == record.host_id, None, None, is_relaxed(record.options))
-            )
+            found.append(SeatedTable(table, user_id == record.host_id, None, None, relaxed))
             continue
         current = view.current
         left = None if table.turn_deadline is None else max(0.0, table.turn_deadline - now)
@@ -62,7 +61,7 @@ def seated_tables(
                 current == seat and not table.is_away(seat),
                 table.names[current],
                 left,
-                is_relaxed(record.options),
+                relaxed,
             )
         )
     found.sort(

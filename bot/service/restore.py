@@ -17,8 +17,8 @@ import logging
 from dataclasses import replace
 
 from bot.service.buy_window import BUY_PREFS, BuyWindow, HeldDraw
-from bot.service.pace import is_relaxed, relaxed_seconds
 from bot.service.live import REMOVED, ActResult, LiveTable, Store, rules_for
+from bot.service.pace import is_relaxed, relaxed_seconds
 from data.records import AwayState, TableRecord
 from engine import Game
 from engine.actions import parse_action
