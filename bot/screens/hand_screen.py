@@ -36,7 +36,7 @@ from bot.screens.hand_controls import (
 )
 from bot.screens.hand_text import deal_recap_text, go_down_lines
 from bot.screens.play_text import action_text, layoff_item_text
-from bot.screens.table_story import table_story
+from bot.screens.table_story import relaxed_story, table_story
 from bot.screens.text import hand_parts, hand_text
 from engine.actions import BuyInTurn, Discard, DrawStock, GoDown, LayOffItem, SwapJoker, TakeUpcard
 from engine.cards import Card
@@ -64,7 +64,8 @@ def hand_screen(
     if snap.pending:
         pending_text = t("hand.pending", language, countdown=countdown(snap.buy_deadline))
     screen = _Screen(snap, language)
-    story = table_story(view, snap.names, language)  # the table since the seat's last turn
+    # The table since the seat's last turn: a few lines more at a relaxed table.
+    story = (relaxed_story if snap.relaxed else table_story)(view, snap.names, language)
     screen.notes = [n for n in (story, note, *snap.notes) if n]
     if mode == "down":
         shown = screen.down()

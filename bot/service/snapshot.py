@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from bot.service.buy_window import DEFAULT_BUY_PREF, undecided, window_tag
 from bot.service.legal_plays import LEGAL
 from bot.service.live import FOUR_COLOUR_OPTION, ActResult, LiveTable
+from bot.service.pace import is_relaxed
 from bot.service.shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 from data.records import lower_is_better
 from engine import Game
@@ -77,6 +78,8 @@ class SeatSnapshot:
     actions: tuple[Action, ...] = ()
     #: The table draws clubs green and diamonds blue (its ``four_colour`` option).
     four_colour: bool = False
+    #: The table is relaxed (``pace.py``): the hand tells more of what happened since.
+    relaxed: bool = False
     #: The game as it was, when ``legal`` (and ``shortcuts``) are still to be computed
     #: (``settled`` does it off the event loop); None once they are complete.
     later: Game | None = field(default=None, compare=False, repr=False)
@@ -249,6 +252,7 @@ def seat_snapshot(
         removed=seat in table.removed,
         shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
         four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
+        relaxed=is_relaxed(table.record.options),
         later=later,
     )
 
