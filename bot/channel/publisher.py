@@ -16,7 +16,9 @@ so the channel gets as few calls as the players need:
 - The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
   must be: a person's turn begins and their open hand can't be updated for them (no live
   interaction), so the new message pings them and offers **My hand**; or other messages have
-  pushed it out of the last three. Computers and players who follow their hand get no ping.
+  pushed it out of the last three; or it is nearly an hour old and something changed
+  (Discord limits edits of older messages much more strictly, so a game over days never
+  edits one). Computers and players who follow their hand get no ping.
 - Each channel spends at most 5 calls in any 5 s (``RATE``), waiting otherwise.
 - Score sheets after each deal and the final standings are messages of their own.
 
@@ -367,10 +369,19 @@ class Publisher(Placement):
 
         alt = t("picture.alt_table", language)
         text = "\n".join(recent)
-        if pings or box.after >= 2 or self._message_id(box, table) is None:
+        layout = None
+        move = pings or box.after >= 2 or self._message_id(box, table) is None
+        if not move and self._aged(box, table):  # never edited: posted anew if it changed
+            layout = render_table(table, news=text, picture=alt)
+            if fingerprint(layout) == box.shown and digest == box.picture:
+                box.recent = recent
+                return
+            move = True
+        if move:
             posted = "\n".join(x for x in (text, *pings) if x)
             data = await picture()
-            layout = render_table(table, news=posted, picture=alt)
+            if layout is None or posted != text:
+                layout = render_table(table, news=posted, picture=alt)
             await self._move(box, table, posted, layout, data)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
@@ -384,7 +395,7 @@ class Publisher(Placement):
                     type(error).__name__,
                 )
             return
-        layout = render_table(table, news=text, picture=alt)
+        layout = layout or render_table(table, news=text, picture=alt)
         shown = fingerprint(layout)
         if shown == box.shown and digest == box.picture:
             box.recent = recent
