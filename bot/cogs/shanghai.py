@@ -16,6 +16,7 @@ from bot.cogs.pace import (
     PACE_FALLBACK,
     TURN_HOURS_DESCRIPTION,
 )
+from bot.ground.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -26,7 +27,6 @@ from bot.i18n import (
 )
 from bot.i18n.fit import fit
 from bot.interactions import guards
-from bot.interactions.errors import NoTable, NotHost, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions

@@ -48,7 +48,7 @@ class GuildDefaults(BaseModel):
     preset: str | None = Field(default=None, pattern=r"^[a-z0-9_]{1,40}$")
     buy_seconds: int | None = Field(default=None, ge=3, le=120)
     turn_seconds: int | None = Field(default=None, ge=10, le=3600)
-    #: Whether new games move into a thread of their own (``bot/channel/threads.py``).
+    #: Whether new games move into a thread of their own (``bot/interactions/threads.py``).
     threads: bool | None = None
     #: Whether new tables are live or relaxed (``bot/service/pace.py``), and a relaxed
     #: table's turn time in hours.
