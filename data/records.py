@@ -95,6 +95,11 @@ class AwayState:
     #: of the game ranks last among the people.
     own: int = 0
     auto: int = 0
+    #: At a relaxed table: the turn deadline whose reminder this seat's person was sent, and
+    #: the last person's action after which they were warned that the table will end for want
+    #: of play; kept so that a restart neither sends them again nor forgets them.
+    reminded: float = 0.0
+    warned: float = 0.0
 
     def stored(self, *, held: str, buy: str, removed_as: int | None = None) -> AwayState:
         """This record with what the table keeps beside it: the seat's held draw and buy
@@ -109,6 +114,8 @@ class AwayState:
             buy=buy,
             own=self.own,
             auto=self.auto,
+            reminded=self.reminded,
+            warned=self.warned,
         )
 
     def counted(self, *, by_bot: bool) -> AwayState:
@@ -120,6 +127,8 @@ class AwayState:
             buy=self.buy,
             own=self.own + (not by_bot),
             auto=self.auto + by_bot,
+            reminded=self.reminded,
+            warned=self.warned,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -133,6 +142,10 @@ class AwayState:
             data["own"] = self.own
         if self.auto:
             data["auto"] = self.auto
+        if self.reminded:
+            data["reminded"] = self.reminded
+        if self.warned:
+            data["warned"] = self.warned
         return data
 
     @classmethod
@@ -145,6 +158,8 @@ class AwayState:
             buy=str(obj.get("buy", "")),
             own=int(obj.get("own", 0)),
             auto=int(obj.get("auto", 0)),
+            reminded=float(obj.get("reminded", 0.0)),
+            warned=float(obj.get("warned", 0.0)),
         )
 
 

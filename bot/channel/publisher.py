@@ -66,6 +66,7 @@ from bot.channel.table_text import (
     change_lines,
     deal_end_text,
     fingerprint,
+    relaxed_notices,
     restart_line,
     worth_showing,
 )
@@ -137,6 +138,7 @@ class Publisher(Placement):
             language = table_language(table.record.options)
             key = "notice.your_turn" if view.rules.game == "shanghai" else "notice.your_turn_rummy"
             box.pings.append(t(key, language, user=ping, deal=view.deal))
+        box.pings.extend(relaxed_notices(change))
         ended = [e for e in change.events if isinstance(e, DealEnded) and e.reason != "void"]
         if view is not None and ended:
             sheet = [list(r) for r in view.score_sheet]

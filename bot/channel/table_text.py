@@ -220,3 +220,20 @@ def worth_showing(change: Change) -> bool:
     if change.kind not in ("act", "timeout", "window") or view is None or view.is_over:
         return True  # lobby, start, end, away, kicks, departures and the end: always shown
     return any(isinstance(event, VISIBLE) for event in change.events)
+
+
+def relaxed_notices(change: Change) -> list[str]:
+    """The mentions a relaxed table's clock asks for: the one reminder of a turn (its time
+    left), and the warning a day before a table nobody plays ends (everyone seated)."""
+    table = change.table
+    language = table_language(table.record.options)
+    if change.kind == "remind" and change.seat is not None and table.turn_deadline is not None:
+        user = table.record.seats[change.seat].user_id
+        left = max(0, round((table.turn_deadline - discord.utils.utcnow().timestamp()) / 3600))
+        return [t("notice.reminder", language, user=user, hours=left)]
+    if change.kind == "idle_warning":
+        people = " ".join(
+            f"<@{seat.user_id}>" for seat in table.record.seats if not seat.is_computer
+        )
+        return [t("notice.idle_warning", language, users=people)]
+    return []

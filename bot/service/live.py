@@ -56,6 +56,8 @@ ChangeKind = Literal[
     "kick",
     "abandoned",
     "deal",
+    "remind",
+    "idle_warning",
 ]
 
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.

@@ -14,7 +14,7 @@ from dataclasses import replace
 from bot.ground.errors import NotHost
 from bot.ground.logs import at_table
 from bot.i18n import t, table_language
-from bot.service import nudges
+from bot.service import nudges, relaxed
 from bot.service.buy_window import (
     computer_buyers,
 )
@@ -24,6 +24,7 @@ from bot.service.live import (
     LiveTable,
     Memento,
 )
+from bot.service.pace import away_after
 from bot.service.tables_commit import Commits
 from bot.service.timers import what_is_due
 from data.errors import StoreBusy
@@ -75,6 +76,10 @@ class TableClock(Commits):
             elif due.kind == "away_play":
                 assert due.seat is not None
                 await self._autoplay(table, due.seat, timeout=False)
+            elif due.kind == "remind":
+                await relaxed.remind(table, self.store, self._notify)
+            elif due.kind == "idle_warning":
+                await relaxed.warn_idle(table, self.store, self._notify)
             return
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
@@ -83,7 +88,7 @@ class TableClock(Commits):
         memento = table.memento()
         state = table.away[seat]
         timeouts = state.timeouts + 1
-        marked = state.away or timeouts >= self.away_after
+        marked = state.away or timeouts >= away_after(table.record.options, self.away_after)
         table.away[seat] = replace(state, timeouts=timeouts, away=marked)
         await self._autoplay(table, seat, timeout=True, before=memento)
 

@@ -21,6 +21,7 @@ from typing import Literal
 
 from bot.ground.logs import at_table
 from bot.ground.storage_faults import is_write_refused
+from bot.service import pace
 from bot.service.buy_window import computer_buyers
 from bot.service.live import Clock, LiveTable
 from data.store import background_writes
@@ -36,6 +37,8 @@ DueKind = Literal[
     "timeout",
     "away_play",
     "pause_over",
+    "remind",
+    "idle_warning",
 ]
 
 #: How long a deal's recap stands alone before the next deal is shown (the table option
@@ -60,7 +63,32 @@ class Timings:
 
 
 def _idle_at(table: LiveTable, timings: Timings) -> float:
-    return max(table.last_person, table.record.created_at) + timings.idle_seconds
+    idle = pace.idle_seconds(table.record.options, timings.idle_seconds)
+    return max(table.last_person, table.record.created_at) + idle
+
+
+def reminder_due(table: LiveTable) -> float | None:
+    """When the person whose relaxed turn runs now is reminded of it (None: a live table, a
+    computer's or away seat's turn, or they were reminded of this turn already)."""
+    game = table.game
+    if game is None or game.is_over or table.turn_deadline is None:
+        return None
+    seat = game.current
+    if table.is_computer(seat) or table.is_away(seat) or seat >= len(table.away):
+        return None
+    if table.away[seat].reminded == table.turn_deadline:
+        return None
+    return pace.reminder_at(table.record.options, table.turn_deadline)
+
+
+def warning_due(table: LiveTable, timings: Timings) -> float | None:
+    """When the people of a relaxed table nobody plays are warned, a day before it ends
+    (None: a live table, or they were warned since the last person's action)."""
+    if table.game is None or not pace.is_relaxed(table.record.options):
+        return None
+    if any(state.warned >= table.last_person for state in table.away if state.warned):
+        return None
+    return _idle_at(table, timings) - pace.RELAXED_IDLE_WARNING
 
 
 def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
@@ -90,6 +118,7 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
     if computer_buyers(table, now):
         times.append(now)
     times.append(_idle_at(table, timings))
+    times.extend(t for t in (reminder_due(table), warning_due(table, timings)) if t is not None)
     return table.backoff.hold(min(times))
 
 
@@ -119,6 +148,9 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
         return None
     if now >= _idle_at(table, timings):
         return Due("idle_expired")
+    warn = warning_due(table, timings)
+    if warn is not None and now >= warn:
+        return Due("idle_warning")
     if table.pause_until is not None:
         return Due("pause_over") if now >= table.pause_until else None
     window = table.window
@@ -133,6 +165,9 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
         return Due("computer_move", seat) if now >= due and not waiting else None
     if table.turn_deadline is not None and now >= table.turn_deadline:
         return Due("timeout", seat)
+    remind = reminder_due(table)
+    if remind is not None and now >= remind:
+        return Due("remind", seat)
     if table.is_away(seat) and not window.is_running(game, now):
         return Due("away_play", seat)
     return None
