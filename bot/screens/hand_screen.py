@@ -211,10 +211,12 @@ class _Screen:
     def options(self) -> bool:
         """The seat's own settings, and leaving the game: out of the turn's rows, so a hurried
         click never ends anyone's game."""
-        self.extra.append(self.t("hand.options_help"))
+        relaxed = self.snap.relaxed  # a standing order: it answers for the player at once
+        self.extra.append(self.t("hand.order_help" if relaxed else "hand.options_help"))
         for pref, verb, key in BUY_PREF_BUTTONS:
             chosen = self.snap.buy_pref == pref
-            self.button(verb, key, "success" if chosen else "secondary", 0)
+            label = f"button.order_{pref}" if relaxed else key
+            self.button(verb, label, "success" if chosen else "secondary", 0)
         self.button("leave", "button.leave_game", "danger", 1)
         self.button("back", "button.back", "secondary", 1)
         return True

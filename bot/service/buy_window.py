@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from bot.service.pace import is_relaxed
 from engine import Game
 from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
 from engine.errors import IllegalAction
@@ -257,3 +258,26 @@ def standing_order(table: LiveTable, seat: int, pref: str, limit: int | None) ->
     if pref == "ask":
         return "ask"
     return "buy" if upcard_helps_seat(table, seat) else "pass"
+
+
+def decided_at_once(table: LiveTable, seat: int, pref: str) -> bool:
+    """Whether ``seat``'s person is decided for as soon as the upcard is offered: by their
+    preference at a live table (``decided_by_preference``), by their standing order passing
+    at a relaxed one (a standing order that buys is carried out by ``standing_buyers``)."""
+    if is_relaxed(table.record.options):
+        return standing_order(table, seat, pref, None) == "pass"
+    return decided_by_preference(table, seat, pref)
+
+
+def standing_buyers(table: LiveTable, now: float, default: str) -> list[int]:
+    """The people at a relaxed table whose standing order buys the upcard on offer now and who
+    have not asked for it yet: the clock asks for it for them at once, in the rules' order."""
+    game, window = table.game, table.window
+    if game is None or not is_relaxed(table.record.options):
+        return []
+    return [
+        seat
+        for seat in undecided(window, game, table.is_away, now=now)
+        if not table.is_computer(seat)
+        and standing_order(table, seat, table.buy_prefs.get(seat, default), None) == "buy"
+    ]

@@ -17,6 +17,7 @@ from bot.i18n import t, table_language
 from bot.service import nudges, relaxed
 from bot.service.buy_window import (
     computer_buyers,
+    standing_buyers,
 )
 from bot.service.computers import choose_auto_action
 from bot.service.legal_plays import LEGAL
@@ -193,6 +194,25 @@ class TableClock(Commits):
             except ValueError as error:
                 why = getattr(error, "code", "refused")
                 log.info("%s: computer buy refused (%s)", at_table(table), why)
+        await self._standing_buys(table)
+
+    async def _standing_buys(self, table: LiveTable) -> None:
+        """At a relaxed table, each person whose standing order buys the upcard asks for it
+        now, as the bot acting on their order (not as their own click: it neither brings an
+        away seat back nor counts as their play); the rules' seat order still decides."""
+        game = self._playing(table)
+        for seat in standing_buyers(table, self.clock(), self.buy_preference):
+            if not table.window.is_running(game, self.clock()):
+                break
+            memento = table.memento()
+            table.window.decide(seat)
+            try:
+                await self._apply(table, seat, RequestBuy(), before=memento)
+            except StoreBusy:
+                raise  # asked again when the timer retries (memory went back)
+            except ValueError as error:
+                why = getattr(error, "code", "refused")
+                log.info("%s: standing buy refused (%s)", at_table(table), why)
 
     async def _computer_move(self, table: LiveTable, seat: int) -> None:
         """One action of a computer seat's turn, through the same path as a click."""

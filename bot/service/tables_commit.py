@@ -21,7 +21,7 @@ from bot.ground.logs import at_table
 from bot.service.buy_window import (
     HeldDraw,
     computer_buyers,
-    decided_by_preference,
+    decided_at_once,
     undecided,
 )
 from bot.service.live import (
@@ -286,7 +286,7 @@ class Commits(TableCore):
         window.open(now, seconds)
         for seat in undecided(window, game, table.is_away, now=now):
             pref = table.buy_prefs.get(seat, self.buy_preference)
-            if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
+            if not table.is_computer(seat) and decided_at_once(table, seat, pref):
                 window.decide(seat)
         if not undecided(window, game, table.is_away, now=now) and not computer_buyers(table, now):
             window.close(now)

@@ -78,7 +78,8 @@ class TableCore:
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self.computers = ComputerSeats(seed)
-        self.timers = Timers(clock, Timings(lobby_seconds, idle_seconds), self._wake)
+        timings = Timings(lobby_seconds, idle_seconds, buy_preference)
+        self.timers = Timers(clock, timings, self._wake)
 
     # -- lookup -----------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from bot.service.buy_window import (
     BUY_PREFS,
     BuyPref,
     check_request,
-    decided_by_preference,
+    decided_at_once,
     must_hold,
     undecided,
     window_tag,
@@ -220,10 +220,11 @@ class Turns(Commits):
             await self._write_away(table, memento)
             now = self.clock()
             if seat in undecided(table.window, game, table.is_away, now=now) and (
-                decided_by_preference(table, seat, pref)
+                decided_at_once(table, seat, pref)
             ):
                 table.window.decide(seat)
                 await self._settle(table)
+            self.timers.arm(table)  # a relaxed standing order that buys is carried out at once
             return seat_snapshot(table, user_id, self.clock())
 
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:

@@ -22,7 +22,7 @@ from typing import Literal
 from bot.ground.logs import at_table
 from bot.ground.storage_faults import is_write_refused
 from bot.service import pace
-from bot.service.buy_window import computer_buyers
+from bot.service.buy_window import computer_buyers, standing_buyers
 from bot.service.live import Clock, LiveTable
 from data.store import background_writes
 
@@ -60,6 +60,8 @@ class Timings:
 
     lobby_seconds: float
     idle_seconds: float
+    #: The buy preference of a person who chose none (a relaxed table's standing order).
+    buy_preference: str = "helps"
 
 
 def _idle_at(table: LiveTable, timings: Timings) -> float:
@@ -115,7 +117,7 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
         if game.step == "draw" and window.deadline is not None and running:
             due = max(due, window.deadline)
         times.append(due)
-    if computer_buyers(table, now):
+    if computer_buyers(table, now) or standing_buyers(table, now, timings.buy_preference):
         times.append(now)
     times.append(_idle_at(table, timings))
     times.extend(t for t in (reminder_due(table), warning_due(table, timings)) if t is not None)
@@ -156,7 +158,7 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
     window = table.window
     if window.deadline is not None and now >= window.deadline:
         return Due("window_over")
-    if computer_buyers(table, now):
+    if computer_buyers(table, now) or standing_buyers(table, now, timings.buy_preference):
         return Due("computer_buys")
     due = table.auto_due if table.auto_due is not None else now
     seat = game.current

@@ -1,0 +1,71 @@
+"""At a relaxed table nobody waits on a buy: each waiting person's standing order answers the
+moment a card is offered (buy it when it helps my contract, never, or ask me), without a click;
+only those who asked to be asked hold the window, and never longer than the relaxed window."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot import Settings, create_bot
+from bot.service.buy_window import upcard_helps
+from engine.actions import RequestBuy
+
+from .helpers import button_labels, discard_id, open_hand, open_table, start, text_of
+
+pytestmark = pytest.mark.simcord(settle_timeout=1)
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings) -> Any:
+    return create_bot(settings.model_copy(update={"buy_preference": "helps"}))
+
+
+async def test_standing_orders_answer_at_once(env: Any) -> None:
+    bought = 0
+    for seed_round in range(4):  # several deals' first upcards: some help someone
+        world = await open_table(env, 4, pace="relaxed", turn_hours=12)
+        await start(world)
+        table = world.table
+        game = table.game
+        others = [s for s in range(4) if s != game.current]
+        asked = set(game.buy_requests)
+        wanted = {
+            s
+            for s in others
+            if upcard_helps(game, s)
+            and (s in asked or game.is_legal(game.players[s], RequestBuy()))
+        }
+        assert asked == wanted, seed_round
+        bought += len(asked)
+        assert not table.window.is_running(game, world.service.clock())  # nobody to ask
+        await world.service.end(table.id, world.players[0].id)
+    assert bought  # some order bought a card, with no click
+
+
+async def test_those_who_asked_to_be_asked_hold_the_window_at_most_the_relaxed_window(
+    env: Any,
+) -> None:
+    world = await open_table(env, 3, pace="relaxed", turn_hours=12, buy_wait_minutes=30)
+    await start(world)
+    table = world.table
+    game = table.game
+    asker = world.player(int(game.players[(game.current + 2) % 3]))
+    hand = await open_hand(world, asker)
+    options = await asker.click(hand.response, label="⚙️ Options")
+    assert "Your standing buy order" in text_of(options.response)
+    chosen = await asker.click(options.response, label="Ask me (the game waits)")
+    assert chosen.acknowledged and table.buy_prefs[table.seat_of(asker.id)] == "ask"
+    player = world.current()  # draws and throws: a new upcard is offered
+    turn = await open_hand(world, player)
+    await player.click(turn.response, label="Draw from stock")
+    card = game.hand_of(str(player.id))[-1]
+    await player.select(turn.response, [str(card)], custom_id=discard_id(turn.response))
+    now = world.service.clock()
+    assert table.window.is_running(game, now)
+    assert table.window.deadline is not None and 29 * 60 < table.window.deadline - now <= 30 * 60
+    hand = await open_hand(world, asker)
+    assert any(label.startswith("Buy ") for label in button_labels(hand.response))
+    await env.advance_time(31 * 60)
+    assert not table.window.is_running(game, world.service.clock())
