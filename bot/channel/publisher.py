@@ -50,6 +50,7 @@ from bot.screens.attachments import (
     table_picture,
 )
 from bot.service.live import FOUR_COLOUR_OPTION
+from bot.service.pace import is_relaxed
 from bot.views.table import next_deal_row, play_again_row, render_table, sheet_layout
 from engine.events import (
     DealEnded,
@@ -127,7 +128,12 @@ class Publisher(Placement):
             box.table = table  # else its lines wait for the next change worth an edit
         box.lines.extend(lines)
         ping = self._ping_for(change)
-        if change.kind == "restore":  # said once, in the next post, and not kept in its text
+        # A relaxed table's people were told of their turn when it began and open their hands
+        # afresh each time they come: a restart tells nobody anything again.
+        quiet_restart = change.kind == "restore" and is_relaxed(table.record.options)
+        if quiet_restart:
+            ping = None
+        if change.kind == "restore" and not quiet_restart:  # said once, in the next post
             hands = getattr(self.bot, "hands", None)
             line = restart_line(
                 change, lambda user: hands is not None and hands.follows(table.id, user), ping

@@ -69,6 +69,18 @@ def _idle_at(table: LiveTable, timings: Timings) -> float:
     return max(table.last_person, table.record.created_at) + idle
 
 
+def plays_away_now(table: LiveTable) -> bool:
+    """Whether an away seat's turn is played at once: always at a live table; at a relaxed
+    one only while some person at the table is present, so a relaxed game nobody is at does
+    not play itself out in minutes (its turns then wait out their time, then are played)."""
+    if not pace.is_relaxed(table.record.options):
+        return True
+    return any(
+        not seat.is_computer and not table.is_away(number)
+        for number, seat in enumerate(table.record.seats)
+    )
+
+
 def reminder_due(table: LiveTable) -> float | None:
     """When the person whose relaxed turn runs now is reminded of it (None: a live table, a
     computer's or away seat's turn, or they were reminded of this turn already)."""
@@ -108,7 +120,7 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
     running = window.is_running(game, now)
     times = [t for t in (window.deadline, table.turn_deadline) if t is not None]
     seat = game.current
-    if table.is_away(seat) and not table.is_computer(seat):
+    if table.is_away(seat) and not table.is_computer(seat) and plays_away_now(table):
         times.append(window.deadline if running and window.deadline else now)
     due = table.auto_due if table.auto_due is not None else now
     if table.is_computer(seat):
@@ -170,7 +182,7 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
     remind = reminder_due(table)
     if remind is not None and now >= remind:
         return Due("remind", seat)
-    if table.is_away(seat) and not window.is_running(game, now):
+    if table.is_away(seat) and not window.is_running(game, now) and plays_away_now(table):
         return Due("away_play", seat)
     return None
 
