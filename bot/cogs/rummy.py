@@ -14,16 +14,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.leaderboard import send_leaderboard, send_stats
-from bot.cogs.pace import PACE_CHOICES, PACE_DESCRIPTION, PACE_FALLBACK, TURN_HOURS_DESCRIPTION
-from bot.cogs.shanghai import open_table_here
+from bot.cogs.pace import PACE_CHOICES, PACE_DESCRIPTION, TURN_HOURS_DESCRIPTION
+from bot.cogs.shanghai import bot_defaults, open_table_here
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
-    server_language,
 )
 from bot.interactions.handler import guard
 from bot.service import guild_settings
-from bot.service.pace import with_pace
 
 if TYPE_CHECKING:
     from bot.process.app import ShanghaiBot
@@ -87,25 +85,15 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
             options = guild_settings.table_options(
                 defaults,
-                given={
-                    "turn_seconds": turn_seconds,
-                    "language": language,
-                    "pace": pace,
-                    "turn_hours": turn_hours,
-                },
-                fallback={
-                    "turn_seconds": settings.turn_seconds,
-                    "language": server_language(interaction),
-                    "threads": settings.threads,
-                    **PACE_FALLBACK,
-                },
+                bot_defaults(self.bot, interaction),
+                preset="rummy",
+                buy_seconds=settings.buy_seconds,
+                turn_seconds=turn_seconds,
+                language=language,
+                rules=overrides,
+                pace=pace,
+                turn_hours=turn_hours,
             )
-            options = with_pace(options, None)
-            options |= {
-                "preset": "rummy",
-                "buy_seconds": float(settings.buy_seconds),
-                "rules": overrides,
-            }
             await open_table_here(self.bot, interaction, options, "Rummy")
 
     @app_commands.command(name="leaderboard")
