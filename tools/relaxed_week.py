@@ -353,7 +353,7 @@ class Week(Game):
                         setattr(mine[-1], what, getattr(mine[-1], what) + 1)
 
 
-async def run_week(seed: int, folder: Path, *, turn_hours: int = 4, days: int = 10) -> WeekFigures:
+async def run_week(seed: int, folder: Path, *, turn_hours: int = 2, days: int = 10) -> WeekFigures:
     settings = Settings(
         discord_token=SecretStr(TOKEN),
         database=folder / f"week-{seed}.sqlite3",
@@ -400,7 +400,7 @@ def report(week: WeekFigures) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--turn-hours", type=int, default=4)
+    parser.add_argument("--turn-hours", type=int, default=2)
     parser.add_argument("--days", type=int, default=10, help="give up after this many days")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
