@@ -1,5 +1,5 @@
-"""What a relaxed table's clock does beside the live rules: the one reminder of a turn and the
-warning a day before a table nobody plays ends.
+"""What a relaxed table's clock does beside the live rules: the one reminder of a turn, the
+warning a day before a table nobody plays ends, and that end, scored as the game stands.
 
 ``timers.reminder_due`` and ``timers.warning_due`` say when; these carry it out with the
 table's lock held: the mark that it was done is written first (on the seats' stored records,
@@ -15,6 +15,8 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from bot.service.live import ChangeKind, LiveTable
+from bot.service.ranked import people_places
+from bot.service.results import is_ranked, result_rows
 from data.records import AwayState
 
 
@@ -53,3 +55,26 @@ async def warn_idle(table: LiveTable, store: AwayWriter, notify: Notify) -> None
     await _write(table, store, before)
     kind: ChangeKind = "idle_warning"
     notify(table, kind)
+
+
+class Finisher(Protocol):
+    async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+async def end_as_it_stands(table: LiveTable, store: Finisher) -> None:
+    """A relaxed table nobody played for ``pace.RELAXED_IDLE_SECONDS`` ends, scored by the
+    places at this moment (``ranked.people_places``: the totals so far, those the computer
+    played for after those who stayed); the first place wins. Its rows reach the
+    leaderboard and the stats as a finished game's do."""
+    game = table.game
+    assert game is not None
+    places = people_places(table)
+    rows = [replace(row, is_winner=places[row.seat] == 1) for row in result_rows(table)]
+    await store.finish_game(
+        table.id,
+        table.version,
+        game.to_json(),
+        rows,
+        status="ended",
+        ranked=is_ranked(table),
+    )

@@ -25,7 +25,7 @@ from bot.service.live import (
     LiveTable,
     Memento,
 )
-from bot.service.pace import away_after
+from bot.service.pace import away_after, is_relaxed
 from bot.service.tables_commit import Commits
 from bot.service.timers import what_is_due
 from data.errors import StoreBusy
@@ -55,6 +55,10 @@ class TableClock(Commits):
             if due.kind == "lobby_expired":
                 minutes = round(self.lobby_seconds / 60)
                 await self.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+            elif due.kind == "idle_expired" and is_relaxed(table.record.options):
+                await relaxed.end_as_it_stands(table, self.store)
+                self._forget(table)
+                self._notify(table, "end", note=t("notice.relaxed_idle_end", language))
             elif due.kind == "idle_expired":
                 hours = round(self.idle_seconds / 3600)
                 await self.expire(table, t("notice.idle_expired", language, hours=hours))

@@ -85,4 +85,8 @@ async def test_a_table_nobody_plays_is_warned_a_day_before_it_ends(env: Any) -> 
     assert posted_with(env, "nobody has played here for six days") == 1
     await env.advance_time(1.1 * 24 * HOUR)
     stored = await env.bot.store.get_table(table_id)
-    assert not stored.is_open
+    assert stored.status == "ended"  # scored as it stood, not abandoned
+    rows = await env.bot.store.table_results(table_id)
+    assert sorted(row.user_id for row in rows) == sorted(p.id for p in world.players)
+    assert sum(row.is_winner for row in rows) >= 1
+    assert posted_with(env, "the game ends here, scored by the places as they stand") == 1
