@@ -21,6 +21,7 @@ from bot.screens.text import (
     score_sheet_text,
     standings_text,
 )
+from bot.service.pace import is_relaxed, turn_hours
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -231,6 +232,11 @@ def relaxed_notices(change: Change) -> list[str]:
         user = table.record.seats[change.seat].user_id
         left = max(0, round((table.turn_deadline - discord.utils.utcnow().timestamp()) / 3600))
         return [t("notice.reminder", language, user=user, hours=left)]
+    if change.kind == "pace":
+        options = table.record.options
+        if is_relaxed(options):
+            return [t("notice.pace_relaxed", language, hours=turn_hours(options))]
+        return [t("notice.pace_live", language)]
     if change.kind == "idle_warning":
         people = " ".join(
             f"<@{seat.user_id}>" for seat in table.record.seats if not seat.is_computer

@@ -1,7 +1,10 @@
 """``/shanghai games``: every open table the member sits at in this server, the ones waiting
-on them first, with whose turn it is, the time left and a link (``bot/service/my_games.py``).
+on them first, with whose turn it is, the time left and a link (``bot/service/my_games.py``);
+and ``/shanghai pace``: a game's people agree to continue it later at a relaxed pace, or to
+play it live again (``bot/service/relaxed.py``).
 
-The answer is private and changes nothing. The command joins ``/shanghai`` like the settings
+The list is private and changes nothing; a request to change the pace is answered in the
+channel, so the others see it and may agree. The command joins ``/shanghai`` like the settings
 command does (``JoinsShanghai``), so it loads and unloads on its own.
 """
 
@@ -13,7 +16,9 @@ import discord
 from discord import app_commands
 
 from bot.cogs.joining import JoinsShanghai
-from bot.i18n import Language, interaction_language, t
+from bot.cogs.pace import PACE_CHOICES, PACE_DESCRIPTION, TURN_HOURS_DESCRIPTION
+from bot.ground.errors import NoTable
+from bot.i18n import Language, interaction_language, t, table_language
 from bot.interactions.handler import guard
 from bot.service.my_games import SeatedTable, seated_tables
 
@@ -94,11 +99,49 @@ def make_command() -> app_commands.Command[Any, ..., None]:
     return games
 
 
+def make_pace_command() -> app_commands.Command[Any, ..., None]:
+    """``/shanghai pace``: "Continue later" (or live again), when all the table's people ask."""
+
+    @app_commands.command(name="pace")
+    @app_commands.describe(pace=PACE_DESCRIPTION, turn_hours=TURN_HOURS_DESCRIPTION)
+    @app_commands.choices(pace=PACE_CHOICES)
+    async def pace(
+        interaction: discord.Interaction[Any],
+        pace: str,
+        turn_hours: app_commands.Range[int, 1, 72] | None = None,
+    ) -> None:
+        """Continue this game later at a relaxed pace (or live again) once all its people ask."""
+        async with guard(interaction):
+            bot: ShanghaiBot = interaction.client
+            table = bot.service.for_channel(interaction.channel_id or 0)
+            if table is None:
+                raise NoTable(
+                    "There is no open Shanghai table in this channel.", code="no_table_in_channel"
+                )
+            vote = await bot.service.vote_pace(table.id, interaction.user.id, pace, turn_hours)
+            language = table_language(table.record.options)
+            if vote.changed:
+                text = t(f"pace.changed_{vote.pace}", language)
+            else:
+                text = t(
+                    f"pace.asked_{vote.pace}",
+                    language,
+                    user=interaction.user.id,
+                    votes=vote.votes,
+                    needed=vote.needed,
+                )
+            await interaction.response.send_message(
+                text, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    return pace
+
+
 class MyGames(JoinsShanghai):
-    """Adds ``/shanghai games`` while it is loaded."""
+    """Adds ``/shanghai games`` and ``/shanghai pace`` while it is loaded."""
 
     def __init__(self, bot: ShanghaiBot) -> None:
-        super().__init__(bot, [make_command()])
+        super().__init__(bot, [make_command(), make_pace_command()])
 
 
 async def setup(bot: ShanghaiBot) -> None:

@@ -1,5 +1,6 @@
 """What a relaxed table's clock does beside the live rules: the one reminder of a turn, the
-warning a day before a table nobody plays ends, and that end, scored as the game stands.
+warning a day before a table nobody plays ends, and that end, scored as the game stands; and
+a game's people agreeing to go on at another pace ("Continue later", and back).
 
 ``timers.reminder_due`` and ``timers.warning_due`` say when; these carry it out with the
 table's lock held: the mark that it was done is written first (on the seats' stored records,
@@ -11,11 +12,14 @@ puts memory back and raises, and the timer tries again with its back-off.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from bot.ground.errors import NotSeated, UserError
 from bot.service.live import ChangeKind, LiveTable
+from bot.service.pace import PACES, pace_of, with_pace
 from bot.service.ranked import people_places
+from bot.service.restore import table_seconds
 from bot.service.results import is_ranked, result_rows
 from data.records import AwayState
 
@@ -78,3 +82,71 @@ async def end_as_it_stands(table: LiveTable, store: Finisher) -> None:
         status="ended",
         ranked=is_ranked(table),
     )
+
+
+@dataclass(frozen=True)
+class PaceVote:
+    """Where a request to go on at another pace stands: the people who asked, of those
+    needed (every person at the table the computer does not play), and whether it changed."""
+
+    pace: str
+    votes: int
+    needed: int
+    changed: bool
+
+
+class PaceWriter(Protocol):
+    async def set_pace(self, table_id: int, options: Any, turn_deadline: float | None) -> None: ...
+
+
+async def vote_pace(
+    table: LiveTable,
+    user_id: int,
+    pace: str,
+    hours: int | None,
+    store: PaceWriter,
+    now: float,
+    seconds: tuple[float, float],
+) -> PaceVote:
+    """``user_id`` asks to go on at ``pace`` ("Continue later": relaxed, or live again). Once
+    every person the computer does not play has asked, the table changes: its options (the
+    turn's hours, the last ``hours`` proposed, or the default) and its turn's deadline,
+    counted anew from ``now`` (``seconds``: the service's live buy window and turn), written
+    before memory changes.
+    Raises the ``UserError`` that says why not (not seated, played by the computer, already
+    at that pace)."""
+    if pace not in PACES:
+        raise UserError("The pace is 'live' or 'relaxed'.", code="pace_unknown")
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise NotSeated()
+    if seat in table.removed:
+        raise UserError(
+            "You left this game or the host removed you; the computer plays your seat.",
+            code="kicked",
+        )
+    if pace_of(table.record.options) == pace:
+        raise UserError(f"This game is {pace} already.", code=f"pace_already_{pace}")
+    for other, votes in table.pace_votes.items():
+        if other != pace:
+            votes.discard(seat)
+    votes = table.pace_votes.setdefault(pace, set())
+    votes.add(seat)
+    if hours is not None:
+        table.pace_hours = hours
+    needed = {
+        number
+        for number, person in enumerate(table.record.seats)
+        if not person.is_computer and not table.is_away(number)
+    } | {seat}
+    if not needed <= votes:
+        return PaceVote(pace, len(votes & needed), len(needed), changed=False)
+    options = with_pace(dict(table.record.options), pace, hours=table.pace_hours)
+    _, turn = table_seconds(options, *seconds)
+    deadline = None if table.turn_deadline is None else now + turn
+    await store.set_pace(table.id, options, deadline)
+    table.record = replace(table.record, options=options)
+    table.turn_deadline = deadline
+    table.pace_votes.clear()
+    table.pace_hours = None
+    return PaceVote(pace, len(needed), len(needed), changed=True)

@@ -136,6 +136,22 @@ class TableClock(Commits):
             await self._time_out(table, seat)
             return nudges.SkipVote(votes, needed, played=True)
 
+    async def vote_pace(
+        self, table_id: int, user_id: int, pace: str, hours: int | None = None
+    ) -> relaxed.PaceVote:
+        """One more person asks to go on at ``pace``; when all have, the game does."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            self._playing(table)
+            seconds = (self.buy_seconds, self.turn_seconds)
+            vote = await relaxed.vote_pace(
+                table, user_id, pace, hours, self.store, self.clock(), seconds
+            )
+            if vote.changed:
+                self.timers.arm(table)
+                self._notify(table, "pace")
+            return vote
+
     async def _window_over(self, table: LiveTable) -> None:
         """The buy deadline passed: no more requests; the held draw runs now."""
         game = self._playing(table)
