@@ -18,7 +18,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.service.buy_window import DEFAULT_BUY_PREF, undecided, window_tag
+from bot.service.buy_window import (
+    DEFAULT_BUY_PREF,
+    BuyWhy,
+    buy_why_seat,
+    undecided,
+    window_tag,
+)
 from bot.service.legal_plays import LEGAL
 from bot.service.live import FOUR_COLOUR_OPTION, ActResult, LiveTable
 from bot.service.pace import is_relaxed
@@ -55,6 +61,9 @@ class SeatSnapshot:
     #: The upcard on offer to this seat, still undecided (Buy / Pass in the hand): the
     #: window's tag, so the tag and the buttons change with each window.
     buy_offer: str | None = None
+    #: Why buying the offered upcard is worth it (``buy_window.buy_worth_it``), for the
+    #: question's few words; None when it is not, or nothing is on offer.
+    buy_why: BuyWhy | None = None
     #: This seat asked for the upcard of the running window (it may take that back).
     buy_requested: bool = False
     #: The control clicked was drawn from an older screen (its tag differs from this one's
@@ -247,6 +256,7 @@ def seat_snapshot(
         deal_end=deal_recap(table, seat, events),
         paused_until=None if over else table.pause_until,
         buy_offer=offer,
+        buy_why=buy_why_seat(table, seat) if offer is not None else None,
         buy_requested=requested,
         buy_pref=table.buy_prefs.get(seat, DEFAULT_BUY_PREF),
         removed=seat in table.removed,
