@@ -21,7 +21,7 @@ from bot.screens.text import (
     score_sheet_text,
     standings_text,
 )
-from bot.service.pace import is_relaxed, turn_hours
+from bot.service.pace import is_relaxed, relaxed_buy_minutes, turn_hours
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -37,6 +37,7 @@ from engine.events import (
     BuyAwarded,
     DealEnded,
     DealStarted,
+    Discarded,
     Event,
     GameEnded,
     TurnStarted,
@@ -228,14 +229,25 @@ def worth_showing(change: Change) -> bool:
 
 
 def relaxed_notices(change: Change) -> list[str]:
-    """The mentions a relaxed table's clock asks for: the one reminder of a turn (its time
-    left), and the warning a day before a table nobody plays ends (everyone seated)."""
+    """The mentions a relaxed table asks for: the one reminder of a turn (its time left), the
+    warning a day before a table nobody plays ends (everyone seated), the question to those
+    whose standing order asks them about a card just offered, and a change of pace."""
     table = change.table
+    if change.kind not in ("remind", "idle_warning", "pace") and not table.asked:
+        return []  # most changes: nothing of a relaxed table's to say
     language = table_language(table.record.options)
     if change.kind == "remind" and change.seat is not None and table.turn_deadline is not None:
         user = table.record.seats[change.seat].user_id
         left = max(0, round((table.turn_deadline - discord.utils.utcnow().timestamp()) / 3600))
         return [t("notice.reminder", language, user=user, hours=left)]
+    opened = any(isinstance(e, (Discarded, DealStarted)) for e in change.events)
+    if table.asked and opened and table.view is not None and table.view.upcard is not None:
+        card = card_text(table.view.upcard)
+        minutes = relaxed_buy_minutes(table.record.options)
+        return [
+            t("notice.buy_question", language, user=user, card=card, minutes=minutes)
+            for user in table.asked
+        ]
     if change.kind == "pace":
         options = table.record.options
         if is_relaxed(options):

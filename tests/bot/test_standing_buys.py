@@ -65,7 +65,16 @@ async def test_those_who_asked_to_be_asked_hold_the_window_at_most_the_relaxed_w
     now = world.service.clock()
     assert table.window.is_running(game, now)
     assert table.window.deadline is not None and 29 * 60 < table.window.deadline - now <= 30 * 60
+    await env.advance_time(5)
+    notices = [
+        entry
+        for entry in env.http_requests
+        if entry.method == "POST"
+        and f"<@{asker.id}>, " in repr(entry.json)
+        and "is on offer: buy it?" in repr(entry.json)
+    ]
+    assert len(notices) == 1  # told in the thread, once, since their hand is not open
     hand = await open_hand(world, asker)
     assert any(label.startswith("Buy ") for label in button_labels(hand.response))
-    await env.advance_time(31 * 60)
+    await env.advance_time(31 * 60 - 5)
     assert not table.window.is_running(game, world.service.clock())
