@@ -107,8 +107,10 @@ class WeekFigures:
     status: str = ""
     days: float = 0.0
     turns: int = 0
-    person_turns: int = 0
-    computer_turns: int = 0
+    #: The game's actions, by their people and by the computer for someone absent.
+    actions: int = 0
+    person_actions: int = 0
+    computer_actions: int = 0
     waiting_clicks: int = 0
     turn_starts: list[TurnStart] = field(default_factory=list)
     old_edits: int = 0
@@ -221,6 +223,7 @@ class Week(Game):
         def table_changed(change: Any) -> None:
             view = change.table.view
             if change.new_turn and change.kind != "restore" and view and not view.is_over:
+                self.week.turns += 1
                 seat = view.current
                 table = change.table
                 if not table.is_computer(seat) and not table.is_away(seat):
@@ -325,9 +328,9 @@ class Week(Game):
             self.table is not None and self.table.game.is_over
         )
         week.days = self.elapsed / DAY
-        week.turns = sum(state.own + state.auto for state in stored.away)
-        week.computer_turns = sum(state.auto for state in stored.away)
-        week.person_turns = sum(state.own for state in stored.away)
+        week.actions = sum(state.own + state.auto for state in stored.away)
+        week.computer_actions = sum(state.auto for state in stored.away)
+        week.person_actions = sum(state.own for state in stored.away)
         self.check_requests()
         return week
 
@@ -375,9 +378,10 @@ def report(week: WeekFigures) -> None:
         f"game completed:               {week.completed} ({week.days:.1f} days, "
         f"table {week.status})"
     )
+    print(f"turns:                        {week.turns}")
     print(
-        f"turns:                        {week.turns} ({week.person_turns} by their person, "
-        f"{week.computer_turns} by the computer for someone absent)"
+        f"actions:                      {week.actions} ({week.person_actions} by their person, "
+        f"{week.computer_actions} by the computer for someone absent)"
     )
     print(f"sittings:                     {week.sittings}")
     print(f"clicks of those who wait:     {week.waiting_clicks / turns:.3f} a turn")
