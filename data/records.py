@@ -100,6 +100,8 @@ class AwayState:
     #: of play; kept so that a restart neither sends them again nor forgets them.
     reminded: float = 0.0
     warned: float = 0.0
+    #: The seat's person wants a relaxed table's notices by direct message, not in its thread.
+    dm: bool = False
 
     def stored(self, *, held: str, buy: str, removed_as: int | None = None) -> AwayState:
         """This record with what the table keeps beside it: the seat's held draw and buy
@@ -116,6 +118,7 @@ class AwayState:
             auto=self.auto,
             reminded=self.reminded,
             warned=self.warned,
+            dm=self.dm,
         )
 
     def counted(self, *, by_bot: bool) -> AwayState:
@@ -129,6 +132,7 @@ class AwayState:
             auto=self.auto + by_bot,
             reminded=self.reminded,
             warned=self.warned,
+            dm=self.dm,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -146,6 +150,8 @@ class AwayState:
             data["reminded"] = self.reminded
         if self.warned:
             data["warned"] = self.warned
+        if self.dm:
+            data["dm"] = True
         return data
 
     @classmethod
@@ -160,6 +166,7 @@ class AwayState:
             auto=int(obj.get("auto", 0)),
             reminded=float(obj.get("reminded", 0.0)),
             warned=float(obj.get("warned", 0.0)),
+            dm=bool(obj.get("dm", False)),
         )
 
 

@@ -143,8 +143,9 @@ class Publisher(Placement):
         if ping is not None and view is not None:
             language = table_language(table.record.options)
             key = "notice.your_turn" if view.rules.game == "shanghai" else "notice.your_turn_rummy"
-            box.pings.append(t(key, language, user=ping, deal=view.deal))
-        box.pings.extend(relaxed_notices(change))
+            self._tell(box, table, ping, t(key, language, user=ping, deal=view.deal))
+        for user, line in relaxed_notices(change):
+            self._tell(box, table, user, line)
         ended = [e for e in change.events if isinstance(e, DealEnded) and e.reason != "void"]
         if view is not None and ended:
             sheet = [list(r) for r in view.score_sheet]
@@ -164,6 +165,27 @@ class Publisher(Placement):
             line = result_line(table)
             if line is not None and table.record.parent_channel_id is not None:
                 self._later(self._tell_parent(table.record.parent_channel_id, table.id, line))
+
+    def _tell(self, box: Outbox, table: TableSnapshot, user: int | None, line: str) -> None:
+        """A notice for ``user`` (None: for everyone): a mention in the table's channel, or a
+        direct message for a relaxed table's person who chose that (``dm_users``)."""
+        if user is not None and user in table.dm_users:
+            link = f"https://discord.com/channels/{table.record.guild_id}/{table.channel_id}"
+            self._later(self._direct(box, user, f"{line}\n{link}", line))
+        else:
+            box.pings.append(line)
+
+    async def _direct(self, box: Outbox, user_id: int, text: str, line: str) -> None:
+        """Send ``text`` to ``user_id`` directly; if Discord refuses (their DMs are closed),
+        the notice goes to the table's channel after all."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+            self.notices += 1
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            log.info("a direct notice was refused (%s); told in the channel", type(error).__name__)
+            box.pings.append(line)
+            self._kick(box)
 
     def announce(self, table: TableSnapshot, line: str) -> None:
         """A line for the table's channel, posted with its next message (a thread's welcome,

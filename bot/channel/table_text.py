@@ -228,10 +228,11 @@ def worth_showing(change: Change) -> bool:
     return any(isinstance(event, VISIBLE) for event in change.events)
 
 
-def relaxed_notices(change: Change) -> list[str]:
+def relaxed_notices(change: Change) -> list[tuple[int | None, str]]:
     """The mentions a relaxed table asks for: the one reminder of a turn (its time left), the
     warning a day before a table nobody plays ends (everyone seated), the question to those
-    whose standing order asks them about a card just offered, and a change of pace."""
+    whose standing order asks them about a card just offered, and a change of pace; each with
+    the one person it is for (None: everyone)."""
     table = change.table
     if change.kind not in ("remind", "idle_warning", "pace") and not table.asked:
         return []  # most changes: nothing of a relaxed table's to say
@@ -239,23 +240,23 @@ def relaxed_notices(change: Change) -> list[str]:
     if change.kind == "remind" and change.seat is not None and table.turn_deadline is not None:
         user = table.record.seats[change.seat].user_id
         left = max(0, round((table.turn_deadline - discord.utils.utcnow().timestamp()) / 3600))
-        return [t("notice.reminder", language, user=user, hours=left)]
+        return [(user, t("notice.reminder", language, user=user, hours=left))]
     opened = any(isinstance(e, (Discarded, DealStarted)) for e in change.events)
     if table.asked and opened and table.view is not None and table.view.upcard is not None:
         card = card_text(table.view.upcard)
         minutes = relaxed_buy_minutes(table.record.options)
         return [
-            t("notice.buy_question", language, user=user, card=card, minutes=minutes)
+            (user, t("notice.buy_question", language, user=user, card=card, minutes=minutes))
             for user in table.asked
         ]
     if change.kind == "pace":
         options = table.record.options
         if is_relaxed(options):
-            return [t("notice.pace_relaxed", language, hours=turn_hours(options))]
-        return [t("notice.pace_live", language)]
+            return [(None, t("notice.pace_relaxed", language, hours=turn_hours(options)))]
+        return [(None, t("notice.pace_live", language))]
     if change.kind == "idle_warning":
         people = " ".join(
             f"<@{seat.user_id}>" for seat in table.record.seats if not seat.is_computer
         )
-        return [t("notice.idle_warning", language, users=people)]
+        return [(None, t("notice.idle_warning", language, users=people))]
     return []

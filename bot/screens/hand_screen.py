@@ -217,6 +217,14 @@ class _Screen:
             chosen = self.snap.buy_pref == pref
             label = f"button.order_{pref}" if relaxed else key
             self.button(verb, label, "success" if chosen else "secondary", 0)
+        if relaxed:  # where the turn's notice goes: the thread, or a direct message
+            dm = self.snap.notice_dm
+            self.button(
+                "nthr" if dm else "ndm",
+                "button.notice_thread" if dm else "button.notice_dm",
+                "secondary",
+                2,
+            )
         self.button("leave", "button.leave_game", "danger", 1)
         self.button("back", "button.back", "secondary", 1)
         return True

@@ -89,6 +89,8 @@ class SeatSnapshot:
     four_colour: bool = False
     #: The table is relaxed (``pace.py``): the hand tells more of what happened since.
     relaxed: bool = False
+    #: At a relaxed table, this player is told of their turn by direct message.
+    notice_dm: bool = False
     #: The game as it was, when ``legal`` (and ``shortcuts``) are still to be computed
     #: (``settled`` does it off the event loop); None once they are complete.
     later: Game | None = field(default=None, compare=False, repr=False)
@@ -263,6 +265,7 @@ def seat_snapshot(
         shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
         four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
         relaxed=is_relaxed(table.record.options),
+        notice_dm=seat < len(table.away) and table.away[seat].dm,
         later=later,
     )
 

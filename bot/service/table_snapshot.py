@@ -45,6 +45,8 @@ class TableSnapshot:
     #: At a relaxed table, the people asked about the upcard on offer (their standing order
     #: says "ask me"): the channel mentions them, since their hands are rarely open.
     asked: tuple[int, ...] = ()
+    #: The people who want a relaxed table's notices by direct message.
+    dm_users: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, table: LiveTable, now: float) -> TableSnapshot:
@@ -64,6 +66,11 @@ class TableSnapshot:
             buy_deadline=table.window.deadline,
             window_ends=table.window.ends,
             asked=asked_people(table, now) if running else (),
+            dm_users=frozenset(
+                seat.user_id
+                for seat, state in zip(table.record.seats, table.away, strict=False)
+                if state.dm
+            ),
         )
 
     @property

@@ -227,6 +227,19 @@ class Turns(Commits):
             self.timers.arm(table)  # a relaxed standing order that buys is carried out at once
             return seat_snapshot(table, user_id, self.clock())
 
+    async def set_notice_by_dm(self, table_id: int, user_id: int, dm: bool) -> SeatSnapshot:
+        """The player chooses where a relaxed table tells them of their turn: by direct
+        message, or in the game's thread (saved with the seat, so a restart keeps it)."""
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            self._playing(table)
+            seat = self._seat(table, user_id)
+            self._present(table, seat)
+            memento = table.memento()
+            table.away[seat] = replace(table.away[seat], dm=dm)
+            await self._write_away(table, memento)
+            return seat_snapshot(table, user_id, self.clock())
+
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
         """Apply one player's action (tests, tools and the soak): lock, apply, commit, notify."""
         table = self.get(table_id)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import open_table, start
+from .helpers import button_labels, open_hand, open_table, start
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -90,3 +90,26 @@ async def test_a_table_nobody_plays_is_warned_a_day_before_it_ends(env: Any) -> 
     assert sorted(row.user_id for row in rows) == sorted(p.id for p in world.players)
     assert sum(row.is_winner for row in rows) >= 1
     assert posted_with(env, "the game ends here, scored by the places as they stand") == 1
+
+
+@pytest.mark.simcord(settle_timeout=5)  # a direct message's channel is made on the way
+async def test_a_person_who_chose_direct_messages_is_reminded_there(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env)
+    player = world.current()
+    hand = await open_hand(world, player)
+    options = await player.click(hand.response, label="⚙️ Options")
+    chosen = await player.click(options.response, label="🔔 Tell me by DM")
+    assert chosen.acknowledged
+    assert "🔔 Tell me in the thread" in button_labels(chosen.response)
+    await env.restart_bot(make_bot())  # the choice is kept with the seat
+    await env.advance_time(6.5 * HOUR)
+    words = f"<@{player.id}>, a reminder"
+    sent = [
+        entry.path
+        for entry in env.http_requests
+        if entry.method == "POST" and entry.path.endswith("/messages") and words in repr(entry.json)
+    ]
+    assert len(sent) == 1
+    assert sent[0] != f"/channels/{world.channel.id}/messages"  # a direct message
