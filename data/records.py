@@ -102,6 +102,9 @@ class AwayState:
     warned: float = 0.0
     #: The seat's person wants a relaxed table's notices by direct message, not in its thread.
     dm: bool = False
+    #: When the seat's person last acted themself (unix time; 0: not yet), so that a restart
+    #: knows how long a relaxed table has gone without a person's move.
+    acted: float = 0.0
 
     def stored(self, *, held: str, buy: str, removed_as: int | None = None) -> AwayState:
         """This record with what the table keeps beside it: the seat's held draw and buy
@@ -119,10 +122,12 @@ class AwayState:
             reminded=self.reminded,
             warned=self.warned,
             dm=self.dm,
+            acted=self.acted,
         )
 
-    def counted(self, *, by_bot: bool) -> AwayState:
-        """One more action of the seat: made by the bot for it, or by its person."""
+    def counted(self, *, by_bot: bool, at: float | None = None) -> AwayState:
+        """One more action of the seat: made by the bot for it, or by its person (``at``: when
+        that person acted, kept as ``acted``)."""
         return AwayState(
             timeouts=self.timeouts,
             away=self.away,
@@ -133,6 +138,7 @@ class AwayState:
             reminded=self.reminded,
             warned=self.warned,
             dm=self.dm,
+            acted=self.acted if at is None else at,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -152,6 +158,8 @@ class AwayState:
             data["warned"] = self.warned
         if self.dm:
             data["dm"] = True
+        if self.acted:
+            data["acted"] = self.acted
         return data
 
     @classmethod
@@ -167,6 +175,7 @@ class AwayState:
             reminded=float(obj.get("reminded", 0.0)),
             warned=float(obj.get("warned", 0.0)),
             dm=bool(obj.get("dm", False)),
+            acted=float(obj.get("acted", 0.0)),
         )
 
 

@@ -77,8 +77,18 @@ def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTa
         buy_prefs=prefs,
         window=window,
         auto_due=now + computer_delay,
-        last_person=record.updated_at,
+        last_person=last_person(record, stored),
     )
+
+
+def last_person(record: TableRecord, stored: list[AwayState]) -> float:
+    """When a person last acted at ``record``'s table: at a relaxed table, the latest of the
+    seats' own moves (the computer's moves there go on for days and must not count); at a live
+    one, its last save, as it always was."""
+    if not is_relaxed(record.options):
+        return record.updated_at
+    acted = max((state.acted for state in stored), default=0.0)
+    return acted or record.created_at
 
 
 async def revive(

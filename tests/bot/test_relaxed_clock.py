@@ -113,3 +113,22 @@ async def test_a_person_who_chose_direct_messages_is_reminded_there(
     ]
     assert len(sent) == 1
     assert sent[0] != f"/channels/{world.channel.id}/messages"  # a direct message
+
+
+@pytest.mark.simcord(settle_timeout=5)
+async def test_the_seven_days_count_from_a_persons_move_across_restarts(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env, hours=24)
+    table_id = world.table.id
+    player = world.current()
+    hand = await open_hand(world, player)
+    assert (await player.click(hand.response, label="Draw from stock")).acknowledged
+    for _ in range(3):  # the computer plays the turns that run out; the bot restarts
+        await env.advance_time(24 * HOUR)
+        await env.restart_bot(make_bot())
+    await env.advance_time(3.5 * 24 * HOUR)  # six and a half days since the draw
+    assert posted_with(env, "nobody has played here for six days") == 1
+    await env.advance_time(0.6 * 24 * HOUR)
+    stored = await env.bot.store.get_table(table_id)
+    assert stored.status == "ended"
