@@ -105,6 +105,9 @@ class AwayState:
     #: When the seat's person last acted themself (unix time; 0: not yet), so that a restart
     #: knows how long a relaxed table has gone without a person's move.
     acted: float = 0.0
+    #: At a relaxed table, the most cards a deal the seat's standing buy order buys (-1: as
+    #: many as the rules allow).
+    buy_limit: int = -1
 
     def stored(self, *, held: str, buy: str, removed_as: int | None = None) -> AwayState:
         """This record with what the table keeps beside it: the seat's held draw and buy
@@ -123,6 +126,7 @@ class AwayState:
             warned=self.warned,
             dm=self.dm,
             acted=self.acted,
+            buy_limit=self.buy_limit,
         )
 
     def counted(self, *, by_bot: bool, at: float | None = None) -> AwayState:
@@ -139,6 +143,7 @@ class AwayState:
             warned=self.warned,
             dm=self.dm,
             acted=self.acted if at is None else at,
+            buy_limit=self.buy_limit,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -160,6 +165,8 @@ class AwayState:
             data["dm"] = True
         if self.acted:
             data["acted"] = self.acted
+        if self.buy_limit >= 0:
+            data["buy_limit"] = self.buy_limit
         return data
 
     @classmethod
@@ -176,6 +183,7 @@ class AwayState:
             warned=float(obj.get("warned", 0.0)),
             dm=bool(obj.get("dm", False)),
             acted=float(obj.get("acted", 0.0)),
+            buy_limit=int(obj.get("buy_limit", -1)),
         )
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.screens.card_words import SortMode, card_text, cards_text, countdown, meld_text
 from bot.screens.hand_controls import (
+    BUY_LIMIT_BUTTONS,
     BUY_PREF_BUTTONS,
     MAX_OPTIONS,
     Button,
@@ -217,16 +218,17 @@ class _Screen:
             chosen = self.snap.buy_pref == pref
             label = f"button.order_{pref}" if relaxed else key
             self.button(verb, label, "success" if chosen else "secondary", 0)
-        if relaxed:  # where the turn's notice goes: the thread, or a direct message
+        last = 1
+        if relaxed:  # how many buys the order makes a deal; where the turn's notice goes
+            for limit, verb, key in BUY_LIMIT_BUTTONS:
+                chosen = self.snap.buy_limit == limit
+                self.button(verb, key, "success" if chosen else "secondary", 1)
             dm = self.snap.notice_dm
-            self.button(
-                "nthr" if dm else "ndm",
-                "button.notice_thread" if dm else "button.notice_dm",
-                "secondary",
-                2,
-            )
-        self.button("leave", "button.leave_game", "danger", 1)
-        self.button("back", "button.back", "secondary", 1)
+            key = "button.notice_thread" if dm else "button.notice_dm"
+            self.button("nthr" if dm else "ndm", key, "secondary", 2)
+            last = 2
+        self.button("leave", "button.leave_game", "danger", last)
+        self.button("back", "button.back", "secondary", last)
         return True
 
     # -- the main screen: everything a turn needs, so most turns take two picks ------------

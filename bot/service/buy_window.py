@@ -333,7 +333,7 @@ def decided_at_once(table: LiveTable, seat: int, pref: str) -> bool:
     preference at a live table (``decided_by_preference``), by their standing order passing
     at a relaxed one (a standing order that buys is carried out by ``standing_buyers``)."""
     if is_relaxed(table.record.options):
-        return standing_order(table, seat, pref, None) == "pass"
+        return standing_order(table, seat, pref, order_limit(table, seat)) == "pass"
     return decided_by_preference(table, seat, pref)
 
 
@@ -347,5 +347,14 @@ def standing_buyers(table: LiveTable, now: float, default: str) -> list[int]:
         seat
         for seat in undecided(window, game, table.is_away, now=now)
         if not table.is_computer(seat)
-        and standing_order(table, seat, table.buy_prefs.get(seat, default), None) == "buy"
+        and standing_order(
+            table, seat, table.buy_prefs.get(seat, default), order_limit(table, seat)
+        )
+        == "buy"
     ]
+
+
+def order_limit(table: LiveTable, seat: int) -> int | None:
+    """The most cards a deal ``seat``'s standing order buys (None: the rules' limit)."""
+    limit = table.away[seat].buy_limit if seat < len(table.away) else -1
+    return None if limit < 0 else limit

@@ -22,6 +22,7 @@ from bot.service.buy_window import (
     DEFAULT_BUY_PREF,
     BuyWhy,
     buy_why_seat,
+    order_limit,
     undecided,
     window_tag,
 )
@@ -91,6 +92,9 @@ class SeatSnapshot:
     relaxed: bool = False
     #: At a relaxed table, this player is told of their turn by direct message.
     notice_dm: bool = False
+    #: At a relaxed table, the most cards a deal this player's standing order buys (None: no
+    #: limit of their own).
+    buy_limit: int | None = None
     #: The game as it was, when ``legal`` (and ``shortcuts``) are still to be computed
     #: (``settled`` does it off the event loop); None once they are complete.
     later: Game | None = field(default=None, compare=False, repr=False)
@@ -266,6 +270,7 @@ def seat_snapshot(
         four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
         relaxed=is_relaxed(table.record.options),
         notice_dm=seat < len(table.away) and table.away[seat].dm,
+        buy_limit=order_limit(table, seat),
         later=later,
     )
 

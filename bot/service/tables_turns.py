@@ -240,6 +240,21 @@ class Turns(Commits):
             await self._write_away(table, memento)
             return seat_snapshot(table, user_id, self.clock())
 
+    async def set_buy_limit(self, table_id: int, user_id: int, limit: int | None) -> SeatSnapshot:
+        """The player limits how many cards a deal their standing buy order buys at a relaxed
+        table (None: as many as the rules allow); saved with the seat."""
+        if limit is not None and not 0 <= limit <= 9:
+            raise UserError("That is not a buy limit.", code="not_a_buy_limit")
+        table = self.get(table_id)
+        async with table.held_for_a_click():
+            self._playing(table)
+            seat = self._seat(table, user_id)
+            self._present(table, seat)
+            memento = table.memento()
+            table.away[seat] = replace(table.away[seat], buy_limit=-1 if limit is None else limit)
+            await self._write_away(table, memento)
+            return seat_snapshot(table, user_id, self.clock())
+
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
         """Apply one player's action (tests, tools and the soak): lock, apply, commit, notify."""
         table = self.get(table_id)

@@ -83,6 +83,9 @@ BUTTON_VERBS = (
     "bnever",
     "ndm",
     "nthr",
+    "lim0",
+    "lim1",
+    "lim2",
     "buy",
     "pass",
     "unbuy",
@@ -406,6 +409,11 @@ async def _hand_click(
         await service.leave_game(table_id, user_id)
         goodbye = text_layout(t("hand.left_game", language))
         await answers.update(interaction, None, view=goodbye, attachments=[])
+        return
+    if verb in ("lim0", "lim1", "lim2"):
+        limit = int(verb[-1]) or None
+        snap = await service.set_buy_limit(table_id, user_id, limit)
+        await show_snapshot(interaction, snap, sort, mode="options")
         return
     if verb in ("ndm", "nthr"):
         snap = await service.set_notice_by_dm(table_id, user_id, verb == "ndm")

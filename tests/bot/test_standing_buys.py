@@ -4,6 +4,7 @@ only those who asked to be asked hold the window, and never longer than the rela
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -78,3 +79,29 @@ async def test_those_who_asked_to_be_asked_hold_the_window_at_most_the_relaxed_w
     assert any(label.startswith("Buy ") for label in button_labels(hand.response))
     await env.advance_time(31 * 60 - 5)
     assert not table.window.is_running(game, world.service.clock())
+
+
+async def test_a_standing_order_keeps_to_its_buy_limit(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    from bot.service.buy_window import order_limit, standing_order
+
+    world = await open_table(env, 3, pace="relaxed")
+    await start(world)
+    table = world.table
+    game = table.game
+    person = world.player(int(game.players[(game.current + 1) % 3]))
+    seat = table.seat_of(person.id)
+    hand = await open_hand(world, person)
+    options = await person.click(hand.response, label="⚙️ Options")
+    limited = await person.click(options.response, label="At most 1 buy a deal")
+    assert limited.acknowledged
+    stored = await env.bot.store.get_table(table.id)
+    assert stored.away[seat].buy_limit == 1
+    await env.restart_bot(make_bot())
+    table = world.table
+    assert order_limit(table, seat) == 1
+    table.game.buys_used[seat] = 1  # one card bought this deal already
+    assert standing_order(table, seat, "ask", order_limit(table, seat)) == "pass"
+    table.game.buys_used[seat] = 0
+    assert standing_order(table, seat, "ask", order_limit(table, seat)) == "ask"
