@@ -94,6 +94,11 @@ def idle_seconds(options: Mapping[str, Any], live: float) -> float:
     return RELAXED_IDLE_SECONDS if is_relaxed(options) else live
 
 
+def lobby_seconds(options: Mapping[str, Any], live: float) -> float:
+    """How long a lobby nobody starts stays open: a relaxed table's people join over days."""
+    return RELAXED_IDLE_SECONDS if is_relaxed(options) else live
+
+
 def reminder_at(options: Mapping[str, Any], turn_deadline: float | None) -> float | None:
     """When the player of a relaxed turn ending at ``turn_deadline`` is reminded (None: a live
     table, or no turn running)."""

@@ -25,7 +25,7 @@ from bot.service.live import (
     LiveTable,
     Memento,
 )
-from bot.service.pace import away_after, is_relaxed
+from bot.service.pace import away_after, is_relaxed, lobby_seconds
 from bot.service.tables_commit import Commits
 from bot.service.timers import what_is_due
 from data.errors import StoreBusy
@@ -53,7 +53,7 @@ class TableClock(Commits):
                 return
             language = table_language(table.record.options)
             if due.kind == "lobby_expired":
-                minutes = round(self.lobby_seconds / 60)
+                minutes = round(lobby_seconds(table.record.options, self.lobby_seconds) / 60)
                 await self.expire(table, t("notice.lobby_expired", language, minutes=minutes))
             elif due.kind == "idle_expired" and is_relaxed(table.record.options):
                 await relaxed.end_as_it_stands(table, self.store)

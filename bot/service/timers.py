@@ -111,7 +111,9 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
     if table.closed:
         return None
     if game is None:
-        return table.record.created_at + timings.lobby_seconds
+        return table.record.created_at + pace.lobby_seconds(
+            table.record.options, timings.lobby_seconds
+        )
     if game.is_over:
         return None
     if table.pause_until is not None:  # nothing is due before the next deal is shown
@@ -155,7 +157,8 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
     """The one thing ``table``'s timer must do at ``now``, in order of precedence."""
     game = table.game
     if game is None:
-        if now >= table.record.created_at + timings.lobby_seconds:
+        lobby = pace.lobby_seconds(table.record.options, timings.lobby_seconds)
+        if now >= table.record.created_at + lobby:
             return Due("lobby_expired")
         return None
     if game.is_over:

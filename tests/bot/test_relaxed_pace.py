@@ -100,3 +100,11 @@ async def test_a_standing_order_answers_at_once(env: Any) -> None:
     assert parse_order(order_text("helps", 2)) == ("helps", 2)
     assert parse_order("helps") == ("helps", None)
     assert parse_order("whatever/3") == ("", None)
+
+
+async def test_a_relaxed_lobby_waits_days_for_its_people(env: Any) -> None:
+    world = await open_table(env, 1, pace="relaxed")
+    await env.advance_time(2 * 3600)  # a live lobby would have expired after 30 minutes
+    assert world.table is not None and world.table.record.is_open
+    await env.advance_time(7 * 24 * 3600)
+    assert world.table is None
