@@ -22,6 +22,25 @@ It prints what the issue measures:
   and the strips of an old table message's controls (one per move, allowed);
 - actions lost across the restarts (the table's version before and after);
 - the most messages in the thread with live table controls at any look (must be 1).
+
+Measured on December 6 (seed 1, 7 days at most):
+
+======================================  ===================  =====================
+figure                                  ``--turn-hours 2``   ``--turn-hours 24``
+======================================  ===================  =====================
+game completed                          yes, in 2.4 days     no (26 turns a week)
+actions by their person / computer      440 / 993            62 / 0
+clicks of those who wait                0 a turn             0 a turn
+person's turn starts told exactly once  220 of 220           26 of 26
+reminders of one turn                   at most 1            at most 1
+edits of an hour-old message            0 (28 strips)        0 (36 strips)
+restarts / actions lost                 5 / 0                14 / 0
+messages with live controls             always 1             always 1
+======================================  ===================  =====================
+
+With 24-hour turns a turn waits for its person's next sitting, so four people who each sit
+one to three times a day play a few turns a day: a ten-deal game takes weeks. With short
+turns the computer stands in for whoever is away and the people play many turns a sitting.
 """
 
 from __future__ import annotations
