@@ -131,7 +131,9 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
         if game.step == "draw" and window.deadline is not None and running:
             due = max(due, window.deadline)
         times.append(due)
-    if computer_buyers(table, now) or standing_buyers(table, now, timings.buy_preference):
+    if computer_buyers(table, now, running=running) or standing_buyers(
+        table, now, timings.buy_preference
+    ):
         times.append(now)
     times.append(_idle_at(table, timings))
     times.extend(t for t in (reminder_due(table), warning_due(table, timings)) if t is not None)
