@@ -35,11 +35,11 @@ import random
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
-from bot.events.duplicate import TableDeals, groups, round_points
+from bot.events.duplicate import TableDeals, compare, groups, round_points
 from bot.events.seating import mixed as seat_mixed
 from bot.events.seating import seat_round
 from bot.events.standings import (
@@ -58,6 +58,10 @@ from engine.rules import Rules
 LEVELS = ("easy", "normal", "expert")
 STRENGTH = {"easy": 0, "normal": 1, "expert": 2}
 TABLE_SIZE = 4
+#: Other duplicate scorings measured on the same games: the sum of each board's difference
+#: from the other tables' average (``difference``), and of its signed square root
+#: (``root``: the size of a difference counts, a huge one less than in proportion).
+ALTERNATIVES = ("difference", "root")
 #: The level of the computers that fill empty seats (as in the bot's events).
 FILLER = "normal"
 
@@ -70,6 +74,8 @@ class EventOutcome:
     ordinary: dict[str, float]
     duplicate: dict[str, float]
     games: int
+    #: The same shares for the duplicate games under each scoring of ``ALTERNATIVES``.
+    others: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def play_table(
@@ -117,8 +123,12 @@ def play_event(
     duplicate: bool,
     deals: int | None,
     mixed: bool = False,
+    alternatives: dict[str, list[Standing]] | None = None,
 ) -> tuple[list[Standing], int]:
-    """One event of ``strengths`` (player id -> level); its final standings and games."""
+    """One event of ``strengths`` (player id -> level); its final standings and games. A
+    duplicate event also fills ``alternatives`` (if given) with the final standings the same
+    games give under each scoring of ``ALTERNATIVES``, the seating kept as matchpoints drew
+    it."""
     rules = Rules.preset("standard")
     if deals is not None:
         rules = rules.with_options(num_deals=deals)
@@ -126,6 +136,9 @@ def play_event(
     random.Random(seed).shuffle(order)
     played: list[list[Finish]] = []
     points: dict[int, Fraction] = dict.fromkeys(strengths, Fraction(0))
+    alt: dict[str, dict[int, Fraction]] = {
+        name: dict.fromkeys(strengths, Fraction(0)) for name in ALTERNATIVES
+    }
     totals: dict[int, int] = dict.fromkeys(strengths, 0)
     games = 0
     ordered: list[Standing] = []
@@ -156,6 +169,18 @@ def play_event(
             for group in groups(round_tables):
                 for person, earned in round_points(group, rules.num_deals).items():
                     points[person] += earned
+                for comparison in compare(group, rules.num_deals):
+                    if comparison.average is not None:
+                        gain = comparison.gain
+                        alt["difference"][comparison.player] += gain
+                        alt["root"][comparison.player] += Fraction(
+                            math.copysign(math.sqrt(abs(gain)), gain)
+                        )
+                if alternatives is not None:
+                    for name, table in alt.items():
+                        alternatives[name] = standings_from_points(
+                            list(strengths), table, totals, dict.fromkeys(strengths, number)
+                        )
             ordered = standings_from_points(
                 list(strengths), points, totals, dict.fromkeys(strengths, number)
             )
@@ -193,11 +218,13 @@ def run_event(args: tuple[int, int, int, int | None, bool]) -> EventOutcome:
     rng.shuffle(levels)
     strengths = {player + 1: level for player, level in enumerate(levels)}
     ordinary, ordinary_games = play_event(strengths, rounds, seed, False, deals)
-    duplicate, duplicate_games = play_event(strengths, rounds, seed, True, deals, mixed)
+    others: dict[str, list[Standing]] = {}
+    duplicate, duplicate_games = play_event(strengths, rounds, seed, True, deals, mixed, others)
     return EventOutcome(
         concordance(ordinary, strengths),
         concordance(duplicate, strengths),
         ordinary_games + duplicate_games,
+        {name: concordance(ordered, strengths) for name, ordered in others.items()},
     )
 
 
@@ -215,7 +242,8 @@ def _progress(number: int, outcome: EventOutcome) -> EventOutcome:
     """Print one event's figures as it ends (a long run shows it is moving)."""
     print(
         f"event {number}: ordinary {outcome.ordinary['all']:.3f}, "
-        f"duplicate {outcome.duplicate['all']:.3f}",
+        f"duplicate {outcome.duplicate['all']:.3f}, "
+        + ", ".join(f"{name} {shares['all']:.3f}" for name, shares in outcome.others.items()),
         flush=True,
     )
     return outcome
@@ -273,6 +301,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{key:<15} {pm:>8.3f} ± {ph:.3f} {dm:>8.3f} ± {dh:.3f} "
             f"{fm:>+12.3f} [{fm - fh:+.3f}, {fm + fh:+.3f}]"
         )
+    print("the same duplicate games under other scorings, paired with ordinary and matchpoints")
+    for name in ALTERNATIVES:
+        for key in ("all",):
+            shares = [o.others[name][key] for o in outcomes]
+            versus = [o.others[name][key] - o.ordinary[key] for o in outcomes]
+            against = [o.others[name][key] - o.duplicate[key] for o in outcomes]
+            (am, ah), (vm, vh), (gm, gh) = mean_half(shares), mean_half(versus), mean_half(against)
+            print(
+                f"{name:<11} {key:<4} {am:.3f} ± {ah:.3f}; - ordinary {vm:+.3f} "
+                f"[{vm - vh:+.3f}, {vm + vh:+.3f}]; - matchpoints {gm:+.3f} "
+                f"[{gm - gh:+.3f}, {gm + gh:+.3f}]"
+            )
 
 
 if __name__ == "__main__":

@@ -155,7 +155,11 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
         parts.append(standings_text(names, list(over.totals), over.winners))
         parts.append("")  # the numbered standings end here: the lines after are not their last
         parts.append(winner_line(names, list(over.totals), over.winners, view.rules.game, language))
-        if over.deal_seeds:  # public now; the button under this message lists them
+        if over.deal_seeds and table.record.options.get("dealt_alike"):
+            # A duplicate round's other tables play these cards: the button refuses until the
+            # round ends everywhere.
+            parts.append(t("notice.seeds_at_round_end", language))
+        elif over.deal_seeds:  # public now; the button under this message lists them
             parts.append(t("notice.seeds_revealed", language))
     return "\n".join(parts)
 

@@ -18,7 +18,8 @@ given and never asks the runner back.
 A *duplicate* event (``options["duplicate"]``) deals every table of a round with as many seats
 the same deals: one game secret and one first-dealer seed per round and seat count, kept in
 the event's options (``dealt``) before the round's tables open, so a restart deals a missing
-table alike. Its hashes are posted when the round is seated; its seeds, each player's private
+table alike. Its hashes are posted when the round is seated (owed in ``hashes_due`` until
+then, so a restart in between posts them when the event resumes); its seeds, each player's private
 line and the round's standings only once the round's last table has ended (``revealed``), and
 its standings are matchpoints (``bot.events.duplicate``).
 """
@@ -352,6 +353,8 @@ class EventRunner:
         scored once; what this step seats or opens is added to them as it is written."""
         async with self._lock(event_id):
             rows = await self._rows(await self._event(event_id))
+            if rows.event.status in ("running", "paused"):
+                rows = await self._post_hashes(rows)  # owed if a restart came between
             if rows.event.status == "running":
                 rows = await self._open_missing(rows)
             scored = await self._score(rows)
@@ -425,12 +428,11 @@ class EventRunner:
                 for i, table in enumerate(seating.tables)
             }
             rows = replace(rows, event=await self._deal_round(event, number, seats))
-        before_round = rows.event.round
         rows = await self._write_round(
             rows, number, [list(t) for t in seating.tables], list(seating.sitting_out), computers
         )
-        if duplicate and rows.event.round == number and before_round == number - 1:
-            await self._post_hashes(rows.event, number)
+        if duplicate:
+            rows = await self._post_hashes(rows)
         return await self._open_missing(rows)
 
     async def _write_round(
@@ -487,7 +489,11 @@ class EventRunner:
                     thread_id,
                     host,
                     names.get(host, str(host)),
-                    self._options(event),
+                    # A table dealt like the others of its round says so at its end: its
+                    # seeds wait for the round (``bot.channel.table_text``).
+                    {**self._options(event), "dealt_alike": True}
+                    if self._dealt(event, table) is not None
+                    else self._options(event),
                 )
                 await self.store.set_event_table(event.id, table.round, table.position, live.id)
                 table_id = live.id
@@ -541,7 +547,10 @@ class EventRunner:
             return event
         for count in missing:
             this[str(count)] = [secrets.token_hex(32), random.SystemRandom().randrange(2**62)]
-        options = {**event.options, "dealt": dealt}
+        # The round's hashes are owed from now until posted (``_post_hashes``): a restart in
+        # between posts them when the event resumes.
+        due = sorted({*(int(r) for r in event.options.get("hashes_due") or ()), number})
+        options = {**event.options, "dealt": dealt, "hashes_due": due}
         await self.store.set_event_options(event.id, options)
         return replace(event, options=options)
 
@@ -579,13 +588,31 @@ class EventRunner:
             for count, pair in sorted(dealt.items(), key=lambda item: -int(item[0]))
         ]
 
-    async def _post_hashes(self, event: EventRecord, number: int) -> None:
-        """Post the hash of each deal of round ``number``, before anyone plays it."""
-        for count, seeds in self._seeds(event, number):
-            lines = "\n".join(f"{d}. `{commitment(seed)}`" for d, seed in enumerate(seeds, 1))
-            await self.hall.announce(
-                event, "event.dup_hashes", name=event.name, round=number, seats=count, lines=lines
-            )
+    async def _post_hashes(self, rows: EventRows) -> EventRows:
+        """Post the hash of each deal of every round whose hashes are owed (``hashes_due``,
+        set when the round is dealt), before anyone plays it, then record them as posted. A
+        round whose seeds are already out (``revealed``) is owed nothing: its hashes would
+        prove nothing any more."""
+        event = rows.event
+        due = [int(r) for r in event.options.get("hashes_due") or ()]
+        if not due:
+            return rows
+        revealed = {int(r) for r in event.options.get("revealed") or ()}
+        for number in sorted(set(due) - revealed):
+            for count, seeds in self._seeds(event, number):
+                lines = "\n".join(f"{d}. `{commitment(seed)}`" for d, seed in enumerate(seeds, 1))
+                await self.hall.announce(
+                    event,
+                    "event.dup_hashes",
+                    name=event.name,
+                    round=number,
+                    seats=count,
+                    lines=lines,
+                )
+        # Recorded once posted: a restart before this posts them again rather than never.
+        options = {**event.options, "hashes_due": []}
+        await self.store.set_event_options(event.id, options)
+        return replace(rows, event=replace(event, options=options))
 
     async def _reveal(self, rows: EventRows, scored: Scored) -> EventRows:
         """Once every table of a duplicate round has ended: post its seeds, and tell each

@@ -88,7 +88,9 @@ class Lobby:
             raise UserError("That game has not finished.", code="not_finished")
         if not any(seat.user_id == host_id for seat in old.seats):
             raise NotSeated()
-        options = {k: v for k, v in old.options.items() if k not in ("server_defaults", "casual")}
+        # A duplicate round's mark stays with its table: the new game is dealt its own cards.
+        dropped = ("server_defaults", "casual", "dealt_alike")
+        options = {k: v for k, v in old.options.items() if k not in dropped}
         home = old.parent_channel_id or old.channel_id  # a thread's game: back in its channel
         table = await self.open_table(guild_id, home, host_id, host_name, options)
         others = tuple(seat for seat in old.seats if seat.user_id != host_id)

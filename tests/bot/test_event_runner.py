@@ -238,3 +238,58 @@ async def test_a_table_closing_reads_the_events_rows_once_and_shows_what_it_comp
         assert {t.table_status for t in hall.last.tables if t.round == 2} == {"playing"}
     finally:
         await store.close()
+
+
+class Crash(Exception):
+    """The bot stopping at this point."""
+
+
+class CountingHall(FakeHall):
+    """Records what the event's channel is told; ``crash_on`` stops the bot at that post."""
+
+    def __init__(self, crash_on: str | None = None) -> None:
+        super().__init__()
+        self.crash_on = crash_on
+        self.posted: list[str] = []
+
+    async def announce(self, event: Any, key: str, **values: Any) -> None:
+        if key == self.crash_on:
+            raise Crash(key)
+        self.posted.append(key)
+
+    async def tell(self, event: Any, user_id: int, key: str, **values: Any) -> None:
+        pass
+
+
+async def test_a_restart_before_a_duplicate_rounds_hashes_posts_them_on_resume(
+    tmp_path: Path,
+) -> None:
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
+    service = FakeService(store)
+    options = {"table_size": 4, "rounds": 1, "deals": 1, "duplicate": True, "computers": True}
+    try:
+        event = await store.create_event(1, 10, 99, "Night", options)
+        for user in range(1, 9):
+            await store.sign_up(event.id, user, f"P{user}", limit=100)
+        crashing = CountingHall(crash_on="event.dup_hashes")
+        runner = EventRunner(store, service, crashing)  # type: ignore[arg-type]
+        try:
+            await runner.start(event.id, 99)
+        except Crash:
+            pass
+        assert "event.dup_hashes" not in crashing.posted
+        # The round was seated and dealt before the bot stopped.
+        assert len(await store.event_tables(event.id)) == 2
+        hall = CountingHall()
+        await EventRunner(store, service, hall).restore()  # type: ignore[arg-type]
+        assert hall.posted.count("event.dup_hashes") == 1  # one group of tables of four
+        again = CountingHall()
+        await EventRunner(store, service, again).restore()  # type: ignore[arg-type]
+        assert "event.dup_hashes" not in again.posted  # posted once, recorded as posted
+        # Both tables are marked as dealt alike, so their end says the seeds wait.
+        for table in await store.event_tables(event.id):
+            assert table.table_id is not None
+            record = await store.get_table(table.table_id)
+            assert record is not None and record.options.get("dealt_alike") is True
+    finally:
+        await store.close()

@@ -27,6 +27,7 @@ from engine.errors import IllegalAction
 from engine.players.strategy import EasyStrategy
 
 from .conftest import labels
+from .helpers import text_of
 from .test_events import event_message, open_event
 from .test_forged_controls import forge
 from .test_seeds_revealed import sent_so_far
@@ -174,6 +175,11 @@ async def test_a_duplicate_event_deals_alike_hides_early_tables_and_scores_by_se
     assert not any(seed in sent_so_far(env) for seed in seeds)
     still_playing = by_id[others[0].players[0]]
     finished_thread = _thread(channel, first)
+    # Its own players read, at its end, that the seeds wait for the round: not that they
+    # are public (the Shuffle seeds button refuses until then).
+    ended = "\n".join(text_of(m) for m in seen_in(finished_thread, by_id[first.players[0]]))
+    assert "seeds are revealed when the round ends at every table" in ended
+    assert "seeds are public now" not in ended
     for member in (still_playing, spectator):
         # The finished table's thread is private to its players: its play, its final melds
         # and its score sheet are out of sight.
