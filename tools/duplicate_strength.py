@@ -12,7 +12,10 @@ several rounds, and is played twice on the same players and seed:
   (``bot.events.standings``), later rounds seated by those standings;
 - **duplicate**: every table of a round dealt the same deals (one game secret and first
   dealer per round), each player's deals compared with the same seat at the other tables by
-  matchpoints (``bot.events.duplicate``), later rounds seated by those standings.
+  the event's scoring, the difference from their average (``bot.events.duplicate``), later
+  rounds seated by those standings (``--mixed``: by bands, as the bot seats them). The same
+  games are also scored by each of ``ALTERNATIVES`` (matchpoints among them), the seating
+  unchanged, and compared with both.
 
 Round 1 is seated in a random order (the players have no rating), cut into tables as the bot
 cuts them (``bot.events.seating``). A count that does not divide by 4 gets computers of level
@@ -22,8 +25,9 @@ Printed: for each scoring, the share of pairs of players of different strength t
 final standings order correctly (the stronger ranked above the weaker; a shared rank counts
 half), overall and per pair of levels, as the mean over events with its 95% confidence
 interval (the unit is the event); then the paired difference duplicate minus ordinary, event
-by event, with its interval. A difference whose interval lies above 0 means duplicate scoring
-orders strength measurably better.
+by event, with its interval, and the same for each alternative scoring against ordinary and
+against the event's duplicate scoring. A difference whose interval lies above 0 means the
+first orders strength measurably better.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
-from bot.events.duplicate import TableDeals, compare, groups, round_points
+from bot.events.duplicate import TableDeals, compare, groups, matchpoints, round_points
 from bot.events.seating import mixed as seat_mixed
 from bot.events.seating import seat_round
 from bot.events.standings import (
@@ -58,10 +62,11 @@ from engine.rules import Rules
 LEVELS = ("easy", "normal", "expert")
 STRENGTH = {"easy": 0, "normal": 1, "expert": 2}
 TABLE_SIZE = 4
-#: Other duplicate scorings measured on the same games: the sum of each board's difference
-#: from the other tables' average (``difference``), and of its signed square root
-#: (``root``: the size of a difference counts, a huge one less than in proportion).
-ALTERNATIVES = ("difference", "root")
+#: Other duplicate scorings measured on the same games: matchpoints (each board's share of
+#: the other tables beaten, ``bot.events.duplicate.matchpoints``), and the sum of the signed
+#: square root of each board's gain (``root``: the size of a difference counts, a huge one
+#: less than in proportion).
+ALTERNATIVES = ("matchpoints", "root")
 #: The level of the computers that fill empty seats (as in the bot's events).
 FILLER = "normal"
 
@@ -127,8 +132,8 @@ def play_event(
 ) -> tuple[list[Standing], int]:
     """One event of ``strengths`` (player id -> level); its final standings and games. A
     duplicate event also fills ``alternatives`` (if given) with the final standings the same
-    games give under each scoring of ``ALTERNATIVES``, the seating kept as matchpoints drew
-    it."""
+    games give under each scoring of ``ALTERNATIVES``, the seating kept as the event's own
+    scoring drew it."""
     rules = Rules.preset("standard")
     if deals is not None:
         rules = rules.with_options(num_deals=deals)
@@ -169,10 +174,11 @@ def play_event(
             for group in groups(round_tables):
                 for person, earned in round_points(group, rules.num_deals).items():
                     points[person] += earned
+                for person, earned in matchpoints(group, rules.num_deals).items():
+                    alt["matchpoints"][person] += earned
                 for comparison in compare(group, rules.num_deals):
                     if comparison.average is not None:
                         gain = comparison.gain
-                        alt["difference"][comparison.player] += gain
                         alt["root"][comparison.player] += Fraction(
                             math.copysign(math.sqrt(abs(gain)), gain)
                         )
@@ -301,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{key:<15} {pm:>8.3f} ± {ph:.3f} {dm:>8.3f} ± {dh:.3f} "
             f"{fm:>+12.3f} [{fm - fh:+.3f}, {fm + fh:+.3f}]"
         )
-    print("the same duplicate games under other scorings, paired with ordinary and matchpoints")
+    print("the same duplicate games under other scorings, paired with ordinary and duplicate")
     for name in ALTERNATIVES:
         for key in ("all",):
             shares = [o.others[name][key] for o in outcomes]
@@ -310,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             (am, ah), (vm, vh), (gm, gh) = mean_half(shares), mean_half(versus), mean_half(against)
             print(
                 f"{name:<11} {key:<4} {am:.3f} ± {ah:.3f}; - ordinary {vm:+.3f} "
-                f"[{vm - vh:+.3f}, {vm + vh:+.3f}]; - matchpoints {gm:+.3f} "
+                f"[{vm - vh:+.3f}, {vm + vh:+.3f}]; - duplicate {gm:+.3f} "
                 f"[{gm - gh:+.3f}, {gm + gh:+.3f}]"
             )
 

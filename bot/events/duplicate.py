@@ -7,22 +7,23 @@ Terms used here:
   every table to its size with computers, so a round is one group (``docs/events.md``).
 - *board*: one deal of one seat of a group, the cards that seat was dealt; every table of the
   group plays it once.
-- *matchpoints*: on a board, a player earns 1 for each other table whose score on it was
-  higher (worse) than theirs, ½ for each equal score, 0 for each lower one, divided by the
-  number of other tables that played it: a share between 0 and 1. A board nobody else played
-  (a table ended early, a group of one table) earns the neutral ½, as an unplayed board does
-  in bridge. A player's event points are the sum of their shares.
+- *gain*: on a board, the other tables' average score minus the player's own (positive is
+  better: lower scores win). A player's event points are the sum of their gains. A board
+  nobody else played (a table ended early, a group of one table) gains 0, the middle.
+- *matchpoints* (kept for comparison, ``matchpoints``): on a board, 1 for each other table
+  whose score was higher, ½ for each equal one, divided by the number of other tables.
 
-Why matchpoints and not the difference from the board's average: a Shanghai deal's scores are
-heavy-tailed (0 for going out, 100 and more for a hand caught with jokers), so a difference
-lets one disastrous board outweigh ten good ones, and the late deals (more cards, bigger
-scores) outweigh the early ones. Matchpoints count each board once, whatever its size: a
-player is rewarded for doing better than the others with the same cards, not by how much.
-The average stays the story told to each player ("35 against an average of 62").
+Why the difference and not matchpoints: a round has few tables (four at sixteen players), so
+a board is compared with three results, and matchpoints keep only which side of each the
+score fell on. Playing better in Shanghai shows mostly in how much less a player is caught
+with, and the difference keeps that; in simulated events of players of known strength it
+ordered them measurably better than matchpoints and than ordinary scoring, which
+matchpoints did not (``tools/duplicate_strength.py``, figures in ``docs/events.md``). The
+price is that a big deal counts for more than a small one, as in ordinary scoring.
 
 Computers in a seat hold the same cards as the people in that seat elsewhere, so they are
-compared with like anyone else (a person beats or loses to the computer's result), but they
-earn no event points themselves.
+compared with like anyone else (their score is part of the others' average), but they earn
+no event points themselves.
 
 Pure: the tables' score sheets come in, comparisons and points come out.
 """
@@ -34,8 +35,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-#: What a board nobody else played is worth: the middle of the scale.
-NEUTRAL = Fraction(1, 2)
+#: What a board nobody else played gains: the middle of the scale.
+NEUTRAL = Fraction(0)
+#: The matchpoint share of a board nobody else played (``matchpoints``).
+NEUTRAL_SHARE = Fraction(1, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +64,7 @@ class Comparison:
     score: int
     #: The mean score of the other tables on this board; ``None`` if none played it.
     average: Fraction | None
-    #: The matchpoint share earned (``NEUTRAL`` when nobody else played the board).
+    #: The matchpoint share earned (``NEUTRAL_SHARE`` when nobody else played the board).
     share: Fraction
 
     @property
@@ -104,15 +107,30 @@ def compare(group: Sequence[TableDeals], deals: int) -> list[Comparison]:
 
 def _share(score: int, others: Sequence[int]) -> Fraction:
     if not others:
-        return NEUTRAL
+        return NEUTRAL_SHARE
     beaten = sum(1 for other in others if other > score)
     tied = sum(1 for other in others if other == score)
     return Fraction(2 * beaten + tied, 2 * len(others))
 
 
 def round_points(group: Sequence[TableDeals], deals: int) -> dict[int, Fraction]:
+    """Each person's event points for the round: the sum of their gains (the other tables'
+    average minus their score) over the boards they played; a board nobody else played, or
+    one their table did not reach, gains ``NEUTRAL``."""
+    points: dict[int, Fraction] = defaultdict(Fraction)
+    for table in group:
+        for player in table.players:
+            if player > 0:
+                points[player] += NEUTRAL * deals
+    for comparison in compare(group, deals):
+        points[comparison.player] += comparison.gain
+    return dict(points)
+
+
+def matchpoints(group: Sequence[TableDeals], deals: int) -> dict[int, Fraction]:
     """Each person's matchpoints for the round: their shares over the boards they played,
-    plus the neutral share for each of the ``deals`` their table did not reach."""
+    plus the neutral share for each of the ``deals`` their table did not reach. Not the
+    event's scoring (``round_points``): kept to measure the two against each other."""
     points: dict[int, Fraction] = defaultdict(Fraction)
     played: dict[int, int] = defaultdict(int)
     for comparison in compare(group, deals):
@@ -121,7 +139,7 @@ def round_points(group: Sequence[TableDeals], deals: int) -> dict[int, Fraction]
     for table in group:
         for player in table.players:
             if player > 0:
-                points[player] += NEUTRAL * (deals - played[player])
+                points[player] += NEUTRAL_SHARE * (deals - played[player])
     return dict(points)
 
 

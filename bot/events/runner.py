@@ -21,7 +21,8 @@ the event's options (``dealt``) before the round's tables open, so a restart dea
 table alike. Its hashes are posted when the round is seated (owed in ``hashes_due`` until
 then, so a restart in between posts them when the event resumes); its seeds, each player's private
 line and the round's standings only once the round's last table has ended (``revealed``), and
-its standings are matchpoints (``bot.events.duplicate``).
+its standings are each player's difference from the other tables' average
+(``bot.events.duplicate``).
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ class Scored:
 
     standings: tuple[Standing, ...]
     comparisons: Mapping[int, Sequence[Comparison]] = field(default_factory=dict)
-    #: Each such round's matchpoints by player.
+    #: Each such round's event points (``round_points``) by player.
     round_points: Mapping[int, Mapping[int, Fraction]] = field(default_factory=dict)
 
 
@@ -625,7 +626,6 @@ class EventRunner:
         options = {**event.options, "revealed": sorted([*revealed, *due])}
         await self.store.set_event_options(event.id, options)
         event = replace(event, options=options)
-        deals = self._deals(event)
         for number in sorted(due):
             for _count, seeds in self._seeds(event, number):
                 lines = "\n".join(f"{d}. `{seed.hex()}`" for d, seed in enumerate(seeds, 1))
@@ -643,8 +643,7 @@ class EventRunner:
                     "event.dup_private",
                     name=event.name,
                     round=number,
-                    points=points_text(points.get(player, Fraction(0))),
-                    deals=deals,
+                    points=_signed(points.get(player, Fraction(0))),
                     deal=top.deal,
                     score=top.score,
                     average=number_text(top.average),
@@ -711,7 +710,7 @@ class EventRunner:
         played: list[list[Finish]],
         removed: Collection[int],
     ) -> Scored:
-        """Matchpoints of every round whose tables have all ended (a round still playing
+        """The event points of every round whose tables have all ended (a round still playing
         counts for nothing yet: its comparisons would tell of tables still to finish)."""
         event = rows.event
         rounds = int(event.options.get("rounds", 1))
@@ -790,6 +789,11 @@ class EventRunner:
         rating = {row.user_id: row.rating for row in board}
         rated = sorted((p for p in players if p in rating), key=lambda p: -rating[p])
         return [*rated, *(p for p in players if p not in rating)]
+
+
+def _signed(points: Fraction) -> str:
+    """A round's duplicate points with their sign: above 0 is better than the others."""
+    return ("+" if points > 0 else "") + points_text(points)
 
 
 def _dealt_of(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:

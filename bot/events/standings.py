@@ -117,7 +117,7 @@ def standings_from_points(
     removed: Collection[int] = (),
 ) -> list[Standing]:
     """The standings of ``players`` from event points already summed (a duplicate event's
-    matchpoints, ``bot.events.duplicate``), ranked as ``standings`` ranks: points, then the
+    differences from the others' average, ``bot.events.duplicate``), ranked as ``standings`` ranks: points, then the
     average game score, the ``removed`` players last."""
     return _ranked(
         [

@@ -1,12 +1,21 @@
-"""Duplicate scoring by hand: matchpoints per board against the same seat at the other
-tables, the neutral half for a board nobody else played, computers compared but unscored;
-the worked example of docs/events.md."""
+"""Duplicate scoring by hand: each board's difference from the same seat's average at the
+other tables (and matchpoints, kept for comparison), the neutral middle for a board nobody
+else played, computers compared but unscored; the worked example of docs/events.md."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.events.duplicate import NEUTRAL, TableDeals, best, compare, groups, round_points
+from bot.events.duplicate import (
+    NEUTRAL,
+    NEUTRAL_SHARE,
+    TableDeals,
+    best,
+    compare,
+    groups,
+    matchpoints,
+    round_points,
+)
 
 
 def example() -> list[TableDeals]:
@@ -20,23 +29,26 @@ def example() -> list[TableDeals]:
 
 def test_the_worked_example_of_the_docs() -> None:
     points = round_points(example(), deals=2)
-    # Seat 0, deal 1: 0 beats 10 and 25 (1); 10 beats 25 (½); 25 beats nobody (0).
-    # Seat 0, deal 2: 40 ties 40 and beats 55 (¾ each for tables 1 and 2); 55: 0.
-    assert points[11] == Fraction(1) + Fraction(3, 4)
-    assert points[21] == Fraction(1, 2) + Fraction(3, 4)
-    assert points[31] == Fraction(0) + Fraction(0)
-    # Seat 1, deal 1: 35 beats both 62s (1); the 62s tie (¼ each).
-    # Seat 1, deal 2: 0 ties 0 and beats 15 (¾ for tables 1 and 3); 15: 0.
-    assert points[12] == Fraction(1) + Fraction(3, 4)
-    assert points[22] == Fraction(1, 4) + Fraction(0)
-    assert points[32] == Fraction(1, 4) + Fraction(3, 4)
-    # Seat 2: the computer of table 3 is compared with but earns nothing.
+    # Seat 0, deal 1: 0 against 10 and 25 (+17.5); 10 against 0 and 25 (+2.5); 25 against
+    # 0 and 10 (-20). Deal 2: 40 against 40 and 55 (+7.5, twice); 55 against 40s (-15).
+    assert points[11] == Fraction(35, 2) + Fraction(15, 2) == 25
+    assert points[21] == Fraction(5, 2) + Fraction(15, 2) == 10
+    assert points[31] == -20 - 15
+    # Seat 1, deal 1: 35 against two 62s (+27); each 62 against 35 and 62 (-13.5).
+    # Seat 1, deal 2: 0 against 15 and 0 (+7.5, twice); 15 against two 0s (-15).
+    assert points[12] == 27 + Fraction(15, 2)
+    assert points[22] == Fraction(-27, 2) - 15
+    assert points[32] == Fraction(-27, 2) + Fraction(15, 2) == -6
+    # Seat 2: the computer of table 3 counts in the others' averages but earns nothing.
     assert 0 not in points
-    assert points[13] == Fraction(0) + Fraction(1, 2)  # 80 vs 0, 45; 25 vs 0, 30
-    assert points[23] == Fraction(1) + Fraction(1)
-    # Every board shares out half as many points as the tables that played it (1.5 for
-    # three; six boards); the computer kept its half point (45 beat 80 on deal 1).
-    assert sum(points.values()) + Fraction(1, 2) == 6 * 3 * Fraction(1, 2)
+    assert points[13] == Fraction(-115, 2) - 10  # 80 vs 0, 45; 25 vs 0, 30
+    assert points[23] == Fraction(125, 2) + Fraction(55, 2) == 90
+    # The docs' standings, best first.
+    assert sorted(points, key=lambda p: -points[p]) == [23, 12, 11, 21, 32, 22, 31, 13]
+    # By matchpoints Ann (11) and Bob (12) tie; the difference separates them.
+    shares = matchpoints(example(), deals=2)
+    assert shares[11] == shares[12] == Fraction(7, 4) and points[12] > points[11]
+    assert shares[23] == 2 and shares[31] == 0
 
 
 def test_the_story_line_is_the_average_of_the_other_tables() -> None:
@@ -50,21 +62,21 @@ def test_the_story_line_is_the_average_of_the_other_tables() -> None:
     assert (top.player, top.deal, top.score, top.average) == (23, 1, 0, Fraction(125, 2))
 
 
-def test_a_board_nobody_else_played_is_worth_the_neutral_half() -> None:
-    # Table 2 was ended after one deal: its players get the neutral half for deal 2, and
+def test_a_board_nobody_else_played_earns_the_neutral_middle() -> None:
+    # Table 2 was ended after one deal: its players earn the neutral 0 for deal 2, and
     # table 1's players have nobody to compare deal 2 with either.
     tables = [
         TableDeals(1, (1, 2, 3), ((0, 20, 30), (5, 0, 50))),
         TableDeals(2, (4, 5, 6), ((10, 20, 0),)),
     ]
+    assert NEUTRAL == 0
     points = round_points(tables, deals=2)
-    assert points[1] == 1 + NEUTRAL
-    assert points[2] == Fraction(1, 2) + NEUTRAL
-    assert points[3] == 0 + NEUTRAL
-    assert points[4] == 0 + NEUTRAL
-    assert points[6] == 1 + NEUTRAL
+    assert points == {1: 10, 2: 0, 3: -30, 4: -10, 5: 0, 6: 30}
+    shares = matchpoints(tables, deals=2)
+    assert shares[1] == 1 + NEUTRAL_SHARE and shares[4] == 0 + NEUTRAL_SHARE
     # A lone table is compared with nobody: every board is neutral.
-    assert round_points([tables[0]], deals=2) == {1: 1, 2: 1, 3: 1}
+    assert round_points([tables[0]], deals=2) == {1: 0, 2: 0, 3: 0}
+    assert matchpoints([tables[0]], deals=2) == {1: 1, 2: 1, 3: 1}
 
 
 def test_tables_split_into_groups_by_their_seats() -> None:

@@ -32,13 +32,15 @@ def test_a_small_event_plays_both_ways() -> None:
     strengths = {player: ("easy", "normal")[player % 2] for player in range(1, 9)}
     ordered, games = play_event(strengths, rounds=1, seed=3, duplicate=True, deals=1)
     assert games == 2 and sorted(s.player for s in ordered) == list(range(1, 9))
-    # One deal at two tables of four: each of the four boards shares out one point (half as
-    # many as the tables that played it), and every seat is a person's.
-    assert sum(s.points for s in ordered) == 4
+    # One deal at two tables of four, every seat a person's: on each board the two tables'
+    # differences from each other cancel out.
+    assert sum(s.points for s in ordered) == 0
     ordinary, _ = play_event(strengths, rounds=1, seed=3, duplicate=False, deals=1)
     assert sum(s.points for s in ordinary) == 2 * (5 + 3 + 2 + 1)
     outcome = run_event((3, 8, 1, 1, False))
     assert 0.0 <= outcome.ordinary["all"] <= 1.0 and outcome.games == 4
+    # The same duplicate games scored the other ways, for the comparison.
+    assert set(outcome.others) == {"matchpoints", "root"}
 
 
 def test_mean_half_is_a_normal_interval() -> None:
