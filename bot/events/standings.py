@@ -117,8 +117,8 @@ def standings_from_points(
     removed: Collection[int] = (),
 ) -> list[Standing]:
     """The standings of ``players`` from event points already summed (a duplicate event's
-    differences from the others' average, ``bot.events.duplicate``), ranked as ``standings`` ranks: points, then the
-    average game score, the ``removed`` players last."""
+    differences from the others' average, ``bot.events.duplicate``), ranked as
+    ``standings`` ranks: points, then the average game score, the ``removed`` players last."""
     return _ranked(
         [
             Standing(
