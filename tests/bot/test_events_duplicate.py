@@ -177,7 +177,12 @@ async def test_a_duplicate_event_deals_alike_hides_early_tables_and_scores_by_se
     finished_thread = _thread(channel, first)
     # Its own players read, at its end, that the seeds wait for the round: not that they
     # are public (the Shuffle seeds button refuses until then).
-    ended = "\n".join(text_of(m) for m in seen_in(finished_thread, by_id[first.players[0]]))
+    reader = by_id[first.players[0]]
+    for _ in range(6):  # the final recap follows the game-over line after a pause
+        ended = "\n".join(text_of(m) for m in seen_in(finished_thread, reader))
+        if "seeds" in ended.split("Game over")[-1]:
+            break
+        await settled(env, 5)
     assert "seeds are revealed when the round ends at every table" in ended
     assert "seeds are public now" not in ended
     for member in (still_playing, spectator):
