@@ -47,6 +47,7 @@ async def test_one_reminder_a_turn_even_across_restarts(
     await env.restart_bot(make_bot())
     await env.advance_time(1.5 * HOUR)
     assert reminders(world, player.id) == 1
+    assert posted_with(env, "about 2 h left before the computer plays it") == 1
     stored = await env.bot.store.get_table(world.table.id)
     assert stored.away[world.table.game.current].reminded == deadline
     await env.restart_bot(make_bot())
