@@ -268,6 +268,9 @@ class TableService:
     async def run_due(self, table_id: int) -> None:
         await self.table_clock.run_due(table_id)
 
+    async def turn_told(self, table_id: int, deadline: float) -> bool:
+        return await self.table_clock.turn_told(table_id, deadline)
+
     async def next_deal_now(self, table_id: int, user_id: int) -> bool:
         return await self.table_clock.next_deal_now(table_id, user_id)
 

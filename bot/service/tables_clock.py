@@ -63,6 +63,15 @@ class TableClock:
         self.clock = clock
         self.settings = settings
 
+    async def turn_told(self, table_id: int, deadline: float) -> bool:
+        """The person of a relaxed turn (the one ending at ``deadline``) got its notice: saved,
+        so a restart does not tell them again. False: the table or that turn is over."""
+        table = self.tables.by_id.get(table_id)
+        if table is None or table.closed:
+            return False
+        async with table.held():
+            return await self.committer.mark_told(table, deadline)
+
     async def run_due(self, table_id: int) -> None:
         """Do now whatever the table's deadlines ask for at ``clock()`` (tests, benchmarks)."""
         table = self.tables.find(table_id)

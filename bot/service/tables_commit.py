@@ -310,6 +310,20 @@ class Committer:
             table.go_back(memento, game_moved=False)
             raise
 
+    async def mark_told(self, table: LiveTable, deadline: float) -> bool:
+        """Save that the person of the relaxed turn ending at ``deadline`` was told it began,
+        once the notice is out; False when that turn is over already (nothing to mark)."""
+        game = table.game
+        if game is None or table.closed or table.turn_deadline != deadline:
+            return False
+        seat = game.current
+        if table.away[seat].told == deadline:
+            return False
+        memento = table.memento()
+        table.away[seat] = replace(table.away[seat], told=deadline)
+        await self.write_away(table, memento)
+        return True
+
     # -- the buy window and the held draw ---------------------------------------------------------
 
     async def hold(

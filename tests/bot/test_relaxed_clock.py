@@ -133,3 +133,60 @@ async def test_the_seven_days_count_from_a_persons_move_across_restarts(
     await env.advance_time(0.6 * 24 * HOUR)
     stored = await env.bot.store.get_table(table_id)
     assert stored.status == "ended"
+
+
+def turn_pings_since(env: Any, start: int, user_id: int) -> int:
+    return sum(
+        1
+        for entry in env.http_requests[start:]
+        if entry.method == "POST"
+        and entry.path.endswith("/messages")
+        and f"<@{user_id}>, your turn" in repr(entry.json)
+    )
+
+
+async def test_a_turns_notice_lost_to_a_crash_is_sent_after_the_restart_once(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env)
+    first = world.current()
+    # The process goes down right after the commit that starts the next turn, before its
+    # notice is out: here its publisher sends no turn's notice, then it restarts.
+    env.bot.publisher.ping_turns = False
+    since = len(env.http_requests)
+    await env.advance_time(8 * HOUR + 60)  # the turn times out and the next one begins
+    second = world.current()
+    assert second.id != first.id
+    assert turn_pings_since(env, since, second.id) == 0
+    deadline = world.table.turn_deadline
+    stored = await env.bot.store.get_table(world.table.id)
+    assert stored.away[world.table.game.current].told != deadline  # due, not sent
+    await env.restart_bot(make_bot())
+    await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 1  # told after the restart
+    stored = await env.bot.store.get_table(world.table.id)
+    assert stored.away[world.table.game.current].told == deadline
+    since = len(env.http_requests)
+    await env.restart_bot(make_bot())  # a normal restart does not tell it again
+    await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 0
+    assert world.table.turn_deadline == deadline
+
+
+async def test_a_turns_notice_is_told_once_across_normal_restarts(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env)
+    first = world.current()
+    since = len(env.http_requests)
+    await env.advance_time(8 * HOUR + 60)  # the turn times out and the next one begins
+    second = world.current()
+    assert second.id != first.id
+    await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 1
+    stored = await env.bot.store.get_table(world.table.id)
+    assert stored.away[world.table.game.current].told == world.table.turn_deadline
+    for _ in range(2):
+        await env.restart_bot(make_bot())
+        await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 1
