@@ -290,10 +290,19 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     pass
 
     @app_commands.command(name="kick")
-    @app_commands.describe(member="The player to remove (in a game, the bot plays their seat)")
-    async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+    @app_commands.describe(
+        member="The player to remove (in a game, the bot plays their seat)",
+        user_id="Someone who left the server: their user id or mention",
+    )
+    async def kick(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.User | None = None,
+        user_id: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
         """Host or Manage Channels: remove a player from the lobby, or give the bot their seat."""
         async with guard(interaction):
+            who, name = board.user_to_remove(member, user_id)
             table = self._table_here(interaction)
             host = table.record.host_id
             if interaction.user.id != host:
@@ -301,15 +310,15 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     raise NotHost(
                         "remove a player (or someone with Manage Channels)", code="not_host.kick"
                     )
-                if member.id == host:  # a moderator ends the table instead
+                if who == host:  # a moderator ends the table instead
                     raise UserError(
                         "The host can't be removed from their table; `/shanghai end` closes it.",
                         code="host_not_removable",
                     )
-            after = await self.bot.service.kick(table.id, member.id)
+            after = await self.bot.service.kick(table.id, who)
             key = "kick.removed_in_game" if after.view is not None else "kick.removed"
             await interaction.response.send_message(
-                t(key, interaction_language(interaction), name=member.display_name),
+                t(key, interaction_language(interaction), name=name),
                 ephemeral=True,
             )
 

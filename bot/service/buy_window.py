@@ -107,10 +107,16 @@ class BuyWindow:
 
 
 def undecided(
-    window: BuyWindow, game: Game, is_away: Callable[[int], bool], *, now: float
+    window: BuyWindow,
+    game: Game,
+    is_away: Callable[[int], bool],
+    *,
+    now: float,
+    running: bool | None = None,
 ) -> list[int]:
-    """Seats that could still ask for the upcard and have not said Buy or Pass."""
-    if not window.is_running(game, now):
+    """Seats that could still ask for the upcard and have not said Buy or Pass. ``running``:
+    ``window.is_running(game, now)``, when the caller already asked it."""
+    if not (window.is_running(game, now) if running is None else running):
         return []
     request = RequestBuy()
     return [
@@ -123,10 +129,13 @@ def undecided(
     ]
 
 
-def computer_buyers(table: LiveTable, now: float) -> list[int]:
-    """Computer seats not yet asked whether they want the upcard on offer now."""
+def computer_buyers(table: LiveTable, now: float, *, running: bool | None = None) -> list[int]:
+    """Computer seats not yet asked whether they want the upcard on offer now (``running``:
+    whether the window runs, when the caller already asked it)."""
     game, window = table.game, table.window
-    if game is None or not window.is_running(game, now):
+    if game is None:
+        return []
+    if not (window.is_running(game, now) if running is None else running):
         return []
     request = RequestBuy()
     return [
