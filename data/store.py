@@ -222,6 +222,16 @@ class Store(Protocol):
         """
         ...
 
+    async def set_pace(
+        self, table_id: int, options: Mapping[str, Any], turn_deadline: float | None
+    ) -> None:
+        """Replace a game's options and its turn's deadline without logging an action (its
+        people agreed to go on at another pace).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
+        """
+        ...
+
     async def end_table(self, table_id: int, status: EndStatus = "ended") -> bool:
         """Close a lobby or game without results, as ``ended`` (a person closed it) or
         ``abandoned`` (nobody can or does play it); ``False`` if it was already closed, and
