@@ -89,8 +89,8 @@ class LiveTable:
     buy_prefs: dict[int, str] = field(default_factory=dict)
     window: BuyWindow = field(default_factory=BuyWindow)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: The table's next wake, armed on the loop's clock (``Timers.arm``); None: nothing due.
-    alarm: asyncio.TimerHandle | None = None
+    #: When the table next wakes, on the loop's clock (``Timers.arm``); None: nothing due.
+    alarm: float | None = None
     #: A wake that went off and runs (or waits for the lock); ``timer_busy`` while it works.
     timer: asyncio.Task[None] | None = None
     timer_busy: bool = False

@@ -37,12 +37,13 @@ from bot.service.restore import revive
 from bot.service.table_snapshot import TableSnapshot
 from bot.service.tables_clock import TableClock
 from bot.service.tables_lobby import Lobby
+from bot.service.tables_residency import Residence
 from bot.service.tables_turns import WINDOW_CLOSED, BuyChoice, Turns
 
 __all__ = ["WINDOW_CLOSED", "BuyChoice", "TableService"]
 
 
-class TableService(Lobby, Turns, TableClock):
+class TableService(Lobby, Turns, TableClock, Residence):
     """Tables by id, each with one lock; every engine call and every commit goes through here."""
 
     # -- seats that leave -------------------------------------------------------------------------
@@ -84,7 +85,7 @@ class TableService(Lobby, Turns, TableClock):
         """A seated person is no longer a member of the server (Discord said so): the bot plays
         their seat from now on, at once, instead of waiting out each turn's limit. Returns
         None when there was nothing to do (no such game, seat, or already played for good)."""
-        table = self.tables.get(table_id)
+        table = await self.resident(table_id)
         if table is None or table.closed or table.game is None:
             return None
         async with table.held():
@@ -123,7 +124,9 @@ class TableService(Lobby, Turns, TableClock):
 
     async def close(self) -> None:
         """Stop every timer. One that is writing is let finish first (cancelling it would
-        leave its write to a store about to close under it); the others are cancelled."""
+        leave its write to a store about to close under it); the others are cancelled. The
+        tables out of memory stay asleep, the background restore stops."""
+        await self.stop_restoring()
         for table in list(self.tables.values()):
             working = self.timers.disarm(table)
             if working is None:

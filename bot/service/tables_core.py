@@ -31,6 +31,7 @@ from bot.service.live import (
     LiveTable,
     Store,
 )
+from bot.service.residency import Residency
 from bot.service.restore import table_seconds
 from bot.service.snapshot import (
     SeatSnapshot,
@@ -78,7 +79,11 @@ class TableCore:
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self.computers = ComputerSeats(seed)
-        self.timers = Timers(clock, Timings(lobby_seconds, idle_seconds), self._wake)
+        #: The open tables not in memory, and when those in memory were last asked for.
+        self.residency = Residency(store, clock, computer_delay)
+        self.timers = Timers(
+            clock, Timings(lobby_seconds, idle_seconds), self._wake, revive=self.resident
+        )
 
     # -- lookup -----------------------------------------------------------------------------------
 
@@ -86,6 +91,7 @@ class TableCore:
         table = self.tables.get(table_id)
         if table is None or table.closed:
             raise NoTable("That table is closed.", code="closed")
+        self.residency.saw(table_id)
         return table
 
     def for_channel(self, channel_id: int) -> LiveTable | None:
@@ -99,11 +105,13 @@ class TableCore:
     def _remember(self, table: LiveTable) -> LiveTable:
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table.id
+        self.residency.arrived(table.id)
         return table
 
     def _forget(self, table: LiveTable) -> None:
         table.closed = True
         self.tables.pop(table.id, None)
+        self.residency.gone(table.id)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
         self.timers.disarm(table)
@@ -175,4 +183,9 @@ class TableCore:
 
     async def expire(self, table: LiveTable, why: str) -> None:
         """End a table the bot closes itself (``tables_lobby``)."""
+        raise NotImplementedError
+
+    async def resident(self, table_id: int) -> LiveTable | None:
+        """The open table ``table_id`` in memory, brought back if it slept
+        (``tables_residency``)."""
         raise NotImplementedError

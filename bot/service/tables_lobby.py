@@ -209,7 +209,7 @@ class Lobby(Commits):
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """The table message now lives at ``message_id`` (the publisher moved it, or
         ``/shanghai table`` posted it again)."""
-        table = self.tables.get(table_id)
+        table = await self.resident(table_id)
         if table is None:
             return
         await self.store.set_message(table.id, message_id)
@@ -242,7 +242,7 @@ class Lobby(Commits):
         ``ended``, which is a host's decision), no results, so nothing reaches the leaderboard
         and no seat is played on to a phantom winner. Returns the table, or ``None`` if it was
         not open. Harmless to call twice."""
-        table = self.tables.get(table_id)
+        table = await self.resident(table_id)
         if table is None or table.closed:
             return None
         async with table.held():

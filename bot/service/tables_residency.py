@@ -1,0 +1,129 @@
+"""Tables out of memory and back: the service's side of ``residency.Residency``.
+
+``Residency`` decides which tables may leave memory and reads them back; this part carries it
+out on the service's tables: ``rest`` takes the resting tables out (their wakes stay in the
+timer wheel, under their ids), ``resident`` and ``resident_in`` bring one back before a click,
+a command or a wake uses it, and ``restore_lazily`` starts the process with every open table
+asleep and restores them in the background, so the first click waits for its own table only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Collection
+
+from bot.service.live import LiveTable
+from bot.service.residency import SWEEP_SECONDS
+from bot.service.tables_core import TableCore
+
+log = logging.getLogger("bot.service")
+
+#: Tables the background restore brings back between two turns of the event loop.
+RESTORE_BATCH = 16
+
+
+class Residence(TableCore):
+    """The tables in memory are the ones in use; the others sleep and come back on demand."""
+
+    _sweeper: asyncio.TimerHandle | None = None
+    _restoring: asyncio.Task[list[LiveTable]] | None = None
+
+    async def resident(self, table_id: int) -> LiveTable | None:
+        """The open table ``table_id`` in memory, brought back from the store if it slept;
+        None if it is not open."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not self.residency.is_asleep(table_id):
+            return None
+        return await self.residency.revive(table_id, self._take_back)
+
+    async def resident_in(self, channel_id: int) -> LiveTable | None:
+        """The open table of ``channel_id`` in memory (``resident``)."""
+        table_id = self.by_channel.get(channel_id)
+        return None if table_id is None else await self.resident(table_id)
+
+    def _take_back(self, table: LiveTable, first: bool) -> None:
+        self._remember(table)
+        self.timers.arm(table)
+        if first and table.game is not None and not table.game.is_over:
+            # Open hands do not survive a restart: the channel says so once, and the player
+            # to move is pinged with the table message's My hand.
+            self._notify(table, "restore", new_turn=True)
+
+    def rest(self) -> int:
+        """Take every resting table out of memory now (``Residency.resting``); how many."""
+        loop_now = asyncio.get_running_loop().time()
+        watched = self.listener.watched if self.listener is not None else _nobody
+        count = 0
+        for table in list(self.residency.resting(self.tables, loop_now, watched)):
+            self.timers.sleep(table)
+            self.residency.put_to_sleep(table)
+            del self.tables[table.id]  # its channel still leads to it (``by_channel``)
+            count += 1
+        return count
+
+    def rest_regularly(self, every: float = SWEEP_SECONDS) -> None:
+        """Look over the tables in memory every ``every`` seconds (one handle for all)."""
+        loop = asyncio.get_running_loop()
+
+        def sweep() -> None:
+            try:
+                rested = self.rest()
+                if rested:
+                    log.debug("%d table(s) left memory", rested)
+            except Exception:
+                log.exception("looking over the tables in memory failed")
+            self._sweeper = loop.call_later(every, sweep)
+
+        if self._sweeper is None:
+            self._sweeper = loop.call_later(every, sweep)
+
+    def stop_resting(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+
+    async def restore_lazily(self) -> asyncio.Task[list[LiveTable]]:
+        """Every open table asleep at once, then back in memory in the background, a few at
+        a time; one a click, a command or a wake asks for meanwhile comes back first. A table
+        that is resting when restored (``rest``) leaves memory again at the next sweep.
+        Returns the background task (its result: the tables it restored)."""
+        rows = await self.store.open_tables()
+        for row in rows:
+            self.residency.add_row(row)
+            self.by_channel[row.channel_id] = row.id
+        self._restoring = asyncio.get_running_loop().create_task(
+            self._restore_in_background([row.id for row in rows]), name="shanghai-restore"
+        )
+        return self._restoring
+
+    async def _restore_in_background(self, ids: list[int]) -> list[LiveTable]:
+        restored = []
+        for start in range(0, len(ids), RESTORE_BATCH):
+            for table_id in ids[start : start + RESTORE_BATCH]:
+                if table_id in self.tables or not self.residency.is_asleep(table_id):
+                    continue  # a click brought it back first, or it ended
+                table = await self.resident(table_id)
+                if table is not None:
+                    restored.append(table)
+            self.rest()  # the restored tables nobody uses leave memory again
+            await asyncio.sleep(0)
+        return restored
+
+    async def stop_restoring(self) -> None:
+        """At shutdown: the background restore stops where it is, sweeps stop, sleeping tables
+        stay asleep."""
+        self.stop_resting()
+        task = self._restoring
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.timers.retire()
+
+
+def _nobody(table_id: int) -> Collection[int]:
+    return ()
