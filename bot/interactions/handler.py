@@ -93,13 +93,35 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
     await reply(interaction, error_text(error, interaction_language(interaction)))
 
 
+async def bring_table_back(interaction: discord.Interaction[Any]) -> None:
+    """The open table of the channel the interaction came from, in memory before the callback
+    looks for it: a table nobody used for a while waits in the store, and every control and
+    command of a table is used in its own channel (``guards.table_here``). A store that cannot
+    give it back now leaves it there; the callback then answers that the store is busy."""
+    service = getattr(interaction.client, "service", None)
+    channel_id = interaction.channel_id
+    resident_in = getattr(service, "resident_in", None)
+    if resident_in is None or channel_id is None:
+        return
+    try:
+        await resident_in(channel_id)
+    except Exception as error:
+        log.warning(
+            "interaction %s: its table could not be read back (%s)",
+            interaction.id,
+            type(error).__name__,
+        )
+
+
 class guard:
-    """Run a callback body; turn any exception into an answer instead of a failure."""
+    """Run a callback body; turn any exception into an answer instead of a failure. The
+    table of the interaction's channel is brought into memory first (``bring_table_back``)."""
 
     def __init__(self, interaction: discord.Interaction[Any]) -> None:
         self.interaction = interaction
 
     async def __aenter__(self) -> guard:
+        await bring_table_back(self.interaction)
         return self
 
     async def __aexit__(

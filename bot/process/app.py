@@ -39,7 +39,7 @@ from bot.process.command_sync import sync_if_changed
 from bot.process.database_problems import open_database
 from bot.process.settings import Settings
 from bot.process.settings_facts import MetricsProblem, metrics_problem
-from bot.service import Listener, Listeners, TableService, legal_plays
+from bot.service import Listener, Listeners, LiveTable, TableService, legal_plays
 from bot.service.game_log import GameLog
 from bot.service.members import MemberCheck
 from bot.views.replay_notes import NotesCache
@@ -195,13 +195,17 @@ class ShanghaiBot(commands.AutoShardedBot):
         if 0 in self.shard_set.ids:
             await self.sync_commands()
         await self.hands.revive(self.store)  # before the restored tables' first change
-        # Last: restored timers may fire at once, and nothing else should wait behind them.
-        restored = await self.service.restore()
-        log.info("restored %d open table(s)", len(restored))
-        # The restored games live as long as their tables: out of the cyclic collector's
+        # The code loaded by now lives as long as the process: out of the cyclic collector's
         # scans, its full collections stop pausing every click for tens of milliseconds
-        # (measured with tools/bench_load: p99 ~60 ms without, ~15 ms with, 500 tables).
+        # (measured with tools/bench_load: p99 ~60 ms without, ~15 ms with, 500 tables). The
+        # tables are not frozen: one nobody uses leaves memory, and a frozen one never would.
         gc.freeze()
+        # Last: restored timers may fire at once, and nothing else should wait behind them.
+        # The open tables come back in the background; a click on one not back yet brings
+        # its own table first.
+        restoring = await self.service.restore_lazily()
+        restoring.add_done_callback(_restored)
+        self.service.rest_regularly()
 
     async def load_commands(self) -> None:
         """The slash commands and their translations (the cogs need no service to load)."""
@@ -258,6 +262,16 @@ class ShanghaiBot(commands.AutoShardedBot):
             log.info("shut down cleanly")
         if self.metrics is not None:
             self.metrics.close()
+
+
+def _restored(task: asyncio.Task[list[LiveTable]]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("restoring the open tables failed", exc_info=error)
+        return
+    log.info("restored %d open table(s)", len(task.result()))
 
 
 def _metrics(bot: ShanghaiBot) -> Metrics:

@@ -39,6 +39,7 @@ from bot.service.snapshot import (
 )
 from bot.service.table_snapshot import TableSnapshot
 from bot.service.timers import Timers, Timings
+from data.errors import StoreBusy
 from data.records import AwayState
 from engine import Game
 from engine.actions import Action
@@ -88,7 +89,11 @@ class TableCore:
     # -- lookup -----------------------------------------------------------------------------------
 
     def get(self, table_id: int) -> LiveTable:
+        """The open table ``table_id`` in memory. One asleep (``resident`` brings it back) is
+        refused as busy: whatever asked for it came in without bringing it back first."""
         table = self.tables.get(table_id)
+        if table is None and self.residency.is_asleep(table_id):
+            raise StoreBusy()
         if table is None or table.closed:
             raise NoTable("That table is closed.", code="closed")
         self.residency.saw(table_id)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from bot.service.live import LiveTable
 from bot.service.residency import SWEEP_SECONDS
@@ -22,6 +23,16 @@ log = logging.getLogger("bot.service")
 
 #: Tables the background restore brings back between two turns of the event loop.
 RESTORE_BATCH = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an open table is: its server, its channel and the channel it came from."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    parent_channel_id: int | None
 
 
 class Residence(TableCore):
@@ -44,6 +55,19 @@ class Residence(TableCore):
         """The open table of ``channel_id`` in memory (``resident``)."""
         table_id = self.by_channel.get(channel_id)
         return None if table_id is None else await self.resident(table_id)
+
+    def places(self) -> list[Place]:
+        """Every open table, in memory or asleep, with its server and channels (the channel
+        watch ends those whose channel or server is gone)."""
+        places = [
+            Place(t.id, t.record.guild_id, t.channel_id, t.record.parent_channel_id)
+            for t in self.tables.values()
+        ]
+        places.extend(
+            Place(s.id, s.guild_id, s.channel_id, s.parent_channel_id)
+            for s in self.residency.sleepers.values()
+        )
+        return places
 
     def _take_back(self, table: LiveTable, first: bool) -> None:
         self._remember(table)
