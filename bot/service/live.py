@@ -89,7 +89,7 @@ class LiveTable:
     buy_prefs: dict[int, str] = field(default_factory=dict)
     window: BuyWindow = field(default_factory=BuyWindow)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: When the table next wakes, on the loop's clock (``Timers.arm``); None: nothing due.
+    #: When the table next wakes, on the service's clock (``Timers.arm``); None: nothing due.
     alarm: float | None = None
     #: A wake that went off and runs (or waits for the lock); ``timer_busy`` while it works.
     timer: asyncio.Task[None] | None = None

@@ -155,11 +155,11 @@ class Residency:
     def resting(
         self,
         tables: Mapping[int, LiveTable],
-        loop_now: float,
+        wake_in: Callable[[LiveTable], float | None],
         watched: Callable[[int], Collection[int]],
     ) -> Iterator[LiveTable]:
         """The tables in memory that may leave it now: nobody asked for them for
-        ``rest_after``, their next wake (``LiveTable.alarm``, on the loop's clock) is at
+        ``rest_after``, their next wake (``wake_in``: seconds from now, None for none) is at
         least ``horizon`` away, nobody follows their hands, and nothing is at work on them.
         Only the tables not asked for lately are looked at, oldest first."""
         since = self.clock() - self.rest_after
@@ -170,17 +170,17 @@ class Residency:
             if table is None:
                 del self.seen[table_id]
                 continue
-            if self._may_rest(table, loop_now) and not watched(table_id):
-                yield table
+            if self._may_rest(table) and not watched(table_id):
+                wake = wake_in(table)
+                if wake is None or wake >= self.horizon:
+                    yield table
 
-    def _may_rest(self, table: LiveTable, loop_now: float) -> bool:
+    def _may_rest(self, table: LiveTable) -> bool:
         if table.closed or table.lock.locked() or table.timer is not None:
             return False
         if table.window.held is not None or table.pause_until is not None:
             return False
-        if table.backoff.failing:
-            return False
-        return table.alarm is None or table.alarm - loop_now >= self.horizon
+        return not table.backoff.failing
 
     def put_to_sleep(self, table: LiveTable) -> Sleeper:
         """``table`` leaves memory: what is kept of it."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from bot.service.live import LiveTable
 from bot.service.residency import SWEEP_SECONDS
 from bot.service.tables_core import TableCore
+from bot.service.timers import next_wake
 
 log = logging.getLogger("bot.service")
 
@@ -79,10 +80,16 @@ class Residence(TableCore):
 
     def rest(self) -> int:
         """Take every resting table out of memory now (``Residency.resting``); how many."""
-        loop_now = asyncio.get_running_loop().time()
+        now = self.clock()
+        timings = self.timers.timings
+
+        def wake_in(table: LiveTable) -> float | None:
+            when = next_wake(table, now, timings)
+            return None if when is None else when - now
+
         watched = self.listener.watched if self.listener is not None else _nobody
         count = 0
-        for table in list(self.residency.resting(self.tables, loop_now, watched)):
+        for table in list(self.residency.resting(self.tables, wake_in, watched)):
             self.timers.sleep(table)
             self.residency.put_to_sleep(table)
             del self.tables[table.id]  # its channel still leads to it (``by_channel``)

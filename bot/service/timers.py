@@ -155,8 +155,10 @@ class Timers:
     memory (``sleep``) keeps its entry under its id alone; when it comes up, ``revive`` brings
     the table back from the store and its wake runs as any other.
 
-    Wakes are kept in the loop's time, ``when - clock()`` after they are armed, as a plain
-    ``call_later`` would: a simulated clock that jumps is followed by arming again."""
+    Wakes are kept on the service's clock; the handle sleeps ``when - clock()`` of the loop's
+    seconds towards the earliest, as a plain ``call_later`` would, and when it goes off every
+    wake up to the one it slept for (or up to the clock, if that is later) goes off with it.
+    A simulated clock that jumps is followed by arming again, as before."""
 
     def __init__(
         self,
@@ -170,7 +172,7 @@ class Timers:
         self.wake = wake
         #: Brings back a table that left memory when its wake comes (``sleep``).
         self.revive = revive
-        #: (loop time, order, table id): every wake armed, and the replaced ones not yet
+        #: (clock time, order, table id): every wake armed, and the replaced ones not yet
         #: come up; ``_live`` says which entry of each id is the live one.
         self._heap: list[tuple[float, int, int]] = []
         self._live: dict[int, tuple[float, int]] = {}
@@ -194,9 +196,9 @@ class Timers:
         when = next_wake(table, self.clock(), self.timings)
         if when is None:
             return
-        at = self._push(table.id, max(0.0, when - self.clock()))
+        self._push(table.id, when)
         self._tables[table.id] = table
-        table.alarm = at
+        table.alarm = when
 
     def disarm(self, table: LiveTable) -> asyncio.Task[None] | None:
         """No more wakes for ``table``; returns a wake still at work (its writes are let
@@ -207,17 +209,17 @@ class Timers:
 
     def sleep(self, table: LiveTable) -> float | None:
         """``table`` leaves memory: its wake stays, under its id alone, and brings it back
-        (``revive``) when it comes. Returns that wake on the loop's clock (None: none)."""
+        (``revive``) when it comes. Returns that wake (None: none)."""
         at = table.alarm
         self._call_off(table)
         if at is None:
             return None
-        self._push(table.id, max(0.0, at - self._running_loop().time()))
+        self._push(table.id, at)
         return at
 
     def sleep_until(self, table_id: int, delay: float) -> None:
         """A table not in memory (restored lazily) wakes ``delay`` seconds from now."""
-        self._push(table_id, max(0.0, delay))
+        self._push(table_id, self.clock() + max(0.0, delay))
 
     def forget(self, table_id: int) -> None:
         """No wake for the sleeping table ``table_id`` (it ended while asleep)."""
@@ -225,7 +227,7 @@ class Timers:
             self._live.pop(table_id, None)
 
     def wake_at(self, table_id: int) -> float | None:
-        """When ``table_id`` wakes, on the loop's clock (None: not armed)."""
+        """When ``table_id`` wakes, on the service's clock (None: not armed)."""
         entry = self._live.get(table_id)
         return None if entry is None else entry[0]
 
@@ -265,9 +267,8 @@ class Timers:
             heapq.heapify(self._heap)
         return loop
 
-    def _push(self, table_id: int, delay: float) -> float:
+    def _push(self, table_id: int, at: float) -> None:
         loop = self._running_loop()
-        at = loop.time() + delay
         entry = (at, next(self._order))
         self._live[table_id] = entry
         heapq.heappush(self._heap, (*entry, table_id))
@@ -275,7 +276,6 @@ class Timers:
             self._compact()
         if at < self._handle_at:
             self._set_handle(loop, at)
-        return at
 
     def _compact(self) -> None:
         """Drop the replaced entries (they outnumber the live ones)."""
@@ -285,15 +285,15 @@ class Timers:
     def _set_handle(self, loop: asyncio.AbstractEventLoop, at: float) -> None:
         if self._handle is not None:
             self._handle.cancel()
-        self._handle = loop.call_at(at, self._tick)
+        self._handle = loop.call_later(max(0.0, at - self.clock()), self._tick, at)
         self._handle_at = at
 
-    def _tick(self) -> None:
+    def _tick(self, slept_for: float) -> None:
         """The handle went off: every wake that has come goes off, then the handle is set
         for the next one."""
         loop = self._running_loop()
         self._handle, self._handle_at = None, math.inf
-        now = loop.time()
+        now = max(slept_for, self.clock())
         heap = self._heap
         while heap and heap[0][0] <= now:
             at, n, table_id = heapq.heappop(heap)
