@@ -70,6 +70,10 @@ def rest_now(service: TableService, clock: FakeClock) -> int:
     return service.rest()
 
 
+#: Stands for the row in a compared snapshot (``everything_seen``).
+TABLE_ROW: Any = None
+
+
 def everything_seen(table: LiveTable, now: float) -> tuple[Any, ...]:
     """The public snapshot and every seat's screen, as the listener and the hands draw them.
     Of the row only what is drawn from it: memory keeps the row as the lobby left it (the
@@ -78,7 +82,7 @@ def everything_seen(table: LiveTable, now: float) -> tuple[Any, ...]:
     record = public.record
     drawn = (record.id, record.channel_id, record.status, record.host_id, record.message_id)
     seats = [seat_snapshot(table, user, now) for user in table.seat_ids]
-    return replace(public, record=None), drawn, record.seats, dict(record.options), seats
+    return replace(public, record=TABLE_ROW), drawn, record.seats, dict(record.options), seats
 
 
 async def test_a_table_that_left_memory_comes_back_the_same_and_takes_the_next_action(
@@ -156,8 +160,8 @@ async def test_the_wake_of_a_table_out_of_memory_still_comes(store: SqliteStore)
         assert service.rest() == 3 and not service.tables
         clock.advance(1)  # past the turn limit; the wakes are 50 ms away on the loop's clock
         for _ in range(500):  # until each is back and its wake has committed
-            back = [service.tables.get(t.id) for t in tables]
-            if all(b is not None and b.version > v for b, v in zip(back, versions, strict=True)):
+            now_in = [service.tables.get(t.id) for t in tables]
+            if all(b is not None and b.version > v for b, v in zip(now_in, versions, strict=True)):
                 break
             await asyncio.sleep(0.01)
         for table, version in zip(tables, versions, strict=True):
