@@ -9,9 +9,9 @@ from pathlib import Path
 
 import discord
 
-from bot.channel.delivery import NEEDED
-from bot.channel.threads import THREAD_PERMISSIONS
 from bot.i18n import t
+from bot.interactions.permissions import NEEDED
+from bot.interactions.threads import THREAD_PERMISSIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

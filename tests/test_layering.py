@@ -2,6 +2,9 @@
 
 - No import cycle among the product's modules at run time. Imports inside functions count
   (they only hide a cycle); imports under ``if TYPE_CHECKING:`` do not (they never run).
+- ``bot/``'s rooms stand in one order, ``ROOMS``, from the ground floor up: a module imports
+  its own room and the rooms below, never one above, and no files within a room import each
+  other in a circle (type-only imports aside, as above).
 - No module imports another's private names (``from x import _y``), and no module touches a
   private name the product does not define itself (a library's: discord.py's, aiosqlite's),
   except inside the one isolating function named in ``PRIVATE_ACCESS``, which has a test that
@@ -31,6 +34,23 @@ PUBLIC_SIDE = (
     "bot/channel/table_text.py",
     "bot/channel/hand_follower.py",
     "bot/channel/delivery.py",
+)
+#: ``bot/``'s rooms from the ground up. A module may import its own room and those below it;
+#: ``bot/__init__.py`` and ``bot/__main__.py`` stand above them all. ``ground`` (logs, back-off,
+#: storage faults, error types) imports nothing else of the bot; the service draws on the
+#: words; the interactions answer clicks through the service; the screens draw, the views lay
+#: them out with buttons, the channel posts views; events, cogs and the process sit on top.
+ROOMS = (
+    "ground",
+    "i18n",
+    "service",
+    "interactions",
+    "screens",
+    "views",
+    "channel",
+    "events",
+    "cogs",
+    "process",
 )
 #: The only places that may touch a private name of another module, each isolated behind one
 #: function with a test that fails when the library changes it.
@@ -166,6 +186,76 @@ def test_no_import_cycle_at_run_time() -> None:
 def test_the_cycle_finder_finds_a_hidden_cycle() -> None:
     """The test above can fail: two modules importing each other, one inside a function."""
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+
+
+def _rank(module: str) -> int:
+    """Where ``module``'s room stands in ``ROOMS``; the modules of ``bot`` itself stand on top."""
+    parts = module.split(".")
+    if len(parts) > 2 or (len(parts) == 2 and parts[1] in ROOMS):
+        return ROOMS.index(parts[1])
+    return len(ROOMS)
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    """Each import of ``bot/`` that runs from a room to one above it."""
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if module.startswith("bot.")
+        for target in targets
+        if target.startswith("bot.") and _rank(target) > _rank(module)
+    )
+
+
+def _circles_within_rooms(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles among the files of one room of ``bot/``."""
+
+    def room(module: str) -> str:
+        return module.split(".")[1] if module.count(".") >= 2 else ""
+
+    within = {
+        module: {
+            t
+            for t in targets
+            if t.startswith("bot.")
+            and room(t) == room(module) != ""
+            and not _is_package_init_edge(module, t)
+        }
+        for module, targets in graph.items()
+        if module.startswith("bot.")
+    }
+    return _cycles(within)
+
+
+def test_every_room_of_bot_has_its_place() -> None:
+    """A new room is placed in ``ROOMS`` on purpose, not left out of the count below."""
+    rooms = {path.parent.name for path in (ROOT / "bot").glob("*/__init__.py")}
+    assert rooms == set(ROOMS)
+
+
+def test_no_import_runs_up_between_rooms() -> None:
+    assert _upward(_edges()) == []
+
+
+def test_no_files_within_a_room_import_each_other_in_a_circle() -> None:
+    assert _circles_within_rooms(_edges()) == []
+
+
+def test_the_room_walls_find_an_upward_import_and_a_circle() -> None:
+    """The two tests above can fail: the service importing the process's log helpers (as it did
+    before the ground floor), and two channel files importing each other."""
+    graph = {
+        "bot.service.timers": {"bot.process.logs", "bot.ground.logs"},
+        "bot.process.logs": set(),
+        "bot.ground.logs": set(),
+        "bot.channel.delivery": {"bot.channel.publisher"},
+        "bot.channel.publisher": {"bot.channel.delivery", "bot.views.table"},
+        "bot.views.table": set(),
+        "bot.__main__": {"bot.process.cli"},
+        "bot.process.cli": set(),
+    }
+    assert _upward(graph) == ["bot.service.timers -> bot.process.logs"]
+    assert _circles_within_rooms(graph) == [["bot.channel.delivery", "bot.channel.publisher"]]
 
 
 def _is_private(name: str) -> bool:

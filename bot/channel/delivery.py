@@ -23,18 +23,18 @@ from __future__ import annotations
 
 import logging
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 import discord
 
+from bot.ground.logs import at_ids, at_table
 from bot.i18n import DEFAULT_LANGUAGE, Language, t, table_language
-from bot.process.backoff import Backoff
-from bot.process.logs import at_ids, at_table
+from bot.interactions.permissions import NEEDED
 
 if TYPE_CHECKING:
     from bot.channel.outbox import Outbox
-    from bot.channel.publisher import Publisher
+    from bot.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -46,20 +46,12 @@ GIVE_UP_AFTER = 8
 #: Notice lines an outbox keeps while its channel refuses them; older ones are summarised.
 MAX_QUEUED_LINES = 400
 
-#: What the bot needs in a table's channel (``discord.Permissions`` flags). The host reads
-#: each by the name Discord's settings show in the table's language (``permission.<flag>``).
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
-
 
 class Fault(Enum):
     GONE = "gone"
     PERMISSION = "permission"
     TRANSIENT = "transient"
     BUG = "bug"
-
-
-def new_backoff() -> Backoff:
-    return Backoff(first=2.0, ceiling=60.0)
 
 
 def classify(error: BaseException, bot: Any, guild_id: int | None) -> Fault:
@@ -145,10 +137,22 @@ def missing_permissions(bot: Any, channel_id: int) -> list[str]:
     return [name for name in NEEDED if not getattr(have, name)]
 
 
+class Served(Protocol):
+    """What the delivery needs of the publisher it serves: the bot, the table service, and a
+    way to forget a channel. Named here so the delivery sits below the publisher."""
+
+    bot: Any
+
+    @property
+    def service(self) -> TableService: ...
+
+    def forget(self, channel_id: int) -> None: ...
+
+
 class Delivery:
     """The publisher's handling of failed deliveries; one per publisher."""
 
-    def __init__(self, publisher: Publisher) -> None:
+    def __init__(self, publisher: Served) -> None:
         self.publisher = publisher
 
     @property

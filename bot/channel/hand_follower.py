@@ -32,9 +32,9 @@ from discord.ext import tasks
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
+from bot.ground.logs import at_ids
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, resolve_language, t
 from bot.interactions.answers import awaiting_answer
-from bot.process.logs import at_ids
 from bot.screens.hand_text import dealt_note, ending_text, pause_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled

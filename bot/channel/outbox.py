@@ -11,12 +11,16 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot.channel.delivery import new_backoff
+from bot.ground.backoff import Backoff
 from bot.i18n import Language
-from bot.process.backoff import Backoff
 
 if TYPE_CHECKING:
     from bot.service.table_snapshot import TableSnapshot
+
+
+def new_backoff() -> Backoff:
+    """A channel's back-off after a failed delivery: 2 s at first, at most a minute."""
+    return Backoff(first=2.0, ceiling=60.0)
 
 
 @dataclass(frozen=True)

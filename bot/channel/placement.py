@@ -17,8 +17,8 @@ from bot.channel.delivery import UNKNOWN_MESSAGE, may_have_landed, strays
 from bot.channel.outbox import RATE, Outbox
 from bot.channel.pacing import ChannelPace
 from bot.channel.table_text import fingerprint
+from bot.ground.logs import at_table
 from bot.i18n import DEFAULT_LANGUAGE, t, table_language
-from bot.process.logs import at_table
 from bot.screens.attachments import (
     table_file,
 )

@@ -37,8 +37,8 @@ import discord
 
 from bot.channel.delivery import Delivery
 from bot.channel.pacing import ChannelPace
-from bot.channel.threads import result_line
 from bot.i18n import t, table_language
+from bot.interactions.threads import result_line
 from bot.screens.attachments import (
     SHEET_FILE,
     score_sheet_picture,

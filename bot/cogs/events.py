@@ -30,12 +30,12 @@ from discord import app_commands
 
 from bot.cogs.joining import JoinsShanghai
 from bot.cogs.shanghai import PRESETS
+from bot.events.event_text import event_text
 from bot.events.hall import EventButton, controls
 from bot.events.runner import EventRunner, Hall
+from bot.ground.errors import UserError
 from bot.i18n import interaction_language, server_language, t
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
-from bot.screens.event_text import event_text
 from data.events import EventRecord
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ground.errors import UserError
 from bot.i18n import (
     DEFAULT_LANGUAGE,
     Language,
@@ -24,7 +25,6 @@ from bot.i18n import (
     server_language,
     t,
 )
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
 from bot.screens import render_in_thread

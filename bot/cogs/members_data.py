@@ -27,8 +27,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.joining import JoinsShanghai
+from bot.ground.errors import UserError
 from bot.i18n import interaction_language, t
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
 

@@ -19,8 +19,8 @@ from discord import app_commands
 
 from bot.cogs.joining import JoinsShanghai
 from bot.cogs.shanghai import PRESETS
+from bot.ground.errors import UserError
 from bot.i18n import LANGUAGE_CHOICES, Language, interaction_language, t
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.service import guild_settings
 from bot.service.guild_settings import GuildDefaults

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import leaderboard as board
+from bot.ground.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -19,7 +20,6 @@ from bot.i18n import (
 )
 from bot.i18n.fit import fit
 from bot.interactions import guards
-from bot.interactions.errors import NoTable, NotHost, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions

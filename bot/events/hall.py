@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import discord
 
+from bot.events.event_text import event_text
+from bot.ground.errors import UserError
 from bot.i18n import Language, t
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
-from bot.screens.event_text import event_text
 from data.events import EventRecord
 
 if TYPE_CHECKING:
+    from discord.ext import commands
+
     from bot.events.runner import EventRunner
-    from bot.process.app import ShanghaiBot
 
 #: How long a table's thread stays visible without activity, in minutes (a day).
 ARCHIVE_MINUTES: Final = 1440
@@ -46,7 +47,7 @@ class DiscordHall:
     """The runner's Discord side: threads for tables, the event message, a line in the
     event's channel."""
 
-    def __init__(self, bot: ShanghaiBot) -> None:
+    def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
         self.runner: EventRunner | None = None
 
@@ -144,7 +145,7 @@ class EventButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with guard(interaction):
-            bot: ShanghaiBot = interaction.client
+            bot: commands.Bot = interaction.client
             cog = bot.get_cog("Events")
             if cog is None:
                 raise UserError("That event no longer exists.", code="event.gone")

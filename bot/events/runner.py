@@ -25,7 +25,7 @@ from bot.events.clock import StartTimers
 from bot.events.ended import finishes_now
 from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
 from bot.events.standings import Finish, Standing, standings, winners, with_final
-from bot.interactions.errors import UserError
+from bot.ground.errors import UserError
 from bot.service import TableService
 from bot.service.live import Change
 from data.events import EventRecord, EventTable

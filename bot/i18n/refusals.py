@@ -17,8 +17,8 @@ from collections.abc import Mapping
 
 import discord
 
+from bot.ground.errors import UserError
 from bot.i18n.catalogue import DEFAULT_LANGUAGE, Language, has_key, t
-from bot.interactions.errors import UserError
 from engine.errors import IllegalAction, Param
 
 #: Parameters whose values are words of the engine's or the bot's vocabulary, by the catalogue

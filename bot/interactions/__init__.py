@@ -1,1 +1,1 @@
-"""Where a click is answered: the error handler, the guards every callback runs, refusals."""
+"""Where a click is answered: the error handler, the guards every callback runs, permissions."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.interactions.errors import NotHost, UserError
+from bot.ground.errors import NotHost, UserError
 
 if TYPE_CHECKING:
     from bot.service import LiveTable

@@ -15,12 +15,12 @@ from typing import Any
 
 import discord
 
+from bot.ground.storage_faults import is_storage_fault
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.interactions import answers
-from bot.process.storage_faults import is_storage_fault
 
-log = logging.getLogger("bot.interactions.errors")
+log = logging.getLogger("bot.ground.errors")
 
 APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
 

@@ -8,7 +8,7 @@ sends with the interaction itself (``app_permissions``: the bot's, in this chann
 included, known even when the channel is not in the cache) and refuse privately, in the
 member's language, naming exactly what is missing, before anything is written or posted.
 
-The list is ``bot.channel.delivery.NEEDED``, the same the host is told about when a permission is
+The list is ``NEEDED``, the same the host is told about when a permission is
 revoked during a game, and the README's invite section names the same five.
 """
 
@@ -18,15 +18,19 @@ from typing import Any
 
 import discord
 
-from bot.channel.delivery import NEEDED
+from bot.ground.errors import UserError
 from bot.i18n import interaction_language, t
-from bot.interactions.errors import UserError
 
 
 class BotLacksPermissions(UserError):
     """The bot lacks permissions it needs in this channel; ``missing`` names them."""
 
     code = "bot_missing_permissions"
+
+
+#: What the bot needs in a table's channel (``discord.Permissions`` flags). The host reads
+#: each by the name Discord's settings show in the table's language (``permission.<flag>``).
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 
 
 def missing_here(permissions: discord.Permissions) -> list[str]:

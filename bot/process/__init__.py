@@ -1,1 +1,1 @@
-"""The bot as a process: start-up, settings, the command line, logs, health and metrics."""
+"""The bot as a process: start-up, settings, the command line, health and metrics."""

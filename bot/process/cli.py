@@ -191,7 +191,7 @@ def serve(settings: Settings, *, sync_only: bool = False) -> int:
     import discord
 
     from bot import create_bot
-    from bot.process import logs
+    from bot.ground import logs
     from bot.process.database_problems import DatabaseProblem
     from bot.process.lifecycle import run, sync_commands
     from bot.process.process_lock import DatabaseInUse, ProcessLock

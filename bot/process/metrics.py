@@ -51,7 +51,8 @@ from bot.process.settings_facts import MetricsProblem, listen_problem
 from bot.process.version import version
 
 if TYPE_CHECKING:
-    from bot.process.app import ShanghaiBot
+    import discord
+
     from bot.service import Change
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 
 class _TableCollector(Collector):
     """Open tables and armed timers, counted when scraped (nothing to keep in step)."""
 
-    def __init__(self, bot: ShanghaiBot) -> None:
+    def __init__(self, bot: discord.AutoShardedClient) -> None:
         self.bot = bot
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -87,7 +88,7 @@ class _TableCollector(Collector):
 class _GatewayCollector(Collector):
     """Each shard's connection and heartbeat latency, and the servers seen, read at scrape."""
 
-    def __init__(self, bot: ShanghaiBot) -> None:
+    def __init__(self, bot: discord.AutoShardedClient) -> None:
         self.bot = bot
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -115,7 +116,7 @@ class _GatewayCollector(Collector):
 class Metrics:
     """The bot's metrics in their own registry (tests run several bots in one process)."""
 
-    def __init__(self, bot: ShanghaiBot) -> None:
+    def __init__(self, bot: discord.AutoShardedClient) -> None:
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)
         PlatformCollector(registry=self.registry)

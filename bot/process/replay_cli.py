@@ -2,8 +2,7 @@
 
 The record (``docs/game-record.md``) is played again with the engine, so what is printed is
 what the rules make of the recorded actions, not what the file claims; a record the engine
-refuses, or whose result differs, is an error. ``record_of_table`` builds the record of a
-finished table from what the store keeps (its last state and its action log).
+refuses, or whose result differs, is an error.
 
 With ``--html OUT`` the command writes the record's replay page (one self-contained HTML
 file, ``bot.screens.replay_html``) to OUT instead of printing the replay.
@@ -18,9 +17,8 @@ import sys
 from pathlib import Path
 
 from bot.screens.replay_html import replay_html
-from data.store import Store
 from engine.events import DealEnded
-from engine.record import GameRecord, read_record, record_from_stored
+from engine.record import GameRecord, read_record
 from engine.replay import ReplayError, describe_hands, replay
 
 PROG = "shanghai"
@@ -98,13 +96,3 @@ def _deal_line(event: DealEnded, names: tuple[str, ...]) -> str:
     else:
         how = "the stock ran out"
     return f"Deal {event.deal}: {how}; {scores}"
-
-
-async def record_of_table(store: Store, table_id: int) -> GameRecord:
-    """The record of a finished table, from its stored state and action log. Raises
-    ``ValueError`` for an unknown table, one without a game, or a game not over."""
-    table = await store.get_table(table_id)
-    if table is None or table.state is None:
-        raise ValueError(f"table {table_id} has no game")
-    actions = await store.actions(table_id)
-    return record_from_stored(table.state, [(str(a.user_id), a.action) for a in actions])

@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.process.logs import parse_levels
+from bot.ground.logs import parse_levels
 from data.opening import is_postgres_url
 from data.shards import ShardSet
 
@@ -93,7 +93,7 @@ class Settings(BaseSettings):
     #: Where players read the full rules (the repository's ``docs/RULES.md`` as published);
     #: ``/shanghai rules`` links to it. Unset: it names the file instead.
     rules_url: str = Field(default="", pattern=r"^(https?://\S+)?$")
-    #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.process.logs``).
+    #: ``INFO``, ``DEBUG`` ..., optionally with ``logger=LEVEL`` pairs (``bot.ground.logs``).
     log_level: str = "INFO"
     #: The port of the Prometheus metrics (``pip install '.[metrics]'``); off when unset, 0 picks
     #: a free port (tests).

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from bot.process.logs import at_table
+from bot.ground.logs import at_table
 from bot.service.legal_plays import LEGAL
 from bot.service.live import LiveTable
 from engine import Game

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.process.logs import at_table
+from bot.ground.logs import at_table
 
 if TYPE_CHECKING:
     from bot.service import Change

@@ -38,7 +38,7 @@ class GuildDefaults(BaseModel):
     preset: str | None = Field(default=None, pattern=r"^[a-z0-9_]{1,40}$")
     buy_seconds: int | None = Field(default=None, ge=3, le=120)
     turn_seconds: int | None = Field(default=None, ge=10, le=3600)
-    #: Whether new games move into a thread of their own (``bot/channel/threads.py``).
+    #: Whether new games move into a thread of their own (``bot/interactions/threads.py``).
     threads: bool | None = None
     #: A later feature's default (ranked games): stored, not offered yet.
     ranked: bool | None = None

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from bot.process.backoff import Backoff
+from bot.ground.backoff import Backoff
 from bot.service.buy_window import BuyWindow
 from bot.service.nudges import TurnNudges
 from data.errors import StoreBusy

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.ground.errors import NotHost, UserError, WrongPhase, rules_refusal
 from bot.i18n import t, table_language
-from bot.interactions.errors import NotHost, UserError, WrongPhase, rules_refusal
 from bot.service.live import LiveTable, rules_for
 from data.records import Seat
 

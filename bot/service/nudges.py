@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot.interactions.errors import NotHost, NotSeated, UserError, WrongPhase
+from bot.ground.errors import NotHost, NotSeated, UserError, WrongPhase
 
 if TYPE_CHECKING:
     from bot.service.live import LiveTable

@@ -1,10 +1,13 @@
-"""The rows a finished game leaves on the leaderboard: one per person, computers left out."""
+"""What a finished game leaves: its rows on the leaderboard (one per person, computers left out)
+and its record, rebuilt from what the store keeps (its last state and its action log)."""
 
 from __future__ import annotations
 
 from bot.service.live import LiveTable, rules_for
 from bot.service.ranked import finished_verdict, people_places
 from data.records import ResultRow
+from data.store import Store
+from engine.record import GameRecord, record_from_stored
 
 
 def result_rows(table: LiveTable) -> list[ResultRow]:
@@ -38,3 +41,13 @@ def result_rows(table: LiveTable) -> list[ResultRow]:
 def is_ranked(table: LiveTable) -> bool:
     """Whether the finished game counts for the board (``bot.service.ranked``)."""
     return finished_verdict(table, rules_for(dict(table.record.options))).ranked
+
+
+async def record_of_table(store: Store, table_id: int) -> GameRecord:
+    """The record of a finished table, from its stored state and action log. Raises
+    ``ValueError`` for an unknown table, one without a game, or a game not over."""
+    table = await store.get_table(table_id)
+    if table is None or table.state is None:
+        raise ValueError(f"table {table_id} has no game")
+    actions = await store.actions(table_id)
+    return record_from_stored(table.state, [(str(a.user_id), a.action) for a in actions])

@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from bot.interactions.errors import NotSeated, UserError
+from bot.ground.errors import NotSeated, UserError
 from bot.service.legal_plays import needs_time
 from bot.service.live import LiveTable
 from bot.service.restore import revive

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from bot.ground.errors import NotHost
+from bot.ground.logs import at_table
 from bot.i18n import t, table_language
-from bot.interactions.errors import NotHost
-from bot.process.logs import at_table
 from bot.service import nudges
 from bot.service.buy_window import (
     computer_buyers,

@@ -17,7 +17,7 @@ import weakref
 from collections import deque
 from dataclasses import replace
 
-from bot.process.logs import at_table
+from bot.ground.logs import at_table
 from bot.service.buy_window import (
     HeldDraw,
     computer_buyers,

@@ -15,8 +15,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from bot.interactions.errors import NoTable, NotSeated, UserError, WrongPhase
-from bot.process.logs import at_table
+from bot.ground.errors import NoTable, NotSeated, UserError, WrongPhase
+from bot.ground.logs import at_table
 from bot.service.buy_window import (
     DEFAULT_BUY_PREF,
     BuyPref,

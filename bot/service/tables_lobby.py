@@ -15,8 +15,8 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
-from bot.interactions.errors import NotSeated, UserError
-from bot.process.logs import at_table
+from bot.ground.errors import NotSeated, UserError
+from bot.ground.logs import at_table
 from bot.service import lobby
 from bot.service.buy_window import (
     BuyWindow,

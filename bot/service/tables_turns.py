@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import replace
 from typing import Literal
 
-from bot.interactions.errors import UserError
+from bot.ground.errors import UserError
 from bot.service.buy_window import (
     BUY_PREFS,
     BuyPref,

@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.process.logs import at_table
-from bot.process.storage_faults import is_write_refused
+from bot.ground.logs import at_table
+from bot.ground.storage_faults import is_write_refused
 from bot.service.buy_window import computer_buyers
 from bot.service.live import Clock, LiveTable
 from data.store import background_writes

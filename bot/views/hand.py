@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ground.errors import StaleControl, UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import answers, guards
-from bot.interactions.errors import StaleControl, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
 from bot.screens.card_words import SortMode

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ground.errors import StaleControl
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
-from bot.interactions.errors import StaleControl
 from bot.screens.attachments import hand_picture_for
 from bot.screens.card_words import SortMode
 from bot.screens.hand_controls import Mode

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from bot.interactions.errors import UserError
+from bot.ground.errors import UserError
 from bot.screens.card_words import cards_text
 from bot.screens.hand_controls import go_down_key, layoff_cards, other_go_downs
 from engine.actions import (

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ground.errors import UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from engine.rules import Rules

@@ -24,9 +24,9 @@ from typing import Any
 
 import discord
 
+from bot.ground.errors import UserError
 from bot.i18n import Language, interaction_language, t
 from bot.interactions import answers
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.screens.attachments import hand_picture, table_file, table_image

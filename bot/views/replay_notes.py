@@ -21,9 +21,9 @@ from typing import Any
 
 import discord
 
+from bot.ground.errors import UserError
 from bot.i18n import Language, interaction_language, t
 from bot.interactions import answers
-from bot.interactions.errors import UserError
 from bot.screens.notes_text import notes_fields
 from bot.views.replay_steps import GameReplay
 from engine.players.review import Note, review

@@ -16,10 +16,10 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.ground.errors import UserError
 from bot.i18n import Language, table_language
-from bot.interactions.errors import UserError
-from bot.process.replay_cli import record_of_table
 from bot.service.live import FOUR_COLOUR_OPTION
+from bot.service.results import record_of_table
 from data.records import TableRecord
 from data.store import Store
 from engine.actions import Action

@@ -17,11 +17,11 @@ from typing import Any
 
 import discord
 
+from bot.ground.errors import UserError
 from bot.i18n import Language, interaction_language, t
-from bot.interactions.errors import UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
-from bot.process.replay_cli import record_of_table
+from bot.service.results import record_of_table
 from bot.views.replay_notes import show_embed
 from bot.views.replay_steps import no_such_game
 from engine.shuffle import commitment

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.channel.threads import start_in_thread
+from bot.ground.errors import NotHost, UserError
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.terms import contract_text
 from bot.interactions import answers, guards
-from bot.interactions.errors import NotHost, UserError
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
+from bot.interactions.threads import start_in_thread
 from bot.screens.attachments import TABLE_FILE
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
@@ -191,7 +191,7 @@ async def table_click(
     elif verb == "start":
         game = game_name(service.public(table_id))
         thread = await start_in_thread(interaction, service, table_id, game)
-        if thread is not None:  # the game is on in a thread of its own (bot/channel/threads.py)
+        if thread is not None:  # the game is on in a thread of its own (interactions/threads.py)
             moved = service.public(table_id)
             where = t(
                 "thread.lobby_moved", table_language(moved.record.options), thread=thread.mention

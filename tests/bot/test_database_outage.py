@@ -122,7 +122,7 @@ def test_an_unreachable_server_is_a_storage_fault_not_a_bug() -> None:
     line, not an apology for a bug with a traceback."""
     import errno
 
-    from bot.process.storage_faults import is_storage_fault
+    from bot.ground.storage_faults import is_storage_fault
 
     assert is_storage_fault(ConnectionRefusedError(errno.ECONNREFUSED, "refused"))
     assert is_storage_fault(asyncpg.exceptions.ConnectionDoesNotExistError("gone"))

@@ -9,9 +9,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from bot.events.event_text import event_text
 from bot.events.runner import EventRunner
 from bot.events.standings import PLACE_POINTS, places_from_totals, sit_out_points
-from bot.screens.event_text import event_text
 from data import ResultRow, Seat, SqliteStore
 
 

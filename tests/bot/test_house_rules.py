@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.interactions.errors import NotHost, UserError
+from bot.ground.errors import NotHost, UserError
 from bot.views.house_rules import GROUPS, PRESET_NAMES, choices
 from engine.rules import Rules
 

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContext
 from discord.app_commands import TranslationContextLocation as Where
 
-import bot.interactions.errors
+import bot.ground.errors
 import engine.errors
 from bot import Settings, create_bot
 from bot.i18n import LANGUAGES, command_text, resolve_language, t
@@ -110,8 +110,8 @@ def _subclasses(base: type) -> list[type]:
 def test_every_refusal_family_has_a_wording_without_parameters(language: str) -> None:
     families = [("refusal", c) for c in _subclasses(engine.errors.IllegalAction)] + [
         ("error", c)
-        for c in _subclasses(bot.interactions.errors.UserError)
-        if c is not bot.interactions.errors.UserError
+        for c in _subclasses(bot.ground.errors.UserError)
+        if c is not bot.ground.errors.UserError
     ]
     for prefix, cls in families:
         key = (None, f"{prefix}.{cls.code}")
@@ -338,7 +338,7 @@ def test_the_rules_read_in_each_language() -> None:
 
 
 def test_the_storage_fault_reply_is_the_catalogues_english() -> None:
-    from bot.process import storage_faults
+    from bot.ground import storage_faults
 
     assert t("error.storage", "en") == storage_faults.REPLY
     assert t("error.storage", "nl").startswith("Ik kan nu niets opslaan")
@@ -348,7 +348,7 @@ def test_every_code_the_bot_raises_has_a_wording() -> None:
     import re
     from pathlib import Path
 
-    root = Path(bot.interactions.errors.__file__).parents[1]
+    root = Path(bot.ground.errors.__file__).parents[1]
     source = "\n".join(
         p.read_text() for p in root.rglob("*.py") if "i18n" not in p.relative_to(root).parts
     )

@@ -12,8 +12,8 @@ import pytest
 import simcord
 
 import engine.errors
+from bot.ground.errors import UserError, rules_refusal
 from bot.i18n.refusals import refusal_text
-from bot.interactions.errors import UserError, rules_refusal
 from engine.actions import parse_action
 from engine.rules import Rules
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.process import logs
+from bot.ground import logs
 
 from .conftest import TOKEN
 from .helpers import discard_id, open_hand, open_table, start

@@ -10,9 +10,8 @@ import pytest
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
-from bot.channel.delivery import NEEDED
-from bot.channel.threads import THREAD_PERMISSIONS
-from bot.interactions.permissions import missing_here
+from bot.interactions.permissions import NEEDED, missing_here
+from bot.interactions.threads import THREAD_PERMISSIONS
 
 from .discord_locales import speaking
 

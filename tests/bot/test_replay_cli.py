@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.process.cli import main
-from bot.process.replay_cli import record_of_table
+from bot.service.results import record_of_table
 from data import SqliteStore
 from data.records import ResultRow, Seat
 from engine import Game, Rules

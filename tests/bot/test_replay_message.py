@@ -16,8 +16,8 @@ import pytest
 import simcord
 
 from bot.i18n import Language, t
-from bot.process.replay_cli import record_of_table
 from bot.screens.attachments import HAND_FILE, TABLE_FILE
+from bot.service.results import record_of_table
 from bot.views.replay import replay_button
 from engine.cards import Card
 from engine.record import read_record

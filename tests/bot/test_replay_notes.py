@@ -12,8 +12,8 @@ import pytest
 import simcord
 
 from bot.i18n import LANGUAGES, Language, t
-from bot.process.replay_cli import record_of_table
 from bot.screens.notes_text import action_words, reason_text
+from bot.service.results import record_of_table
 from bot.views import replay_notes
 from engine.players.review import Note, NoteReason, ReasonCode, review
 from engine.replay import replay

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.interactions.errors import UserError
+from bot.ground.errors import UserError
 from bot.views.hand_choices import meld_from_cards
 from engine import Rules
 from engine.actions import Discard, DrawStock, LayMelds

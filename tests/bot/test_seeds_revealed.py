@@ -12,7 +12,7 @@ import pytest
 import simcord
 
 from bot.i18n import Language, t
-from bot.process.replay_cli import record_of_table
+from bot.service.results import record_of_table
 from bot.views.seeds import seeds_embed
 from engine.events import DealStarted
 from engine.replay import replay

@@ -14,7 +14,7 @@ from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
 from bot import Settings
-from bot.channel.threads import thread_name
+from bot.interactions.threads import thread_name
 from engine.cards import Card, parse_cards
 
 from .helpers import World, button_labels, custom_ids, open_table, text_of

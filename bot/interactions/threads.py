@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.ground.logs import at_table
 from bot.i18n import t, table_language
-from bot.process.logs import at_table
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: What the bot needs besides ``delivery.NEEDED`` to play a game in a thread of its own.
+#: What the bot needs besides ``permissions.NEEDED`` to play a game in a thread of its own.
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 #: The table option (and server default) that asks for a thread.
 THREADS_OPTION = "threads"
