@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -19,6 +19,9 @@ from bot.ground.storage_faults import is_storage_fault
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.interactions import answers
+
+if TYPE_CHECKING:
+    from bot.service import TableService
 
 log = logging.getLogger("bot.ground.errors")
 
@@ -98,13 +101,15 @@ async def bring_table_back(interaction: discord.Interaction[Any]) -> None:
     looks for it: a table nobody used for a while waits in the store, and every control and
     command of a table is used in its own channel (``guards.table_here``). A store that cannot
     give it back now leaves it there; the callback then answers that the store is busy."""
-    service = getattr(interaction.client, "service", None)
     channel_id = interaction.channel_id
-    resident_in = getattr(service, "resident_in", None)
-    if resident_in is None or channel_id is None:
+    try:
+        service: TableService = interaction.client.service
+    except AttributeError:  # a client with no tables (the replay's own, a test's)
+        return
+    if channel_id is None:
         return
     try:
-        await resident_in(channel_id)
+        await service.resident_in(channel_id)
     except Exception as error:
         log.warning(
             "interaction %s: its table could not be read back (%s)",
