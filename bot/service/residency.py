@@ -139,12 +139,13 @@ class Residency:
             self.saw(table_id)
 
     def _seen_at(self, table_id: int, at: float) -> None:
-        """``table_id`` is back in memory, last asked for at ``at``: first in line to leave
-        again when that is older than every other table's (a table restored at start-up)."""
+        """``table_id`` is back in memory, last asked for at ``at``. A table that could rest
+        already (its wake brought it back, or the restore did) goes first in line to leave
+        again; ``seen`` stays in order enough for ``resting`` to stop at the first table
+        asked for lately."""
         seen = self.seen
-        oldest = next(iter(seen.values()), None)
         seen[table_id] = at
-        if oldest is not None and at <= oldest:
+        if at <= self.clock() - self.rest_after:
             seen.move_to_end(table_id, last=False)
 
     def gone(self, table_id: int) -> None:

@@ -140,8 +140,8 @@ class Residence(TableCore):
                 table = await self.resident(table_id)
                 if table is not None:
                     restored.append(table)
+            await asyncio.sleep(0)  # clicks, and the wakes of the tables just restored
             self.rest()  # the restored tables nobody uses leave memory again
-            await asyncio.sleep(0)
         return restored
 
     async def stop_restoring(self) -> None:

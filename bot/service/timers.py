@@ -181,7 +181,9 @@ class Timers:
         self._order = itertools.count()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._handle: asyncio.TimerHandle | None = None
+        #: The wake the handle sleeps for, and whether it goes off at once (it was due).
         self._handle_at = math.inf
+        self._handle_now = False
         #: Sleeping tables being read back for their wake.
         self._reviving: set[asyncio.Task[None]] = set()
         #: Set at shutdown: sleeping tables stay asleep.
@@ -240,7 +242,7 @@ class Timers:
         """Forget every wake at once (a process that is killed, in the soak)."""
         if self._handle is not None:
             self._handle.cancel()
-        self._handle, self._handle_at = None, math.inf
+        self._handle, self._handle_at, self._handle_now = None, math.inf, False
         self._heap.clear()
         self._live.clear()
         for table in self._tables.values():
@@ -262,7 +264,12 @@ class Timers:
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new loop (tests): the old one's handle is gone
-            self._loop, self._handle, self._handle_at = loop, None, math.inf
+            self._loop, self._handle, self._handle_at, self._handle_now = (
+                loop,
+                None,
+                math.inf,
+                False,
+            )
             self._heap = [(at, n, i) for i, (at, n) in self._live.items()]
             heapq.heapify(self._heap)
         return loop
@@ -274,8 +281,8 @@ class Timers:
         heapq.heappush(self._heap, (*entry, table_id))
         if len(self._heap) > 2 * len(self._live) + 1024:
             self._compact()
-        if at < self._handle_at:
-            self._set_handle(loop, at)
+        if at < self._handle_at or (at <= self.clock() and not self._handle_now):
+            self._set_handle(loop, at)  # earlier, or due now (a clock that jumped)
 
     def _compact(self) -> None:
         """Drop the replaced entries (they outnumber the live ones)."""
@@ -285,14 +292,15 @@ class Timers:
     def _set_handle(self, loop: asyncio.AbstractEventLoop, at: float) -> None:
         if self._handle is not None:
             self._handle.cancel()
-        self._handle = loop.call_later(max(0.0, at - self.clock()), self._tick, at)
-        self._handle_at = at
+        delay = max(0.0, at - self.clock())
+        self._handle = loop.call_later(delay, self._tick, at)
+        self._handle_at, self._handle_now = at, delay == 0.0
 
     def _tick(self, slept_for: float) -> None:
         """The handle went off: every wake that has come goes off, then the handle is set
         for the next one."""
         loop = self._running_loop()
-        self._handle, self._handle_at = None, math.inf
+        self._handle, self._handle_at, self._handle_now = None, math.inf, False
         now = max(slept_for, self.clock())
         heap = self._heap
         while heap and heap[0][0] <= now:
