@@ -9,9 +9,10 @@ typed there finds it, and the few fields that live in memory only), and brings a
 and returns: the service takes tables out of memory and puts them back, and the timer wheel
 (``timers.Timers.sleep``) keeps a sleeper's wake under its id alone.
 
-Start-up uses the same path: each open row read at start-up becomes a sleeper holding its
-row (``Sleeper.row``), so a click on a table the background restore has not reached yet
-revives that table first instead of waiting for all of them (``TableCore.restore_lazily``).
+Start-up uses the same path: each open table becomes a sleeper from where it is alone
+(``Store.open_places``, not its whole row), so a click on a table the background restore has
+not reached yet revives that table first instead of waiting for all of them
+(``tables_residency.Residence.restore_lazily``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from bot.service.buy_window import BuyWindow
 from bot.service.live import Clock, LiveTable, Store
 from bot.service.nudges import TurnNudges
 from bot.service.restore import revive
-from data.records import AwayState, TableRecord
+from data.records import AwayState, TablePlace
 
 #: A table nobody clicked for this long may leave memory (seconds).
 REST_AFTER_SECONDS = 10 * 60.0
@@ -71,8 +72,8 @@ class Kept:
 class Sleeper:
     """An open table not in memory: where it is, and what to bring back with it.
 
-    ``row`` is its stored row while it has never been in memory in this process (read at
-    start-up, not restored yet); ``kept`` the memory-only fields of one that left memory."""
+    ``kept`` holds the memory-only fields of one that left memory; a table not in memory
+    since the process started has none (``first``)."""
 
     id: int
     guild_id: int
@@ -80,13 +81,20 @@ class Sleeper:
     parent_channel_id: int | None
     #: When a person last asked for it (a wake that brings it back is not a person).
     seen_at: float
-    row: TableRecord | None = None
     kept: Kept | None = None
+    #: Not in memory since the process started: the channel is told of the restart when it
+    #: comes back.
+    first: bool = False
 
     @classmethod
-    def of_row(cls, row: TableRecord) -> Sleeper:
+    def of_place(cls, place: TablePlace) -> Sleeper:
         return cls(
-            row.id, row.guild_id, row.channel_id, row.parent_channel_id, row.updated_at, row=row
+            place.id,
+            place.guild_id,
+            place.channel_id,
+            place.parent_channel_id,
+            place.updated_at,
+            first=True,
         )
 
     @classmethod
@@ -189,9 +197,9 @@ class Residency:
         sleeper = self.sleepers[table.id] = Sleeper.of_table(table, seen_at)
         return sleeper
 
-    def add_row(self, row: TableRecord) -> Sleeper:
-        """A stored open row not brought into memory yet (start-up)."""
-        sleeper = self.sleepers[row.id] = Sleeper.of_row(row)
+    def add_place(self, place: TablePlace) -> Sleeper:
+        """A stored open table not brought into memory yet (start-up)."""
+        sleeper = self.sleepers[place.id] = Sleeper.of_place(place)
         return sleeper
 
     # -- coming back ----------------------------------------------------------------------------
@@ -202,8 +210,8 @@ class Residency:
     async def revive(
         self, table_id: int, take_back: Callable[[LiveTable, bool], None]
     ) -> LiveTable | None:
-        """The sleeping table ``table_id`` back in memory: read from the store (or from
-        the row read at start-up), the kept fields put back, and handed to ``take_back`` once
+        """The sleeping table ``table_id`` back in memory: read from the store, the kept
+        fields put back, and handed to ``take_back`` once
         before anyone gets it (True: the first time this process has it in memory).
 
         ``None`` when it is not asleep, or its row is gone, closed or unreadable
@@ -223,7 +231,7 @@ class Residency:
                 del self.sleepers[table_id]
             if table is not None:
                 self._seen_at(table_id, sleeper.seen_at)
-                take_back(table, sleeper.row is not None)
+                take_back(table, sleeper.first)
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # nobody else may be waiting: not "never retrieved"
@@ -234,9 +242,7 @@ class Residency:
         return table
 
     async def _read_back(self, sleeper: Sleeper) -> LiveTable | None:
-        row = sleeper.row
-        if row is None:
-            row = await self.store.get_table(sleeper.id)
+        row = await self.store.get_table(sleeper.id)
         if row is None or not row.is_open:
             return None
         table = await revive(self.store, row, self.clock(), self.computer_delay)

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from bot.ground.storage_faults import is_write_refused
 from bot.service.live import LiveTable
 from bot.service.residency import SWEEP_SECONDS
 from bot.service.tables_core import TableCore
@@ -122,12 +123,12 @@ class Residence(TableCore):
         a time; one a click, a command or a wake asks for meanwhile comes back first. A table
         that is resting when restored (``rest``) leaves memory again at the next sweep.
         Returns the background task (its result: the tables it restored)."""
-        rows = await self.store.open_tables()
-        for row in rows:
-            self.residency.add_row(row)
-            self.by_channel[row.channel_id] = row.id
+        places = await self.store.open_places()
+        for place in places:
+            self.residency.add_place(place)
+            self.by_channel[place.channel_id] = place.id
         self._restoring = asyncio.get_running_loop().create_task(
-            self._restore_in_background([row.id for row in rows]), name="shanghai-restore"
+            self._restore_in_background([place.id for place in places]), name="shanghai-restore"
         )
         return self._restoring
 
@@ -137,12 +138,36 @@ class Residence(TableCore):
             for table_id in ids[start : start + RESTORE_BATCH]:
                 if table_id in self.tables or not self.residency.is_asleep(table_id):
                     continue  # a click brought it back first, or it ended
-                table = await self.resident(table_id)
+                try:
+                    table = await self.resident(table_id)
+                except Exception as error:
+                    await self._unreadable(table_id, error)
+                    continue
                 if table is not None:
                     restored.append(table)
             await asyncio.sleep(0)  # clicks, and the wakes of the tables just restored
             self.rest()  # the restored tables nobody uses leave memory again
         return restored
+
+    async def _unreadable(self, table_id: int, error: Exception) -> None:
+        """The row of ``table_id`` could not be read back. A store that refuses now leaves it
+        asleep (a click or the next start reads it again); a row that does not decode is
+        ended without results, as a full restore ends it, so one bad row keeps nothing down."""
+        if is_write_refused(error):
+            log.warning("table %s could not be read (%s)", table_id, type(error).__name__)
+            return
+        log.error(
+            "table %s cannot be read (%s: %s); ending it without results",
+            table_id,
+            type(error).__name__,
+            str(error)[:120],
+        )
+        self.residency.gone(table_id)
+        self.timers.forget(table_id)
+        try:
+            await self.store.end_table(table_id)
+        except Exception as failure:
+            log.error("table %s could not be ended either (%s)", table_id, type(failure).__name__)
 
     async def stop_restoring(self) -> None:
         """At shutdown: the background restore stops where it is, sweeps stop, sleeping tables
