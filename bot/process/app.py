@@ -39,7 +39,7 @@ from bot.process.command_sync import sync_if_changed
 from bot.process.database_problems import open_database
 from bot.process.settings import Settings
 from bot.process.settings_facts import MetricsProblem, metrics_problem
-from bot.service import Listener, Listeners, LiveTable, TableService, legal_plays
+from bot.service import Listener, Listeners, TableService, legal_plays
 from bot.service.game_log import GameLog
 from bot.service.members import MemberCheck
 from bot.views.replay_notes import NotesCache
@@ -264,14 +264,14 @@ class ShanghaiBot(commands.AutoShardedBot):
             self.metrics.close()
 
 
-def _restored(task: asyncio.Task[list[LiveTable]]) -> None:
+def _restored(task: asyncio.Task[int]) -> None:
     if task.cancelled():
         return
     error = task.exception()
     if error is not None:
         log.error("restoring the open tables failed", exc_info=error)
         return
-    log.info("restored %d open table(s)", len(task.result()))
+    log.info("restored %d open table(s)", task.result())
 
 
 def _metrics(bot: ShanghaiBot) -> Metrics:

@@ -41,7 +41,7 @@ class Residence(TableCore):
     """The tables in memory are the ones in use; the others sleep and come back on demand."""
 
     _sweeper: asyncio.TimerHandle | None = None
-    _restoring: asyncio.Task[list[LiveTable]] | None = None
+    _restoring: asyncio.Task[int] | None = None
 
     async def resident(self, table_id: int) -> LiveTable | None:
         """The open table ``table_id`` in memory, brought back from the store if it slept;
@@ -118,11 +118,12 @@ class Residence(TableCore):
             self._sweeper.cancel()
             self._sweeper = None
 
-    async def restore_lazily(self) -> asyncio.Task[list[LiveTable]]:
+    async def restore_lazily(self) -> asyncio.Task[int]:
         """Every open table asleep at once, then back in memory in the background, a few at
         a time; one a click, a command or a wake asks for meanwhile comes back first. A table
         that is resting when restored (``rest``) leaves memory again at the next sweep.
-        Returns the background task (its result: the tables it restored)."""
+        Returns the background task (its result: how many tables it restored; not the
+        tables, which would then stay in memory as long as the task)."""
         places = await self.store.open_places()
         for place in places:
             self.residency.add_place(place)
@@ -132,8 +133,8 @@ class Residence(TableCore):
         )
         return self._restoring
 
-    async def _restore_in_background(self, ids: list[int]) -> list[LiveTable]:
-        restored = []
+    async def _restore_in_background(self, ids: list[int]) -> int:
+        restored = 0
         for start in range(0, len(ids), RESTORE_BATCH):
             for table_id in ids[start : start + RESTORE_BATCH]:
                 if table_id in self.tables or not self.residency.is_asleep(table_id):
@@ -144,7 +145,7 @@ class Residence(TableCore):
                     await self._unreadable(table_id, error)
                     continue
                 if table is not None:
-                    restored.append(table)
+                    restored += 1
             await asyncio.sleep(0)  # clicks, and the wakes of the tables just restored
             self.rest()  # the restored tables nobody uses leave memory again
         return restored
