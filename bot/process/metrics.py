@@ -14,8 +14,10 @@ at ``/metrics``:
   (the last heartbeat's round trip) for each shard this process runs;
 - ``shanghai_guilds``: the servers this process sees;
 
-- ``shanghai_open_tables{state="lobby"|"playing"}``: tables this process holds, read at scrape;
-- ``shanghai_pending_timers``: tables whose timer is armed (a deadline, a computer's move);
+- ``shanghai_open_tables{state="lobby"|"playing"|"asleep"}``: tables this process holds, read
+  at scrape (``asleep``: open but out of memory until a click or a wake brings it back);
+- ``shanghai_pending_timers``: tables whose timer is armed (a deadline, a computer's move),
+  asleep or not;
 - ``shanghai_actions_total{kind=...}``: committed table changes by the service's kind
   (``act`` a person's or computer's action, ``timeout``, ``away``, ``start``, ``end`` ...);
 - ``shanghai_commit_seconds``: a histogram of committed database writes, waits included;

@@ -343,9 +343,11 @@ class Timers:
         )
 
     async def _run_wake(self, table: LiveTable) -> None:
-        me = asyncio.current_task()
+        # The task is asked for again rather than kept in a local: a wake cancelled while it
+        # waits for the lock keeps its frame in its exception, and a local naming the task
+        # would make task and frame a cycle that holds the table after it left memory.
         async with table.held():
-            if table.timer is not me or table.closed:
+            if table.timer is not asyncio.current_task() or table.closed:
                 return
             table.timer_busy = True
             try:
@@ -366,7 +368,7 @@ class Timers:
                     log.exception("%s: timer failed; retrying with back-off", at_table(table))
             finally:
                 table.timer_busy = False
-                if table.timer is me:
+                if table.timer is asyncio.current_task():
                     table.timer = None
                     # The wake's own commit armed the next alarm; a wake that committed
                     # nothing (or failed) arms it here.
