@@ -2,10 +2,10 @@
 
 Under ``joker_identity: rank_and_suit`` a wild on a set of 8s must be declared 8♥, 8♦, 8♣ or
 8♠, and the declaration only decides who may later swap it out: a player holding
-that natural. Asking for it turned one lay-off into up to 32 places over two menus (issue
-23.3), so the hand declares for the player the suit that leaves the fewest naturals out of
-their sight, the ones another player could swap the wild away with. Under ``rank_only`` there
-is no suit to choose.
+that natural. Asking for it turned one lay-off into up to 32 places over two menus, so the
+hand declares for the player the suit that leaves the fewest naturals out of their sight, the
+ones another player could swap the wild away with. Under ``rank_only`` there is no suit to
+choose.
 """
 
 from __future__ import annotations

@@ -23,10 +23,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = ("engine", "data", "bot")
 
-ISSUE = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
+#: The space between two words of a mention: it may run over a line break, into the next line
+#: of a comment (``issue`` at one line's end, ``# 19`` on the next).
+GAP = r"\s+(?:#\s*)?"
+ISSUE = re.compile(rf"\bissues?{GAP}#?\d+", re.IGNORECASE)
 ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
 SESSION = re.compile(
-    rf"\b(?:{ORDINALS}|this|last|previous|earlier|next)\s+session\b|\bsession\s+#?\d+\b",
+    rf"\b(?:{ORDINALS}|this|last|previous|earlier|next){GAP}session\b|\bsession{GAP}#?\d+\b",
     re.IGNORECASE,
 )
 CITATION = re.compile(r"\bS\d+[a-z]?(?:\.\d+)*\b")
@@ -48,14 +51,16 @@ def rules_sections() -> set[str]:
 
 
 def mentions(text: str, sections: set[str]) -> Iterator[tuple[int, str]]:
-    """(line number, what) for each mention of an issue, a session or an unknown section."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        for pattern in (ISSUE, SESSION):
-            for match in pattern.finditer(line):
-                yield number, match.group()
-        for match in CITATION.finditer(line):
-            if match.group() not in sections:
-                yield number, match.group()
+    """(line number, what) for each mention of an issue, a session or an unknown section.
+
+    The whole text is searched at once, so a mention broken over two lines (a docstring's
+    ``(issue`` and ``23.3)``, or a comment's ``issue`` and ``# 19``) is found; it is reported at
+    the line where it begins, its words joined by single spaces.
+    """
+    found = [match for pattern in (ISSUE, SESSION) for match in pattern.finditer(text)]
+    found += [match for match in CITATION.finditer(text) if match.group() not in sections]
+    for match in sorted(found, key=lambda match: match.start()):
+        yield text.count("\n", 0, match.start()) + 1, " ".join(match.group().split())
 
 
 def test_product_code_names_no_issue_no_session_and_no_unknown_rule_section() -> None:
@@ -79,6 +84,12 @@ def test_the_finder_finds_each_kind_and_spares_the_programs_sessions() -> None:
             "# a database session, the try session, another session's row lock",
             "# S26 is a section here",
             "# docs/RULES.md, Buying; SELECT S; S3Client; version 3",
+            "# the lay-off was split (issue",
+            "# 19) into two menus",
+            '"""Asking for it took two menus (issue',
+            '23.3), so the hand declares it."""',
+            "# until the fourth",
+            "#   session it was a list",
         ]
     )
     found = list(mentions(text, {"S26"}))
@@ -90,6 +101,9 @@ def test_the_finder_finds_each_kind_and_spares_the_programs_sessions() -> None:
         (5, "S31"),
         (5, "S33"),
         (5, "S37a"),
+        (9, "issue # 19"),
+        (11, "issue 23"),
+        (13, "fourth # session"),
     ]
 
 

@@ -9,8 +9,9 @@
   private name the product does not define itself (a library's: discord.py's, aiosqlite's),
   except inside the one isolating function named in ``PRIVATE_ACCESS``, which has a test that
   fails when the library changes.
-- The public side (views, publisher, screens, the hand follower, delivery) never reads the live
-  ``Game`` (``.game``): it draws from ``TableSnapshot`` and ``SeatSnapshot``.
+- The public side (views, publisher, screens, the hand follower, delivery, events) never reads
+  the live ``Game`` (``.game``): it draws from ``TableSnapshot`` and ``SeatSnapshot``, or asks
+  the service.
 - The product never imports the tools beside it, nor simcord (a development dependency).
 - No ``getattr`` reach-ins (``getattr``, ``hasattr``, ``setattr``, ``delattr``): outside
   ``bot/service`` none of them takes the table service as its object, and nowhere does one
@@ -34,6 +35,7 @@ PUBLIC_SIDE = (
     "bot/channel/table_text.py",
     "bot/channel/hand_follower.py",
     "bot/channel/delivery.py",
+    "bot/events",
 )
 #: ``bot/``'s rooms from the ground up. A module may import its own room and those below it;
 #: ``bot/__init__.py`` and ``bot/__main__.py`` stand above them all. ``ground`` (logs, back-off,

@@ -12,7 +12,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.screens import render_hand, render_score_sheet, render_table
+from bot.screens import draw_hand, render_score_sheet, render_table
 from bot.screens.cards import clear_caches
 from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> None:
 
     view = table_view(8)
     cases: list[tuple[str, Callable[[], bytes]]] = [
-        ("hand (15 cards)", lambda: render_hand(HAND_15, highlight=range(0, 7))),
+        ("hand (15 cards)", lambda: draw_hand(HAND_15, highlight=range(0, 7))),
         ("table (8 players)", lambda: render_table(view)),
         ("score sheet (8x10)", lambda: render_score_sheet(NAMES, SHEET_8x10)),
     ]

@@ -38,8 +38,7 @@ from bot.interactions.answers import awaiting_answer
 from bot.screens.hand_text import dealt_note, ending_text, pause_text
 from bot.screens.text import SortMode, cards_text
 from bot.service.snapshot import settled
-from bot.views.hand import hand_files, render_hand
-from bot.views.hand_answers import picture_key
+from bot.views.hand import hand_files, picture_key, render_hand
 from bot.views.hand_layout import text_layout
 from data.store import background_writes
 from engine.cards import Card

@@ -25,7 +25,7 @@ from bot.i18n import (
     server_language,
     t,
 )
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id, usable
 from bot.screens import render_in_thread
 from bot.screens.stats_picture import render_stats
@@ -271,7 +271,7 @@ async def start_season(bot: ShanghaiBot, interaction: discord.Interaction[Any]) 
 
 
 class RemoveButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Control[discord.ui.Button[Any]],
     template=r"sh:unboard:(?P<member>[0-9]{1,20}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)",
 ):
     """The confirmation of /shanghai remove_results; only the admin who asked may answer."""
@@ -295,38 +295,33 @@ class RemoveButton(
         self.member_id, self.user_id, self.answer = member_id, user_id, answer
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> RemoveButton:
+    def from_match(cls, match: re.Match[str]) -> RemoveButton:
         return cls(parse_id(match["member"]), parse_id(match["user"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if interaction.user.id != self.user_id:
-                raise UserError(
-                    "This confirmation belongs to someone else.", code="not_your_confirmation"
-                )
-            if not usable(self.member_id):  # a forged id: no member has it
-                raise UserError("That button is not valid.", code="bad_button")
-            language = interaction_language(interaction)
-            if self.answer == "no":
-                await interaction.response.edit_message(
-                    content=t("remove.kept", language), view=None
-                )
-                return
-            require_manager(interaction)
-            assert interaction.guild_id is not None
-            bot: ShanghaiBot = interaction.client
-            removed = await bot.store.remove_from_board(interaction.guild_id, self.member_id)
-            await interaction.response.edit_message(
-                content=t(
-                    "remove.done",
-                    language,
-                    member=self.member_id,
-                    count=removed.results,
-                ),
-                view=None,
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.user_id:
+            raise UserError(
+                "This confirmation belongs to someone else.", code="not_your_confirmation"
             )
+        if not usable(self.member_id):  # a forged id: no member has it
+            raise UserError("That button is not valid.", code="bad_button")
+        language = interaction_language(interaction)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=t("remove.kept", language), view=None)
+            return
+        require_manager(interaction)
+        assert interaction.guild_id is not None
+        bot: ShanghaiBot = interaction.client
+        removed = await bot.store.remove_from_board(interaction.guild_id, self.member_id)
+        await interaction.response.edit_message(
+            content=t(
+                "remove.done",
+                language,
+                member=self.member_id,
+                count=removed.results,
+            ),
+            view=None,
+        )
 
 
 #: A user as typed in a text option: a mention (``<@123>``, ``<@!123>``) or the bare id.

@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,6 +30,7 @@ from discord.ext import commands
 from bot.cogs.joining import JoinsShanghai
 from bot.ground.errors import UserError
 from bot.i18n import interaction_language, t
+from bot.interactions.controls import Control
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
 
@@ -57,7 +59,7 @@ def export_file(data: dict[str, Any]) -> discord.File:
 
 
 class EraseButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Control[discord.ui.Button[Any]],
     template=r"sh:erase:(?P<user>[0-9]{1,20}):(?P<answer>yes|no)",
 ):
     """The confirmation of /shanghai mydata erase; only the member who asked may answer."""
@@ -76,32 +78,27 @@ class EraseButton(
         self.user_id, self.answer = user_id, answer
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> EraseButton:
+    def from_match(cls, match: re.Match[str]) -> EraseButton:
         return cls(parse_id(match["user"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if not usable(self.user_id) or interaction.user.id != self.user_id:
-                raise UserError(
-                    "This confirmation belongs to someone else.", code="not_your_confirmation"
-                )
-            language = interaction_language(interaction)
-            if self.answer == "no":
-                await interaction.response.edit_message(
-                    content=t("mydata.kept", language), view=None
-                )
-                return
-            bot: ShanghaiBot = interaction.client
-            erased = await bot.store.erase_member(self.user_id)
-            if erased.open_tables:  # they sat down after asking
-                raise seated_at_open_table(erased.open_tables)
-            log.info("a member erased their data: %d results anonymised", erased.results)
-            await interaction.response.edit_message(
-                content=t("mydata.erased", language, count=erased.results, ratings=erased.ratings),
-                view=None,
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if not usable(self.user_id) or interaction.user.id != self.user_id:
+            raise UserError(
+                "This confirmation belongs to someone else.", code="not_your_confirmation"
             )
+        language = interaction_language(interaction)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=t("mydata.kept", language), view=None)
+            return
+        bot: ShanghaiBot = interaction.client
+        erased = await bot.store.erase_member(self.user_id)
+        if erased.open_tables:  # they sat down after asking
+            raise seated_at_open_table(erased.open_tables)
+        log.info("a member erased their data: %d results anonymised", erased.results)
+        await interaction.response.edit_message(
+            content=t("mydata.erased", language, count=erased.results, ratings=erased.ratings),
+            view=None,
+        )
 
 
 def make_group() -> app_commands.Group:

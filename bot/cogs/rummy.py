@@ -14,11 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.leaderboard import send_leaderboard, send_stats
-from bot.cogs.shanghai import open_table_here
+from bot.cogs.shanghai import bot_defaults, open_table_here
 from bot.i18n import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
-    server_language,
 )
 from bot.interactions.handler import guard
 from bot.service import guild_settings
@@ -80,18 +79,13 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
             options = guild_settings.table_options(
                 defaults,
-                given={"turn_seconds": turn_seconds, "language": language},
-                fallback={
-                    "turn_seconds": settings.turn_seconds,
-                    "language": server_language(interaction),
-                    "threads": settings.threads,
-                },
+                bot_defaults(self.bot, interaction),
+                preset="rummy",
+                buy_seconds=settings.buy_seconds,
+                turn_seconds=turn_seconds,
+                language=language,
+                rules=overrides,
             )
-            options |= {
-                "preset": "rummy",
-                "buy_seconds": float(settings.buy_seconds),
-                "rules": overrides,
-            }
             await open_table_here(self.bot, interaction, options, "Rummy")
 
     @app_commands.command(name="leaderboard")

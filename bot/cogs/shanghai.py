@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,12 +21,12 @@ from bot.i18n import (
 )
 from bot.i18n.fit import fit
 from bot.interactions import guards
+from bot.interactions.controls import Control
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import guild_settings, rules_for
-from bot.service.live import FOUR_COLOUR_OPTION
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
 from bot.views.table import (
@@ -49,7 +50,7 @@ PRESETS = [
 
 
 class EndButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Control[discord.ui.Button[Any]],
     template=r"sh:end:(?P<table>[0-9]{1,19}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)",
 ):
     """The confirmation of /shanghai end; only the member who asked may answer it."""
@@ -71,26 +72,23 @@ class EndButton(
         self.table_id, self.user_id, self.answer = table_id, user_id, answer
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> EndButton:
+    def from_match(cls, match: re.Match[str]) -> EndButton:
         return cls(parse_id(match["table"]), parse_id(match["user"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if interaction.user.id != self.user_id or guards.is_public(interaction):
-                raise UserError(
-                    "This confirmation belongs to someone else.", code="not_your_confirmation"
-                )
-            table = guards.table_here(interaction, self.table_id)
-            language = interaction_language(interaction)
-            if self.answer == "no":
-                await interaction.response.edit_message(content=t("end.kept", language), view=None)
-                return
-            bot: ShanghaiBot = interaction.client
-            guards.require_may_end(interaction, table)
-            await bot.service.end(self.table_id, interaction.user.id)
-            await interaction.response.edit_message(content=t("end.done", language), view=None)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.user_id or guards.is_public(interaction):
+            raise UserError(
+                "This confirmation belongs to someone else.", code="not_your_confirmation"
+            )
+        table = guards.table_here(interaction, self.table_id)
+        language = interaction_language(interaction)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=t("end.kept", language), view=None)
+            return
+        bot: ShanghaiBot = interaction.client
+        guards.require_may_end(interaction, table)
+        await bot.service.end(self.table_id, interaction.user.id)
+        await interaction.response.edit_message(content=t("end.done", language), view=None)
 
 
 # Guild-only on the group itself: discord.py ignores the decorator on subcommands, and the
@@ -173,7 +171,6 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
-            settings = self.bot.settings
             overrides: dict[str, Any] = {}
             if deals is not None:
                 overrides["num_deals"] = deals
@@ -189,24 +186,15 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             defaults = await guild_settings.load(self.bot.store, interaction.guild_id)
             options = guild_settings.table_options(
                 defaults,
-                given={
-                    "preset": preset,
-                    "buy_seconds": buy_seconds,
-                    "turn_seconds": turn_seconds,
-                    "language": language,
-                    "threads": thread,
-                },
-                fallback={
-                    "preset": "standard",
-                    "buy_seconds": settings.buy_seconds,
-                    "turn_seconds": settings.turn_seconds,
-                    "language": server_language(interaction),
-                    "threads": settings.threads,
-                },
+                bot_defaults(self.bot, interaction),
+                preset=preset,
+                buy_seconds=buy_seconds,
+                turn_seconds=turn_seconds,
+                language=language,
+                threads=thread,
+                rules=overrides,
+                four_colour=bool(four_colour),
             )
-            options["rules"] = overrides
-            if four_colour:
-                options[FOUR_COLOUR_OPTION] = True
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
     @app_commands.command(name="end")
@@ -370,6 +358,18 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         """Manage Server: take one member's results off the leaderboard (asks first)."""
         async with guard(interaction):
             await board.ask_remove(self.bot, interaction, member, user_id)
+
+
+def bot_defaults(bot: ShanghaiBot, interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The bot's own table options, for what neither the opener nor the server chose."""
+    settings = bot.settings
+    return {
+        "preset": "standard",
+        "buy_seconds": settings.buy_seconds,
+        "turn_seconds": settings.turn_seconds,
+        "language": server_language(interaction),
+        "threads": settings.threads,
+    }
 
 
 async def open_table_here(

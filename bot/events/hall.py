@@ -9,6 +9,7 @@ its own: classes shared by both must live in an ordinary module.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import discord
@@ -16,7 +17,7 @@ import discord
 from bot.events.event_text import event_text
 from bot.ground.errors import UserError
 from bot.i18n import Language, t
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
 from data.events import EventRecord
 
@@ -117,7 +118,7 @@ def controls(event: EventRecord, language: Language) -> discord.ui.View | None:
 
 
 class EventButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Control[discord.ui.Button[Any]],
     template=r"sh:ev:(?P<event>[0-9]{1,19}):(?P<what>in|out|start|cancel)",
 ):
     """Sign up, Drop out, Start and Cancel on the event message."""
@@ -138,15 +139,12 @@ class EventButton(
         self.event_id, self.what = event_id, what
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> EventButton:
+    def from_match(cls, match: re.Match[str]) -> EventButton:
         return cls(parse_id(match["event"]), match["what"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            bot: commands.Bot = interaction.client
-            cog = bot.get_cog("Events")
-            if cog is None:
-                raise UserError("That event no longer exists.", code="event.gone")
-            await cast(Clicks, cog).clicked(interaction, self.event_id, self.what)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        bot: commands.Bot = interaction.client
+        cog = bot.get_cog("Events")
+        if cog is None:
+            raise UserError("That event no longer exists.", code="event.gone")
+        await cast(Clicks, cog).clicked(interaction, self.event_id, self.what)

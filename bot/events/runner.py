@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.events.clock import StartTimers
-from bot.events.ended import finishes_now
 from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
 from bot.events.standings import Finish, Standing, standings, winners, with_final
 from bot.ground.errors import UserError
 from bot.service import TableService
+from bot.service.guild_settings import GuildDefaults, table_options
 from bot.service.live import Change
 from data.events import EventRecord, EventTable
 from data.store import Store
@@ -235,7 +235,7 @@ class EventRunner:
             raise UserError("This table is not part of an event.", code="event.not_event_table")
         await self._organiser(event_id, user_id)
         await self.service.resident(table_id)  # a table nobody used lately waits in the store
-        await self.store.set_event_finishes(table_id, finishes_now(self.service.get(table_id)))
+        await self.store.set_event_finishes(table_id, self.service.finishes_now(table_id))
         await self.service.end(table_id, user_id)
 
     async def _organiser(self, event_id: int, user_id: int) -> EventRecord:
@@ -382,15 +382,19 @@ class EventRunner:
 
     @staticmethod
     def _options(event: EventRecord) -> dict[str, Any]:
-        options: dict[str, Any] = {"preset": event.options.get("preset", "standard")}
-        deals = event.options.get("deals")
-        options["rules"] = {"num_deals": int(deals)} if deals else {}
-        for key in ("language", "buy_seconds", "turn_seconds"):
-            if key in event.options:
-                options[key] = event.options[key]
-        if event.options.get("ranked", True) is False:
-            options["casual"] = True  # the table's own rule: its game is casual
-        return options
+        """The options of an event's table: the event's choices, no server defaults."""
+        chosen = event.options
+        deals = chosen.get("deals")
+        return table_options(
+            GuildDefaults(),
+            {"preset": "standard"},
+            preset=chosen.get("preset"),
+            buy_seconds=chosen.get("buy_seconds"),
+            turn_seconds=chosen.get("turn_seconds"),
+            language=chosen.get("language"),
+            rules={"num_deals": int(deals)} if deals else {},
+            casual=chosen.get("ranked", True) is False,
+        )
 
     # -- reading ----------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ import asyncio
 from collections.abc import Callable
 from typing import ParamSpec
 
-from bot.screens.hand_picture import render_hand
+from bot.screens.hand_picture import draw_hand
 from bot.screens.score_sheet import render_score_sheet
 from bot.screens.table_picture import render_table
 
@@ -36,4 +36,4 @@ async def render_in_thread(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kw
     return await asyncio.to_thread(fn, *args, **kwargs)
 
 
-__all__ = ["render_hand", "render_in_thread", "render_score_sheet", "render_table"]
+__all__ = ["draw_hand", "render_in_thread", "render_score_sheet", "render_table"]

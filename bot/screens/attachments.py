@@ -19,7 +19,7 @@ import discord
 from PIL import Image
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
-from bot.screens import render_hand, render_in_thread, render_score_sheet, render_table
+from bot.screens import draw_hand, render_in_thread, render_score_sheet, render_table
 from engine.cards import Card
 from engine.view import PlayerView
 
@@ -131,7 +131,7 @@ def few_colours_webp(png: bytes, colours: int) -> bytes:
 
 
 def _hand_upload(cards: Sequence[Card], **options: Any) -> bytes:
-    return few_colours_webp(render_hand(cards, **options), HAND_COLOURS)
+    return few_colours_webp(draw_hand(cards, **options), HAND_COLOURS)
 
 
 async def table_image(

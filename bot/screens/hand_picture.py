@@ -99,7 +99,7 @@ def layout_hand(
     return HandLayout(width, height, tuple(slots))
 
 
-def render_hand(
+def draw_hand(
     cards: Sequence[Card],
     *,
     highlight: Collection[int] = (),

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.i18n import TABLE_LANGUAGE_OPTION, Language
+from bot.service.live import FOUR_COLOUR_OPTION
 
 log = logging.getLogger(__name__)
 
@@ -60,15 +61,34 @@ class GuildDefaults(BaseModel):
 
 def table_options(
     defaults: GuildDefaults,
-    *,
-    given: dict[str, Any],
     fallback: dict[str, Any],
+    *,
+    preset: str | None = None,
+    buy_seconds: float | None = None,
+    turn_seconds: float | None = None,
+    language: str | None = None,
+    threads: bool | None = None,
+    rules: dict[str, Any] | None = None,
+    four_colour: bool = False,
+    casual: bool = False,
 ) -> dict[str, Any]:
-    """A new table's options: ``given`` by the host, else ``defaults``, else ``fallback``.
+    """A new table's options, built in this one place for every way a table is opened.
 
-    ``given`` and ``fallback`` are keyed by ``DEFAULT_OPTIONS`` (``None`` in ``given``: not
-    given). The result carries ``server_defaults``, the keys the server's defaults filled.
+    Each option named in ``DEFAULT_OPTIONS`` is what the opener gave (``None``: not given),
+    else the server's ``defaults`` when ``fallback`` offers that option too, else
+    ``fallback`` (the bot's own); an option with none of the three is left out. The result
+    carries ``server_defaults``, the keys the server's defaults filled. ``rules`` are the
+    opener's rule overrides; ``four_colour`` and ``casual`` are stored only when set, so a
+    table that does not use them looks as it always has. A new option is one more keyword
+    here, and one more name in ``DEFAULT_OPTIONS`` when a server may default it.
     """
+    given: dict[str, Any] = {
+        "language": language,
+        "preset": preset,
+        "buy_seconds": buy_seconds,
+        "turn_seconds": turn_seconds,
+        "threads": threads,
+    }
     options: dict[str, Any] = {}
     applied: list[str] = []
     for key in DEFAULT_OPTIONS:
@@ -85,6 +105,11 @@ def table_options(
         options[TABLE_LANGUAGE_OPTION if key == "language" else key] = value
     if applied:
         options[APPLIED_KEY] = applied
+    options["rules"] = dict(rules or {})
+    if four_colour:
+        options[FOUR_COLOUR_OPTION] = True
+    if casual:
+        options["casual"] = True  # the table's own rule: its game is casual
     return options
 
 

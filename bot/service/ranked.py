@@ -117,6 +117,23 @@ def people_places(table: LiveTable) -> dict[int, int]:
     return {seat: 1 + sum(1 for o in people if key(o) < key(seat)) for seat in people}
 
 
+def finishes_now(table: LiveTable) -> list[tuple[int, int, int]]:
+    """``(user, place, total)`` for each person at ``table`` as the game stands now.
+
+    What an event scores for a table its organiser ends: each person's place by the game's
+    totals at that moment (``people_places``), so a stuck table is ended without taking its
+    players' progress away; the game itself ends without results, so nothing of it reaches
+    the leaderboard. Before the first deal (no game yet) everyone shares first place with no
+    score.
+    """
+    seats = table.record.seats
+    game = table.game
+    if game is None:
+        return [(seat.user_id, 1, 0) for seat in seats if not seat.is_computer]
+    places = people_places(table)
+    return [(seats[seat].user_id, place, game.totals[seat]) for seat, place in places.items()]
+
+
 def tally(table: LiveTable, user_id: int, auto_seat: int | None) -> None:
     """Count one saved action for its seat: made by the bot (``auto_seat``) or its person.
 

@@ -31,6 +31,7 @@ from bot.service.live import (
     LiveTable,
     Store,
 )
+from bot.service.ranked import finishes_now
 from bot.service.residency import Residency
 from bot.service.restore import table_seconds
 from bot.service.snapshot import (
@@ -106,6 +107,11 @@ class TableCore:
     def public(self, table_id: int) -> TableSnapshot:
         """What everyone sees of an open table now (``/shanghai table``, History)."""
         return TableSnapshot.of(self.get(table_id), self.clock())
+
+    def finishes_now(self, table_id: int) -> list[tuple[int, int, int]]:
+        """``(user, place, total)`` for each person at an open table as its game stands now:
+        what an event scores for a table its organiser ends (``ranked.finishes_now``)."""
+        return finishes_now(self.get(table_id))
 
     def _remember(self, table: LiveTable) -> LiveTable:
         self.tables[table.id] = table

@@ -2,12 +2,12 @@
 
 Every control is a ``DynamicItem`` whose custom_id carries the table, a *state tag* (the
 snapshot's fingerprint of what this seat's controls depend on), the sort order and the verb
-(``bot.views.hand_custom_ids``), so the controls work after a restart and need no memory.
+(the custom ids below), so the controls work after a restart and need no memory.
 
 One click, one trip: the control becomes an engine action (``bot.views.hand_choices`` says
 which), ``TableService.play`` applies it and answers with the seat's ``SeatSnapshot``, and
-the message is drawn from that snapshot alone, as a Components V2 layout (``hand_layout``;
-its picture and notes: ``hand_answers``). A hand that is merely out of date still does what
+the message is drawn from that snapshot alone, as a Components V2 layout (``hand_layout``),
+with its picture and notes (below). A hand that is merely out of date still does what
 the button says when that is legal now; a refusal redraws the hand with the reason. Lay-offs
 go through a picker (cards, then a place for a card with several), every select is split
 into pages of at most 25 options, the melds a player writes come through the form of
@@ -17,7 +17,10 @@ when something changes for its player.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import re
+from collections.abc import AsyncIterator, Hashable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,15 +30,15 @@ from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.i18n.terms import melds_for_form, melds_from_form
 from bot.interactions import answers, guards
+from bot.interactions.controls import Control
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
+from bot.screens.attachments import hand_picture_for
 from bot.screens.card_words import SortMode
 from bot.screens.hand_controls import Button, HandText, Mode
 from bot.screens.hand_screen import hand_screen
 from bot.screens.hand_text import buy_answer_text, hint_note, no_hand_text, result_note
-from bot.views.hand_answers import answering_hand, following, hand_files, stale_note
 from bot.views.hand_choices import first_ambiguous, lays_down, one_value, resolver
-from bot.views.hand_custom_ids import HAND_BUTTON_TEMPLATE, HAND_SELECT_TEMPLATE
 from bot.views.hand_layout import STYLES, hand_layout, text_layout
 from bot.views.melds_form import MELDS_MODAL_PREFIX, MeldsModal, modal_fields, open_melds_form
 from engine.actions import Action, GoDown, LayOffItem, parse_action
@@ -50,7 +53,63 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_BUTTON_TEMPLATE):
+# -- the controls' custom ids ----------------------------------------------------------------------
+#
+#     sh:h:<table>:<tag>:<s|r>:<verb>              buttons
+#     sh:hs:<table>:<tag>:<s|r>:<verb>[:<page>]    selects (discard, lay off, place, swap, meld)
+#
+# The templates read the table, the state tag and the sort order back from a click. A verb
+# that is not listed here never matches, so a forged custom id reaches no handler.
+
+BUTTON_VERBS = (
+    "draw",
+    "take",
+    "buyin",
+    "down",
+    "downok",
+    "downedit",
+    "layoff",
+    "swap",
+    "sort",
+    "refresh",
+    "back",
+    "hint",
+    "layall",
+    "leave",
+    "leaveok",
+    "opts",
+    "bask",
+    "bhelp",
+    "bnever",
+    "buy",
+    "pass",
+    "unbuy",
+)
+SELECT_VERBS = (
+    "discard",
+    "layoff",
+    "swap",
+    "meld",
+    "place",
+    "laybatch",
+    "finish",
+    "downpick",
+    "takethrow",
+    "laystart",
+)
+
+_PREFIX = r"(?P<table>[0-9]{1,19}):(?P<tag>[0-9a-f]{8}):(?P<sort>[sr]):"
+HAND_BUTTON_TEMPLATE = r"sh:h:" + _PREFIX + r"(?P<verb>" + "|".join(BUTTON_VERBS) + r")"
+HAND_SELECT_TEMPLATE = (
+    r"sh:hs:"
+    + _PREFIX
+    + r"(?P<verb>"
+    + "|".join(SELECT_VERBS)
+    + r")(?::(?P<arg>[0-9A-Za-z]{1,4}))?"
+)
+
+
+class HandButton(Control[discord.ui.Button[Any]], template=HAND_BUTTON_TEMPLATE):
     """A button of the private hand."""
 
     def __init__(
@@ -72,25 +131,19 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         self.table_id, self.tag, self.sort, self.verb = table_id, tag, sort, verb
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-    ) -> HandButton:
+    def from_match(cls, match: re.Match[str]) -> HandButton:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
         return cls(parse_id(match["table"]), match["tag"], sort, match["verb"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if await answer_hand_on_public(interaction, self.table_id):
-                return
-            modal = self.verb == "downedit"
-            async with answers.for_click(interaction, self.table_id, fresh=False, modal=modal):
-                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if await answer_hand_on_public(interaction, self.table_id):
+            return
+        modal = self.verb == "downedit"
+        async with answers.for_click(interaction, self.table_id, fresh=False, modal=modal):
+            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, None)
 
 
-class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_SELECT_TEMPLATE):
+class HandSelect(Control[discord.ui.Select[Any]], template=HAND_SELECT_TEMPLATE):
     """A select menu of the private hand (discard, lay off, swap)."""
 
     def __init__(
@@ -120,24 +173,18 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         self.table_id, self.tag, self.sort, self.verb = table_id, tag, sort, verb
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-    ) -> HandSelect:
+    def from_match(cls, match: re.Match[str]) -> HandSelect:
         sort: SortMode = "r" if match["sort"] == "r" else "s"
         return cls(
             parse_id(match["table"]), match["tag"], sort, match["verb"], arg=match["arg"] or ""
         )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if await answer_hand_on_public(interaction, self.table_id):
-                return
-            values = [str(value) for value in self.item.values]
-            async with answers.for_click(interaction, self.table_id, fresh=False):
-                await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if await answer_hand_on_public(interaction, self.table_id):
+            return
+        values = [str(value) for value in self.item.values]
+        async with answers.for_click(interaction, self.table_id, fresh=False):
+            await hand_click(interaction, self.table_id, self.tag, self.sort, self.verb, values)
 
 
 async def answer_hand_on_public(interaction: discord.Interaction[Any], table_id: int) -> bool:
@@ -428,10 +475,102 @@ def leave_confirmation(
     return text_layout(t("hand.leave_confirm", language), [[yes, keep]])
 
 
-#: ``hand_files`` and ``modal_fields`` are given here too, beside the hand they belong to.
+# -- the answer's picture, its note and the follower -----------------------------------------------
+#
+# How a hand message is answered besides its controls: the picture beside its text, the note
+# above a hand redrawn after a click on an older screen, and the hand's follower held off while
+# the answer goes out.
+
+
+async def hand_files(
+    snap: SeatSnapshot,
+    sort: SortMode,
+    mode: Mode = "main",
+    language: Language = DEFAULT_LANGUAGE,
+) -> list[discord.File]:
+    """The picture of the hand, the proposed lay-down's cards raised in ``down``; text and
+    picture always show the same hand, because both come from the same snapshot."""
+    if snap.over:
+        return []
+    proposal = _proposal(snap, mode)
+    return [
+        await hand_picture_for(
+            snap.view.hand or (),
+            proposal,
+            by_rank=sort == "r",
+            language=language,
+            four_colour=snap.four_colour,
+        )
+    ]
+
+
+def _proposal(snap: SeatSnapshot, mode: Mode) -> tuple[Card, ...]:
+    """The cards of the proposed lay-down, raised in the picture of ``mode``."""
+    if mode not in ("down", "main"):
+        return ()
+    down = next((a for a in snap.legal if isinstance(a, GoDown)), None)
+    return () if down is None else tuple(c.card for m in down.melds for c in m.cards)
+
+
+def picture_key(
+    snap: SeatSnapshot, sort: SortMode, mode: Mode = "main", language: Language = DEFAULT_LANGUAGE
+) -> Hashable:
+    """Everything the picture of ``hand_files`` depends on: two screens with the same key
+    show the same picture, so a message that shows it already keeps it (no upload)."""
+    proposal = tuple(sorted(str(c) for c in _proposal(snap, mode)))
+    hand = tuple(str(c) for c in snap.view.hand or ())
+    return (hand, proposal, sort, language, snap.four_colour)
+
+
+def following(
+    interaction: discord.Interaction[Any],
+    follower: Any,
+    snap: SeatSnapshot,
+    sort: SortMode,
+    mode: Mode,
+    *,
+    fresh: bool,
+) -> bool:
+    """Tell the ``follower`` (if any) what the answer to ``interaction`` shows, before anything
+    is awaited; ``True`` when the message answered (``fresh``: a new one) shows the same
+    picture already, as the follower knows: the answer's layout names it, nothing is sent."""
+    if follower is None:
+        return False
+    picture = picture_key(snap, sort, mode, interaction_language(interaction))
+    message_id = None if fresh or interaction.message is None else interaction.message.id
+    kept = message_id is not None and bool(
+        follower.shows(snap.table_id, snap.user_id, message_id, picture)
+    )
+    if not snap.over:
+        follower.shown(interaction, snap, sort, message_id=message_id, picture=picture)
+    return kept
+
+
+@contextlib.asynccontextmanager
+async def answering_hand(
+    interaction: discord.Interaction[Any], table_id: int
+) -> AsyncIterator[None]:
+    """While a click or a submitted form on this player's hand is answered, no push redraws
+    that hand (one already on its way lands first): a push of the change the answer made
+    could otherwise land after the answer and wipe its note ("You went down!")."""
+    follower = getattr(interaction.client, "hands", None)
+    if follower is None:
+        yield
+        return
+    await follower.answering(table_id, interaction.user.id)
+    try:
+        yield
+    finally:
+        follower.answered(table_id, interaction.user.id, click=True)
+
+
+def stale_note(key: str, language: Language) -> str:
+    """The note above a hand redrawn because the control clicked was on an older screen."""
+    return t(key, language, stale=refusal_text(StaleControl(), language))
+
+
 __all__ = [
     "BUY_PREF_VERBS",
-    "STYLES",
     "HandButton",
     "HandSelect",
     "answer_hand_on_public",
@@ -439,8 +578,8 @@ __all__ = [
     "hand_files",
     "leave_confirmation",
     "melds_form_submitted",
-    "modal_fields",
     "open_hand",
+    "picture_key",
     "play_and_show",
     "render_hand",
     "show_snapshot",

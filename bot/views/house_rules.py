@@ -12,6 +12,7 @@ working after a restart.
 from __future__ import annotations
 
 import json
+import re
 import typing
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ import discord
 
 from bot.ground.errors import UserError
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
 from engine.rules import Rules
 
@@ -200,9 +201,7 @@ def house_rules_panel(
     return content, ui
 
 
-class HouseRulesSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=HOUSE_RULES_TEMPLATE
-):
+class HouseRulesSelect(Control[discord.ui.Select[Any]], template=HOUSE_RULES_TEMPLATE):
     """One select of the panel: the rule sets, or one theme's ``option = value`` pairs."""
 
     def __init__(
@@ -223,33 +222,26 @@ class HouseRulesSelect(
         self.table_id, self.group = table_id, group
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> HouseRulesSelect:
+    def from_match(cls, match: re.Match[str]) -> HouseRulesSelect:
         return cls(parse_id(match["table"]), match["group"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            service = interaction.client.service
-            data: Any = interaction.data or {}
-            values = list(self.item.values) or list(data.get("values", []))
-            choice = str(values[0]) if values else ""
-            if self.group == "preset":
-                table = await service.set_house_rule(
-                    self.table_id, interaction.user.id, preset=choice
-                )
-            else:
-                option, _, text = choice.partition("=")
-                try:
-                    value = json.loads(text)
-                except ValueError:
-                    value = None
-                if option not in GROUPS[self.group][1] or value not in choices(option):
-                    raise UserError(
-                        "That is not a house rule of this panel.", code="not_a_house_rule"
-                    )
-                table = await service.set_house_rule(
-                    self.table_id, interaction.user.id, option=option, value=value
-                )
-            content, ui = house_rules_panel(table, interaction_language(interaction))
-            await interaction.response.edit_message(content=content, view=ui)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        service = interaction.client.service
+        data: Any = interaction.data or {}
+        values = list(self.item.values) or list(data.get("values", []))
+        choice = str(values[0]) if values else ""
+        if self.group == "preset":
+            table = await service.set_house_rule(self.table_id, interaction.user.id, preset=choice)
+        else:
+            option, _, text = choice.partition("=")
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = None
+            if option not in GROUPS[self.group][1] or value not in choices(option):
+                raise UserError("That is not a house rule of this panel.", code="not_a_house_rule")
+            table = await service.set_house_rule(
+                self.table_id, interaction.user.id, option=option, value=value
+            )
+        content, ui = house_rules_panel(table, interaction_language(interaction))
+        await interaction.response.edit_message(content=content, view=ui)

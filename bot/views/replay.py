@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from typing import Any
 
 import discord
@@ -27,7 +28,7 @@ import discord
 from bot.ground.errors import UserError
 from bot.i18n import Language, interaction_language, t
 from bot.interactions import answers
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
 from bot.screens.attachments import hand_picture, table_file, table_image
 from bot.screens.replay_html import replay_html
@@ -164,7 +165,7 @@ def _controls(replay: GameReplay, index: int, language: Language) -> discord.ui.
     return view
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY_BUTTON_TEMPLATE):
+class ReplayButton(Control[discord.ui.Button[Any]], template=REPLAY_BUTTON_TEMPLATE):
     """A button of the replay message (or ``open``: of a message that offers a replay)."""
 
     def __init__(
@@ -192,35 +193,32 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPL
         self.table_id, self.step, self.verb = table_id, step, verb
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> ReplayButton:
+    def from_match(cls, match: re.Match[str]) -> ReplayButton:
         return cls(parse_id(match["table"]), int(match["step"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            answer = {"hand": PRIVATE, "notes": PRIVATE, "file": PRIVATE, "open": PUBLIC}.get(
-                self.verb, EDIT
-            )
-            replay = await load(interaction, self.table_id, answer)
-            if self.verb == "hand":
-                await show_hand(interaction, replay, self.step)
-            elif self.verb == "notes":
-                await show_notes(interaction, replay)
-            elif self.verb == "file":
-                await send_record(interaction, replay)
-            elif self.verb == "open":
-                await post_replay(interaction, replay)
-            else:
-                target = {
-                    "prev": self.step - 1,
-                    "next": self.step + 1,
-                    "deal": replay.next_deal(self.step),
-                }[self.verb]
-                await show_step(interaction, replay, target)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        answer = {"hand": PRIVATE, "notes": PRIVATE, "file": PRIVATE, "open": PUBLIC}.get(
+            self.verb, EDIT
+        )
+        replay = await load(interaction, self.table_id, answer)
+        if self.verb == "hand":
+            await show_hand(interaction, replay, self.step)
+        elif self.verb == "notes":
+            await show_notes(interaction, replay)
+        elif self.verb == "file":
+            await send_record(interaction, replay)
+        elif self.verb == "open":
+            await post_replay(interaction, replay)
+        else:
+            target = {
+                "prev": self.step - 1,
+                "next": self.step + 1,
+                "deal": replay.next_deal(self.step),
+            }[self.verb]
+            await show_step(interaction, replay, target)
 
 
-class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REPLAY_SELECT_TEMPLATE):
+class ReplaySelect(Control[discord.ui.Select[Any]], template=REPLAY_SELECT_TEMPLATE):
     """Jump to a deal: each option is a deal's first step."""
 
     def __init__(
@@ -250,22 +248,19 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REPL
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> ReplaySelect:
+    def from_match(cls, match: re.Match[str]) -> ReplaySelect:
         return cls(None, 0, "en", parse_id(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            replay = await load(interaction, self.table_id)
-            values = self.item.values
-            chosen = values[0] if values else ""
-            if not chosen.isdigit() or int(chosen) not in replay.deal_starts:
-                raise UserError("That is not a deal of this game.", code="replay_no_such_step")
-            await show_step(interaction, replay, int(chosen))
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        replay = await load(interaction, self.table_id)
+        values = self.item.values
+        chosen = values[0] if values else ""
+        if not chosen.isdigit() or int(chosen) not in replay.deal_starts:
+            raise UserError("That is not a deal of this game.", code="replay_no_such_step")
+        await show_step(interaction, replay, int(chosen))
 
 
-class GamesSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAMES_SELECT_ID):
+class GamesSelect(Control[discord.ui.Select[Any]], template=GAMES_SELECT_ID):
     """The history's select: a game's number opens its replay in a new message."""
 
     def __init__(self, options: list[discord.SelectOption] | None = None, placeholder: str = "…"):
@@ -278,16 +273,13 @@ class GamesSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=GAMES
         )
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> GamesSelect:
+    def from_match(cls, match: re.Match[str]) -> GamesSelect:
         return cls()
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            values = self.item.values
-            replay = await load(interaction, parse_id(values[0] if values else ""), PUBLIC)
-            await post_replay(interaction, replay)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values
+        replay = await load(interaction, parse_id(values[0] if values else ""), PUBLIC)
+        await post_replay(interaction, replay)
 
 
 async def show_step(interaction: discord.Interaction[Any], replay: GameReplay, index: int) -> None:

@@ -13,13 +13,14 @@ still playing is refused.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
 from bot.ground.errors import UserError
 from bot.i18n import Language, interaction_language, t
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
 from bot.service.results import record_of_table
 from bot.views.replay_notes import show_embed
@@ -36,7 +37,7 @@ def seeds_button(table_id: int, language: Language, *, row: int | None = None) -
     return SeedsButton(table_id, label=t("button.shuffle_seeds", language), row=row)
 
 
-class SeedsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEEDS_BUTTON_TEMPLATE):
+class SeedsButton(Control[discord.ui.Button[Any]], template=SEEDS_BUTTON_TEMPLATE):
     """Lists a finished game's deal seeds and their hashes, privately, to anyone who asks."""
 
     def __init__(self, table_id: int, *, label: str = "…", row: int | None = None) -> None:
@@ -52,16 +53,13 @@ class SeedsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEEDS
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> SeedsButton:
+    def from_match(cls, match: re.Match[str]) -> SeedsButton:
         return cls(parse_id(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            seeds = await finished_seeds(interaction, self.table_id)
-            language = interaction_language(interaction)
-            await show_embed(interaction, seeds_embed(self.table_id, seeds, language))
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        seeds = await finished_seeds(interaction, self.table_id)
+        language = interaction_language(interaction)
+        await show_embed(interaction, seeds_embed(self.table_id, seeds, language))
 
 
 async def finished_seeds(interaction: discord.Interaction[Any], table_id: int) -> tuple[str, ...]:

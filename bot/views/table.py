@@ -17,6 +17,7 @@ carries them: their clicks keep doing what they did, so nothing breaks mid-game.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +26,7 @@ from bot.ground.errors import NotHost, UserError
 from bot.i18n import Language, interaction_language, t, table_language
 from bot.i18n.terms import contract_text
 from bot.interactions import answers, guards
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
 from bot.interactions.threads import start_in_thread
 from bot.screens.attachments import TABLE_FILE
@@ -81,7 +82,7 @@ WRITES = frozenset(
 )
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
+class TableButton(Control[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
     """A button of the public table message."""
 
     def __init__(
@@ -99,32 +100,26 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         self.verb, self.table_id, self.window = verb, table_id, window
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-    ) -> TableButton:
+    def from_match(cls, match: re.Match[str]) -> TableButton:
         window = match["window"]
         if (match["verb"] in WINDOW_VERBS) != (window is not None):
             # A malformed id still gets an answer, from the callback.
             return cls("bad", parse_id(match["table"]))
         return cls(match["verb"], parse_id(match["table"]), window)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            if self.verb == "again":  # its table has closed: the service checks the channel
-                await play_again(interaction, self.table_id)
-                return
-            guards.table_here(interaction, self.table_id)
-            if self.verb not in WRITES:  # My hand answers in time itself; the rest only read
-                await table_click(interaction, self.verb, self.table_id, self.window)
-                return
-            # Its lock (2 s at most) and its write (2 s) could pass Discord's 3 s: deferred
-            # by the watchdog if not answered in time, at once if the table is held now.
-            fresh = self.verb != "start" and self.verb != "unbuy"  # a new private message
-            async with answers.for_click(interaction, self.table_id, fresh=fresh):
-                await table_click(interaction, self.verb, self.table_id, self.window)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        if self.verb == "again":  # its table has closed: the service checks the channel
+            await play_again(interaction, self.table_id)
+            return
+        guards.table_here(interaction, self.table_id)
+        if self.verb not in WRITES:  # My hand answers in time itself; the rest only read
+            await table_click(interaction, self.verb, self.table_id, self.window)
+            return
+        # Its lock (2 s at most) and its write (2 s) could pass Discord's 3 s: deferred
+        # by the watchdog if not answered in time, at once if the table is held now.
+        fresh = self.verb != "start" and self.verb != "unbuy"  # a new private message
+        async with answers.for_click(interaction, self.table_id, fresh=fresh):
+            await table_click(interaction, self.verb, self.table_id, self.window)
 
 
 async def play_again(interaction: discord.Interaction[Any], table_id: int) -> None:

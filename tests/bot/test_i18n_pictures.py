@@ -40,7 +40,7 @@ def test_no_picture_draws_an_english_word(language: str, monkeypatch: pytest.Mon
     """Every text drawn on the table, a hand and the score sheet, caught as it is drawn."""
     from PIL import ImageDraw
 
-    from bot.screens import render_hand, render_score_sheet, render_table
+    from bot.screens import draw_hand, render_score_sheet, render_table
     from bot.screens.cards import clear_caches
     from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 
@@ -57,8 +57,8 @@ def test_no_picture_draws_an_english_word(language: str, monkeypatch: pytest.Mon
     clear_caches()  # faces are cached: draw them again, in this language
     for players in (2, 4, 8):
         render_table(table_view(players), language=language)  # type: ignore[arg-type]
-    render_hand(HAND_15, language=language)  # type: ignore[arg-type]
-    render_hand([], language=language)  # type: ignore[arg-type]
+    draw_hand(HAND_15, language=language)  # type: ignore[arg-type]
+    draw_hand([], language=language)  # type: ignore[arg-type]
     render_score_sheet(NAMES, SHEET_8x10, language)  # type: ignore[arg-type]
     clear_caches()
     names = {word.lower() for name in NAMES for word in name.split()}

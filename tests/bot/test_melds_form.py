@@ -8,7 +8,7 @@ from typing import Any
 
 import simcord
 
-from bot.views.hand import modal_fields
+from bot.views.melds_form import modal_fields
 from engine.cards import parse_cards
 
 from .helpers import open_hand, open_table, start

@@ -10,7 +10,7 @@ from dataclasses import replace
 import simcord
 from PIL import Image, ImageChops, ImageStat
 
-from bot.screens import render_hand
+from bot.screens import draw_hand
 from bot.screens.attachments import (
     HAND_COLOURS,
     HAND_FILE,
@@ -120,7 +120,7 @@ async def test_the_uploaded_hand_is_a_smaller_webp_of_the_same_cards() -> None:
     hand = parse_cards("8H 8S 8C KD KC KS 3D 5C 7S 9H JD JK")
     picture = await hand_picture_for(hand, parse_cards("8H 8S 8C"))
     upload = picture.fp.read()
-    png = render_hand(hand, highlight={0, 1, 2})
+    png = draw_hand(hand, highlight={0, 1, 2})
     assert picture.filename == HAND_FILE == "hand.webp"
     assert upload[:4] == b"RIFF" and upload[8:12] == b"WEBP" and len(upload) < 0.7 * len(png)
     # Smaller than the same few colours as a PNG squeezed hard, which is what went up before.

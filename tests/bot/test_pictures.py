@@ -18,7 +18,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import LANGUAGES, Language, t
-from bot.screens import render_hand, render_score_sheet, render_table
+from bot.screens import draw_hand, render_score_sheet, render_table
 from bot.screens._draw import (
     CAP_HEIGHT,
     CARD_BG,
@@ -721,9 +721,9 @@ def test_four_colour_suits_are_a_rendering_choice_off_by_default() -> None:
     assert render_table(view) == render_table(view, four_colour=False)
     four = Image.open(io.BytesIO(render_table(view, four_colour=True)))
     assert _near(four, CLUB_GREEN, 20) > 200 and _near(four, DIAMOND_BLUE, 20) > 200
-    hand = Image.open(io.BytesIO(render_hand(HAND_15, four_colour=True)))
+    hand = Image.open(io.BytesIO(draw_hand(HAND_15, four_colour=True)))
     assert _near(hand, CLUB_GREEN, 20) > 100
-    assert render_hand(HAND_15) != render_hand(HAND_15, four_colour=True)
+    assert draw_hand(HAND_15) != draw_hand(HAND_15, four_colour=True)
 
 
 async def test_four_colour_passes_through_the_attachments() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.screens import render_hand, render_in_thread, render_score_sheet, render_table
+from bot.screens import draw_hand, render_in_thread, render_score_sheet, render_table
 from bot.screens._draw import CARD_BG, FELT, JOKER_PURPLE, RED, drawable
 from bot.screens.cards import HAND, TABLE, card_face, clear_caches
 from bot.screens.hand_picture import MARGIN, RAISE, layout_hand
@@ -124,7 +124,7 @@ def test_the_joker_is_purple_and_naturals_are_not() -> None:
 
 def test_hand_image_has_the_layout_size() -> None:
     layout = layout_hand(HAND_15)
-    image = png(render_hand(HAND_15))
+    image = png(draw_hand(HAND_15))
     assert image.size == (layout.width, layout.height)
     # One row of 15 overlapping cards: far narrower than 15 cards side by side.
     assert HAND.width * 4 < image.width < HAND.width * 15
@@ -132,24 +132,24 @@ def test_hand_image_has_the_layout_size() -> None:
 
 
 def test_a_long_hand_takes_two_rows() -> None:
-    one_row = png(render_hand(HAND_15)).size
-    two_rows = png(render_hand(HAND_15 + HAND_15[:6])).size
+    one_row = png(draw_hand(HAND_15)).size
+    two_rows = png(draw_hand(HAND_15 + HAND_15[:6])).size
     assert two_rows[1] > 2 * HAND.height > one_row[1]
     assert two_rows[0] < one_row[0]
 
 
 def test_hand_renders_are_byte_identical() -> None:
-    first = render_hand(HAND_15, highlight={0, 3})
+    first = draw_hand(HAND_15, highlight={0, 3})
     clear_caches()
-    assert render_hand(HAND_15, highlight={0, 3}) == first  # cold caches, same bytes
-    assert render_hand(HAND_15, highlight=[3, 0]) == first
+    assert draw_hand(HAND_15, highlight={0, 3}) == first  # cold caches, same bytes
+    assert draw_hand(HAND_15, highlight=[3, 0]) == first
 
 
 @pytest.mark.parametrize("group_by", ["suit", "rank"])
 def test_every_card_of_the_hand_shows_its_index(group_by: str) -> None:
     highlight = {0, 4, 14}
     layout = layout_hand(HAND_15, highlight=highlight, group_by=group_by)  # type: ignore[arg-type]
-    image = png(render_hand(HAND_15, highlight=highlight, group_by=group_by))  # type: ignore[arg-type]
+    image = png(draw_hand(HAND_15, highlight=highlight, group_by=group_by))  # type: ignore[arg-type]
     assert sorted(slot.index for slot in layout.slots) == list(range(len(HAND_15)))
     # The visible strip of each card: its index column, below the rounded corner.
     strip = (3, 9, HAND.step - 1, HAND.index_box[3])
@@ -181,8 +181,8 @@ def test_hand_is_sorted_and_grouped_by_suit_or_rank() -> None:
 
 
 def test_highlighted_cards_are_raised_and_outlined() -> None:
-    plain = png(render_hand(HAND_15))
-    marked = png(render_hand(HAND_15, highlight={2}))
+    plain = png(draw_hand(HAND_15))
+    marked = png(draw_hand(HAND_15, highlight={2}))
     assert plain.size == marked.size
     assert mean_difference(plain, marked) > 0.5
     slot = next(s for s in layout_hand(HAND_15, highlight={2}).slots if s.index == 2)
@@ -195,11 +195,11 @@ def test_highlighted_cards_are_raised_and_outlined() -> None:
 
 def test_highlight_outside_the_hand_is_refused() -> None:
     with pytest.raises(ValueError, match="15 cards"):
-        render_hand(HAND_15, highlight={15})
+        draw_hand(HAND_15, highlight={15})
 
 
 def test_an_empty_hand_still_renders() -> None:
-    image = png(render_hand([]))
+    image = png(draw_hand([]))
     assert image.width > HAND.width and image.height > HAND.height
 
 
@@ -305,7 +305,7 @@ def test_names_are_reduced_to_drawable_text() -> None:
 
 
 async def test_render_in_thread_gives_the_same_bytes() -> None:
-    assert await render_in_thread(render_hand, HAND_15, highlight={1}) == render_hand(
+    assert await render_in_thread(draw_hand, HAND_15, highlight={1}) == draw_hand(
         HAND_15, highlight={1}
     )
 
@@ -316,8 +316,8 @@ async def test_render_in_thread_gives_the_same_bytes() -> None:
 @pytest.mark.parametrize(
     ("name", "render"),
     [
-        ("hand_15", lambda: render_hand(HAND_15, highlight={0, 1, 2, 3})),
-        ("hand_by_rank", lambda: render_hand(HAND_15[:11], group_by="rank")),
+        ("hand_15", lambda: draw_hand(HAND_15, highlight={0, 1, 2, 3})),
+        ("hand_by_rank", lambda: draw_hand(HAND_15[:11], group_by="rank")),
         ("table_8", lambda: render_table(table_view(8))),
         ("table_8_compact", lambda: render_table(table_view(8), compact=True)),
         # The table message's picture: seats and melds, no turn (the text says whose).

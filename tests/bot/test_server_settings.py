@@ -116,8 +116,8 @@ def test_table_options_fill_from_defaults_then_fallback() -> None:
     defaults = GuildDefaults(preset="preset_004", threads=True)
     options = table_options(
         defaults,
-        given={"preset": None, "buy_seconds": None, "turn_seconds": 30, "language": None},
-        fallback={"preset": "standard", "buy_seconds": 8, "turn_seconds": 90, "language": "en"},
+        {"preset": "standard", "buy_seconds": 8, "turn_seconds": 90, "language": "en"},
+        turn_seconds=30,
     )
     assert options == {
         "language": "en",
@@ -125,4 +125,5 @@ def test_table_options_fill_from_defaults_then_fallback() -> None:
         "buy_seconds": 8.0,
         "turn_seconds": 30.0,
         "server_defaults": ["preset"],
+        "rules": {},
     }
