@@ -235,3 +235,52 @@ async def test_a_table_out_of_memory_times_out_and_opens_on_a_click(
     assert hand.acknowledged and hand.ephemeral
     assert "Draw from stock" in button_labels(hand.response)
     assert world.table is not None and service.rest() == 0  # its hand is followed now
+
+
+async def test_a_table_asleep_is_found_where_it_is_and_ended_there(store: SqliteStore) -> None:
+    """The channel watch ends the tables of a deleted channel or a server left: it finds the
+    ones out of memory too, and ending one reads it back first."""
+    clock = FakeClock()
+    service = service_on(store, clock, turn_seconds=24 * 3600.0)
+    try:
+        table = await started(service)
+        await settled(service, clock, table)
+        assert rest_now(service, clock) == 1
+        (place,) = service.places()
+        assert (place.id, place.guild_id, place.channel_id) == (table.id, 1, table.channel_id)
+        assert await service.abandon(table.id, "its channel was deleted") is not None
+        stored = await store.get_table(table.id)
+        assert stored is not None and stored.status == "abandoned"
+        assert service.places() == [] and service.timers.waiting == 0
+        assert await service.resident_in(table.channel_id) is None
+    finally:
+        await service.close()
+
+
+async def test_many_tables_wait_on_one_wheel_and_wake_in_turn(store: SqliteStore) -> None:
+    """Each table's wake is an entry of one wheel, without a task of its own: the one due
+    goes off, the others wait, and re-arming a table whose deadline passed wakes it at once."""
+    clock = FakeClock()
+    service = service_on(store, clock, turn_seconds=24 * 3600.0)
+    try:
+        soon = await started(service, channel=2, turn_seconds=0.05)
+        later = await started(service, channel=3, turn_seconds=5.0)
+        far = await started(service, channel=4)
+        tables = (soon, later, far)
+        assert service.timers.waiting == 3
+        assert all(t.timer is None for t in tables)  # waiting costs no task
+        versions = [t.version for t in tables]
+        clock.advance(1)  # past the short turn only; the wheel's handle goes off in 50 ms
+
+        async def moved(table: LiveTable, version: int) -> None:
+            while table.version == version:
+                await asyncio.sleep(0.005)
+
+        await asyncio.wait_for(moved(soon, versions[0]), 5)
+        assert [t.version for t in tables[1:]] == versions[1:]
+        clock.advance(10)  # past the second turn too: armed again, it goes off at once
+        service.timers.arm(later)
+        await asyncio.wait_for(moved(later, versions[1]), 5)
+        assert far.version == versions[2] and far.alarm is not None and far.timer is None
+    finally:
+        await service.close()
