@@ -180,7 +180,7 @@ class Timers:
         self._tables: dict[int, LiveTable] = {}
         self._order = itertools.count()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._handle: asyncio.TimerHandle | None = None
+        self._handle: asyncio.Handle | None = None
         #: The wake the handle sleeps for, and whether it goes off at once (it was due).
         self._handle_at = math.inf
         self._handle_now = False
@@ -293,7 +293,12 @@ class Timers:
         if self._handle is not None:
             self._handle.cancel()
         delay = max(0.0, at - self.clock())
-        self._handle = loop.call_later(delay, self._tick, at)
+        # A wake due now goes off in the loop's next turn, not after a timer of no length: a
+        # simulated loop moves its clock for those, and the next wake would be set from there.
+        if delay == 0.0:
+            self._handle = loop.call_soon(self._tick, at)
+        else:
+            self._handle = loop.call_later(delay, self._tick, at)
         self._handle_at, self._handle_now = at, delay == 0.0
 
     def _tick(self, slept_for: float) -> None:
