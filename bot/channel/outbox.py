@@ -76,9 +76,9 @@ class Outbox:
     host_told: bool = False
     #: The table message was deleted (an edit found it gone): the next draw posts it anew.
     gone: bool = False
-    #: A post of the table message failed in a way that may have posted it all the same (a
-    #: 5xx, a timeout): the next move looks for such a stray and strips it.
-    unsure: bool = False
+    #: The table message stripped ahead of a move whose post has not gone out yet: the
+    #: retry does not strip it again.
+    stripped: int | None = None
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
@@ -86,6 +86,7 @@ RATE = (5, 5.0)
 #: Lines of what happened kept in the table message's text.
 RECENT_LINES = 6
 #: When every person follows their open hand (their turn, Buy and Pass reach them there),
-#: the table message is only read: it is redrawn at most once per this many ``interval``s,
-#: so a turn's draw, discard and window become one edit and quick turns share one.
-QUIET_TURNS = 5
+#: the table message is only read (by spectators): it is redrawn at most once per this many
+#: ``interval``s (12 s), so a turn's draw, discard and window become one edit and two or
+#: three quick turns share one.
+QUIET_TURNS = 8

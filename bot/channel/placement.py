@@ -22,7 +22,7 @@ from bot.i18n import DEFAULT_LANGUAGE, t, table_language
 from bot.screens.attachments import (
     table_file,
 )
-from bot.views.table import plain_layout
+from bot.views.table import plain_layout, render_table
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -76,28 +76,89 @@ class Placement:
         """Post the table message (``layout``, with ``text`` on top) anew at the bottom; the
         old one keeps only its text (what happened, the ping), so the channel reads as a short
         log with one table at the end. ``old_gone``: the old one was deleted, so there is
-        nothing to strip."""
+        nothing to strip.
+
+        The old one is stripped *before* the new one is posted, so that from the moment the
+        new one is in the channel it is the only message with live table controls, whatever
+        Discord refuses on the way. A refused strip posts nothing (the old message stays the
+        live one until the retry). A refused post gives the old message its controls back,
+        drawn as now, unless the post may have landed despite its error (a 5xx, a timeout):
+        then the channel is looked at, and a post found there becomes the table message."""
         channel = await self._channel(table.channel_id)
         old = None if old_gone else self._message_id(box, table)
-        await self._spend(box)
         language = table_language(table.record.options)
+        if old is not None and old != box.stripped:
+            box.to_strip.append((old, box.posted_text or None))
+        await self._strip_old(box)
+        box.stripped = old
+        await self._spend(box)
         try:
             message = await channel.send(
                 view=layout, file=table_file(picture, language), allowed_mentions=MENTION_USERS
             )
         except Exception as error:
-            box.unsure = box.unsure or may_have_landed(error)
+            landed_maybe = may_have_landed(error)
+            found = await strays(channel, self.bot.user.id, old, 0) if landed_maybe else []
+            if found:  # it landed, ping and all: it is the table message, drawn anew
+                landed = max(found)
+                box.to_strip.extend(stray for stray in found if stray != landed)
+                await self._adopt(box, table, landed[0], text, layout, picture)
+                return
+            if old is not None:
+                await self._restore(box, table, picture)
             raise
         self.notices += 1
-        if old is not None:  # stripped by ``_strip_old``, retried until it is
-            box.to_strip.append((old, box.posted_text or None))
-        if box.unsure:  # an earlier try may be in the channel too, with live controls
-            box.unsure = False
-            box.to_strip.extend(await strays(channel, self.bot.user.id, old, message.id))
+        box.stripped = None
         box.message_id, box.posted_text, box.after = message.id, text, 0
         box.shown = fingerprint(layout)
         box.id_unsaved = True
         await self._save_message_id(box, table.id)
+
+    async def _restore(self, box: Outbox, table: TableSnapshot, picture: bytes) -> None:
+        """The move's post did not land: the stripped table message gets its controls back,
+        drawn as now under its own words (the new ping waits for the move), so the channel
+        keeps one live table until the move is retried."""
+        language = table_language(table.record.options)
+        alt = t("picture.alt_table", language)
+        layout = render_table(table, news=box.posted_text or "", picture=alt)
+        files = [table_file(picture, language)]
+        try:
+            if await self._edit_message(box, table, layout, files):
+                box.stripped, box.shown = None, fingerprint(layout)
+        except Exception as error:
+            log.info(
+                "%s: the table message waits for the retry without controls (%s)",
+                at_table(table),
+                type(error).__name__,
+            )
+
+    async def _adopt(
+        self,
+        box: Outbox,
+        table: TableSnapshot,
+        message_id: int,
+        text: str,
+        layout: discord.ui.LayoutView,
+        picture: bytes,
+    ) -> None:
+        """Make ``message_id``, a post that landed despite its error, the table message, and
+        edit it into ``layout`` (it shows the try that failed). Its ping went out with it, so
+        the move is done even if this edit or a strip is refused: the next round retries the
+        strips, and the next change draws the table again."""
+        box.message_id, box.posted_text, box.after, box.stripped = message_id, text, 0, None
+        box.shown, box.id_unsaved = None, True
+        await self._save_message_id(box, table.id)
+        files = [table_file(picture, table_language(table.record.options))]
+        try:
+            await self._strip_old(box)
+            if await self._edit_message(box, table, layout, files):
+                box.shown = fingerprint(layout)
+        except Exception as error:
+            log.info(
+                "%s: the table message waits for its next edit (%s)",
+                at_table(table),
+                type(error).__name__,
+            )
 
     async def _save_message_id(self, box: Outbox, table_id: int) -> None:
         """Record where the table message is; a refused write is retried with the next round

@@ -8,7 +8,7 @@ so the channel gets as few calls as the players need:
   single edit drawn from the latest state (one per ``interval``, 1.5 s by default).
 - When every present person follows their open hand (their turn, and the buy window's Buy
   and Pass, reach them there), the table message is only read: edits wait ``quiet_interval``
-  (5 intervals, 7.5 s), so a turn's draw, discard and window, or two quick turns, are one edit.
+  (8 intervals, 12 s), so a turn's draw, discard and window, or two quick turns, are one edit.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
   when it changed (the message keeps its attachment otherwise, and its layout's media gallery
   names it again): it draws the seats and their melds, while the upcard, the stock and the
@@ -17,8 +17,12 @@ so the channel gets as few calls as the players need:
   must be: a person's turn begins and their open hand can't be updated for them (no live
   interaction), so the new message pings them and offers **My hand**; or other messages have
   pushed it out of the last three. Computers and players who follow their hand get no ping.
-- Each channel spends at most 5 calls in any 5 s (``RATE``), waiting otherwise.
-- Score sheets after each deal and the final standings are messages of their own.
+- Each channel spends at most 5 calls in any 5 s (``RATE``), waiting otherwise, and every
+  call counts against the token's budget (``bot.channel.budget``): when the token is busy, an
+  edit only spectators read waits for room and merges with the changes after it, while pings
+  and recaps go first.
+- Score sheets after each deal and the final standings are messages of their own; the deal's
+  last moves open its score sheet's words rather than a message before it.
 
 Every message here is a Components V2 layout (``bot.views.table.public_layout``): words in
 text displays, the picture full width, the buttons last.
@@ -30,11 +34,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
+from bot.channel.budget import PING, RECAP, TABLE, TokenBudget, process_share
 from bot.channel.delivery import Delivery
 from bot.channel.pacing import ChannelPace
 from bot.i18n import t, table_language
@@ -88,6 +94,13 @@ class Publisher(Placement):
         #: The pace of a table whose players all follow their hands: a few turns per edit.
         self.quiet_interval = QUIET_TURNS * interval if quiet_interval is None else quiet_interval
         self.boxes: dict[int, Outbox] = {}
+        #: This process's share of the token's calls; every REST call on the token counts.
+        shards = getattr(bot, "shard_set", None)
+        share = process_share(len(shards.ids), shards.count) if shards is not None else None
+        self.budget = TokenBudget() if share is None else TokenBudget(share)
+        http = getattr(bot, "http", None)
+        if http is not None and hasattr(http, "request"):
+            self.budget.attach(http)
         self.edits = 0
         self.notices = 0
         #: Set by ``flush``: outboxes stop pacing and send what they hold at once.
@@ -232,6 +245,15 @@ class Publisher(Placement):
             if not table.is_computer(number) and not table.is_away(number)
         )
 
+    def _rank(self, box: Outbox) -> int:
+        """The budget priority of what ``box`` holds: a ping or a strip before a recap
+        before an edit only spectators read (``bot.channel.budget``)."""
+        if box.pings or box.to_strip:
+            return PING
+        if box.sheets or box.lines or box.table is None or not box.table.playing:
+            return RECAP
+        return TABLE
+
     def watched(self, table_id: int) -> tuple[int, ...]:
         """The channel side needs no seat's screen."""
         return ()
@@ -269,23 +291,36 @@ class Publisher(Placement):
                     await asyncio.sleep(min(wait, self.interval) if self.interval > 0 else wait)
                 finally:
                     box.pacing = False
+            rank = self._rank(box)
+            if not self._hurry and rank >= RECAP and not self.budget.has_room(rank):
+                box.pacing = True  # the token is busy: what this box holds keeps merging
+                try:
+                    await self.budget.wait_room(rank)  # then draws what is latest
+                finally:
+                    box.pacing = False
             if self.boxes.get(box.channel_id) is not box:
                 return  # forgotten while waiting: its channel is gone
+            rank = self._rank(box)
             table, box.table = box.table, None
             lines, box.lines = box.lines, []
             sheets, box.sheets = box.sheets, []
             try:
-                await self._strip_old(box)
-                if box.id_unsaved and box.last is not None:
-                    await self._save_message_id(box, box.last.id)
-                if table is not None and table.playing:
-                    await self._show_game(box, table, lines)
-                    table, lines = None, []
-                else:
-                    if table is not None:
-                        await self._edit(box, table)
-                        table = None
-                    await self._send(box, lines)
+                if lines and sheets and not (table is not None and table.playing):
+                    # The deal's last moves open its recap, not a message of their own.
+                    sheets[0] = replace(sheets[0], text="\n".join([*lines, sheets[0].text]))
+                    lines = []
+                with self.budget.tagged(rank):
+                    await self._strip_old(box)
+                    if box.id_unsaved and box.last is not None:
+                        await self._save_message_id(box, box.last.id)
+                    if table is not None and table.playing:
+                        await self._show_game(box, table, lines)
+                        table, lines = None, []
+                    else:
+                        if table is not None:
+                            await self._edit(box, table)
+                            table = None
+                        await self._send(box, lines)
                 while sheets:
                     done = sheets[0]
                     channel = await self._channel(box.channel_id)
@@ -299,11 +334,12 @@ class Publisher(Placement):
                     elif box.channel_id in self.pausing and box.last is not None:
                         rows.append(next_deal_row(box.last.id, done.language))
                     alt = t("picture.alt_sheet", done.language)
-                    await channel.send(
-                        view=sheet_layout(done.text, (SHEET_FILE, alt), rows),
-                        file=picture,
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+                    with self.budget.tagged(RECAP):
+                        await channel.send(
+                            view=sheet_layout(done.text, (SHEET_FILE, alt), rows),
+                            file=picture,
+                            allowed_mentions=discord.AllowedMentions.none(),
+                        )
                     box.after += 1
                     self.notices += 1
                     del sheets[0]

@@ -116,7 +116,9 @@ def commitment_line(change: Change, language: Language) -> list[str]:
     view = change.table.view
     if view is None or view.commitment is None:
         return []
-    return [t("notice.shuffle_commitment", language, commitment=view.commitment)]
+    # The first 16 digits: one short line, still beyond forging; **Shuffle seeds** lists each
+    # seed beside its whole hash once the game is over.
+    return [t("notice.shuffle_commitment", language, commitment=view.commitment[:16])]
 
 
 def deal_end_events(events: list[Event]) -> list[Event]:
@@ -143,11 +145,13 @@ def deal_end_text(change: Change, ended: DealEnded, language: Language) -> str:
     key = "notice.sheet_after_deal" if view.rules.game == "shanghai" else "notice.sheet_after_hand"
     parts.append(t(key, language, deal=ended.deal))
     rummy = view.rules.game == "rummy"
-    parts.append(score_sheet_text(names, view.score_sheet, language, hands=rummy))
     over = next((e for e in change.events if isinstance(e, GameEnded)), None)
+    sheet = score_sheet_text(names, view.score_sheet, language, hands=rummy, over=over is not None)
+    parts.append(sheet)
     if over is not None:
         parts.append(t("notice.game_over", language, number=table.id))
         parts.append(standings_text(names, list(over.totals), over.winners))
+        parts.append("")  # the numbered standings end here: the lines after are not their last
         parts.append(winner_line(names, list(over.totals), over.winners, view.rules.game, language))
         if over.deal_seeds:  # public now; the button under this message lists them
             parts.append(t("notice.seeds_revealed", language))

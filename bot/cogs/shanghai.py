@@ -29,6 +29,7 @@ from bot.screens.text import rules_text
 from bot.service import guild_settings, rules_for
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
+from bot.views.rules_pages import RulesPageButton, full_rules_view
 from bot.views.table import (
     NO_PINGS,
     TableButton,
@@ -248,16 +249,22 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)
             if rules.game != "rummy":  # what a newcomer needs first, before any detail
                 heading += "\n" + t("rules.basics", language)
-            if settings.rules_url:  # the players' page (docs/RULES.md), after the basics
+            # The whole game for players: the server's page when it has one, else the pages
+            # behind **📖 Full rules** under the last message of this answer.
+            pages = None if settings.rules_url else full_rules_view(language)
+            if settings.rules_url:
                 heading += "\n" + t("rules.full_link", language, url=settings.rules_url)
             else:
-                heading += "\n" + t("rules.full_file", language)
+                heading += "\n" + t("rules.full_pages", language)
             body = f"{heading}\n{text}"
             if len(body) + len(extra) < 1990:  # one message when it fits (Discord: 2000)
                 body, extra = f"{body}\n{extra}", ""
-            await interaction.response.send_message(body[:1990], ephemeral=True)
+            none: Any = discord.utils.MISSING  # no view at all, as without one
+            first = pages if pages is not None and not extra else none
+            await interaction.response.send_message(body[:1990], ephemeral=True, view=first)
             if extra:  # Dutch and Spanish say more: the house rules follow on their own
-                await interaction.followup.send(extra[:1990], ephemeral=True)
+                last = pages if pages is not None else none
+                await interaction.followup.send(extra[:1990], ephemeral=True, view=last)
 
     @app_commands.command(name="table")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
@@ -425,6 +432,7 @@ TABLE_CONTROLS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HouseRulesSelect,
     EndButton,
     board.RemoveButton,
+    RulesPageButton,
 )
 
 

@@ -229,6 +229,11 @@ class _Screen:
             upcard = card_text(view.upcard)
             self.button("buy", "button.buy", "success", 0, card=upcard)
             self.button("pass", "button.pass", "secondary", 0)
+            why = snap.buy_why
+            if why is not None:  # the question says in a few words why the buy is worth it
+                self.extra.append(
+                    self.t(f"buy.why.{why.code}", card=upcard, count=why.count, hold=why.hold)
+                )
         if snap.buy_requested:
             self.button("unbuy", "buy.take_back", "secondary", 0)
         proposal = next((a for a in legal if isinstance(a, GoDown)), None)

@@ -30,6 +30,18 @@ from engine.players.review import Note, NoteReason
 
 #: The reason params that hold a card code, worded as the screens print a card.
 CARD_PARAMS = frozenset({"card", "thrown"})
+#: The reason param that counts cards, by reason code: it picks the message's plural form
+#: ("1 card", "2 cards").
+COUNTED = {
+    "go_down_now": "cards",
+    "hold_for_out_in_one": "cards",
+    "buy_needed": "short",
+    "buy_close": "left",
+    "buy_no_help": "penalty",
+    "buy_too_costly": "penalty",
+    "upcard_shortens": "gain",
+    "threw_needed": "needs",
+}
 #: Discord's limits: an embed field's value, and the whole embed's text.
 FIELD_LIMIT = 1024
 EMBED_LIMIT = 6000
@@ -40,6 +52,9 @@ def reason_text(reason: NoteReason, language: Language) -> str:
     params: dict[str, Param] = {
         key: _card(value) if key in CARD_PARAMS else value for key, value in reason.params.items()
     }
+    counted = COUNTED.get(reason.code)
+    if counted is not None and isinstance(params.get(counted), int):
+        params["count"] = params[counted]
     return t(f"notes.reason.{reason.code}", language, **params)
 
 

@@ -28,16 +28,24 @@ def _clean(name: str) -> str:
 
 
 def players_text(game: PlayedGame, language: Language) -> str:
-    """Each seat, the winners starred, with the person's total (``🏆 ann 0 · bob 45``)."""
+    """Each seat, the winners starred, with the person's total (``🏆 ann 0 · bob 45``). A
+    computer is named as the table named it ("Computer 1 (normal)", no second "computer")
+    and has no stored total; a game no person won was won by a computer: the one computer of
+    the game is starred, or the line says a computer won."""
     results = {row.seat: row for row in game.results}
+    computers = [index for index in range(len(game.seats)) if index not in results]
+    person_won = any(row.is_winner for row in game.results)
     parts = []
     for index, seat in enumerate(game.seats):
         row = results.get(index)
         if row is None:
-            parts.append(f"{_clean(seat.name)} ({t('replay.computer', language)})")
+            star = "🏆 " if not person_won and computers == [index] else ""
+            parts.append(f"{star}{_clean(seat.name)}")
         else:
             star = "🏆 " if row.is_winner else ""
             parts.append(f"{star}{_clean(row.name)} {row.total}")
+    if not person_won and len(computers) > 1:
+        parts.append("🏆 " + t("replay.computer_won", language))
     return " · ".join(parts)
 
 

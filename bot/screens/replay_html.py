@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.record import GameRecord, write_record
-from engine.replay import replay
+from engine.replay import Line, replay
 from engine.rules import describe_contract
 from engine.view import PlayerView
 
@@ -47,7 +47,10 @@ def replay_html(record: GameRecord, names: Mapping[str, str] | None = None) -> s
 def replay_data(record: GameRecord, names: Mapping[str, str] | None = None) -> Json:
     """What the page draws: the deals, the distinct meld layouts, every step (each from the
     spectator's view alone, plus the hands laid open where a deal ended) and the end."""
-    shown = [(names or {}).get(player, player) for player in record.seats]
+    shown = [
+        (names or {}).get(player) or default_name(player, seat)
+        for seat, player in enumerate(record.seats)
+    ]
     deals: list[Json] = []
     deal_keys: dict[tuple[int, int, str | None], int] = {}
     layouts: list[list[list[Any]]] = []
@@ -75,7 +78,7 @@ def replay_data(record: GameRecord, names: Mapping[str, str] | None = None) -> J
             "p": view.discard_size,
             "h": [[s.hand_size, int(s.is_down), s.buys_used, s.total] for s in view.seats],
             "m": layout_keys[melds],
-            "t": step.line.text(),
+            "t": _line_text(step.line, shown),
         }
         if step.revealed:
             row["r"] = [" ".join(str(card) for card in hand) for hand in step.revealed]
@@ -90,6 +93,23 @@ def replay_data(record: GameRecord, names: Mapping[str, str] | None = None) -> J
         "steps": steps,
         "end": _end(last, [deal["commitment"] for deal in deals]),
     }
+
+
+def default_name(player: str, seat: int) -> str:
+    """The name shown for ``player`` when the table's names are not known (a record read from
+    a file): a computer's id (``-3``) as the bot names computers, a person by their seat,
+    numbered as players count them; never a bare id."""
+    if player.startswith("-") and player[1:].isdigit():
+        return f"Computer {player[1:]}"
+    return f"Player {seat + 1}"
+
+
+def _line_text(line: Line, shown: list[str]) -> str:
+    """A step's line naming the player as the table did ("Ann: discard 7H"), not by id."""
+    if line.seat is None:
+        return line.text()
+    tail = "".join(f"; {note}" for note in line.notes)
+    return f"{shown[line.seat]}: {line.action}{tail}"
 
 
 def _deal(view: PlayerView, first_step: int) -> Json:
@@ -153,7 +173,7 @@ _PAGE = """<!DOCTYPE html>
 <p id="line"></p>
 <p id="status"></p>
 <p id="pile"></p>
-<table id="seats"><thead><tr><th>Seat</th><th>Player</th><th>Cards</th><th>Down</th>
+<table id="seats"><thead><tr><th>Player</th><th>Cards</th><th>Down</th>
 <th>Buys</th><th>Total</th></tr></thead><tbody></tbody></table>
 <section id="melds"></section>
 <section id="revealed"></section>
@@ -174,10 +194,11 @@ nav{display:flex;flex-wrap:wrap;gap:.4em;align-items:center}
 button,select{font:inherit;padding:.25em .6em;border-radius:4px;border:1px solid #8a7;
 background:#f4f1e8;color:#123}
 button:disabled{opacity:.45}
-main{padding:.6em 1em 2em;max-width:60em}
+main{padding:.6em .6em 2em;max-width:60em}
 #line{font-weight:600;font-size:1.05em}
-table{border-collapse:collapse;margin:.6em 0}
-th,td{border:1px solid #5b8c74;padding:.2em .6em;text-align:left}
+table{border-collapse:collapse;margin:.6em 0;width:100%;max-width:40em;table-layout:fixed}
+th,td{border:1px solid #5b8c74;padding:.2em .3em;text-align:left;overflow-wrap:anywhere}
+#seats th:first-child,#seats td:first-child{width:40%}
 tr.turn td{background:#1d5a43}
 .card{background:#fffdf6;color:#111;border-radius:3px;padding:0 .2em;margin:0 .1em;
 white-space:nowrap}
@@ -238,7 +259,7 @@ function render() {
   s.h.forEach((seat, i) => {
     const tr = body.insertRow();
     if (i === s.c && s.s !== "over") tr.className = "turn";
-    [i, names[i], seat[0], seat[1] ? "yes" : "", seat[2], seat[3]].forEach((v) => {
+    [(i + 1) + ". " + names[i], seat[0], seat[1] ? "yes" : "", seat[2], seat[3]].forEach((v) => {
       tr.insertCell().textContent = v; });
   });
   const melds = $("melds");
@@ -288,7 +309,7 @@ function drawFinal() {
   const h3 = document.createElement("h2"); h3.textContent = "Deal seeds"; box.append(h3);
   if (!end.seeds.length) box.append(para("An older shuffle: this game has no deal seeds."));
   end.seeds.forEach((seed, i) => {
-    const p = para("Deal attempt " + i + ": seed ");
+    const p = para("Deal attempt " + (i + 1) + ": seed ");
     const code = document.createElement("code"); code.textContent = seed.seed;
     const commit = document.createElement("code"); commit.textContent = seed.commitment || "-";
     const mark = document.createElement("span");

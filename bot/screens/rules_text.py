@@ -43,6 +43,7 @@ def rules_text(
         t("rules.players", language, low=rules.players[0], high=rules.players[1]),
         t("rules.deals", language, count=rules.num_deals),
         *contracts,
+        "",  # a blank line ends the numbered list: what follows is not part of its last item
         t("rules.wilds_deuces" if rules.deuces_wild else "rules.wilds", language, limit=limit),
         buying,
         t(f"rules.{rules.contract_meld_size}", language, layoff=layoff),

@@ -33,6 +33,7 @@ from bot.screens._draw import (
     star_points,
     text_width,
 )
+from bot.screens.short_names import distinct_names
 
 WIDTH = 480
 #: The width a phone shows the picture at, and the cap height every text keeps there.
@@ -267,11 +268,12 @@ def _draw_table(
 
     deal = t("picture.deal", language)
     draw.text((left + 6, top + middle), deal, fill=FAINT, font=font(TEXT), anchor="lm")
-    for player, label in enumerate(labels):
-        # A column too narrow for a readable name keeps the marker only (the legend below
-        # names everyone in full).
-        room = column - 26
-        name = fit(label, TEXT, room) if room >= text_width("Ab…", TEXT) else ""
+    # A column too narrow for a readable name keeps the marker only (the legend below
+    # names everyone); the names are cut alike and kept apart ("Computer 1", "Computer 2").
+    room = column - 26
+    heads = distinct_names(labels, lambda text: text_width(text, TEXT) <= room)
+    for player, label in enumerate(heads):
+        name = label if room >= text_width("Ab…", TEXT) else ""
         width = text_width(name, TEXT) + 16 if name else 0
         x = centre(player) - width / 2
         _marker(draw, player, x + (5 if name else 0), top + middle, 5)
@@ -424,18 +426,18 @@ def _draw_legend(
     """A line, marker, name and total per player; a star for the winners (or leaders) and
     "winner" / "tied" after the total."""
     column = (WIDTH - 2 * MARGIN) / LEGEND_COLUMNS
-    for player, label in enumerate(labels):
+    # Every name cut alike, to the room the widest total and marks leave, and kept apart.
+    widest = max((text_width(f"{total}", TEXT) for total in totals), default=0) + 14
+    widest += (18 if starred else 0) + max((text_width(m, TEXT) + 4 for m in marks), default=0)
+    cuts = distinct_names(labels, lambda text: text_width(text, TEXT) <= column - 30 - widest)
+    for player, name in enumerate(cuts):
         x = MARGIN + column * (player % LEGEND_COLUMNS)
         y = top + LEGEND_ROW * (player // LEGEND_COLUMNS) + LEGEND_ROW / 2
-        colour = player_colour(player)
-        draw.line((x, y, x + 24, y), fill=colour, width=3)
+        draw.line((x, y, x + 24, y), fill=player_colour(player), width=3)
         _marker(draw, player, x + 12, y, 5)
         total = f"{totals[player]}"
         mark = marks[player] if player < len(marks) else ""
         star = player in starred
-        extra = text_width(total, TEXT) + 6 + (18 if star else 0)
-        extra += text_width(mark, TEXT) + 4 if mark else 0
-        name = fit(label, TEXT, column - 30 - extra - 8)
         draw.text((x + 30, y), name, fill=INK, font=font(TEXT), anchor="lm")
         tx = x + 36 + text_width(name, TEXT)
         draw.text((tx, y), total, fill=FAINT, font=font(TEXT), anchor="lm")

@@ -1,8 +1,12 @@
-"""The score sheet in words, for a phone: a short list per player instead of a table, each
-number named (this deal's score, the total), since a bare "95 95" reads as either.
+"""The score sheet in words, for a phone: a code block with one row per player, the name,
+the last deal's score and the total in fixed columns under named heads, then a line saying
+what the marks mean.
 
-A monospace table of eight columns is wider than a 390 px screen and scrolls sideways; these
-lines stay under ``TEXT_WIDTH`` characters, and the picture beside them has the grid.
+Proportional text breaks a row wherever the screen runs out; a code block keeps each row
+whole and the columns lined up, and these rows stay under ``TEXT_WIDTH`` characters, what a
+390 px screen shows of a code block without scrolling sideways. Names are cut to
+``NAME_WIDTH`` the same way on every row, and kept apart (``short_names``). Every deal's
+score is in the picture beside the words, whose grid has a column per player.
 """
 
 from __future__ import annotations
@@ -13,30 +17,26 @@ import discord
 
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.screens.score_sheet import best_seats
+from bot.screens.short_names import char_fits, distinct_names
 
-#: The text sheet's widest line, in characters: Discord's message column on a 390 px phone.
-TEXT_WIDTH = 36
-#: A name keeps at least this many characters before the marks after it give way.
-SHORTEST_NAME = 6
+#: The sheet's widest row, in characters: a code block on a 390 px phone.
+TEXT_WIDTH = 30
+#: The name column.
+NAME_WIDTH = 12
 
 
 def visible(line: str) -> str:
-    """``line`` as Discord shows it: without the bold markers and the escapes."""
-    return discord.utils.remove_markdown(line)
+    """``line`` as Discord shows it: without the bold markers, the escapes and the fences."""
+    return discord.utils.remove_markdown(line).replace("```", "")
 
 
-def _wrapped(words: Sequence[str], width: int) -> list[str]:
-    """``words`` on as few lines of at most ``width`` characters as they need."""
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = ""
-        line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return lines
+def sheet_names(names: Sequence[str], language: Language = DEFAULT_LANGUAGE) -> list[str]:
+    """The names as the sheet's rows show them: cut to ``NAME_WIDTH`` and told apart."""
+    shown = [
+        (name.strip() or t("picture.player", language, number=seat + 1)).replace("`", "'")
+        for seat, name in enumerate(names)
+    ]
+    return distinct_names(shown, char_fits(NAME_WIDTH))
 
 
 def sheet_text(
@@ -45,39 +45,32 @@ def sheet_text(
     language: Language = DEFAULT_LANGUAGE,
     *,
     hands: bool = False,
+    over: bool = False,
 ) -> str:
-    """The score sheet as words for a phone: per player one line with the name, the last
-    deal's score and the running total, each number named ("deal 30 · total 120"; "hand"
-    for a game of ``hands``, as Rummy calls its deals), the leaders (lowest total) starred
-    and who went out in the last deal ticked; under it, from the second deal on, every deal's
-    score in order, named too. No code block and no line over ``TEXT_WIDTH`` characters, so
-    nothing scrolls sideways on a 390 px screen."""
+    """The score sheet as a code block for a phone: per player a row with the name, the last
+    deal's score ("hand" for a game of ``hands``, as Rummy calls its deals) and the running
+    total under named heads; the leaders (lowest total) starred while the game goes on (once
+    it is ``over`` the standings crown the winner), who went out in the last deal ticked;
+    under the block, what the marks mean."""
     totals = [sum(row[p] for row in sheet) for p in range(len(names))]
-    leaders = set(best_seats(totals)) if sheet else set()
+    leaders = set(best_seats(totals)) if sheet and not over else set()
     last = sheet[-1] if sheet else ()
-    numbers_key = "sheet.hand_total" if hands else "sheet.deal_total"
-    history_key = "sheet.hands" if hands else "sheet.deals"
-    lines: list[str] = []
-    for player, name in enumerate(names):
-        shown = name.strip() or t("picture.player", language, number=player + 1)
-        if last:
-            numbers = t(numbers_key, language, points=last[player], total=totals[player])
-        else:
-            numbers = t("sheet.total", language, total=totals[player])
-        marks = []
+    shown = sheet_names(names, language)
+    deal_head = t("sheet.col_hand" if hands else "sheet.col_deal", language)
+    total_head = t("sheet.col_total", language)
+    rows = [f"{'':<{NAME_WIDTH}} {deal_head[:5]:>5} {total_head[:6]:>6}".rstrip()]
+    used: list[str] = []
+    for player, name in enumerate(shown):
+        points = str(last[player]) if last else "-"
+        marks = ""
         if player in leaders:
-            marks.append("★ " + t("sheet.leads", language))
+            marks += "★"
         if last and last[player] == 0:
-            marks.append("✓ " + t("sheet.went_out", language))
-        tail = f" {numbers}" + "".join(f" {mark}" for mark in marks)
-        if marks and len(tail) + min(len(shown), SHORTEST_NAME) > TEXT_WIDTH:
-            marks = [mark.split()[0] for mark in marks]  # the symbols stay, the words go
-            tail = f" {numbers}" + "".join(f" {mark}" for mark in marks)
-        room = TEXT_WIDTH - len(tail)
-        if len(shown) > room:
-            shown = shown[: room - 1].rstrip() + "…"
-        lines.append(f"**{discord.utils.escape_markdown(shown)}**{tail}")
-        if len(sheet) > 1:
-            scores = [str(row[player]) for row in sheet]
-            lines.extend(_wrapped([t(history_key, language), *scores], TEXT_WIDTH))
-    return "\n".join(lines)
+            marks += "✓"
+        rows.append(f"{name:<{NAME_WIDTH}} {points:>5} {totals[player]:>6} {marks}".rstrip())
+        used += [mark for mark in marks if mark not in used]
+    legend = {"★": "★ " + t("sheet.leads", language), "✓": "✓ " + t("sheet.went_out", language)}
+    block = "```\n" + "\n".join(rows) + "\n```"
+    if not used:
+        return block
+    return block + "\n-# " + " · ".join(legend[mark] for mark in sorted(used, key="★✓".index))

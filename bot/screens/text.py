@@ -42,8 +42,13 @@ def table_text(
     turn_deadline: float | None = None,
     away: Iterable[int] = (),
     language: Language = DEFAULT_LANGUAGE,
+    heading: bool = True,
+    seats: bool = True,
 ) -> str:
-    """The public table (spectator view): everything the table may know, nothing private."""
+    """The public table (spectator view): everything the table may know, nothing private.
+    Without ``heading`` the deal and contract are left to the message's title; without
+    ``seats`` the seats and melds are left to the table picture, which shows them (said once,
+    the message stays short on a phone)."""
     away_seats = set(away)
     rules = view.rules
     lines: list[str] = []
@@ -54,21 +59,25 @@ def table_text(
     elif rules.game == "rummy":
         lines.append(t("table.rummy_heading", language, deal=view.deal, target=rules.target_points))
     else:
-        lines.append(
-            t(
-                "table.heading",
-                language,
-                deal=view.deal,
-                deals=rules.num_deals,
-                contract=contract_text(view.contract, language),
+        if heading:
+            lines.append(
+                t(
+                    "table.heading",
+                    language,
+                    deal=view.deal,
+                    deals=rules.num_deals,
+                    contract=contract_text(view.contract, language),
+                )
             )
-        )
         turn = t(
             "table.turn", language, name=names[view.current], step=step_word(view.step, language)
         )
         if turn_deadline is not None:
             turn += t("table.turn_deadline", language, countdown=countdown(turn_deadline))
-        lines.append(t("table.dealer_and_turn", language, dealer=names[view.dealer], turn=turn))
+        if seats:
+            lines.append(t("table.dealer_and_turn", language, dealer=names[view.dealer], turn=turn))
+        else:  # the picture marks the dealer
+            lines.append(turn)
         if view.upcard is None:
             upcard = t("table.upcard_none", language)
         elif view.upcard_live and buy_deadline is not None:
@@ -85,9 +94,14 @@ def table_text(
         restocks = str(view.restocks)
         if rules.max_restocks is not None:
             restocks += f"/{rules.max_restocks}"
-        lines.append(
-            t("table.piles", language, upcard=upcard, stock=view.stock_size, restocks=restocks)
-        )
+        if view.restocks:
+            lines.append(
+                t("table.piles", language, upcard=upcard, stock=view.stock_size, restocks=restocks)
+            )
+        else:  # no stock turned yet: nothing to count
+            lines.append(t("table.piles_fresh", language, upcard=upcard, stock=view.stock_size))
+    if not seats:
+        return "\n".join(lines)
     lines.append("")
     lines.append(t("table.seats", language))
     limit = buy_limit_text(view)
@@ -228,10 +242,11 @@ def score_sheet_text(
     language: Language = DEFAULT_LANGUAGE,
     *,
     hands: bool = False,
+    over: bool = False,
 ) -> str:
-    """Deal by deal, with totals, as short lines a phone shows whole (``sheet_text``); a
-    game of ``hands`` (Rummy) names its deals hands."""
-    return sheet_text(names, sheet, language, hands=hands)
+    """The sheet's last deal and totals as a code block a phone shows whole (``sheet_text``);
+    a game of ``hands`` (Rummy) names its deals hands; a game ``over`` stars no leader."""
+    return sheet_text(names, sheet, language, hands=hands, over=over)
 
 
 def standings_text(names: Sequence[str], totals: Sequence[int], winners: Iterable[int]) -> str:

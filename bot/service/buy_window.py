@@ -14,18 +14,23 @@ draw wait) are functions of the table below; ``TableService`` carries out what t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from engine import Game
 from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
+from engine.cards import Card
 from engine.errors import IllegalAction
-from engine.players.hints import deficiency
+from engine.players.expert import ExpertStrategy
+from engine.players.hints import SlotPlan, plan_contract
+from engine.players.strategy import cards_short
 from engine.view import PlayerView
 
 #: What a person wants to be asked about a buy: every upcard they may buy (``ask``), only one
-#: that brings their contract closer (``helps``, the default), or none (``never``). The others
+#: whose buy is worth it by the expert's judgement (``helps``, the default: ``buy_worth_it``),
+#: or none (``never``). The others
 #: are decided for at once; any player may still press Buy while the window runs.
 BuyPref = Literal["ask", "helps", "never"]
 BUY_PREFS: tuple[BuyPref, ...] = ("ask", "helps", "never")
@@ -102,10 +107,16 @@ class BuyWindow:
 
 
 def undecided(
-    window: BuyWindow, game: Game, is_away: Callable[[int], bool], *, now: float
+    window: BuyWindow,
+    game: Game,
+    is_away: Callable[[int], bool],
+    *,
+    now: float,
+    running: bool | None = None,
 ) -> list[int]:
-    """Seats that could still ask for the upcard and have not said Buy or Pass."""
-    if not window.is_running(game, now):
+    """Seats that could still ask for the upcard and have not said Buy or Pass. ``running``:
+    ``window.is_running(game, now)``, when the caller already asked it."""
+    if not (window.is_running(game, now) if running is None else running):
         return []
     request = RequestBuy()
     return [
@@ -118,10 +129,13 @@ def undecided(
     ]
 
 
-def computer_buyers(table: LiveTable, now: float) -> list[int]:
-    """Computer seats not yet asked whether they want the upcard on offer now."""
+def computer_buyers(table: LiveTable, now: float, *, running: bool | None = None) -> list[int]:
+    """Computer seats not yet asked whether they want the upcard on offer now (``running``:
+    whether the window runs, when the caller already asked it)."""
     game, window = table.game, table.window
-    if game is None or not window.is_running(game, now):
+    if game is None:
+        return []
+    if not (window.is_running(game, now) if running is None else running):
         return []
     request = RequestBuy()
     return [
@@ -134,23 +148,77 @@ def computer_buyers(table: LiveTable, now: float) -> list[int]:
     ]
 
 
+#: Why a buy is worth it, in a few words: the hand lacks cards for the contract without it
+#: (``short``), it completes the contract (``contract``) or one set or run of it (``set``,
+#: ``run``), or it brings going down within ``left`` cards (``closer``).
+BuyWhyCode = Literal["short", "contract", "set", "run", "closer"]
+
+
+@dataclass(frozen=True, slots=True)
+class BuyWhy:
+    """Why the expert would buy the upcard on offer, free of any language: the question's few
+    words ("completes a set; you would hold 13 cards")."""
+
+    code: BuyWhyCode
+    #: ``short``: the cards the hand lacks without buying; otherwise the cards the contract
+    #: still lacks after the buy.
+    count: int
+    #: The cards the hand would hold after the buy (the upcard and its penalty cards).
+    hold: int
+
+
+def buy_worth_it(view: PlayerView) -> BuyWhy | None:
+    """Why buying the upcard in ``view`` is worth it, or None when it is not, by the judgement
+    the expert's notes use (``engine.players.review`` asks ``ExpertStrategy.wants_buy`` of the
+    same view): a buy the question suggests is one the notes agree with afterwards. Only the
+    seat's own view is read."""
+    upcard = view.upcard
+    if upcard is None or view.hand is None or view.seat is None:
+        return None
+    rng = random.Random(f"review:{view.deal}:{len(view.history)}:{view.step}")
+    if not ExpertStrategy().wants_buy(view, rng):
+        return None
+    hand = list(view.hand)
+    hold = len(hand) + 1 + view.rules.buy_penalty_cards
+    short = cards_short(view)
+    if short > 0:
+        return BuyWhy("short", short, hold)
+    players = len(view.seats)
+    plan = plan_contract([*hand, upcard], view.contract, view.rules, players)
+    if plan.deficiency == 0:
+        return BuyWhy("contract", 0, hold)
+    before = plan_contract(hand, view.contract, view.rules, players)
+    completed = _completed_slot(before.slots, plan.slots, upcard)
+    if completed is not None:
+        return BuyWhy(completed, plan.deficiency, hold)
+    return BuyWhy("closer", plan.deficiency, hold)
+
+
+def _completed_slot(
+    before: Sequence[SlotPlan], after: Sequence[SlotPlan], upcard: Card
+) -> Literal["set", "run"] | None:
+    """The kind of meld the upcard completes: a slot of the plan with it that holds the upcard
+    and lacks nothing, where the plan without it had fewer slots complete of that kind."""
+    for slot in after:
+        if not slot.missing and upcard in slot.cards:
+            done_after = sum(1 for s in after if s.kind == slot.kind and not s.missing)
+            done_before = sum(1 for s in before if s.kind == slot.kind and not s.missing)
+            if done_after > done_before:
+                return slot.kind
+    return None
+
+
 def upcard_helps(game: Game, seat: int) -> bool:
-    """Whether the upcard brings ``seat``'s contract closer: its hand would need fewer cards
-    (RULES.md's deficiency) with it than without. Only that seat's own hand is read."""
-    upcard = game.pile[-1] if game.pile else None
-    contract = game.contract
-    if upcard is None or game.down[seat] or not contract:
+    """Whether buying the upcard is worth it for ``seat`` (``buy_worth_it`` of its own view)."""
+    if not game.pile or game.down[seat] or not game.contract:
         return False
-    hand = list(game.hands[seat])
-    players = len(game.players)
-    with_it = deficiency([*hand, upcard], contract, game.rules, players)
-    return with_it < deficiency(hand, contract, game.rules, players)
+    return buy_worth_it(game.view(game.players[seat])) is not None
 
 
-def upcard_helps_seat(table: LiveTable, seat: int) -> bool:
-    """``upcard_helps``, searched once for each hand and upcard: asked again about the same
-    hand, upcard and contract (a preference changed, the window opened anew), the seat's last
-    answer is kept in ``table.helps``."""
+def buy_why_seat(table: LiveTable, seat: int) -> BuyWhy | None:
+    """``buy_worth_it`` for ``seat`` now, searched once for each hand and upcard: asked again
+    about the same hand, upcard and contract (a preference changed, the window opened anew,
+    a screen drawn), the seat's last answer is kept in ``table.helps``."""
     game = table.game
     assert game is not None
     key = (
@@ -159,13 +227,22 @@ def upcard_helps_seat(table: LiveTable, seat: int) -> bool:
         game.contract,
         game.down[seat],
         game.rules,
+        window_tag(game, table.view(None)),
+        tuple(game.down),
     )
     known = table.helps.get(seat)
     if known is not None and known[0] == key:
         return known[1]
-    answer = upcard_helps(game, seat)
+    answer = None
+    if game.pile and not game.down[seat] and game.contract:
+        answer = buy_worth_it(table.view(game.players[seat]))
     table.helps[seat] = (key, answer)
     return answer
+
+
+def upcard_helps_seat(table: LiveTable, seat: int) -> bool:
+    """Whether ``seat``'s player would be asked about the upcard by the default preference."""
+    return buy_why_seat(table, seat) is not None
 
 
 def decided_by_preference(table: LiveTable, seat: int, pref: str) -> bool:

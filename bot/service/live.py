@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from bot.ground.backoff import Backoff
-from bot.service.buy_window import BuyWindow
+from bot.service.buy_window import BuyWhy, BuyWindow
 from bot.service.nudges import TurnNudges
 from data.errors import StoreBusy
 from data.records import AwayState, EndStatus, TablePlace, TableRecord
@@ -117,8 +117,10 @@ class LiveTable:
     views: dict[str | None, PlayerView] = field(default_factory=dict, compare=False, repr=False)
     views_of: Game | None = field(default=None, compare=False, repr=False)
     #: Each seat's last answer to "does the upcard help this hand" and what it was asked
-    #: about (``buy_window.upcard_helps_seat``): the same hand and upcard are not searched twice.
-    helps: dict[int, tuple[object, bool]] = field(default_factory=dict, compare=False, repr=False)
+    #: about (``buy_window.buy_why_seat``): the same hand and upcard are not searched twice.
+    helps: dict[int, tuple[object, BuyWhy | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     #: The events of the last change told to the listener and the screens it was told with
     #: (by user id), while nothing changed since: a click's answer is its screen from there.
     told: tuple[Sequence[Event], dict[int, SeatSnapshot]] | None = field(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from bot.service.buy_window import BuyWindow
@@ -208,15 +208,19 @@ class Residency:
         return table_id in self.sleepers
 
     async def revive(
-        self, table_id: int, take_back: Callable[[LiveTable, bool], None]
+        self,
+        table_id: int,
+        take_back: Callable[[LiveTable, bool], None],
+        unreadable: Callable[[int], Awaitable[None]],
     ) -> LiveTable | None:
         """The sleeping table ``table_id`` back in memory: read from the store, the kept
-        fields put back, and handed to ``take_back`` once
-        before anyone gets it (True: the first time this process has it in memory).
+        fields put back, and handed to ``take_back`` once before anyone gets it (True: the
+        first time this process has it in memory).
 
-        ``None`` when it is not asleep, or its row is gone, closed or unreadable
-        (``restore.revive`` ends such a table). Everyone asking at once shares the one read;
-        a read that fails leaves the table asleep, for the next ask."""
+        ``None`` when it is not asleep, or its row is gone, closed or unreadable (``unreadable``
+        is given the id of a row ``restore.revive`` cannot read, to end it). Everyone asking
+        at once shares the one read; a read that fails leaves the table asleep, for the next
+        ask."""
         waiting = self._reviving.get(table_id)
         if waiting is not None:
             return await asyncio.shield(waiting)
@@ -226,7 +230,7 @@ class Residency:
         future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
         self._reviving[table_id] = future
         try:
-            table = await self._read_back(sleeper)
+            table = await self._read_back(sleeper, unreadable)
             if self.sleepers.get(table_id) is sleeper:
                 del self.sleepers[table_id]
             if table is not None:
@@ -241,12 +245,17 @@ class Residency:
         future.set_result(table)
         return table
 
-    async def _read_back(self, sleeper: Sleeper) -> LiveTable | None:
+    async def _read_back(
+        self, sleeper: Sleeper, unreadable: Callable[[int], Awaitable[None]]
+    ) -> LiveTable | None:
         row = await self.store.get_table(sleeper.id)
         if row is None or not row.is_open:
             return None
-        table = await revive(self.store, row, self.clock(), self.computer_delay)
-        if table is not None and sleeper.kept is not None:
+        table = revive(row, self.clock(), self.computer_delay)
+        if table is None:  # unreadable (``revive`` logged why): ended, as a restore ends it
+            await unreadable(row.id)
+            return None
+        if sleeper.kept is not None:
             sleeper.kept.put_back(table)
         return table
 

@@ -17,7 +17,7 @@ import logging
 from dataclasses import replace
 
 from bot.service.buy_window import BUY_PREFS, BuyWindow, HeldDraw
-from bot.service.live import REMOVED, ActResult, LiveTable, Store, rules_for
+from bot.service.live import REMOVED, ActResult, LiveTable, rules_for
 from data.records import AwayState, TableRecord
 from engine import Game
 from engine.actions import parse_action
@@ -77,10 +77,9 @@ def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTa
     )
 
 
-async def revive(
-    store: Store, record: TableRecord, now: float, computer_delay: float
-) -> LiveTable | None:
-    """``record`` as a live table, or ``None`` after ending it because it cannot be read."""
+def revive(record: TableRecord, now: float, computer_delay: float) -> LiveTable | None:
+    """``record`` as a live table, or ``None`` when it cannot be read (the reason is logged; the
+    service's committer then ends it without results)."""
     try:
         return live_table(record, now, computer_delay)
     except Exception as error:
@@ -91,8 +90,4 @@ async def revive(
         record.channel_id,
         reason,
     )
-    try:
-        await store.end_table(record.id)
-    except Exception as error:
-        log.error("table %s could not be ended either (%s)", record.id, type(error).__name__)
     return None

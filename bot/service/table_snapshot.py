@@ -43,10 +43,12 @@ class TableSnapshot:
     window_ends: float | None
 
     @classmethod
-    def of(cls, table: LiveTable, now: float) -> TableSnapshot:
-        """The snapshot of ``table`` at ``now`` (the table's lock held)."""
+    def of(cls, table: LiveTable, now: float, *, running: bool | None = None) -> TableSnapshot:
+        """The snapshot of ``table`` at ``now`` (the table's lock held); ``running``: whether
+        the buy window runs now, when the caller asked already."""
         game = table.game
-        running = table.window.is_running(game, now)
+        if running is None:
+            running = table.window.is_running(game, now)
         return cls(
             record=table.record,
             version=table.version,

@@ -1,10 +1,11 @@
 """Tables out of memory and back: the service's side of ``residency.Residency``.
 
-``Residency`` decides which tables may leave memory and reads them back; this part carries it
-out on the service's tables: ``rest`` takes the resting tables out (their wakes stay in the
-timer wheel, under their ids), ``resident`` and ``resident_in`` bring one back before a click,
-a command or a wake uses it, and ``restore_lazily`` starts the process with every open table
-asleep and restores them in the background, so the first click waits for its own table only.
+``Residency`` decides which tables may leave memory and reads them back; this desk carries it
+out on the service's open tables: ``rest`` takes the resting tables out (their wakes stay in
+the timer wheel, under their ids), ``resident`` and ``resident_in`` bring one back before a
+click, a command or a wake uses it, and ``restore_lazily`` starts the process with every open
+table asleep and restores them in the background, so the first click waits for its own table
+only. The facade (``tables.TableService``) builds it and hands it those verbs.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from bot.ground.storage_faults import is_write_refused
-from bot.service.live import LiveTable
-from bot.service.residency import SWEEP_SECONDS
-from bot.service.tables_core import TableCore
-from bot.service.timers import next_wake
+from bot.service.live import Clock, LiveTable, Store
+from bot.service.residency import SWEEP_SECONDS, Residency
+from bot.service.tables_commit import Committer
+from bot.service.tables_core import Tables
+from bot.service.timers import Timers, next_wake
 
 log = logging.getLogger("bot.service")
 
@@ -37,25 +39,40 @@ class Place:
     parent_channel_id: int | None
 
 
-class Residence(TableCore):
+class Residence:
     """The tables in memory are the ones in use; the others sleep and come back on demand."""
 
-    _sweeper: asyncio.TimerHandle | None = None
-    _restoring: asyncio.Task[int] | None = None
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        residency: Residency,
+        tables: Tables,
+        timers: Timers,
+        committer: Committer,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.residency = residency
+        self.tables = tables
+        self.timers = timers
+        self.committer = committer
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._restoring: asyncio.Task[int] | None = None
 
     async def resident(self, table_id: int) -> LiveTable | None:
         """The open table ``table_id`` in memory, brought back from the store if it slept;
         None if it is not open."""
-        table = self.tables.get(table_id)
+        table = self.tables.by_id.get(table_id)
         if table is not None:
             return table
         if not self.residency.is_asleep(table_id):
             return None
-        return await self.residency.revive(table_id, self._take_back)
+        return await self.residency.revive(table_id, self._take_back, self.committer.end_unread)
 
     async def resident_in(self, channel_id: int) -> LiveTable | None:
         """The open table of ``channel_id`` in memory (``resident``)."""
-        table_id = self.by_channel.get(channel_id)
+        table_id = self.tables.by_channel.get(channel_id)
         return None if table_id is None else await self.resident(table_id)
 
     def places(self) -> list[Place]:
@@ -63,7 +80,7 @@ class Residence(TableCore):
         watch ends those whose channel or server is gone)."""
         places = [
             Place(t.id, t.record.guild_id, t.channel_id, t.record.parent_channel_id)
-            for t in self.tables.values()
+            for t in self.tables.by_id.values()
         ]
         places.extend(
             Place(s.id, s.guild_id, s.channel_id, s.parent_channel_id)
@@ -72,12 +89,12 @@ class Residence(TableCore):
         return places
 
     def _take_back(self, table: LiveTable, first: bool) -> None:
-        self._remember(table)
+        self.tables.remember(table)
         self.timers.arm(table)
         if first and table.game is not None and not table.game.is_over:
             # Open hands do not survive a restart: the channel says so once, and the player
             # to move is pinged with the table message's My hand.
-            self._notify(table, "restore", new_turn=True)
+            self.committer.notify(table, "restore", new_turn=True)
 
     def rest(self) -> int:
         """Take every resting table out of memory now (``Residency.resting``); how many."""
@@ -88,12 +105,13 @@ class Residence(TableCore):
             when = next_wake(table, now, timings)
             return None if when is None else when - now
 
-        watched = self.listener.watched if self.listener is not None else _nobody
+        listener = self.committer.listener
+        watched = listener.watched if listener is not None else _nobody
         count = 0
-        for table in list(self.residency.resting(self.tables, wake_in, watched)):
+        for table in list(self.residency.resting(self.tables.by_id, wake_in, watched)):
             self.timers.sleep(table)
             self.residency.put_to_sleep(table)
-            del self.tables[table.id]  # its channel still leads to it (``by_channel``)
+            del self.tables.by_id[table.id]  # its channel still leads to it (``by_channel``)
             count += 1
         return count
 
@@ -127,7 +145,7 @@ class Residence(TableCore):
         places = await self.store.open_places()
         for place in places:
             self.residency.add_place(place)
-            self.by_channel[place.channel_id] = place.id
+            self.tables.by_channel[place.channel_id] = place.id
         self._restoring = asyncio.get_running_loop().create_task(
             self._restore_in_background([place.id for place in places]), name="shanghai-restore"
         )
@@ -137,7 +155,7 @@ class Residence(TableCore):
         restored = 0
         for start in range(0, len(ids), RESTORE_BATCH):
             for table_id in ids[start : start + RESTORE_BATCH]:
-                if table_id in self.tables or not self.residency.is_asleep(table_id):
+                if table_id in self.tables.by_id or not self.residency.is_asleep(table_id):
                     continue  # a click brought it back first, or it ended
                 try:
                     table = await self.resident(table_id)
@@ -165,10 +183,7 @@ class Residence(TableCore):
         )
         self.residency.gone(table_id)
         self.timers.forget(table_id)
-        try:
-            await self.store.end_table(table_id)
-        except Exception as failure:
-            log.error("table %s could not be ended either (%s)", table_id, type(failure).__name__)
+        await self.committer.end_unread(table_id)
 
     async def stop_restoring(self) -> None:
         """At shutdown: the background restore stops where it is, sweeps stop, sleeping tables

@@ -94,7 +94,7 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
         if game.step == "draw" and window.deadline is not None and running:
             due = max(due, window.deadline)
         times.append(due)
-    if computer_buyers(table, now):
+    if computer_buyers(table, now, running=running):
         times.append(now)
     times.append(_idle_at(table, timings))
     return table.backoff.hold(min(times))

@@ -9,7 +9,8 @@ is rebuilt from the store):
   the game's record privately; ``notes`` shows the clicking player the expert's notes on
   their own decisions, privately (``bot.views.replay_notes``); ``open`` posts a new replay
   message at the game's start (the button other messages carry: ``replay_button``).
-- ``sh:rpd:<table>``: the select that jumps to a deal's first step (its values are steps).
+- ``sh:rpd:<table>:<deal>``: the select that jumps to a deal's first step (its values are
+  steps; the deal shown now in the id, so the select shows it).
 - ``sh:rpg``: the history's select, whose values are game numbers: opens a replay message.
 
 A step click costs one message edit (``interaction.response.edit_message``); the message
@@ -48,7 +49,10 @@ REPLAY_BUTTON_TEMPLATE = (
     r"sh:rp:(?P<table>[0-9]{1,19}):(?P<step>[0-9]{1,6})"
     r":(?P<verb>prev|next|deal|hand|notes|file|open)"
 )
-REPLAY_SELECT_TEMPLATE = r"sh:rpd:(?P<table>[0-9]{1,19})"
+#: The deal shown rides in the select's id (``sh:rpd:<table>:<deal>``): a client keeps a
+#: select's last pick while its id stays the same, so a replay stepped on to deal 2 would
+#: still say "Deal 1"; an older message's id without it still answers.
+REPLAY_SELECT_TEMPLATE = r"sh:rpd:(?P<table>[0-9]{1,19})(?::[0-9]{1,4})?"
 GAMES_SELECT_ID = "sh:rpg"
 #: How a control is answered: an edit of its message, a new private or a new public message.
 EDIT, PRIVATE, PUBLIC = "edit", "private", "public"
@@ -225,6 +229,7 @@ class ReplaySelect(Control[discord.ui.Select[Any]], template=REPLAY_SELECT_TEMPL
         self, replay: GameReplay | None, index: int, language: Language, table_id: int = 0
     ) -> None:
         options = []
+        current = 0
         if replay is not None:
             table_id = replay.table_id
             current = replay.deal_of(index)
@@ -239,7 +244,7 @@ class ReplaySelect(Control[discord.ui.Select[Any]], template=REPLAY_SELECT_TEMPL
                 )
         super().__init__(
             discord.ui.Select(
-                custom_id=f"sh:rpd:{table_id}",
+                custom_id=f"sh:rpd:{table_id}:{current}",
                 placeholder=t("replay.jump", language),
                 options=options or [discord.SelectOption(label="…", value="0")],
                 row=1,

@@ -32,7 +32,7 @@ from bot.interactions.threads import start_in_thread
 from bot.screens.attachments import TABLE_FILE
 from bot.screens.hand_text import buy_answer_text
 from bot.screens.history_text import history_text
-from bot.screens.text import score_sheet_text, standings_text, table_text
+from bot.screens.text import table_text
 from bot.service.live import rules_for
 from bot.views.hand import open_hand
 from bot.views.house_rules import house_rules_panel
@@ -312,6 +312,10 @@ def next_deal_row(table_id: int, language: Language) -> list[discord.ui.Item[Any
     return [TableButton("nextdeal", table_id, label=t("button.next_deal", language))]
 
 
+#: Discord's limit on a picture's alt text in a media gallery.
+ALT_LIMIT = 1024
+
+
 def render_table(
     table: TableSnapshot, *, news: str = "", picture: str | None = None
 ) -> discord.ui.LayoutView:
@@ -352,6 +356,15 @@ def render_table(
             rows.append([button("house", "button.house_rules")])
         return public_layout(lobby_blocks(table), news=news, rows=rows)
     names = table.names
+    if view.is_over or (table.closed and not view.is_over):
+        # The game's end is told once, by the final recap under this message (the sheet, the
+        # standings, Play again, Replay and the seeds): this message keeps one line of it.
+        key = "table.title_over" if view.is_over else "lobby.title_closed"
+        title = heading(t(key, language, game=game_name(table)))
+        over = table_text(view, names, away=table.away_seats, language=language, seats=False)
+        if view.is_over:
+            over += "\n" + t("table.recap_below", language)
+        return public_layout([f"{title}\n{over}"], news=news)
     description = table_text(
         view,
         names,
@@ -361,32 +374,31 @@ def render_table(
         turn_deadline=table.turn_deadline,
         away=table.away_seats,
         language=language,
+        heading=False,
+        # The picture shows the seats and the melds (its alt text says them): said once.
+        seats=shown is None,
     )
-    if view.is_over or (table.closed and not view.is_over):
-        key = "table.title_over" if view.is_over else "lobby.title_closed"
-        blocks = paragraphs(heading(t(key, language, game=game_name(table))), description)
-        if view.score_sheet:
-            rummy = view.rules.game == "rummy"
-            sheet = score_sheet_text(names, view.score_sheet, language, hands=rummy)
-            blocks.append(f"**{t('table.score_sheet', language)}**\n{sheet}")
-        again: list[discord.ui.Item[Any]] = []
-        if view.is_over:
-            standings = standings_text(names, table.totals, view.winners)
-            blocks.append(f"**{t('table.final_standings', language)}**\n{standings}")
-            # the same people, the same rules, one click
-            again.append(TableButton("again", table.id, label=t("button.play_again", language)))
-        return public_layout(blocks, news=news, picture=shown, rows=[again])
+    if shown is not None:  # the seats and melds in words, for those who cannot see the picture
+        blocks = table_text(view, names, away=table.away_seats, language=language).split("\n\n")
+        words = discord.utils.remove_markdown(" · ".join(blocks[1:]).replace("\n", " · "))
+        shown = (shown[0], f"{shown[1]}: {words}"[:ALT_LIMIT])
     title = t(
-        "table.title", language, deal=view.deal, contract=contract_text(view.contract, language)
+        "table.title",
+        language,
+        deal=view.deal,
+        deals=view.rules.num_deals,
+        contract=contract_text(view.contract, language),
     )
     if view.rules.game == "rummy":
         title = t("table.title_rummy", language, deal=view.deal)
     # No Buy / Pass here: a channel message's buttons show to everyone, spectators too. The
     # text says what is on offer and until when; each seated person buys from their hand.
     controls: list[list[discord.ui.Item[Any]]] = [
-        [button("hand", "button.my_hand", style=discord.ButtonStyle.primary)],
         [
+            button("hand", "button.my_hand", style=discord.ButtonStyle.primary),
             button("history", "button.history"),
+        ],
+        [
             button("nudge", "button.nudge"),  # for an absent player
             button("skip", "button.skip"),
         ],

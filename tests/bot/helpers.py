@@ -138,6 +138,16 @@ def gallery_urls(message: Any) -> list[str]:
     return urls
 
 
+def gallery_alts(message: Any) -> list[str]:
+    """The alt texts of a Components V2 message's pictures: what the picture says in words."""
+    alts: list[str] = []
+    for item in _tree(message):
+        kind = _get(item, "type")
+        if kind == 12 or getattr(kind, "value", None) == 12:
+            alts += [str(_get(entry, "description") or "") for entry in _get(item, "items") or ()]
+    return alts
+
+
 def is_layout(message: Any) -> bool:
     """Whether ``message`` is a Components V2 layout (the flag set, no content, no embeds)."""
     flags = message.flags if isinstance(message.flags, int) else message.flags.value

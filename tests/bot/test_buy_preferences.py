@@ -1,7 +1,8 @@
-"""Issue 23.1: the people who wait are asked about a buy only when it matters to them.
+"""The people who wait are asked about a buy only when it matters to them.
 
 With the default preference (``helps``), a person is asked (Buy / Pass in their hand) only
-when the upcard brings their contract closer; everyone else is decided for at once, and with
+when buying the upcard is worth it by the expert's judgement (the one the notes use), and the
+question says why; everyone else is decided for at once, and with
 nobody left to ask the window closes there and then, so P's draw is never held for nothing.
 A person may choose to be asked about every buy or never, in their hand's Options (the table
 message carries no Buy: a person who wants every chance to buy chooses to be asked)."""
@@ -18,7 +19,7 @@ from bot import Settings, create_bot
 from bot.service.buy_window import upcard_helps
 from engine.actions import RequestBuy
 
-from .helpers import World, button_labels, custom_ids, open_hand, open_table, start
+from .helpers import World, button_labels, custom_ids, open_hand, open_table, start, text_of
 
 
 @pytest.fixture
@@ -60,6 +61,10 @@ async def test_only_those_the_upcard_helps_are_asked(env: simcord.Env) -> None:
             may_buy = game.is_legal(player, RequestBuy())
             should = may_buy and upcard_helps(game, seat)
             assert offered(world, hands, int(player)) == should, (seat, should)
+            if should:  # the question says why, in a few words, with the hand's size after it
+                why = text_of(hands[int(player)].response)
+                after = len(game.hands[seat]) + 1 + game.rules.buy_penalty_cards
+                assert "💡 Buy " in why and f"you would hold {after} cards" in why, why
             anyone = anyone or should
         running = table.window.is_running(game, world.service.clock())
         assert running == anyone  # nobody to ask: the window closed with the discard
@@ -91,3 +96,15 @@ async def test_never_is_never_asked_and_survives_a_restart(
     for _ in range(6):
         await take_a_turn(world, hands, env)
         assert not offered(world, hands, p.id)
+
+
+def test_the_default_asks_what_the_notes_would_buy() -> None:
+    """Over whole games, every buy the default asks about is one the expert's notes agree
+    with afterwards, and it asks fewer questions than the former rule (any upcard that
+    brings the contract closer), whose Yes the notes often disagree with."""
+    from tools.buy_questions import run
+
+    worth = run(3, 4, 7, "standard", "worth")
+    closer = run(3, 4, 7, "standard", "closer")
+    assert worth.judged and worth.agreed == worth.judged
+    assert worth.questions < closer.questions and closer.agreed < closer.judged

@@ -52,7 +52,7 @@ async def test_chat_never_buries_the_controls(env: simcord.Env) -> None:
     last_three = [m.id for m in world.channel.history()[-3:]]
     assert world.message().id in last_three
     assert "My hand" in button_labels(world.message())
-    assert "buying closes <t:" in text_of(world.message())
+    assert "closes <t:" in text_of(world.message())
 
 
 async def test_a_turn_is_one_edit_when_everyone_follows_their_hand(env: simcord.Env) -> None:

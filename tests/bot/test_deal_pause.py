@@ -62,7 +62,7 @@ async def test_the_recap_stands_alone_then_the_next_deal_is_announced(env: Any) 
     assert "deal 2" not in heading_of(world.message())
     await env.advance_time(6)
     await flush_outboxes(env)
-    assert "deal 2" in heading_of(world.message())
+    assert "Deal 2" in heading_of(world.message())
     notices = "\n".join(text_of(m) for m in world.channel.history())
     assert "**Deal 2 of 2:** 1 set of 3 + 1 run of 4" in notices
     for player in world.players:
@@ -82,7 +82,7 @@ async def test_the_host_may_skip_the_pause(env: Any, monkeypatch: pytest.MonkeyP
     skipped = await world.players[0].click(sheet, label="Next deal now")
     assert skipped.acknowledged
     await flush_outboxes(env)
-    assert "deal 2" in heading_of(world.message())
+    assert "Deal 2" in heading_of(world.message())
     assert world.table.pause_until is None
 
 
@@ -101,7 +101,7 @@ async def test_a_table_restored_mid_pause_resumes_with_the_pause_in_its_deadline
     assert restored.game.deal == 2 and restored.pause_until is None
     assert restored.turn_deadline == pytest.approx(deadline)
     await flush_outboxes(env)
-    assert "deal 2" in heading_of(world.message())  # the next deal is on the table
+    assert "Deal 2" in heading_of(world.message())  # the next deal is on the table
 
 
 def test_a_table_of_computers_only_does_not_pause() -> None:

@@ -19,7 +19,15 @@ import simcord
 from engine.cards import Card, parse_cards
 
 from .discord_locales import speaking
-from .helpers import World, button_labels, discard_id, heading_of, old_table_click, text_of
+from .helpers import (
+    World,
+    button_labels,
+    discard_id,
+    gallery_urls,
+    heading_of,
+    old_table_click,
+    text_of,
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +63,7 @@ DUTCH = Words(
     lobby_title="Shanghai: tafel open",
     not_host="Alleen de host kan het spel starten.",
     dealt="Er is gedeeld!",
-    table_title="Shanghai: ronde 1 · 2 sets van 3",
+    table_title="Ronde 1 van 1 · 2 sets van 3",
     seats="**Plaatsen**",
     own_turn_buy="Je bent aan de beurt",
     draw="Trek van de trekstapel",
@@ -76,7 +84,7 @@ SPANISH = Words(
     lobby_title="Shanghai: mesa abierta",
     not_host="Solo el anfitrión puede empezar la partida.",
     dealt="¡Cartas repartidas!",
-    table_title="Shanghai: ronda 1 · 2 grupos de 3",
+    table_title="Ronda 1 de 1 · 2 grupos de 3",
     seats="**Asientos**",
     own_turn_buy="Es tu turno",
     draw="Robar del mazo",
@@ -142,7 +150,8 @@ async def play_a_table_in(words: Words, env: simcord.Env, monkeypatch: pytest.Mo
     assert any(words.dealt in (f.content or "") and f.ephemeral for f in dealt.followups)
     table = world.message()
     assert heading_of(table) == words.table_title
-    assert words.seats in text_of(table)
+    # The seats are said once, by the table picture under the words.
+    assert words.seats not in text_of(table) and gallery_urls(table)
     assert words.my_hand in button_labels(table)
 
     game = world.table.game
@@ -196,7 +205,7 @@ async def test_an_english_player_reads_english_in_private_at_a_dutch_table(
     assert (await anna.click(world.message(), label="Start")).acknowledged
 
     table = world.message()
-    assert heading_of(table) == "Shanghai: ronde 1 · 2 sets van 3"  # ... and so is the table
+    assert heading_of(table) == "Ronde 1 van 1 · 2 sets van 3"  # ... and so is the table
     hand = await emma.click(table, label="Mijn hand")
     assert hand.ephemeral
     assert "**Your hand**" in text_of(hand.response)  # ... but her hand is English

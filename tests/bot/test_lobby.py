@@ -10,6 +10,7 @@ from bot.screens.attachments import HAND_FILE
 
 from .helpers import (
     button_labels,
+    gallery_alts,
     heading_of,
     old_table_click,
     open_hand,
@@ -59,10 +60,12 @@ async def test_start_deals_and_shows_table(env: simcord.Env) -> None:
     assert "My hand" in button_labels(message)
     assert "Buy" not in " ".join(button_labels(message))  # bought from the hands
     text = text_of(message)
-    assert "buying closes <t:" in text  # the first upcard's window, told in words
+    assert "closes <t:" in text  # the first upcard's window, told in words
     assert "Deal 1 of 2" in text and "2 sets of 3" in text
+    # The seats are said once, by the picture: its alt text names every player.
+    pictured = " ".join(gallery_alts(message))
     for player in world.players:
-        assert player.name in text
+        assert player.name in pictured
     # The first player is pinged in a new message.
     current = world.current()
     assert any(current.mention in text_of(m) for m in world.channel.history())
@@ -162,15 +165,39 @@ async def test_start_needs_enough_players_and_host_cannot_leave(env: simcord.Env
     assert world.table.game is None and len(world.table.record.seats) == 1
 
 
-async def test_the_rules_name_the_players_page(env: simcord.Env) -> None:
+async def test_the_rules_lead_to_the_whole_game(env: simcord.Env) -> None:
+    """Without a players' page the answer's **📖 Full rules** opens the rules in pages, turned
+    with Back and Next to the end; with ``rules_url`` set the answer links that page."""
     guild = env.create_guild()
     channel = guild.create_text_channel("cards")
     member = guild.add_member(env.create_user("reader"))
     reply = await member.slash(channel, "shanghai rules")
-    simcord.assert_responded(reply, contains="`docs/RULES.md`", ephemeral=True)
+    simcord.assert_responded(reply, contains="Full rules", ephemeral=True)
+    assert "docs/RULES.md" not in str(reply.response.content)
+    last = reply.followups[-1] if reply.followups else reply.response  # the answer's end
+    opened = await member.click(last, label="Full rules")
+    simcord.assert_responded(opened, contains="### The idea", ephemeral=True)
+    page = opened.response
+    assert "Page 1 of 6" in page.content and "◀ Back" in button_labels(page)
+    seen = [page.content.splitlines()[0]]
+    for _ in range(5):
+        assert (await member.click(page, label="Next ▶")).acknowledged
+        seen.append(page.content.splitlines()[0])
+    assert seen == [
+        "### The idea",
+        "### The ten contracts",
+        "### A turn",
+        "### Buying",
+        "### Scoring",
+        "### Playing through the bot",
+    ]
+    assert "Page 6 of 6" in page.content and len(page.content) < 2000
+    assert (await member.click(page, label="◀ Back")).acknowledged
+    assert page.content.startswith("### Scoring")
     env.bot.settings.rules_url = "https://example.org/RULES.md"
     linked = await member.slash(channel, "shanghai rules")
     simcord.assert_responded(linked, contains="<https://example.org/RULES.md>", ephemeral=True)
+    assert not any("Full rules" in button_labels(m) for m in [linked.response, *linked.followups])
 
 
 async def test_the_table_controls_replace_the_lobby_at_start_at_once(env: simcord.Env) -> None:

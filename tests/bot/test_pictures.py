@@ -841,44 +841,48 @@ def test_the_score_sheet_scaled_keeps_its_numbers_apart(width: int) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_line_of_the_text_sheet_fits_a_phone(language: Language) -> None:
-    """Eight long names, ten deals of three-digit scores: no line over ``TEXT_WIDTH``
-    characters as Discord shows it, every score there, the leaders and who went out marked."""
+    """Eight long names, ten deals of three-digit scores: a code block whose rows stay under
+    ``TEXT_WIDTH`` characters, one row a player (none breaks on a phone), every total there,
+    the names told apart, the leaders and who went out marked."""
     sheet = [[100 + deal * 10 + p for p in range(8)] for deal in range(9)]
     sheet.append([0, *(150 + p for p in range(7))])
-    text = score_sheet_text([*LONG_NAMES[:7], "a*b_c"], sheet, language)
-    assert "```" not in text
+    names = [*LONG_NAMES[:7], "a*b_c"]
+    text = score_sheet_text(names, sheet, language)
     lines = text.splitlines()
-    assert max(len(visible(line)) for line in lines) <= SHEET_TEXT_WIDTH
-    history = [line.split() for line in lines if not line.startswith("**")]
-    assert sum(1 for words in history for word in words if word.isdigit()) == 80
-    leads = [line for line in lines if "★" in line]
-    went_out = [line for line in lines if "✓" in line]
-    assert leads == went_out == [lines[0]] and LONG_NAMES[0][:6] in lines[0]
-    assert "a\\*b\\_c" in text  # a name's markdown is shown, not obeyed
+    assert lines[0] == lines[10] == "```" and len(lines) == 12
+    rows = lines[2:10]
+    assert max(len(visible(line)) for line in lines[:11]) <= SHEET_TEXT_WIDTH
+    totals = [sum(row[p] for row in sheet) for p in range(8)]
+    assert [int(row.split()[-1 if p else -2]) for p, row in enumerate(rows)] == totals
+    assert len({row[:12] for row in rows}) == 8  # no two names alike
+    assert [row for row in rows if "★" in row] == [row for row in rows if "✓" in row] == [rows[0]]
+    assert rows[7].startswith("a*b_c ")  # in a code block a name's markdown is only shown
     assert len(text) <= 1024  # fits an embed field (the finished table's)
 
 
 @pytest.mark.parametrize(
-    ("language", "hands", "first", "history"),
+    ("language", "hands", "head", "legend"),
     [
-        ("en", False, "**ann** deal -50 · total 40 ★ leads", "deals: 90 -50"),
-        ("nl", False, "**ann** ronde -50 · totaal 40 ★ voorop", "rondes: 90 -50"),
-        ("es", False, "**ann** ronda -50 · total 40 ★ en cabeza", "rondas: 90 -50"),
-        ("en", True, "**ann** hand -50 · total 40 ★ leads", "hands: 90 -50"),
+        ("en", False, ["Deal", "Total"], "-# ★ leads"),
+        ("nl", False, ["Ronde", "Totaal"], "-# ★ voorop"),
+        ("es", False, ["Ronda", "Total"], "-# ★ en cabeza"),
+        ("en", True, ["Hand", "Total"], "-# ★ leads"),
     ],
 )
-def test_each_players_line_names_the_deal_score_and_the_total(
-    language: Language, hands: bool, first: str, history: str
+def test_each_players_row_gives_the_deal_score_and_the_total(
+    language: Language, hands: bool, head: list[str], legend: str
 ) -> None:
-    """The last deal's score and the running total are labelled in the glossary's words, on
-    one line a player; the deals before follow under it, labelled too."""
+    """The last deal's score and the running total stand under heads in the glossary's
+    words, one row a player; the marks are explained under the rows; once the game is over
+    no leader is starred (the standings crown the winner)."""
     text = score_sheet_text(["ann", "bo"], [[90, 5], [-50, 100]], language, hands=hands)
     lines = text.splitlines()
-    assert lines[0] == first and lines[1] == history
-    assert lines[2].startswith("**bo** ") and " 100 · " in lines[2] and lines[2].endswith(" 105")
-    one_deal = score_sheet_text(["ann", "bo"], [[0, 25]], language, hands=hands).splitlines()
-    assert len(one_deal) == 2  # after the first deal: one line a player, nothing under it
-    assert one_deal[1] == lines[2].replace("100", "25").replace("105", "25")
+    assert lines[1].split() == head
+    assert lines[2].split() == ["ann", "-50", "40", "★"]
+    assert lines[3].split() == ["bo", "100", "105"]
+    assert lines[-1] == legend
+    over = score_sheet_text(["ann", "bo"], [[90, 5], [-50, 100]], language, over=True)
+    assert "★" not in over and over.splitlines()[2].split() == ["ann", "-50", "40"]
 
 
 # -- the hand ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from .helpers import (
     button_labels,
     decide_in_hand,
     discard_id,
+    gallery_alts,
     old_table_click,
     open_hand,
     open_table,
@@ -50,7 +51,7 @@ async def test_turn_through_hand_controls(env: simcord.Env) -> None:
     nxt = world.current()
     assert f"{nxt.mention}, your turn" in text_of(world.channel.history()[-1])
     text = text_of(world.message())
-    assert f"Upcard: **{card.pretty()}** (live" in text
+    assert f"Upcard: **{card.pretty()}** (buy in **My hand**" in text
 
 
 async def test_two_players_draw_at_once(env: simcord.Env) -> None:
@@ -190,7 +191,7 @@ async def test_turn_timer_plays_for_absent_player(env: simcord.Env) -> None:
     assert game.current != seat
     assert len(game.hand_of(str(p.id))) == 11
     notices = "\n".join(text_of(m) for m in world.channel.history())
-    assert f"**{p.name}** ran out of time" in notices
+    assert f"Out of time, **{p.name}**" in notices
     assert world.table.away[seat].timeouts == 1 and not world.table.away[seat].away
     # Three timeouts in a row mark the seat away; a click brings the player back.
     for _ in range(12):
@@ -225,7 +226,9 @@ async def test_lay_down_proposed_and_confirmed(env: simcord.Env) -> None:
     assert "You went down" in text_of(hand.response)
     assert game.down[seat] and len(game.melds) == 2
     assert f"**{p.name}** went down" in "\n".join(text_of(m) for m in world.channel.history())
-    assert "Melds" in text_of(world.message())
+    # The melds are said once, by the table picture, whose alt text names them.
+    shown = world.message()
+    assert "Melds" not in text_of(shown) and "8♥" in " ".join(gallery_alts(shown))
 
 
 async def test_own_melds_through_the_modal(env: simcord.Env) -> None:

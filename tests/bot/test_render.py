@@ -21,6 +21,7 @@ from bot.screens.hand_picture import MARGIN, RAISE, layout_hand
 from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 from bot.screens.score_sheet import PLAYER_COLOURS
 from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
+from bot.screens.short_names import char_fits, distinct_names
 from bot.screens.table_picture import SIZE, layout_table
 from bot.screens.text import score_sheet_text
 from engine import Game, Rules, parse_action
@@ -29,6 +30,14 @@ from engine.melds import Meld
 from engine.view import PlayerView, TableMeld
 
 GOLDEN = Path(__file__).parent / "golden"
+LONG = (
+    "Bartholomew the Magnificent",
+    "Bartholomew the Mighty",
+    "Computer 1 (makkelijk)",
+    "Computer 2 (makkelijk)",
+    "Wolfeschlegelsteinhausen",
+    "Wolfeschlegelsteinhausen2",
+)
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 #: Mean absolute difference per channel (0-255) a picture may drift from its golden image
 #: (a different FreeType build shifts anti-aliasing a little; a layout change moves far more),
@@ -375,10 +384,29 @@ def test_without_the_turn_marker_a_turn_leaves_the_compact_picture_as_it_was() -
     assert render_table(game.view(None), compact=True, mark_turn=False) == before
 
 
-def test_the_text_sheet_cuts_long_names_visibly_and_keeps_short_ones() -> None:
-    names = ["alice", "Maximiliana Fernández-Castillo de la Vega", "Zoë"]
-    lines = score_sheet_text(names, [[0, 10, 5]], "nl").splitlines()
-    assert "```" not in "\n".join(lines)  # short lines, not a block that scrolls sideways
-    assert lines[0] == "**alice** ronde 0 · totaal 0 ★ ✓"  # the marks' words give way
-    assert lines[1].startswith("**Maximiliana Fe") and "…** ronde 10" in lines[1]
-    assert lines[2] == "**Zoë** ronde 5 · totaal 5" and len(lines) == 3
+def test_the_text_sheet_cuts_long_names_alike_and_keeps_them_apart() -> None:
+    names = ["alice", "Maximiliana Fernández-Castillo de la Vega", "Zoë", "Bartholomew"]
+    names += ["Bartholomew2", "Computer 1 (normal)", "Computer 2 (easy)"]
+    text = score_sheet_text(names, [[0, 10, 5, 7, 8, 9, 11]], "nl")
+    lines = text.splitlines()
+    assert lines[0] == "```" and lines[9] == "```"  # one row a player, none broken
+    assert lines[1].split() == ["Ronde", "Totaal"]
+    rows = lines[2:9]
+    assert rows[0] == "alice" + " " * 7 + "     0      0 ★✓"
+    shown = [row[:12].rstrip() for row in rows]
+    assert shown[1].startswith("Maximilia") and shown[1].endswith("…")
+    assert shown[2] == "Zoë" and shown[3:5] == ["Bartholomew", "Bartholomew2"]
+    assert shown[5:] == ["Computer 1", "Computer 2"]  # "(normal)" tells nobody apart
+    assert len(set(shown)) == len(shown)
+    assert lines[-1] == "-# ★ voorop · ✓ ging uit"
+
+
+def test_names_cut_narrow_stay_apart() -> None:
+    """The same cut on every line, and a number or an end where two cuts would meet."""
+    fits = char_fits(8)
+    computers = ["Computer 1 (normal)", "Computer 2 (easy)", "Computer 3 (normal)", "you"]
+    assert distinct_names(computers, fits) == ["Compu… 1", "Compu… 2", "Compu… 3", "you"]
+    assert distinct_names(["Bartholomew", "Bartholomew2"], fits) == ["Bartho…w", "Bartho…2"]
+    assert distinct_names(["Sam", "Sam"], fits) == ["Sam 1", "Sam 2"]
+    assert all(len(cut) <= 8 for cut in distinct_names(list(LONG), fits))
+    assert len(set(distinct_names(list(LONG), fits))) == len(LONG)

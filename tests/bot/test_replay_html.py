@@ -156,3 +156,19 @@ def test_a_browser_offline_steps_to_the_final_scores(record: GameRecord, tmp_pat
             assert errors == [] and asked == []
         finally:
             browser.close()
+
+
+def test_each_step_names_the_player_as_the_table_did() -> None:
+    """The page's lines name each player by the name the table showed, never by an id; a
+    record read alone names a computer as the bot does and a person by their seat, counted
+    from 1."""
+    record = finished(deals=2)
+    names = {"ann": "Ann", "bob": "Bob", "<cy>": "Cy", "dee": "Dee"}
+    data = replay_data(record, names)
+    lines = [row["t"] for row in data["steps"][1:]]
+    assert all(line.split(": ")[0] in names.values() for line in lines), lines[:3]
+    assert not any("(seat" in line for line in lines)
+    alone = replay_data(record.model_copy(update={"seats": ("-3", "17", "-1", "18")}))
+    assert alone["names"] == ["Computer 3", "Player 2", "Computer 1", "Player 4"]
+    page = replay_html(record, names)
+    assert '(i + 1) + ". " + names[i]' in page  # the seats table counts from 1

@@ -37,8 +37,8 @@ CARD_WORD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AJQK])[♥♦♣♠]|🃏")
 DECORATION = re.compile(r"^🃏 |=(?:10|[2-9AJQK])[♥♦♣♠]", re.MULTILINE)
 
 
-async def finished_game(env: simcord.Env) -> tuple[World, int]:
-    world = await open_table(env, 2, deals=1)
+async def finished_game(env: simcord.Env, deals: int = 1) -> tuple[World, int]:
+    world = await open_table(env, 2, deals=deals)
     await start(world)
     table_id = world.table.id
     await play_to_the_end(world, env)
@@ -173,7 +173,7 @@ async def test_show_my_hand_is_private_and_only_for_players(env: simcord.Env) ->
 async def test_stepping_works_after_a_restart(
     env: simcord.Env, make_bot: Callable[[], Any]
 ) -> None:
-    world, table_id = await finished_game(env)
+    world, table_id = await finished_game(env, deals=2)
     alice = world.players[0]
     opened = await alice.slash(world.channel, "shanghai replay", game=table_id)
     message = opened.response
@@ -184,8 +184,15 @@ async def test_stepping_works_after_a_restart(
     back = await alice.click(message, label="◀ Previous")
     assert back.acknowledged and step_of(message) == 1
     jump = [cid for cid in custom_ids(message) if cid.startswith("sh:rpd:")]
+    assert jump == [f"sh:rpd:{table_id}:0"]
     chose = await alice.select(message, ["0"], custom_id=jump[0])
     assert chose.acknowledged and step_of(message) == 0
+    await alice.click(message, label="Next deal ⏭")
+    # The select says the deal now shown: its id changes with the deal, so no client keeps
+    # showing the deal picked before.
+    assert [cid for cid in custom_ids(message) if cid.startswith("sh:rpd:")] == [
+        f"sh:rpd:{table_id}:1"
+    ]
 
 
 async def test_history_lists_the_game_and_opens_its_replay(env: simcord.Env) -> None:

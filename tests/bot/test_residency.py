@@ -223,7 +223,7 @@ async def test_a_table_out_of_memory_times_out_and_opens_on_a_click(
     assert service.rest() == 1 and world.table is None
     await env.advance_time(91)
     history = "\n".join(text_of(m) for m in world.channel.history())
-    assert f"**{absent.name}** ran out of time" in history
+    assert f"Out of time, **{absent.name}**" in history
     assert world.table is not None  # back in memory for its wake
     nxt = world.current()
     assert nxt.id != absent.id

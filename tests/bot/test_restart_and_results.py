@@ -92,9 +92,7 @@ async def test_restart_during_turn(env: simcord.Env, make_bot: Callable[[], Any]
     # The re-armed turn timer plays for the next player when it runs out.
     await env.advance_time(91)
     assert world.current().id == p.id
-    assert f"**{nxt.name}** ran out of time" in "\n".join(
-        text_of(m) for m in world.channel.history()
-    )
+    assert f"Out of time, **{nxt.name}**" in "\n".join(text_of(m) for m in world.channel.history())
 
 
 async def play_to_the_end(world: World, env: simcord.Env, max_steps: int = 3000) -> None:
@@ -166,7 +164,9 @@ async def test_short_game_to_leaderboard_and_stats(env: simcord.Env) -> None:
     assert len(tables) == 1  # moved, never duplicated
     final = tables[0]
     assert heading_of(final) == "Shanghai: game over"
-    assert button_labels(final) == ["🔁 Play again"]  # issue 24.3: nothing else stays live
+    # The game's end is told once: the table message keeps a line, the recap the buttons.
+    assert button_labels(final) == [] and "Score sheet" not in text_of(final)
+    assert button_labels(sheet_message)[0] == "🔁 Play again"
     winners = {int(game.players[s]) for s in game.winner_seats}
     # A one-deal game is casual (issue 26): nothing on the board, all of it in the stats.
     board = await p.slash(world.channel, "shanghai leaderboard")
@@ -215,7 +215,7 @@ async def test_play_again_opens_a_lobby_with_the_same_rules_and_people(env: simc
     old_options = dict(old.record.options)
     await play_to_the_end(world, env)
     await flush_outboxes(world, env)
-    final = next(m for m in world.channel.history() if "game over" in heading_of(m))
+    final = next(m for m in world.channel.history() if "🔁 Play again" in button_labels(m))
     bob = world.players[1]
     again = await bob.click(final, label="🔁 Play again")
     assert again.acknowledged and not again.ephemeral

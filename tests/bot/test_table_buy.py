@@ -32,7 +32,7 @@ async def test_a_spectator_sees_no_buy_and_a_seated_player_buys_from_my_hand(
     seen = next(m for m in world.channel.history(viewer=spectator) if m.id == world.message().id)
     assert _window_controls(seen) == []
     text = text_of(seen)
-    assert f"Upcard: **{upcard.pretty()}** (live, buying closes <t:" in text
+    assert f"Upcard: **{upcard.pretty()}** (buy in **My hand**; closes <t:" in text
     assert "My hand" in text
 
     # A seated player who never opened their hand opens My hand and finds Buy / Pass there.

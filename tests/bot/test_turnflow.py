@@ -159,7 +159,7 @@ async def test_timeout_notice_names_what_the_bot_did(env: simcord.Env) -> None:
     await env.advance_time(91)
     notices = "\n".join(text_of(m) for m in world.channel.history())
     assert game.down[seat]
-    assert f"**{p.name}** ran out of time: for them I " in notices
+    assert f"Out of time, **{p.name}**: I played the turn (" in notices
     assert "went down" in notices and "discarded" in notices
 
 
