@@ -23,7 +23,12 @@ each needs and hands each public verb to the desk that does it:
   that leave a running game;
 - ``self.turns`` (``tables_turns.Turns``): a seat's screen and clicks;
 - ``self.table_clock`` (``tables_clock.TableClock``): what a table's deadlines ask for, built
-  with the turn and lobby desks it asks (a computer's move, a table's expiry).
+  with the turn and lobby desks it asks (a computer's move, a table's expiry);
+- ``self.residence`` (``tables_residency.Residence``): the tables nobody uses out of memory
+  (``residency.Residency`` decides which) and back on a click, a command or their wake, and
+  the start-up restore in the background. The open tables' registry asks the residency
+  too, so a table out of memory is refused as busy rather than as closed by a verb that
+  did not bring it back first (``TableService.resident``).
 
 Every call between them is an attribute call (``self.turns.act_locked(...)``). The facade
 itself keeps the bot's start-up and shutdown. Every change goes through the committer: a save
