@@ -163,7 +163,6 @@ class ShanghaiBot(commands.AutoShardedBot):
         # Events seat rounds and move on when a table ends: the runner listens like the rest.
         hall = DiscordHall(self)
         self.event_runner = EventRunner(self.store, None, hall, clock=discord_clock)
-        hall.runner = self.event_runner
         listeners: list[Listener] = [
             self.publisher,
             self.hands,
@@ -213,6 +212,7 @@ class ShanghaiBot(commands.AutoShardedBot):
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.settings")  # joins /shanghai: after it
+        await self.load_extension("bot.cogs.my_games")  # joins /shanghai: after it
         await self.load_extension("bot.cogs.replay")  # joins /shanghai: after it
         await self.load_extension("bot.cogs.members_data")  # joins /shanghai too
         await self.load_extension("bot.cogs.events")  # joins /shanghai: after it

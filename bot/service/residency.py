@@ -46,6 +46,8 @@ class Kept:
     away: tuple[AwayState, ...]
     nudges: TurnNudges
     window: BuyWindow
+    pace_votes: dict[str, set[int]]
+    pace_hours: int | None
 
     @classmethod
     def of(cls, table: LiveTable) -> Kept:
@@ -56,6 +58,8 @@ class Kept:
             tuple(table.away),
             replace(table.nudges, votes=set(table.nudges.votes)),
             BuyWindow(window.deadline, window.ends, set(window.decided)),
+            {pace: set(people) for pace, people in table.pace_votes.items()},
+            table.pace_hours,
         )
 
     def put_back(self, table: LiveTable) -> None:
@@ -66,6 +70,8 @@ class Kept:
         table.away = list(self.away)
         table.nudges = self.nudges
         table.window = BuyWindow(self.window.deadline, self.window.ends, set(self.window.decided))
+        table.pace_votes = {pace: set(people) for pace, people in self.pace_votes.items()}
+        table.pace_hours = self.pace_hours
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from bot.service.buy_window import BUY_PREFS, BuyWindow, HeldDraw
 from bot.service.live import REMOVED, ActResult, LiveTable, rules_for
+from bot.service.pace import is_relaxed, relaxed_seconds
 from data.records import AwayState, TableRecord
 from engine import Game
 from engine.actions import parse_action
@@ -26,7 +27,10 @@ log = logging.getLogger(__name__)
 
 
 def table_seconds(options: dict[str, object], buy: float, turn: float) -> tuple[float, float]:
-    """A table's buy window and turn limit: its own options over the service's defaults."""
+    """A table's buy window and turn limit: its own options over the service's defaults; a
+    relaxed table counts them in minutes and hours (``pace.relaxed_seconds``)."""
+    if is_relaxed(options):
+        return relaxed_seconds(options)
     return (float(options.get("buy_seconds", buy)), float(options.get("turn_seconds", turn)))  # type: ignore[arg-type]
 
 
@@ -73,8 +77,18 @@ def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTa
         buy_prefs=prefs,
         window=window,
         auto_due=now + computer_delay,
-        last_person=record.updated_at,
+        last_person=last_person(record, stored),
     )
+
+
+def last_person(record: TableRecord, stored: list[AwayState]) -> float:
+    """When a person last acted at ``record``'s table: at a relaxed table, the latest of the
+    seats' own moves (the computer's moves there go on for days and must not count); at a live
+    one, its last save, as it always was."""
+    if not is_relaxed(record.options):
+        return record.updated_at
+    acted = max((state.acted for state in stored), default=0.0)
+    return acted or record.created_at
 
 
 def revive(record: TableRecord, now: float, computer_delay: float) -> LiveTable | None:

@@ -22,11 +22,13 @@ from bot.service.buy_window import (
     DEFAULT_BUY_PREF,
     BuyWhy,
     buy_why_seat,
+    order_limit,
     undecided,
     window_tag,
 )
 from bot.service.legal_plays import LEGAL
 from bot.service.live import FOUR_COLOUR_OPTION, ActResult, LiveTable
+from bot.service.pace import is_relaxed
 from bot.service.shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 from data.records import lower_is_better
 from engine import Game
@@ -86,6 +88,13 @@ class SeatSnapshot:
     actions: tuple[Action, ...] = ()
     #: The table draws clubs green and diamonds blue (its ``four_colour`` option).
     four_colour: bool = False
+    #: The table is relaxed (``pace.py``): the hand tells more of what happened since.
+    relaxed: bool = False
+    #: At a relaxed table, this player is told of their turn by direct message.
+    notice_dm: bool = False
+    #: At a relaxed table, the most cards a deal this player's standing order buys (None: no
+    #: limit of their own).
+    buy_limit: int | None = None
     #: The game as it was, when ``legal`` (and ``shortcuts``) are still to be computed
     #: (``settled`` does it off the event loop); None once they are complete.
     later: Game | None = field(default=None, compare=False, repr=False)
@@ -283,6 +292,9 @@ def seat_snapshot(
         removed=seat in table.removed,
         shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
         four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
+        relaxed=is_relaxed(table.record.options),
+        notice_dm=seat < len(table.away) and table.away[seat].dm,
+        buy_limit=order_limit(table, seat),
         later=later,
     )
 

@@ -49,6 +49,7 @@ from bot.service.legal_plays import needs_time
 from bot.service.live import ActResult, Clock, Listener, LiveTable, Store
 from bot.service.nudges import SkipVote
 from bot.service.ranked import finishes_now
+from bot.service.relaxed import PaceVote
 from bot.service.residency import Residency
 from bot.service.restore import revive
 from bot.service.snapshot import Resolver, SeatSnapshot
@@ -103,9 +104,8 @@ class TableService:
         self.residency = Residency(store, clock, computer_delay)
         self.open_tables = Tables(self.residency)
         self.computers = ComputerSeats(seed)
-        self.timers = Timers(
-            clock, Timings(lobby_seconds, idle_seconds), self._wake, revive=self.resident
-        )
+        timings = Timings(lobby_seconds, idle_seconds, buy_preference)
+        self.timers = Timers(clock, timings, self._wake, revive=self.resident)
         self.committer = Committer(
             store, clock, self.settings, self.open_tables, self.timers, listener
         )
@@ -231,9 +231,14 @@ class TableService:
         self.lobby.check_start(table_id, user_id)
 
     async def start(
-        self, table_id: int, user_id: int, *, thread_id: int | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        thread_id: int | None = None,
+        dealt: tuple[bytes, int] | None = None,
     ) -> LiveTable:
-        return await self.lobby.start(table_id, user_id, thread_id=thread_id)
+        return await self.lobby.start(table_id, user_id, thread_id=thread_id, dealt=dealt)
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         await self.resident(table_id)  # the publisher may move the message of one asleep
@@ -291,6 +296,12 @@ class TableService:
     async def set_buy_preference(self, table_id: int, user_id: int, pref: BuyPref) -> SeatSnapshot:
         return await self.turns.set_buy_preference(table_id, user_id, pref)
 
+    async def set_notice_by_dm(self, table_id: int, user_id: int, dm: bool) -> SeatSnapshot:
+        return await self.turns.set_notice_by_dm(table_id, user_id, dm)
+
+    async def set_buy_limit(self, table_id: int, user_id: int, limit: int | None) -> SeatSnapshot:
+        return await self.turns.set_buy_limit(table_id, user_id, limit)
+
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
         return await self.turns.act(table_id, user_id, action)
 
@@ -307,6 +318,11 @@ class TableService:
 
     async def vote_skip(self, table_id: int, user_id: int) -> SkipVote:
         return await self.table_clock.vote_skip(table_id, user_id)
+
+    async def vote_pace(
+        self, table_id: int, user_id: int, pace: str, hours: int | None = None
+    ) -> PaceVote:
+        return await self.table_clock.vote_pace(table_id, user_id, pace, hours)
 
     # -- start-up and shutdown --------------------------------------------------------------------
 

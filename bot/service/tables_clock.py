@@ -16,13 +16,15 @@ from dataclasses import replace
 from bot.ground.errors import NotHost
 from bot.ground.logs import at_table
 from bot.i18n import t, table_language
-from bot.service import nudges
+from bot.service import nudges, relaxed
 from bot.service.buy_window import (
     computer_buyers,
+    standing_buyers,
 )
 from bot.service.computers import ComputerSeats, choose_auto_action
 from bot.service.legal_plays import LEGAL
 from bot.service.live import Clock, LiveTable, Memento
+from bot.service.pace import away_after, is_relaxed, lobby_seconds
 from bot.service.tables_commit import Committer
 from bot.service.tables_core import Settings, Tables, playing
 from bot.service.tables_lobby import Lobby
@@ -77,8 +79,13 @@ class TableClock:
                 return
             language = table_language(table.record.options)
             if due.kind == "lobby_expired":
-                minutes = round(self.settings.lobby_seconds / 60)
+                lobby = lobby_seconds(table.record.options, self.settings.lobby_seconds)
+                minutes = round(lobby / 60)
                 await self.lobby.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+            elif due.kind == "idle_expired" and is_relaxed(table.record.options):
+                await relaxed.end_as_it_stands(table, self.committer.store)
+                self.committer.forget(table)
+                self.committer.notify(table, "end", note=t("notice.relaxed_idle_end", language))
             elif due.kind == "idle_expired":
                 hours = round(self.settings.idle_seconds / 3600)
                 await self.lobby.expire(table, t("notice.idle_expired", language, hours=hours))
@@ -101,6 +108,10 @@ class TableClock:
             elif due.kind == "away_play":
                 assert due.seat is not None
                 await self._autoplay(table, due.seat, timeout=False)
+            elif due.kind == "remind":
+                await relaxed.remind(table, self.committer.store, self.committer.notify)
+            elif due.kind == "idle_warning":
+                await relaxed.warn_idle(table, self.committer.store, self.committer.notify)
             return
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
@@ -109,7 +120,9 @@ class TableClock:
         memento = table.memento()
         state = table.away[seat]
         timeouts = state.timeouts + 1
-        marked = state.away or timeouts >= self.settings.away_after
+        marked = state.away or timeouts >= away_after(
+            table.record.options, self.settings.away_after
+        )
         table.away[seat] = replace(state, timeouts=timeouts, away=marked)
         await self._autoplay(table, seat, timeout=True, before=memento)
 
@@ -151,6 +164,22 @@ class TableClock:
                 return nudges.SkipVote(votes, needed, played=False)
             await self._time_out(table, seat)
             return nudges.SkipVote(votes, needed, played=True)
+
+    async def vote_pace(
+        self, table_id: int, user_id: int, pace: str, hours: int | None = None
+    ) -> relaxed.PaceVote:
+        """One more person asks to go on at ``pace``; when all have, the game does."""
+        table = self.tables.find(table_id)
+        async with table.held_for_a_click():
+            playing(table)
+            seconds = (self.settings.buy_seconds, self.settings.turn_seconds)
+            vote = await relaxed.vote_pace(
+                table, user_id, pace, hours, self.committer.store, self.clock(), seconds
+            )
+            if vote.changed:
+                self.timers.arm(table)
+                self.committer.notify(table, "pace")
+            return vote
 
     async def _window_over(self, table: LiveTable) -> None:
         """The buy deadline passed: no more requests; the held draw runs now."""
@@ -214,6 +243,25 @@ class TableClock:
             except ValueError as error:
                 why = getattr(error, "code", "refused")
                 log.info("%s: computer buy refused (%s)", at_table(table), why)
+        await self._standing_buys(table)
+
+    async def _standing_buys(self, table: LiveTable) -> None:
+        """At a relaxed table, each person whose standing order buys the upcard asks for it
+        now, as the bot acting on their order (not as their own click: it neither brings an
+        away seat back nor counts as their play); the rules' seat order still decides."""
+        game = playing(table)
+        for seat in standing_buyers(table, self.clock(), self.settings.buy_preference):
+            if not table.window.is_running(game, self.clock()):
+                break
+            memento = table.memento()
+            table.window.decide(seat)
+            try:
+                await self.committer.apply(table, seat, RequestBuy(), before=memento)
+            except StoreBusy:
+                raise  # asked again when the timer retries (memory went back)
+            except ValueError as error:
+                why = getattr(error, "code", "refused")
+                log.info("%s: standing buy refused (%s)", at_table(table), why)
 
     async def _computer_move(self, table: LiveTable, seat: int) -> None:
         """One action of a computer seat's turn, through the same path as a click."""

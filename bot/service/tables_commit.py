@@ -25,7 +25,7 @@ from bot.ground.logs import at_table
 from bot.service.buy_window import (
     HeldDraw,
     computer_buyers,
-    decided_by_preference,
+    decided_at_once,
     undecided,
 )
 from bot.service.live import (
@@ -345,7 +345,7 @@ class Committer:
         running = window.is_running(game, now)  # deciding for a seat does not change it
         for seat in undecided(window, game, table.is_away, now=now, running=running):
             pref = table.buy_prefs.get(seat, self.settings.buy_preference)
-            if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
+            if not table.is_computer(seat) and decided_at_once(table, seat, pref):
                 window.decide(seat)
         if not undecided(window, game, table.is_away, now=now, running=running) and (
             not computer_buyers(table, now, running=running)

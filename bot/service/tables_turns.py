@@ -17,7 +17,7 @@ from bot.service.buy_window import (
     BUY_PREFS,
     BuyPref,
     check_request,
-    decided_by_preference,
+    decided_at_once,
     must_hold,
     undecided,
     window_tag,
@@ -238,10 +238,39 @@ class Turns:
             await self.committer.write_away(table, memento)
             now = self.clock()
             if seat in undecided(table.window, game, table.is_away, now=now) and (
-                decided_by_preference(table, seat, pref)
+                decided_at_once(table, seat, pref)
             ):
                 table.window.decide(seat)
                 await self.committer.settle(table)
+            self.timers.arm(table)  # a relaxed standing order that buys is carried out at once
+            return seat_snapshot(table, user_id, self.clock())
+
+    async def set_notice_by_dm(self, table_id: int, user_id: int, dm: bool) -> SeatSnapshot:
+        """The player chooses where a relaxed table tells them of their turn: by direct
+        message, or in the game's thread (saved with the seat, so a restart keeps it)."""
+        table = self.tables.find(table_id)
+        async with table.held_for_a_click():
+            playing(table)
+            seat = seated(table, user_id)
+            present(table, seat)
+            memento = table.memento()
+            table.away[seat] = replace(table.away[seat], dm=dm)
+            await self.committer.write_away(table, memento)
+            return seat_snapshot(table, user_id, self.clock())
+
+    async def set_buy_limit(self, table_id: int, user_id: int, limit: int | None) -> SeatSnapshot:
+        """The player limits how many cards a deal their standing buy order buys at a relaxed
+        table (None: as many as the rules allow); saved with the seat."""
+        if limit is not None and not 0 <= limit <= 9:
+            raise UserError("That is not a buy limit.", code="not_a_buy_limit")
+        table = self.tables.find(table_id)
+        async with table.held_for_a_click():
+            playing(table)
+            seat = seated(table, user_id)
+            present(table, seat)
+            memento = table.memento()
+            table.away[seat] = replace(table.away[seat], buy_limit=-1 if limit is None else limit)
+            await self.committer.write_away(table, memento)
             return seat_snapshot(table, user_id, self.clock())
 
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
