@@ -116,7 +116,9 @@ class Residence:
         return count
 
     def rest_regularly(self, every: float = SWEEP_SECONDS) -> None:
-        """Look over the tables in memory every ``every`` seconds (one handle for all)."""
+        """Look over the tables in memory at most every ``every`` seconds (one handle for
+        all), and no sooner than the first of them could rest: with every table asleep, or
+        all of them asked for lately, the process sleeps too."""
         loop = asyncio.get_running_loop()
 
         def sweep() -> None:
@@ -126,10 +128,18 @@ class Residence:
                     log.debug("%d table(s) left memory", rested)
             except Exception:
                 log.exception("looking over the tables in memory failed")
-            self._sweeper = loop.call_later(every, sweep)
+            self._sweeper = loop.call_later(self._next_sweep(every), sweep)
 
         if self._sweeper is None:
             self._sweeper = loop.call_later(every, sweep)
+
+    def _next_sweep(self, every: float) -> float:
+        """Seconds until the next look: when the table asked for longest ago may rest."""
+        residency = self.residency
+        first = next(iter(residency.seen.values()), None)
+        if first is None:  # nothing in memory: a table opened meanwhile waits a little longer
+            return max(every, residency.rest_after)
+        return max(every, first + residency.rest_after - self.clock())
 
     def stop_resting(self) -> None:
         if self._sweeper is not None:
