@@ -132,26 +132,64 @@ class _Where(BaseSettings):
     )
 
 
+#: Exit status for a backup the operator must fix (no database, a bad destination, a
+#: PostgreSQL URL): the same as ``python -m bot``'s for a problem the operator must fix.
+EXIT_OPERATOR = 2
+
+
+def make_folder(destination: str) -> tuple[Path | None, list[Path]]:
+    """A destination ending in a slash names a folder: made if missing (else the backup would
+    be a file of that name). The folder (``None`` for a file) and the folders made for it,
+    deepest first, to take back if the backup fails. Raises ``BackupError`` if it cannot be."""
+    if not destination.endswith(("/", os.sep)):
+        return None, []
+    folder = Path(destination)
+    if folder.exists() and not folder.is_dir():
+        raise BackupError(f"{folder} is not a folder")
+    made = []
+    for missing in (folder, *folder.parents):
+        if missing.exists():
+            break
+        made.append(missing)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BackupError(
+            f"cannot create the folder {folder} ({error.strerror or error})"
+        ) from error
+    return folder, made
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``python -m data.backup DEST`` and ``python -m bot backup DEST``: one backup, its path
+    printed; on failure one line on stderr, exit status 2 and nothing left behind (not even a
+    folder made for it)."""
     parser = argparse.ArgumentParser(
         prog="python -m data.backup",
         description="Copy the bot's SQLite database safely, even while the bot is running.",
     )
-    parser.add_argument("destination", type=Path, help="a backup file to write, or a folder")
     parser.add_argument(
-        "--database", type=Path, default=None, help="the database (default: SHANGHAI_DATABASE)"
+        "destination", help="a backup file to write, or a folder (ending in / : made if missing)"
+    )
+    parser.add_argument(
+        "--database", default=None, help="the database (default: SHANGHAI_DATABASE)"
     )
     args = parser.parse_args(argv)
     where = str(args.database) if args.database else _Where().database
     if is_postgres_url(where):
         print("backup: the database is on PostgreSQL; back it up with pg_dump", file=sys.stderr)
-        return 1
+        return EXIT_OPERATOR
+    made: list[Path] = []
     try:
-        made = backup_file(Path(where), args.destination)
+        folder, made = make_folder(args.destination)
+        written = backup_file(Path(where), folder or Path(args.destination))
     except (BackupError, OSError) as error:
+        for empty in made:  # deepest first; each one is still empty
+            with contextlib.suppress(OSError):
+                empty.rmdir()
         print(f"backup: {error}", file=sys.stderr)
-        return 1
-    print(made)
+        return EXIT_OPERATOR
+    print(written)
     return 0
 
 

@@ -66,6 +66,10 @@ WHERE id = ? AND status = 'lobby'
 """
 # A kick: the away flags alone, no action and no new version (the lock is the service's).
 _SET_AWAY = "UPDATE tables SET away = ?, updated_at = ? WHERE id = ? AND status = 'playing'"
+_SET_PACE = """
+UPDATE tables SET options = ?, turn_deadline = ?, updated_at = ?
+WHERE id = ? AND status = 'playing'
+"""
 INSERT_ACTION = (
     "INSERT INTO actions (table_id, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?)"
 )
@@ -198,6 +202,22 @@ class GameCalls(SqlCalls):
         """
         away_json = self._to_json([entry.to_json() for entry in away])
         if await self._change(table_id, _SET_AWAY, away_json, self._now(), table_id) != 1:
+            raise await self._stale(table_id, "playing")
+
+    async def set_pace(
+        self, table_id: int, options: Mapping[str, Any], turn_deadline: float | None
+    ) -> None:
+        """Replace a game's options and its turn's deadline, without logging an action (its
+        people agreed to go on at another pace).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
+        """
+        options_json = self._to_json(dict(options))
+        now = self._now()
+        changed = await self._change(
+            table_id, _SET_PACE, options_json, turn_deadline, now, table_id
+        )
+        if changed != 1:
             raise await self._stale(table_id, "playing")
 
     async def finish_game(

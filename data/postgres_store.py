@@ -145,7 +145,8 @@ class PostgresStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCa
         """Take the fence for ``shards`` (default: all), connect, and migrate the database.
 
         ``fence_wait`` is how long to wait for another process to let a shard go before
-        ``ShardTaken``. ``fenced=False`` is for tools that only read (and for tests). Raises
+        ``ShardTaken``. ``fenced=False`` is for tools that only read, an operator's one-off
+        write that touches no live table (``python -m bot member erase``), and tests. Raises
         ``MigrationError`` if the schema cannot be brought up to date.
         """
         url = str(database)

@@ -95,6 +95,19 @@ class AwayState:
     #: of the game ranks last among the people.
     own: int = 0
     auto: int = 0
+    #: At a relaxed table: the turn deadline whose reminder this seat's person was sent, and
+    #: the last person's action after which they were warned that the table will end for want
+    #: of play; kept so that a restart neither sends them again nor forgets them.
+    reminded: float = 0.0
+    warned: float = 0.0
+    #: The seat's person wants a relaxed table's notices by direct message, not in its thread.
+    dm: bool = False
+    #: When the seat's person last acted themself (unix time; 0: not yet), so that a restart
+    #: knows how long a relaxed table has gone without a person's move.
+    acted: float = 0.0
+    #: At a relaxed table, the most cards a deal the seat's standing buy order buys (-1: as
+    #: many as the rules allow).
+    buy_limit: int = -1
 
     def stored(self, *, held: str, buy: str, removed_as: int | None = None) -> AwayState:
         """This record with what the table keeps beside it: the seat's held draw and buy
@@ -109,10 +122,16 @@ class AwayState:
             buy=buy,
             own=self.own,
             auto=self.auto,
+            reminded=self.reminded,
+            warned=self.warned,
+            dm=self.dm,
+            acted=self.acted,
+            buy_limit=self.buy_limit,
         )
 
-    def counted(self, *, by_bot: bool) -> AwayState:
-        """One more action of the seat: made by the bot for it, or by its person."""
+    def counted(self, *, by_bot: bool, at: float | None = None) -> AwayState:
+        """One more action of the seat: made by the bot for it, or by its person (``at``: when
+        that person acted, kept as ``acted``)."""
         return AwayState(
             timeouts=self.timeouts,
             away=self.away,
@@ -120,6 +139,11 @@ class AwayState:
             buy=self.buy,
             own=self.own + (not by_bot),
             auto=self.auto + by_bot,
+            reminded=self.reminded,
+            warned=self.warned,
+            dm=self.dm,
+            acted=self.acted if at is None else at,
+            buy_limit=self.buy_limit,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -133,6 +157,16 @@ class AwayState:
             data["own"] = self.own
         if self.auto:
             data["auto"] = self.auto
+        if self.reminded:
+            data["reminded"] = self.reminded
+        if self.warned:
+            data["warned"] = self.warned
+        if self.dm:
+            data["dm"] = True
+        if self.acted:
+            data["acted"] = self.acted
+        if self.buy_limit >= 0:
+            data["buy_limit"] = self.buy_limit
         return data
 
     @classmethod
@@ -145,6 +179,11 @@ class AwayState:
             buy=str(obj.get("buy", "")),
             own=int(obj.get("own", 0)),
             auto=int(obj.get("auto", 0)),
+            reminded=float(obj.get("reminded", 0.0)),
+            warned=float(obj.get("warned", 0.0)),
+            dm=bool(obj.get("dm", False)),
+            acted=float(obj.get("acted", 0.0)),
+            buy_limit=int(obj.get("buy_limit", -1)),
         )
 
 

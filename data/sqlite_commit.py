@@ -22,11 +22,16 @@ from .errors import StoreBusy
 from .group_commit import GroupQueue, Member
 from .sqlite_connection import Step, Write, is_busy, on_worker_thread
 
-#: Deadlines use ``time.perf_counter``: a real clock even where a test harness (simcord)
-#: replaces ``time.monotonic`` with virtual time, because a lock is held in real time.
-
 #: Pause between two attempts to take the write lock from another program, in seconds.
 RETRY_PAUSE: Final = 0.02
+
+
+def clock() -> float:
+    """The clock of the writes' deadlines: ``time.perf_counter``, a real clock even where a
+    test harness (simcord) replaces ``time.monotonic`` with virtual time, because a lock is
+    held in real time. Looked up at each call, so a test of the waits can put its own clock
+    in its place and step it past each deadline instead of measuring real waits."""
+    return time.perf_counter()
 
 
 def run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[tuple[bool, Any]]:
@@ -64,7 +69,7 @@ def begin_by(conn: sqlite3.Connection, deadline: float) -> None:
     """On the writer's thread: ``BEGIN IMMEDIATE`` again every ``RETRY_PAUSE`` while another
     program holds the write lock; ``StoreBusy`` (nothing begun) once ``deadline`` is near."""
     while True:
-        if time.perf_counter() + RETRY_PAUSE >= deadline:
+        if clock() + RETRY_PAUSE >= deadline:
             raise StoreBusy()
         time.sleep(RETRY_PAUSE)
         try:
@@ -111,7 +116,7 @@ class GroupCommits:
         """Refuse the members past their deadline, unwritten, and take them out of ``group``.
         In place: should the transaction fail, the group queue answers every member still in
         the list it handed over, the writes taken in later (``take_more``) included."""
-        now = time.perf_counter()
+        now = clock()
         for member in group:
             if now >= member.deadline:
                 member.fail(StoreBusy())
@@ -173,7 +178,7 @@ class GroupCommits:
         The retries run on the writer's thread (``begin_by``), which has nothing else to do
         meanwhile: the group's task waits on one answer instead of a timer per attempt.
         """
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             raise StoreBusy()  # waited out behind this process's other writes
         try:
             await self._db.execute("BEGIN IMMEDIATE")

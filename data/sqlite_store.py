@@ -47,6 +47,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+from . import sqlite_commit
 from .board import BoardCalls
 from .errors import StoreBusy, TableExists
 from .events import EventCalls
@@ -274,7 +275,9 @@ class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCall
         """
         if is_background_write():
             return await asyncio.shield(self._background_submit(write))
-        return await asyncio.shield(self._queued(write, time.perf_counter() + PLAYER_WAIT_SECONDS))
+        return await asyncio.shield(
+            self._queued(write, sqlite_commit.clock() + PLAYER_WAIT_SECONDS)
+        )
 
     def _queued(self, write: Write, deadline: float) -> asyncio.Future[Any]:
         """``write`` queued, as the future its group answers: shielded as it is, without a task
@@ -289,10 +292,10 @@ class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCall
         that no write ahead has a later deadline), again and again while another program holds
         the file (a backup), and raises ``StoreBusy`` only once ``BACKGROUND_WAIT_SECONDS``
         have passed in all."""
-        give_up = time.perf_counter() + BACKGROUND_WAIT_SECONDS
+        give_up = sqlite_commit.clock() + BACKGROUND_WAIT_SECONDS
         async with self._background_gate:
             while True:
-                now = time.perf_counter()
+                now = sqlite_commit.clock()
                 if now >= give_up:
                     raise StoreBusy()
                 try:

@@ -222,6 +222,16 @@ class Store(Protocol):
         """
         ...
 
+    async def set_pace(
+        self, table_id: int, options: Mapping[str, Any], turn_deadline: float | None
+    ) -> None:
+        """Replace a game's options and its turn's deadline without logging an action (its
+        people agreed to go on at another pace).
+
+        Raises ``StaleVersion`` if the table is not playing, ``TableNotFound`` if unknown.
+        """
+        ...
+
     async def end_table(self, table_id: int, status: EndStatus = "ended") -> bool:
         """Close a lobby or game without results, as ``ended`` (a person closed it) or
         ``abandoned`` (nobody can or does play it); ``False`` if it was already closed, and
@@ -298,14 +308,17 @@ class Store(Protocol):
 
     # -- a member's own data, and the servers the bot left ------------------------------------
 
-    async def member_data(self, user_id: int) -> dict[str, Any]:
-        """Everything kept under ``user_id`` in every guild, as one JSON-ready object: their
-        games' results, ratings, open tables, tables hosted and seasons started."""
+    async def member_data(self, user_id: int, *, departed: bool = False) -> dict[str, Any]:
+        """Everything kept under ``user_id``, as one JSON-ready object: their games' results,
+        ratings, open tables, tables seated at and hosted, seasons started, events organised,
+        sign-ups, event seats and sit-outs; in the guilds the bot is still in, or
+        (``departed``) in every guild (``data.members.MEMBER_COLUMNS`` lists the columns)."""
         ...
 
     async def erase_member(self, user_id: int) -> Erasure:
-        """Anonymise ``user_id``'s results (the other players' games stay whole), delete their
-        ratings; nothing, and the open tables in ``Erasure``, while they sit at one."""
+        """Anonymise ``user_id`` in every guild (the other players' games and events stay
+        whole), delete their ratings; nothing, and the open tables and events in ``Erasure``,
+        while they sit at an open table or are in an event not yet over."""
         ...
 
     async def guild_left(self, guild_id: int) -> None:
@@ -321,7 +334,8 @@ class Store(Protocol):
         ...
 
     async def purge_guild(self, guild_id: int) -> None:
-        """Delete every row of ``guild_id`` (games, results, ratings, seasons, settings)."""
+        """Delete every row of ``guild_id`` (games, results, ratings, seasons, settings,
+        events with their sign-ups, seats and sit-outs, its departure) in one transaction."""
         ...
 
     # -- settings of the deployment ---------------------------------------------------------

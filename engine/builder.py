@@ -195,7 +195,7 @@ class GoDownBuilder:
 
     def check(self) -> None:
         """Raise the ``IllegalAction`` ``apply`` would raise for ``action()``; else nothing."""
-        self.game._check(self.game.seat_of(self.player), self.action())
+        self.game.check(self.player, self.action())
 
 
 def _accepts(step: object, argument: object) -> bool:

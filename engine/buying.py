@@ -119,5 +119,5 @@ def buyer_beats_down_player(game: Game, seat: int) -> bool:
         and not game.rules.down_player_blocks_buy
         and game.down[seat]
         and buy_winner(game) is not None
-        and game._stock_drawable()
+        and game.stock_drawable
     )

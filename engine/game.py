@@ -301,6 +301,11 @@ class Game:
             return False
         return True
 
+    def check(self, player: str, action: Action) -> None:
+        """Raise the ``IllegalAction`` that ``apply(player, action)`` would raise, naming the
+        broken rule; nothing when it would succeed. Never changes anything."""
+        self._check(self.seat_of(player), action)
+
     # -- applying actions --------------------------------------------------------------------
 
     def apply(self, player: str, action: Action) -> list[Event]:
@@ -368,7 +373,10 @@ class Game:
         needed = 2 if keep_top else 1
         return len(self.pile) >= needed and (limit is None or self.restocks < limit)
 
-    def _stock_drawable(self) -> bool:
+    @property
+    def stock_drawable(self) -> bool:
+        """Whether a card can be drawn from the stock now: it has cards, or the discard pile
+        can be shuffled into a new one (keeping the live upcard in Shanghai)."""
         if self.stock:
             return True
         return self._can_restock(keep_top=not self.is_shanghai)
@@ -379,7 +387,7 @@ class Game:
                 raise IllegalAction("There is no live upcard to take", code="draw.no_live_upcard")
             return
         if isinstance(action, DrawStock):
-            if self.is_shanghai and not self._stock_drawable() and self.upcard_live:
+            if self.is_shanghai and not self.stock_drawable and self.upcard_live:
                 raise IllegalAction(
                     "The stock is empty and cannot be rebuilt: take the upcard",
                     code="draw.stock_empty",
@@ -542,7 +550,7 @@ class Game:
         self.current = (self.current + 1) % n
         self.step = "draw"
         self._reset_turn_flags()
-        if self.is_shanghai and not self._stock_drawable():
+        if self.is_shanghai and not self.stock_drawable:
             # With a dead stock each player gets one last turn with the upcard;
             # after a whole lap without anyone going out the deal is exhausted.
             self.dry_turns += 1

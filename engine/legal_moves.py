@@ -1,6 +1,6 @@
 """What is offered: the legal actions listed for a seat (``Game.legal_actions``).
 
-Every listed action is one ``Game._check`` (the check ``apply`` makes) accepts. Most are put
+Every listed action is one ``Game.is_legal`` (the check ``apply`` makes) accepts. Most are put
 to it; where this module already knows the answer it asks only what is left: the draw step's
 few rules directly, discards by hand size, and a single lay-off of ``lay_off_items`` (whose
 placement ``Meld.placements`` proved) by the hand it leaves. ``test_legal_property`` applies
@@ -71,7 +71,7 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
                 actions.append(RequestBuy())
         return actions
     if game.step == "draw":
-        # Game._check's draw rules, asked directly (this runs every turn): the upcard may be
+        # Game.check's draw rules, asked directly (this runs every turn): the upcard may be
         # taken when there is one (live, in Shanghai); the stock is refused only when it is
         # dead with a live upcard; buying in turn is two-player Shanghai's alone.
         shanghai = game.is_shanghai
@@ -103,11 +103,7 @@ _DISCARDS = _Discards()
 
 
 def _legal(game: Game, seat: int, action: Action) -> bool:
-    try:
-        game._check(seat, action)
-    except IllegalAction:
-        return False
-    return True
+    return game.is_legal(game.players[seat], action)
 
 
 def _play_actions(game: Game, seat: int) -> list[Action]:
@@ -139,7 +135,7 @@ def _play_actions(game: Game, seat: int) -> list[Action]:
             table = [m.meld for m in game.melds]
             swaps = [SwapJoker(swap) for swap in swap_candidates(table, distinct, rules)]
             legal.extend(a for a in swaps if _legal(game, seat, a))
-    # Discards are most of every list: judge them here rather than one _check each.
+    # Discards are most of every list: judge them here rather than one ``is_legal`` each.
     if len(hand) > 1 or rules.final_discard != "forbidden":
         taken = None if game.is_shanghai else game.taken_upcard
         discards = _DISCARDS

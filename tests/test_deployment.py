@@ -8,9 +8,14 @@ tests/bot/test_startup_database.py.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path, PurePosixPath
+
+import pytest
 
 from bot.process.settings import Settings
 
@@ -120,9 +125,66 @@ def test_dockerfile_installs_the_dependencies_before_copying_the_code() -> None:
     assert after and all("--no-deps" in s for s in after)
 
 
-def test_procfile_runs_the_entry_point() -> None:
-    lines = (ROOT / "Procfile").read_text(encoding="utf-8").splitlines()
-    assert [line for line in lines if not line.startswith("#")] == ["worker: python -m bot"]
+def procfile() -> dict[str, str]:
+    """The Procfile's processes: name to command, as a buildpack platform reads them."""
+    text = (ROOT / "Procfile").read_text(encoding="utf-8")
+    found = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, command = line.partition(":")
+            found[name.strip()] = command.strip()
+    return found
+
+
+def test_procfile_runs_the_entry_point_after_a_check() -> None:
+    assert procfile() == {"release": "python -m bot check", "worker": "python -m bot"}
+
+
+@pytest.mark.parametrize("process", ["release", "worker"])
+def test_each_procfile_command_answers_its_help(process: str) -> None:
+    """The command as the platform runs it, with ``--help``: it exists and starts nothing."""
+    command = procfile()[process].split()
+    assert command[0] == "python"
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("SHANGHAI_", "DISCORD_"))}
+    done = subprocess.run(
+        [sys.executable, *command[1:], "--help"],
+        cwd=ROOT,
+        env=clean | {"PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: shanghai")
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.partition("==")
+        if sep and not line.startswith("#"):
+            pins[re.sub(r"[-_.]+", "-", name.strip().lower())] = version.strip()
+    return pins
+
+
+def test_a_buildpack_installs_the_pinned_bot_with_postgresql() -> None:
+    """requirements.txt read as pip reads it on a buildpack: the constraints file, and the
+    project itself with the PostgreSQL extra; every dependency that brings is pinned."""
+    lines = [
+        line.strip()
+        for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert lines == ["-c constraints.txt", ".[postgres]"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = _pins()
+    for requirement in [*project["dependencies"], *project["optional-dependencies"]["postgres"]]:
+        name = re.sub(r"[-_.]+", "-", re.split(r"[<>=!~\[; ]", requirement)[0].lower())
+        assert name in pins, f"{requirement} is not pinned in constraints.txt"
+    # The Python the platform installs: the one the image and CI use.
+    python = (ROOT / ".python-version").read_text(encoding="utf-8").strip()
+    assert python == "3.11" and project["requires-python"] == ">=3.11"
+    assert instructions()["FROM"][0].startswith(f"python:{python}")
 
 
 def test_the_image_can_serve_the_metrics_and_compose_scrapes_them() -> None:

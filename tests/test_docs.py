@@ -83,3 +83,69 @@ def test_relative_links_lead_to_files() -> None:
             if "://" in target:
                 continue
             assert (page.parent / target).exists(), (page.name, target)
+
+
+def _slash_commands() -> list[tuple[str, list[str]]]:
+    """Every slash command of the bot, by its full name, with its options' names."""
+    import asyncio
+
+    from discord import app_commands
+
+    from bot import Settings, create_bot
+
+    async def tree() -> list[tuple[str, list[str]]]:
+        bot = create_bot(Settings(discord_token="a" * 24 + ".bcdefg." + "c" * 27))  # type: ignore[arg-type]
+        await bot.load_commands()
+        return [
+            (f"/{command.qualified_name}", [p.name for p in command.parameters])
+            for command in bot.tree.walk_commands()
+            if not isinstance(command, app_commands.Group)
+        ]
+
+    return asyncio.run(tree())
+
+
+def test_every_slash_command_is_in_the_players_or_admin_guide() -> None:
+    guides = _text(DOCS / "players.md") + _text(DOCS / "admin.md")
+    commands = _slash_commands()
+    assert len(commands) > 20
+    missing = [name for name, _ in commands if f"`{name}" not in guides]
+    assert missing == [], f"commands no guide names: {missing}"
+    # An option for someone who left the server is worth nothing unless people know of it.
+    for name, options in commands:
+        if "user_id" in options:
+            rows = [line for line in guides.splitlines() if f"`{name}" in line]
+            assert any("user_id:" in row for row in rows), name
+
+
+def test_every_command_line_subcommand_is_in_the_admin_guide() -> None:
+    from bot.process.cli import parser
+
+    admin = _text(DOCS / "admin.md")
+    deploying = admin[admin.index("## Deploying") :]
+    table = deploying[: deploying.index("\n## ", 5)]
+    [commands] = [a for a in parser()._actions if a.dest == "command"]
+    names = list(commands.choices or {})  # type: ignore[union-attr]
+    assert {"run", "try", "sync", "check", "backup", "replay", "member"} <= set(names)
+    for name in names:
+        assert re.search(rf"^\| `{name}\b", table, re.M), f"`{name}` has no row in the table"
+
+
+def test_every_docs_page_is_in_the_readmes_documentation_list() -> None:
+    readme = _text(README)
+    listed = readme[readme.index("## Documentation") :]
+    listed = listed[: listed.index("\n## ", 5)]
+    for page in sorted(DOCS.glob("*.md")):
+        assert f"](docs/{page.name})" in listed, page.name
+
+
+def test_the_readme_runs_the_bot_without_the_test_tools_and_sets_the_tests_up() -> None:
+    readme = _text(README)
+    run = readme[readme.index("Set up and run the bot") :]
+    command = re.search(r"```bash\n(.+?)\n```", run, re.S)
+    assert command is not None
+    assert "pip install -c constraints.txt -e . &&" in command[1], command[1]
+    assert command[1].endswith("python -m bot")
+    tests = readme[readme.index("Run the tests") :]
+    setup = tests[: tests.index("```")]
+    assert "pip install -c constraints.txt -e '.[dev]'" in setup

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The age (seconds) from which the table message is posted anew rather than edited: Discord
+#: limits edits of messages older than an hour much more strictly (error 30046), so a game
+#: that lasts days keeps a margin under that hour.
+EDIT_AGE_LIMIT = 55 * 60.0
+
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
 
 
@@ -62,6 +67,15 @@ class Placement:
     @staticmethod
     def _message_id(box: Outbox, table: TableSnapshot) -> int | None:
         return box.message_id if box.message_id is not None else table.record.message_id
+
+    def _aged(self, box: Outbox, table: TableSnapshot) -> bool:
+        """Whether the table message is too old to edit (``EDIT_AGE_LIMIT``), by the time its
+        id carries and Discord's clock."""
+        message_id = self._message_id(box, table)
+        if message_id is None:
+            return False
+        posted = discord.utils.snowflake_time(message_id).timestamp()
+        return discord.utils.utcnow().timestamp() - posted >= EDIT_AGE_LIMIT
 
     async def _move(
         self,

@@ -16,7 +16,9 @@ so the channel gets as few calls as the players need:
 - The table message is *moved* (posted anew at the bottom, the old one deleted) only when it
   must be: a person's turn begins and their open hand can't be updated for them (no live
   interaction), so the new message pings them and offers **My hand**; or other messages have
-  pushed it out of the last three. Computers and players who follow their hand get no ping.
+  pushed it out of the last three; or it is nearly an hour old and something changed
+  (Discord limits edits of older messages much more strictly, so a game over days never
+  edits one). Computers and players who follow their hand get no ping.
 - Each channel spends at most 5 calls in any 5 s (``RATE``), waiting otherwise, and every
   call counts against the token's budget (``bot.channel.budget``): when the token is busy, an
   edit only spectators read waits for room and merges with the changes after it, while pings
@@ -54,6 +56,7 @@ from bot.screens.attachments import (
     table_picture,
 )
 from bot.service.live import FOUR_COLOUR_OPTION
+from bot.service.pace import is_relaxed
 from bot.views.table import next_deal_row, play_again_row, render_table, sheet_layout
 from engine.events import (
     DealEnded,
@@ -70,6 +73,7 @@ from bot.channel.table_text import (
     change_lines,
     deal_end_text,
     fingerprint,
+    relaxed_notices,
     restart_line,
     worth_showing,
 )
@@ -137,7 +141,12 @@ class Publisher(Placement):
             box.table = table  # else its lines wait for the next change worth an edit
         box.lines.extend(lines)
         ping = self._ping_for(change)
-        if change.kind == "restore":  # said once, in the next post, and not kept in its text
+        # A relaxed table's people were told of their turn when it began and open their hands
+        # afresh each time they come: a restart tells nobody anything again.
+        quiet_restart = change.kind == "restore" and is_relaxed(table.record.options)
+        if quiet_restart:
+            ping = None
+        if change.kind == "restore" and not quiet_restart:  # said once, in the next post
             hands = getattr(self.bot, "hands", None)
             line = restart_line(
                 change, lambda user: hands is not None and hands.follows(table.id, user), ping
@@ -147,7 +156,9 @@ class Publisher(Placement):
         if ping is not None and view is not None:
             language = table_language(table.record.options)
             key = "notice.your_turn" if view.rules.game == "shanghai" else "notice.your_turn_rummy"
-            box.pings.append(t(key, language, user=ping, deal=view.deal))
+            self._tell(box, table, ping, t(key, language, user=ping, deal=view.deal))
+        for user, line in relaxed_notices(change):
+            self._tell(box, table, user, line)
         ended = [e for e in change.events if isinstance(e, DealEnded) and e.reason != "void"]
         if view is not None and ended:
             sheet = [list(r) for r in view.score_sheet]
@@ -167,6 +178,27 @@ class Publisher(Placement):
             line = result_line(table)
             if line is not None and table.record.parent_channel_id is not None:
                 self._later(self._tell_parent(table.record.parent_channel_id, table.id, line))
+
+    def _tell(self, box: Outbox, table: TableSnapshot, user: int | None, line: str) -> None:
+        """A notice for ``user`` (None: for everyone): a mention in the table's channel, or a
+        direct message for a relaxed table's person who chose that (``dm_users``)."""
+        if user is not None and user in table.dm_users:
+            link = f"https://discord.com/channels/{table.record.guild_id}/{table.channel_id}"
+            self._later(self._direct(box, user, f"{line}\n{link}", line))
+        else:
+            box.pings.append(line)
+
+    async def _direct(self, box: Outbox, user_id: int, text: str, line: str) -> None:
+        """Send ``text`` to ``user_id`` directly; if Discord refuses (their DMs are closed),
+        the notice goes to the table's channel after all."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+            self.notices += 1
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            log.info("a direct notice was refused (%s); told in the channel", type(error).__name__)
+            box.pings.append(line)
+            self._kick(box)
 
     def announce(self, table: TableSnapshot, line: str) -> None:
         """A line for the table's channel, posted with its next message (a thread's welcome,
@@ -403,10 +435,19 @@ class Publisher(Placement):
 
         alt = t("picture.alt_table", language)
         text = "\n".join(recent)
-        if pings or box.after >= 2 or self._message_id(box, table) is None:
+        layout = None
+        move = pings or box.after >= 2 or self._message_id(box, table) is None
+        if not move and self._aged(box, table):  # never edited: posted anew if it changed
+            layout = render_table(table, news=text, picture=alt)
+            if fingerprint(layout) == box.shown and digest == box.picture:
+                box.recent = recent
+                return
+            move = True
+        if move:
             posted = "\n".join(x for x in (text, *pings) if x)
             data = await picture()
-            layout = render_table(table, news=posted, picture=alt)
+            if layout is None or posted != text:
+                layout = render_table(table, news=posted, picture=alt)
             await self._move(box, table, posted, layout, data)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
@@ -420,7 +461,7 @@ class Publisher(Placement):
                     type(error).__name__,
                 )
             return
-        layout = render_table(table, news=text, picture=alt)
+        layout = layout or render_table(table, news=text, picture=alt)
         shown = fingerprint(layout)
         if shown == box.shown and digest == box.picture:
             box.recent = recent

@@ -21,6 +21,7 @@ from bot.screens.text import (
     score_sheet_text,
     standings_text,
 )
+from bot.service.pace import is_relaxed, relaxed_buy_minutes, turn_hours
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -36,6 +37,7 @@ from engine.events import (
     BuyAwarded,
     DealEnded,
     DealStarted,
+    Discarded,
     Event,
     GameEnded,
     TurnStarted,
@@ -224,3 +226,37 @@ def worth_showing(change: Change) -> bool:
     if change.kind not in ("act", "timeout", "window") or view is None or view.is_over:
         return True  # lobby, start, end, away, kicks, departures and the end: always shown
     return any(isinstance(event, VISIBLE) for event in change.events)
+
+
+def relaxed_notices(change: Change) -> list[tuple[int | None, str]]:
+    """The mentions a relaxed table asks for: the one reminder of a turn (its time left), the
+    warning a day before a table nobody plays ends (everyone seated), the question to those
+    whose standing order asks them about a card just offered, and a change of pace; each with
+    the one person it is for (None: everyone)."""
+    table = change.table
+    if change.kind not in ("remind", "idle_warning", "pace") and not table.asked:
+        return []  # most changes: nothing of a relaxed table's to say
+    language = table_language(table.record.options)
+    if change.kind == "remind" and change.seat is not None and table.turn_deadline is not None:
+        user = table.record.seats[change.seat].user_id
+        left = max(0, round((table.turn_deadline - discord.utils.utcnow().timestamp()) / 3600))
+        return [(user, t("notice.reminder", language, user=user, hours=left))]
+    opened = any(isinstance(e, (Discarded, DealStarted)) for e in change.events)
+    if table.asked and opened and table.view is not None and table.view.upcard is not None:
+        card = card_text(table.view.upcard)
+        minutes = relaxed_buy_minutes(table.record.options)
+        return [
+            (user, t("notice.buy_question", language, user=user, card=card, minutes=minutes))
+            for user in table.asked
+        ]
+    if change.kind == "pace":
+        options = table.record.options
+        if is_relaxed(options):
+            return [(None, t("notice.pace_relaxed", language, hours=turn_hours(options)))]
+        return [(None, t("notice.pace_live", language))]
+    if change.kind == "idle_warning":
+        people = " ".join(
+            f"<@{seat.user_id}>" for seat in table.record.seats if not seat.is_computer
+        )
+        return [(None, t("notice.idle_warning", language, users=people))]
+    return []

@@ -29,6 +29,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.joining import JoinsShanghai
+from bot.cogs.leaderboard import user_to_remove
 from bot.cogs.shanghai import PRESETS
 from bot.events.event_text import event_text
 from bot.events.hall import EventButton, controls
@@ -244,12 +245,20 @@ def make_group() -> app_commands.Group:
             await _done(interaction, "event.resumed")
 
     @group.command(name="remove")
-    @app_commands.describe(member="The player to take out")
-    async def remove(interaction: discord.Interaction[Any], member: discord.Member) -> None:
+    @app_commands.describe(
+        member="The player to take out",
+        user_id="Someone who left the server: their user id or mention",
+    )
+    async def remove(
+        interaction: discord.Interaction[Any],
+        member: discord.User | None = None,
+        user_id: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
         """Take a player out of the event here (the organiser)."""
         async with guard(interaction):
+            who, _ = user_to_remove(member, user_id)
             cog, event = await _here(interaction)
-            await cog.runner.remove(event.id, interaction.user.id, member.id)
+            await cog.runner.remove(event.id, interaction.user.id, who)
             await _done(interaction, "event.removed")
 
     @group.command(name="end_table")

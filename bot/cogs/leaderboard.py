@@ -232,6 +232,7 @@ def records_text(records: Sequence[ServerRecord], game: GameKind, language: Lang
                 language,
                 name=clean(record.name),
                 value=record.value,
+                count=record.value,  # the plural of the messages that count games
                 table=record.table_id or 0,
             )
         )

@@ -2,10 +2,13 @@
 a server's data once the bot is removed from it.
 
 What the bot keeps under a member's id is what ``Store.member_data`` returns; it is the same in
-every server, so both commands cover every server the bot keeps games for, and both answer
-privately. Erasing keeps the other players' games whole (``data.members``): the member's
-result rows stay with a placeholder id and no name, off the leaderboard. It is refused while
-the member sits at an open table, whose result would be written under their id afterwards.
+every server, so the export covers every server the bot is still in (not the ones it left,
+whose data waits for deletion), the erasure every server, and both answer privately. Erasing
+keeps the other players' games and events whole (``data.members``): the member's result rows,
+sign-ups and seats stay with a placeholder id and no name, off the leaderboard. It is refused
+while the member sits at an open table, whose result would be written under their id
+afterwards, or is in an event not yet over, which would seat them again. An operator does the
+same for someone who shares no server with the bot with ``python -m bot member``.
 The ``mydata`` group joins ``/shanghai`` of ``bot.cogs.shanghai`` (loaded before this cog)
 when ``MemberData`` loads, with the erase confirmation's buttons, and leaves it when the cog
 unloads.
@@ -33,6 +36,7 @@ from bot.i18n import interaction_language, t
 from bot.interactions.controls import Control
 from bot.interactions.handler import guard
 from bot.interactions.ids import parse_id, usable
+from data.members import Erasure
 
 if TYPE_CHECKING:
     from bot.process.app import ShanghaiBot
@@ -49,6 +53,40 @@ def seated_at_open_table(tables: tuple[int, ...]) -> UserError:
         code="erase_while_seated",
         tables=listed,
     )
+
+
+def in_open_event(events: tuple[int, ...]) -> UserError:
+    """An erasure waits until the member is in no event that is still running."""
+    listed = ", ".join(f"#{event}" for event in events)
+    return UserError(
+        f"You are in an event that is not over ({listed}). Drop out, ask its organiser to "
+        "remove you, or wait for it to end, and then erase your data.",
+        code="erase_while_in_event",
+        events=listed,
+    )
+
+
+def refusal(erased: Erasure) -> UserError | None:
+    """Why an erasure did nothing, if it did nothing."""
+    if erased.open_tables:
+        return seated_at_open_table(erased.open_tables)
+    if erased.open_events:
+        return in_open_event(erased.open_events)
+    return None
+
+
+#: The export's sections that an erasure changes (``tables_seated`` is the games as played,
+#: which it keeps; ``open_tables`` refuses it).
+ERASABLE_SECTIONS = (
+    "games",
+    "ratings",
+    "tables_hosted",
+    "seasons_started",
+    "events_organised",
+    "event_sign_ups",
+    "event_seats",
+    "event_sit_outs",
+)
 
 
 def export_file(data: dict[str, Any]) -> discord.File:
@@ -92,8 +130,8 @@ class EraseButton(
             return
         bot: ShanghaiBot = interaction.client
         erased = await bot.store.erase_member(self.user_id)
-        if erased.open_tables:  # they sat down after asking
-            raise seated_at_open_table(erased.open_tables)
+        if (refused := refusal(erased)) is not None:  # they sat down after asking
+            raise refused
         log.info("a member erased their data: %d results anonymised", erased.results)
         await interaction.response.edit_message(
             content=t("mydata.erased", language, count=erased.results, ratings=erased.ratings),
@@ -122,13 +160,13 @@ def make_group() -> app_commands.Group:
         """Erase your results and ratings; the other players' games stay whole (asks first)."""
         async with guard(interaction):
             bot: ShanghaiBot = interaction.client
-            data = await bot.store.member_data(interaction.user.id)
+            data = await bot.store.member_data(interaction.user.id, departed=True)
             seated = tuple(int(row["table_id"]) for row in data["open_tables"])
             if seated:
                 raise seated_at_open_table(seated)
             language = interaction_language(interaction)
             games, ratings = len(data["games"]), len(data["ratings"])
-            if games == 0 and ratings == 0 and not data["tables_hosted"]:
+            if not any(data[section] for section in ERASABLE_SECTIONS):
                 await interaction.response.send_message(
                     t("mydata.nothing", language), ephemeral=True
                 )

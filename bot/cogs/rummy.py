@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.leaderboard import send_leaderboard, send_stats
+from bot.cogs.pace import PACE_CHOICES, PACE_DESCRIPTION, TURN_HOURS_DESCRIPTION
 from bot.cogs.shanghai import bot_defaults, open_table_here
 from bot.i18n import (
     LANGUAGE_CHOICES,
@@ -43,6 +44,8 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         final_discard="Whether going out needs a final discard",
         turn_seconds="Seconds per turn before the bot plays it (default 90)",
         language=LANGUAGE_DESCRIPTION,
+        pace=PACE_DESCRIPTION,
+        turn_hours=TURN_HOURS_DESCRIPTION,
     )
     @app_commands.choices(
         ace_mode=[
@@ -54,6 +57,7 @@ class Rummy(commands.GroupCog, group_name="rummy"):
             app_commands.Choice(name="required", value="required"),
         ],
         language=LANGUAGE_CHOICES,
+        pace=PACE_CHOICES,
     )
     async def new(
         self,
@@ -63,6 +67,8 @@ class Rummy(commands.GroupCog, group_name="rummy"):
         final_discard: str | None = None,
         turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
         language: str | None = None,
+        pace: str | None = None,
+        turn_hours: app_commands.Range[int, 1, 72] | None = None,
     ) -> None:
         """Open a Rummy table (2-6 players) in this channel; you take the first seat."""
         async with guard(interaction):
@@ -85,6 +91,8 @@ class Rummy(commands.GroupCog, group_name="rummy"):
                 turn_seconds=turn_seconds,
                 language=language,
                 rules=overrides,
+                pace=pace,
+                turn_hours=turn_hours,
             )
             await open_table_here(self.bot, interaction, options, "Rummy")
 

@@ -18,12 +18,14 @@ import discord
 from discord import app_commands
 
 from bot.cogs.joining import JoinsShanghai
+from bot.cogs.pace import PACE_CHOICES, PACE_DESCRIPTION, TURN_HOURS_DESCRIPTION
 from bot.cogs.shanghai import PRESETS
 from bot.ground.errors import UserError
 from bot.i18n import LANGUAGE_CHOICES, Language, interaction_language, t
 from bot.interactions.handler import guard
 from bot.service import guild_settings
 from bot.service.guild_settings import GuildDefaults
+from bot.service.pace import DEFAULT_TURN_HOURS
 from bot.views.table import preset_name
 
 if TYPE_CHECKING:
@@ -58,6 +60,7 @@ def settings_text(defaults: GuildDefaults, bot: ShanghaiBot, language: Language)
     buy = defaults.buy_seconds if defaults.buy_seconds is not None else settings.buy_seconds
     turn = defaults.turn_seconds if defaults.turn_seconds is not None else settings.turn_seconds
     threads = defaults.threads if defaults.threads is not None else settings.threads
+    hours = defaults.turn_hours if defaults.turn_hours is not None else DEFAULT_TURN_HOURS
     lines = [
         t("settings.title", language),
         t("settings.language", language, value=lang),
@@ -69,6 +72,10 @@ def settings_text(defaults: GuildDefaults, bot: ShanghaiBot, language: Language)
         + ("" if defaults.turn_seconds is not None else f" {ours}"),
         t("settings.threads_on" if threads else "settings.threads_off", language)
         + ("" if defaults.threads is not None else f" {ours}"),
+        t("settings.pace_relaxed" if defaults.pace == "relaxed" else "settings.pace_live", language)
+        + ("" if defaults.pace is not None else f" {ours}"),
+        t("settings.turn_hours", language, hours=hours)
+        + ("" if defaults.turn_hours is not None else f" {ours}"),
         "",
         t("settings.hint", language),
     ]
@@ -85,11 +92,14 @@ def make_command() -> app_commands.Command[Any, ..., None]:
         buy_seconds="Default seconds the Buy button stays live (3-120)",
         turn_seconds="Default seconds per turn (10-3600)",
         threads="Whether new games move into a thread of their own",
+        pace=PACE_DESCRIPTION,
+        turn_hours=TURN_HOURS_DESCRIPTION,
         reset="Forget every default of this server",
     )
     @app_commands.choices(
         language=LANGUAGE_SETTING_CHOICES,
         preset=PRESETS,
+        pace=PACE_CHOICES,
     )
     async def settings(
         interaction: discord.Interaction[Any],
@@ -98,6 +108,8 @@ def make_command() -> app_commands.Command[Any, ..., None]:
         buy_seconds: app_commands.Range[int, 3, 120] | None = None,
         turn_seconds: app_commands.Range[int, 10, 3600] | None = None,
         threads: bool | None = None,
+        pace: str | None = None,
+        turn_hours: app_commands.Range[int, 1, 72] | None = None,
         reset: bool = False,
     ) -> None:
         """This server's defaults for new tables (members with Manage Server)."""
@@ -117,6 +129,10 @@ def make_command() -> app_commands.Command[Any, ..., None]:
                 changes["turn_seconds"] = turn_seconds
             if threads is not None:
                 changes["threads"] = threads
+            if pace is not None:
+                changes["pace"] = pace
+            if turn_hours is not None:
+                changes["turn_hours"] = turn_hours
             if changes or reset:
                 if not interaction.permissions.manage_guild:
                     raise NeedsManageServer()

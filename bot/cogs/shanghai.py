@@ -10,6 +10,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import leaderboard as board
+from bot.cogs.pace import (
+    BUY_WAIT_DESCRIPTION,
+    PACE_CHOICES,
+    PACE_DESCRIPTION,
+    PACE_FALLBACK,
+    TURN_HOURS_DESCRIPTION,
+)
 from bot.ground.errors import NoTable, NotHost, UserError
 from bot.i18n import (
     LANGUAGE_CHOICES,
@@ -137,6 +144,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         language=LANGUAGE_DESCRIPTION,
         thread="Play the game in a thread of its own (default: this server's setting)",
         four_colour="Draw clubs green and diamonds blue in the pictures",
+        pace=PACE_DESCRIPTION,
+        turn_hours=TURN_HOURS_DESCRIPTION,
+        buy_wait_minutes=BUY_WAIT_DESCRIPTION,
     )
     @app_commands.choices(  # type: ignore[misc]  # int and str choices together
         preset=PRESETS,
@@ -154,6 +164,7 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
             app_commands.Choice(name="unlimited", value="unlimited"),
         ],
         language=LANGUAGE_CHOICES,
+        pace=PACE_CHOICES,
     )
     async def new(
         self,
@@ -169,6 +180,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
         language: str | None = None,
         thread: bool | None = None,
         four_colour: bool | None = None,
+        pace: str | None = None,
+        turn_hours: app_commands.Range[int, 1, 72] | None = None,
+        buy_wait_minutes: app_commands.Range[int, 5, 720] | None = None,
     ) -> None:
         """Open a Shanghai table in this channel; you take the first seat."""
         async with guard(interaction):
@@ -195,6 +209,9 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 threads=thread,
                 rules=overrides,
                 four_colour=bool(four_colour),
+                pace=pace,
+                turn_hours=turn_hours,
+                buy_wait_minutes=buy_wait_minutes,
             )
             await open_table_here(self.bot, interaction, options, "Shanghai")
 
@@ -290,10 +307,19 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     pass
 
     @app_commands.command(name="kick")
-    @app_commands.describe(member="The player to remove (in a game, the bot plays their seat)")
-    async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+    @app_commands.describe(
+        member="The player to remove (in a game, the bot plays their seat)",
+        user_id="Someone who left the server: their user id or mention",
+    )
+    async def kick(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.User | None = None,
+        user_id: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
         """Host or Manage Channels: remove a player from the lobby, or give the bot their seat."""
         async with guard(interaction):
+            who, name = board.user_to_remove(member, user_id)
             table = self._table_here(interaction)
             host = table.record.host_id
             if interaction.user.id != host:
@@ -301,15 +327,15 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                     raise NotHost(
                         "remove a player (or someone with Manage Channels)", code="not_host.kick"
                     )
-                if member.id == host:  # a moderator ends the table instead
+                if who == host:  # a moderator ends the table instead
                     raise UserError(
                         "The host can't be removed from their table; `/shanghai end` closes it.",
                         code="host_not_removable",
                     )
-            after = await self.bot.service.kick(table.id, member.id)
+            after = await self.bot.service.kick(table.id, who)
             key = "kick.removed_in_game" if after.view is not None else "kick.removed"
             await interaction.response.send_message(
-                t(key, interaction_language(interaction), name=member.display_name),
+                t(key, interaction_language(interaction), name=name),
                 ephemeral=True,
             )
 
@@ -376,6 +402,7 @@ def bot_defaults(bot: ShanghaiBot, interaction: discord.Interaction[Any]) -> dic
         "turn_seconds": settings.turn_seconds,
         "language": server_language(interaction),
         "threads": settings.threads,
+        **PACE_FALLBACK,
     }
 
 

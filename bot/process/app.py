@@ -209,6 +209,7 @@ class ShanghaiBot(commands.AutoShardedBot):
         await self.load_extension("bot.cogs.shanghai")
         await self.load_extension("bot.cogs.rummy")
         await self.load_extension("bot.cogs.settings")  # joins /shanghai: after it
+        await self.load_extension("bot.cogs.my_games")  # joins /shanghai: after it
         await self.load_extension("bot.cogs.replay")  # joins /shanghai: after it
         await self.load_extension("bot.cogs.members_data")  # joins /shanghai too
         await self.load_extension("bot.cogs.events")  # joins /shanghai: after it

@@ -8,6 +8,9 @@
 - ``check``: validate the settings, the token's shape and the database, and say what ``run``
   would do, without connecting anywhere but the database.
 - ``backup DEST``: copy the SQLite database safely, even while the bot runs.
+- ``replay FILE``: print (or ``--html``: a page of) a game record's deals and scores.
+- ``member export ID`` / ``member erase ID``: one person's data, for an operator
+  (``bot.process.member_cli``).
 
 Nothing starts on ``--help``: the parser answers before any setting is read. Exit status: 0
 after a clean stop, 2 for a problem the operator must fix (a setting, the database, the token,
@@ -19,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -84,23 +86,52 @@ def parser() -> argparse.ArgumentParser:
     trying.add_argument(
         "--no-browser", action="store_true", help="print the address instead of opening it"
     )
-    commands.add_parser("sync", help="upload the slash commands to Discord now, then exit")
+    commands.add_parser(
+        "sync",
+        help="upload the slash commands to Discord now, then exit",
+        description=(
+            "Log in with DISCORD_TOKEN, upload the slash commands (to SHANGHAI_DEV_GUILD only "
+            "when it is set, else globally, which Discord can take up to an hour to show), and "
+            "exit without serving. run uploads them by itself when they changed; use sync "
+            "after an upgrade if the commands look stale. Exit status 2 for a setting, token or "
+            "network problem."
+        ),
+    )
     commands.add_parser(
         "check",
         help="validate settings, token shape and database; say what run would do",
+        description=(
+            "Read the settings as run does, check the token's shape (connecting nowhere but the "
+            "database), look at the database read-only (schema version, migrations to apply, "
+            "open tables, another process holding it) and print one line per fact, problems "
+            "marked !. Exit status 0 when run would start, 2 otherwise."
+        ),
     )
     backup = commands.add_parser("backup", help="copy the SQLite database safely (bot running)")
     backup.add_argument(
         "destination", help="a backup file to write, or a folder (ending in / : made if missing)"
     )
     backup.add_argument(
-        "--database", type=Path, default=None, help="the database (default: SHANGHAI_DATABASE)"
+        "--database", default=None, help="the database (default: SHANGHAI_DATABASE)"
     )
     replaying = commands.add_parser("replay", help="print the deals and scores of a game record")
     replaying.add_argument("file", type=Path, help="a game record (docs/game-record.md)")
     replaying.add_argument(
         "--html", type=Path, default=None, help="write a page stepping through the game instead"
     )
+    member = commands.add_parser(
+        "member",
+        help="export or erase one person's data (someone who shares no server with the bot)",
+        description=(
+            "What /shanghai mydata does, for an operator: export prints everything the bot "
+            "keeps under a Discord user id as JSON, in every server the database holds; erase "
+            "anonymises it as /shanghai mydata erase does (docs/admin.md, 'A member's data'). "
+            "Safe beside a running bot. Exit status 2 for a bad id, an unreadable database, "
+            "or an erasure refused while the person is at an open table or in an event."
+        ),
+    )
+    member.add_argument("action", choices=("export", "erase"), help="export or erase")
+    member.add_argument("user_id", help="the person's Discord user id")
     return top
 
 
@@ -110,15 +141,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "backup":
         from data.backup import main as backup_main
 
-        problem = make_folder(args.destination)
-        if problem is not None:
-            return fail(problem)
         extra = ["--database", str(args.database)] if args.database else []
         return backup_main([args.destination, *extra])
     if command == "replay":
         from bot.process.replay_cli import main as replay_main
 
         return replay_main(args.file, args.html)
+    if command == "member":
+        from bot.process.member_cli import main as member_main
+
+        return member_main(args.action, args.user_id)
     if command == "try":
         from bot.process.try_it import main as try_main
 
@@ -138,21 +170,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unservable is not None:
         return fail(unservable)  # before the database opens or Discord is dialled
     return serve(settings, sync_only=command == "sync")
-
-
-def make_folder(destination: str) -> str | None:
-    """A destination ending in a slash names a folder: made if missing (else the backup would
-    be a file of that name); why it cannot be, or ``None``."""
-    if not destination.endswith(("/", os.sep)):
-        return None
-    folder = Path(destination)
-    if folder.exists() and not folder.is_dir():
-        return f"backup: {folder} is not a folder"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        return f"backup: cannot create the folder {folder} ({error.strerror or error})"
-    return None
 
 
 def load_settings() -> tuple[Settings | None, str]:

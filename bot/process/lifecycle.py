@@ -111,7 +111,9 @@ async def purge_departed(bot: ShanghaiBot) -> list[int]:
 
     Only the guilds of this process's shards: it alone knows (from its gateway cache, so once
     ready) whether the bot is back in one, added while the process was down, when Discord
-    sends no ``on_guild_join``. Such a guild's departure is forgotten instead.
+    sends no ``on_guild_join``. Such a guild's departure is forgotten instead. Each guild is
+    one transaction: one that fails is logged and left for the next round, and the guilds
+    after it still go.
     """
     store, shards = bot.store, bot.shard_set
     purged = []
@@ -121,7 +123,11 @@ async def purge_departed(bot: ShanghaiBot) -> list[int]:
         if bot.get_guild(guild_id) is not None:
             await store.guild_returned(guild_id)
             continue
-        await store.purge_guild(guild_id)
+        try:
+            await store.purge_guild(guild_id)
+        except Exception:  # this server's rows stay for the next round; the others still go
+            log.warning("could not delete the data of departed server %s", guild_id, exc_info=True)
+            continue
         log.info("deleted the data of server %s, which the bot left", guild_id)
         purged.append(guild_id)
     return purged

@@ -54,4 +54,8 @@ NOTES: Final[dict[int, str]] = {
         "event tables: how many computer players fill their empty seats, and the places of "
         "a table the organiser ended; old event tables get neither"
     ),
+    10: (
+        "an event's table goes with its game table, so the data of a server the bot left is "
+        "deleted even when it ran an event; the event tables are rebuilt, their rows kept"
+    ),
 }

@@ -71,6 +71,8 @@ def reason(field: str, problem: ErrorDetails) -> str:
         "less_than": ("must be less than", "lt"),
         "less_than_equal": ("must be at most", "le"),
     }
+    if kind in bounds and _is_nan(problem.get("input")):
+        return "not a number"  # NaN fails every bound, so the bound it names says nothing
     if kind in bounds:
         words, key = bounds[kind]
         limit = ctx.get(key)
@@ -94,6 +96,15 @@ def reason(field: str, problem: ErrorDetails) -> str:
     if kind == "value_error" and "error" in ctx:
         return str(ctx["error"])
     return str(problem["msg"])
+
+
+def _is_nan(value: object) -> bool:
+    """Whether a setting's raw value is NaN ("nan", as text or a float)."""
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return number != number
 
 
 def unknown_settings(

@@ -30,6 +30,13 @@ BUY_PREF_BUTTONS = (
     ("helps", "bhelp", "button.buy_pref_helps"),
     ("never", "bnever", "button.buy_pref_never"),
 )
+#: A relaxed table's standing buy order's limits a deal (None: the rules' own), the verb of
+#: each one's button and its label's catalogue key.
+BUY_LIMIT_BUTTONS = (
+    (1, "lim1", "button.buy_limit_1"),
+    (2, "lim2", "button.buy_limit_2"),
+    (None, "lim0", "button.buy_limit_none"),
+)
 Style = Literal["primary", "secondary", "success", "danger"]
 MAX_OPTIONS = 25
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.screens.card_words import SortMode, card_text, cards_text, countdown, meld_text
 from bot.screens.hand_controls import (
+    BUY_LIMIT_BUTTONS,
     BUY_PREF_BUTTONS,
     MAX_OPTIONS,
     Button,
@@ -36,7 +37,7 @@ from bot.screens.hand_controls import (
 )
 from bot.screens.hand_text import deal_recap_text, go_down_lines
 from bot.screens.play_text import action_text, layoff_item_text
-from bot.screens.table_story import table_story
+from bot.screens.table_story import relaxed_story, table_story
 from bot.screens.text import hand_parts, hand_text
 from engine.actions import BuyInTurn, Discard, DrawStock, GoDown, LayOffItem, SwapJoker, TakeUpcard
 from engine.cards import Card
@@ -64,7 +65,8 @@ def hand_screen(
     if snap.pending:
         pending_text = t("hand.pending", language, countdown=countdown(snap.buy_deadline))
     screen = _Screen(snap, language)
-    story = table_story(view, snap.names, language)  # the table since the seat's last turn
+    # The table since the seat's last turn: a few lines more at a relaxed table.
+    story = (relaxed_story if snap.relaxed else table_story)(view, snap.names, language)
     screen.notes = [n for n in (story, note, *snap.notes) if n]
     if mode == "down":
         shown = screen.down()
@@ -210,12 +212,23 @@ class _Screen:
     def options(self) -> bool:
         """The seat's own settings, and leaving the game: out of the turn's rows, so a hurried
         click never ends anyone's game."""
-        self.extra.append(self.t("hand.options_help"))
+        relaxed = self.snap.relaxed  # a standing order: it answers for the player at once
+        self.extra.append(self.t("hand.order_help" if relaxed else "hand.options_help"))
         for pref, verb, key in BUY_PREF_BUTTONS:
             chosen = self.snap.buy_pref == pref
-            self.button(verb, key, "success" if chosen else "secondary", 0)
-        self.button("leave", "button.leave_game", "danger", 1)
-        self.button("back", "button.back", "secondary", 1)
+            label = f"button.order_{pref}" if relaxed else key
+            self.button(verb, label, "success" if chosen else "secondary", 0)
+        last = 1
+        if relaxed:  # how many buys the order makes a deal; where the turn's notice goes
+            for limit, verb, key in BUY_LIMIT_BUTTONS:
+                chosen = self.snap.buy_limit == limit
+                self.button(verb, key, "success" if chosen else "secondary", 1)
+            dm = self.snap.notice_dm
+            key = "button.notice_thread" if dm else "button.notice_dm"
+            self.button("nthr" if dm else "ndm", key, "secondary", 2)
+            last = 2
+        self.button("leave", "button.leave_game", "danger", last)
+        self.button("back", "button.back", "secondary", last)
         return True
 
     # -- the main screen: everything a turn needs, so most turns take two picks ------------

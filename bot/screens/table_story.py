@@ -74,3 +74,30 @@ def _phrase(move: PublicMove, group: Sequence[PublicMove], language: Language) -
     if move.kind in ("went_down", "went_out"):
         return t(f"story.{move.kind}", language)
     return t(f"story.{move.kind}", language, cards=_cards(group))
+
+
+#: A few lines: a relaxed table's player comes back after hours, so more of it is told.
+RELAXED_STORY_LIMIT = 480
+
+
+def relaxed_story(view: PlayerView, names: Sequence[str], language: Language) -> str | None:
+    """What happened since the player's last turn at a relaxed table, in a few lines: the
+    last deal's end when a new deal began since (who went out, what the player scored),
+    then the others' moves (``table_story``, with room for more of them)."""
+    story = table_story(view, names, language, limit=RELAXED_STORY_LIMIT)
+    seat = view.seat
+    if seat is None or view.deal <= 1 or not view.score_sheet:
+        return story
+    mine = any(m.seat == seat and m.kind == "discarded" for m in view.history)
+    if mine:  # the player has played in this deal: the last deal's end is old news
+        return story
+    last = view.score_sheet[-1]
+    winners = [names[s] for s, points in enumerate(last) if points == 0]
+    ended = t(
+        "story.deal_ended",
+        language,
+        deal=view.deal - 1,
+        winner=", ".join(winners) or "—",
+        points=last[seat],
+    )
+    return ended if story is None else f"{ended}\n{story}"

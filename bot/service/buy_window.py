@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from bot.service.pace import is_relaxed
 from engine import Game
 from engine.actions import Action, CancelBuy, DrawStock, RequestBuy, TakeUpcard
 from engine.cards import Card
@@ -107,10 +108,16 @@ class BuyWindow:
 
 
 def undecided(
-    window: BuyWindow, game: Game, is_away: Callable[[int], bool], *, now: float
+    window: BuyWindow,
+    game: Game,
+    is_away: Callable[[int], bool],
+    *,
+    now: float,
+    running: bool | None = None,
 ) -> list[int]:
-    """Seats that could still ask for the upcard and have not said Buy or Pass."""
-    if not window.is_running(game, now):
+    """Seats that could still ask for the upcard and have not said Buy or Pass. ``running``:
+    ``window.is_running(game, now)``, when the caller already asked it."""
+    if not (window.is_running(game, now) if running is None else running):
         return []
     request = RequestBuy()
     return [
@@ -123,10 +130,13 @@ def undecided(
     ]
 
 
-def computer_buyers(table: LiveTable, now: float) -> list[int]:
-    """Computer seats not yet asked whether they want the upcard on offer now."""
+def computer_buyers(table: LiveTable, now: float, *, running: bool | None = None) -> list[int]:
+    """Computer seats not yet asked whether they want the upcard on offer now (``running``:
+    whether the window runs, when the caller already asked it)."""
     game, window = table.game, table.window
-    if game is None or not window.is_running(game, now):
+    if game is None:
+        return []
+    if not (window.is_running(game, now) if running is None else running):
         return []
     request = RequestBuy()
     return [
@@ -280,3 +290,80 @@ def window_tag(game: Game, view: PlayerView | None = None) -> str:
     from ``view``, any view of ``game`` now, when the caller has one)."""
     view = game.view(None) if view is None else view
     return f"{view.deal}.{view.current}.{view.discard_size}.{view.restocks}"
+
+
+#: What a waiting person's standing order does about the upcard on offer at a relaxed table:
+#: buy it now, pass now, or ask them (the window then waits, at most the table's relaxed buy
+#: window, for them alone).
+StandingAnswer = Literal["buy", "pass", "ask"]
+
+
+def order_text(pref: str, limit: int | None) -> str:
+    """A standing order as the seat's stored ``buy`` field keeps it: ``helps`` or, with a limit
+    of buys a deal, ``helps/2``."""
+    return pref if limit is None else f"{pref}/{limit}"
+
+
+def parse_order(text: str) -> tuple[str, int | None]:
+    """The preference and the buy limit of a stored order (``order_text``); an order that
+    cannot be read is no order (``""``, the table's default)."""
+    pref, _, limit = text.partition("/")
+    if pref not in BUY_PREFS:
+        return "", None
+    if not limit:
+        return pref, None
+    try:
+        number = int(limit)
+    except ValueError:
+        return pref, None
+    return pref, max(0, number)
+
+
+def standing_order(table: LiveTable, seat: int, pref: str, limit: int | None) -> StandingAnswer:
+    """What ``seat``'s standing order answers about the upcard now on offer at a relaxed
+    table, where nobody waits on a buy: ``never`` passes; ``helps`` buys when the card brings
+    the seat's contract closer (``upcard_helps_seat``) and passes otherwise; ``ask`` asks.
+    Once the seat has bought ``limit`` cards this deal, it passes whatever it chose. Whether
+    the buy is legal at all (the rules' own limit, a seat that is down) the engine decides;
+    who gets the card is still decided by seat order (``engine.buying``)."""
+    game = table.game
+    assert game is not None
+    if limit is not None and game.buys_used[seat] >= limit:
+        return "pass"
+    if pref == "never":
+        return "pass"
+    if pref == "ask":
+        return "ask"
+    return "buy" if upcard_helps_seat(table, seat) else "pass"
+
+
+def decided_at_once(table: LiveTable, seat: int, pref: str) -> bool:
+    """Whether ``seat``'s person is decided for as soon as the upcard is offered: by their
+    preference at a live table (``decided_by_preference``), by their standing order passing
+    at a relaxed one (a standing order that buys is carried out by ``standing_buyers``)."""
+    if is_relaxed(table.record.options):
+        return standing_order(table, seat, pref, order_limit(table, seat)) == "pass"
+    return decided_by_preference(table, seat, pref)
+
+
+def standing_buyers(table: LiveTable, now: float, default: str) -> list[int]:
+    """The people at a relaxed table whose standing order buys the upcard on offer now and who
+    have not asked for it yet: the clock asks for it for them at once, in the rules' order."""
+    game, window = table.game, table.window
+    if game is None or not is_relaxed(table.record.options):
+        return []
+    return [
+        seat
+        for seat in undecided(window, game, table.is_away, now=now)
+        if not table.is_computer(seat)
+        and standing_order(
+            table, seat, table.buy_prefs.get(seat, default), order_limit(table, seat)
+        )
+        == "buy"
+    ]
+
+
+def order_limit(table: LiveTable, seat: int) -> int | None:
+    """The most cards a deal ``seat``'s standing order buys (None: the rules' limit)."""
+    limit = table.away[seat].buy_limit if seat < len(table.away) else -1
+    return None if limit < 0 else limit

@@ -1,10 +1,11 @@
 """Per-server defaults for new tables, chosen with ``/shanghai settings``.
 
 A server's admins (Manage Server) pick the language, the preset, the buy window and the turn
-time once, instead of every host at every table. The store keeps them as one JSON object per
-guild (``Store.guild_settings``); ``GuildDefaults`` validates them on the way in and on the way
-out, so a value a later version no longer accepts is dropped rather than breaking
-``/shanghai new``, and whether games move into threads. ``ranked`` is room for the default of
+time, and whether tables are live or relaxed, once, instead of every host at every table. The
+store keeps them as one JSON object per guild (``Store.guild_settings``); ``GuildDefaults``
+validates them on the way in and on the way out, so a value a later version no longer
+accepts is dropped rather than breaking ``/shanghai new``, and whether games move into
+threads. ``ranked`` is room for the default of
 a later feature: stored and validated already, offered by no command yet.
 
 A new table takes, for each option, what its host gave, else the server's default, else the
@@ -15,17 +16,26 @@ in the table's options, and the lobby names them.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.i18n import TABLE_LANGUAGE_OPTION, Language
 from bot.service.live import FOUR_COLOUR_OPTION
+from bot.service.pace import TURN_HOURS_MAX, TURN_HOURS_MIN, with_pace
 
 log = logging.getLogger(__name__)
 
 #: The table option each default fills, in the order the lobby names them.
-DEFAULT_OPTIONS = ("language", "preset", "buy_seconds", "turn_seconds", "threads")
+DEFAULT_OPTIONS = (
+    "language",
+    "preset",
+    "buy_seconds",
+    "turn_seconds",
+    "threads",
+    "pace",
+    "turn_hours",
+)
 #: The key under which a table's options list the defaults its server filled in.
 APPLIED_KEY = "server_defaults"
 
@@ -41,6 +51,10 @@ class GuildDefaults(BaseModel):
     turn_seconds: int | None = Field(default=None, ge=10, le=3600)
     #: Whether new games move into a thread of their own (``bot/interactions/threads.py``).
     threads: bool | None = None
+    #: Whether new tables are live or relaxed (``bot/service/pace.py``), and a relaxed
+    #: table's turn time in hours.
+    pace: Literal["live", "relaxed"] | None = None
+    turn_hours: int | None = Field(default=None, ge=TURN_HOURS_MIN, le=TURN_HOURS_MAX)
     #: A later feature's default (ranked games): stored, not offered yet.
     ranked: bool | None = None
 
@@ -71,13 +85,17 @@ def table_options(
     rules: dict[str, Any] | None = None,
     four_colour: bool = False,
     casual: bool = False,
+    pace: str | None = None,
+    turn_hours: int | None = None,
+    buy_wait_minutes: int | None = None,
 ) -> dict[str, Any]:
     """A new table's options, built in this one place for every way a table is opened.
 
     Each option named in ``DEFAULT_OPTIONS`` is what the opener gave (``None``: not given),
     else the server's ``defaults`` when ``fallback`` offers that option too, else
     ``fallback`` (the bot's own); an option with none of the three is left out. The result
-    carries ``server_defaults``, the keys the server's defaults filled. ``rules`` are the
+    carries ``server_defaults``, the keys the server's defaults filled; ``pace``,
+    ``turn_hours`` and ``buy_wait_minutes`` make it relaxed (``pace.with_pace``). ``rules`` are the
     opener's rule overrides; ``four_colour`` and ``casual`` are stored only when set, so a
     table that does not use them looks as it always has. A new option is one more keyword
     here, and one more name in ``DEFAULT_OPTIONS`` when a server may default it.
@@ -88,6 +106,8 @@ def table_options(
         "buy_seconds": buy_seconds,
         "turn_seconds": turn_seconds,
         "threads": threads,
+        "pace": pace,
+        "turn_hours": turn_hours,
     }
     options: dict[str, Any] = {}
     applied: list[str] = []
@@ -110,7 +130,8 @@ def table_options(
         options[FOUR_COLOUR_OPTION] = True
     if casual:
         options["casual"] = True  # the table's own rule: its game is casual
-    return options
+    # A live table stores no pace; a relaxed one its turn hours and its buy wait.
+    return with_pace(options, None, buy_minutes=buy_wait_minutes)
 
 
 async def load(store: Any, guild_id: int | None) -> GuildDefaults:

@@ -56,6 +56,9 @@ ChangeKind = Literal[
     "kick",
     "abandoned",
     "deal",
+    "remind",
+    "idle_warning",
+    "pace",
 ]
 
 #: ``AwayState.timeouts`` of a seat the host removed: played by the bot for good.
@@ -110,6 +113,11 @@ class LiveTable:
     backoff: Backoff = field(default_factory=Backoff)
     #: This turn's nudge and skip votes (``nudges.TurnNudges``; memory only).
     nudges: TurnNudges = field(default_factory=TurnNudges)
+    #: The people who asked to go on at another pace, by the pace they asked for (memory
+    #: only: ``relaxed.vote_pace``).
+    pace_votes: dict[str, set[int]] = field(default_factory=dict)
+    #: The turn's hours the last of them proposed, for a relaxed pace.
+    pace_hours: int | None = None
     #: Views of ``game`` as it is now, each built once while the lock is held: a click's
     #: snapshots, the buy window's questions and the listener's screens share them. Dropped
     #: at each change of the game and whenever the lock is taken or given back, so a game
@@ -340,6 +348,7 @@ class Store(Protocol):  # the parts of data.Store this service uses
     async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...
     async def end_table(self, table_id: int, status: EndStatus = "ended") -> Any: ...
     async def set_away(self, table_id: int, away: Sequence[AwayState]) -> None: ...
+    async def set_pace(self, *args: Any, **kwargs: Any) -> None: ...
 
 
 def rules_for(options: dict[str, Any]) -> Rules:

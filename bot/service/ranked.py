@@ -147,7 +147,9 @@ def tally(table: LiveTable, user_id: int, auto_seat: int | None) -> None:
             return
     if seat is None or seat >= len(table.away):
         return
-    table.away[seat] = table.away[seat].counted(by_bot=auto_seat is not None)
+    by_bot = auto_seat is not None
+    at = None if by_bot or table.last_person <= 0 else table.last_person
+    table.away[seat] = table.away[seat].counted(by_bot=by_bot, at=at)
 
 
 def lobby_line(table: LiveTable | TableSnapshot, language: Language) -> str:

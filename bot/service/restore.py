@@ -17,7 +17,8 @@ import logging
 from dataclasses import replace
 
 from bot.service.buy_window import BUY_PREFS, BuyWindow, HeldDraw
-from bot.service.live import REMOVED, ActResult, LiveTable, Store, rules_for
+from bot.service.live import REMOVED, ActResult, LiveTable, rules_for
+from bot.service.pace import is_relaxed, relaxed_seconds
 from data.records import AwayState, TableRecord
 from engine import Game
 from engine.actions import parse_action
@@ -26,7 +27,10 @@ log = logging.getLogger(__name__)
 
 
 def table_seconds(options: dict[str, object], buy: float, turn: float) -> tuple[float, float]:
-    """A table's buy window and turn limit: its own options over the service's defaults."""
+    """A table's buy window and turn limit: its own options over the service's defaults; a
+    relaxed table counts them in minutes and hours (``pace.relaxed_seconds``)."""
+    if is_relaxed(options):
+        return relaxed_seconds(options)
     return (float(options.get("buy_seconds", buy)), float(options.get("turn_seconds", turn)))  # type: ignore[arg-type]
 
 
@@ -73,14 +77,23 @@ def live_table(record: TableRecord, now: float, computer_delay: float) -> LiveTa
         buy_prefs=prefs,
         window=window,
         auto_due=now + computer_delay,
-        last_person=record.updated_at,
+        last_person=last_person(record, stored),
     )
 
 
-async def revive(
-    store: Store, record: TableRecord, now: float, computer_delay: float
-) -> LiveTable | None:
-    """``record`` as a live table, or ``None`` after ending it because it cannot be read."""
+def last_person(record: TableRecord, stored: list[AwayState]) -> float:
+    """When a person last acted at ``record``'s table: at a relaxed table, the latest of the
+    seats' own moves (the computer's moves there go on for days and must not count); at a live
+    one, its last save, as it always was."""
+    if not is_relaxed(record.options):
+        return record.updated_at
+    acted = max((state.acted for state in stored), default=0.0)
+    return acted or record.created_at
+
+
+def revive(record: TableRecord, now: float, computer_delay: float) -> LiveTable | None:
+    """``record`` as a live table, or ``None`` when it cannot be read (the reason is logged; the
+    service's committer then ends it without results)."""
     try:
         return live_table(record, now, computer_delay)
     except Exception as error:
@@ -91,8 +104,4 @@ async def revive(
         record.channel_id,
         reason,
     )
-    try:
-        await store.end_table(record.id)
-    except Exception as error:
-        log.error("table %s could not be ended either (%s)", record.id, type(error).__name__)
     return None

@@ -22,11 +22,13 @@ from bot.service.buy_window import (
     DEFAULT_BUY_PREF,
     BuyWhy,
     buy_why_seat,
+    order_limit,
     undecided,
     window_tag,
 )
 from bot.service.legal_plays import LEGAL
 from bot.service.live import FOUR_COLOUR_OPTION, ActResult, LiveTable
+from bot.service.pace import is_relaxed
 from bot.service.shortcuts import NONE, Plays, Shortcuts, shortcuts_for
 from data.records import lower_is_better
 from engine import Game
@@ -86,6 +88,13 @@ class SeatSnapshot:
     actions: tuple[Action, ...] = ()
     #: The table draws clubs green and diamonds blue (its ``four_colour`` option).
     four_colour: bool = False
+    #: The table is relaxed (``pace.py``): the hand tells more of what happened since.
+    relaxed: bool = False
+    #: At a relaxed table, this player is told of their turn by direct message.
+    notice_dm: bool = False
+    #: At a relaxed table, the most cards a deal this player's standing order buys (None: no
+    #: limit of their own).
+    buy_limit: int | None = None
     #: The game as it was, when ``legal`` (and ``shortcuts``) are still to be computed
     #: (``settled`` does it off the event loop); None once they are complete.
     later: Game | None = field(default=None, compare=False, repr=False)
@@ -122,6 +131,26 @@ class SeatSnapshot:
 #: table's lock): the action, a compound play (its actions in order), or None to only answer
 #: with the screen.
 Resolver = Callable[[SeatSnapshot], Action | Plays | None]
+
+
+@dataclass(frozen=True)
+class Named:
+    """A click that names its action whatever the screen shows (Draw, the card to discard, a
+    lay-off's place): the service applies it without building the seat's screen first, and
+    computes no legal plays for a screen nobody reads. ``not_when_stale``: on an out-of-date
+    screen it does nothing and the hand is redrawn, for a control whose play the screen worked
+    out (Take names no card)."""
+
+    action: Action
+    not_when_stale: bool = False
+
+    def on(self, stale: bool) -> Action | None:
+        """The action, or None when the screen is out of date and that matters."""
+        return None if stale and self.not_when_stale else self.action
+
+    def __call__(self, snap: SeatSnapshot) -> Action | None:
+        """As a ``Resolver`` (``tools.reachable`` asks every control alike)."""
+        return self.on(snap.stale)
 
 
 @dataclass(frozen=True)
@@ -206,11 +235,14 @@ def seat_snapshot(
     events: Sequence[Event] = (),
     *,
     lazy: bool = False,
+    running: bool | None = None,
 ) -> SeatSnapshot:
     """The snapshot of ``user_id``'s seat at ``table`` at ``now`` (the table's lock held).
 
     ``lazy``: legal plays nobody computed yet are left to ``settled`` (which computes them in
-    a worker thread) instead of being computed here, on the event loop."""
+    a worker thread) instead of being computed here, on the event loop. ``running``: whether
+    the buy window runs at ``now``, when the caller asked already (the listener's change
+    builds every followed seat's snapshot of one state)."""
     game = table.game
     assert game is not None
     seat = table.seat_of(user_id)
@@ -227,8 +259,9 @@ def seat_snapshot(
     else:
         known = LEGAL.known(game, player)
         legal, later = (known, None) if known is not None else ((), game.copy())
-    pending, offer, requested = _window_for(table, seat, now)
-    running = table.window.is_running(game, now)
+    if running is None:
+        running = table.window.is_running(game, now)
+    pending, offer, requested = _window_for(table, seat, now, running)
     changed = notes if isinstance(notes, Changed) else Changed()
     return SeatSnapshot(
         table.id,
@@ -259,6 +292,9 @@ def seat_snapshot(
         removed=seat in table.removed,
         shortcuts=shortcuts_for(game, seat, legal) if legal else NONE,
         four_colour=bool(table.record.options.get(FOUR_COLOUR_OPTION, False)),
+        relaxed=is_relaxed(table.record.options),
+        notice_dm=seat < len(table.away) and table.away[seat].dm,
+        buy_limit=order_limit(table, seat),
         later=later,
     )
 
@@ -273,23 +309,28 @@ async def settled(snap: SeatSnapshot) -> SeatSnapshot:
     return replace(snap, legal=legal, shortcuts=shortcuts, later=None)
 
 
-def _window_for(table: LiveTable, seat: int, now: float) -> tuple[bool, str | None, bool]:
-    """What the buy window means for ``seat``: its draw is held, the offer it may still
-    decide on (the window's tag), and whether it asked for the upcard."""
+def _window_for(
+    table: LiveTable, seat: int, now: float, running: bool
+) -> tuple[bool, str | None, bool]:
+    """What the buy window (``running`` or not at ``now``) means for ``seat``: its draw is
+    held, the offer it may still decide on (the window's tag), and whether it asked for the
+    upcard."""
     game = table.game
     assert game is not None
     held = table.window.held
     pending = held is not None and held.seat == seat
-    requested = table.window.is_running(game, now) and seat in game.buy_requests
-    return pending, buy_offer(table, seat, now), requested
+    requested = running and seat in game.buy_requests
+    return pending, buy_offer(table, seat, now, running=running), requested
 
 
-def current_tag(table: LiveTable, seat: int, now: float) -> str:
+def current_tag(table: LiveTable, seat: int, now: float, *, running: bool | None = None) -> str:
     """The ``tag`` the seat's snapshot would have now (no legal plays needed): a control drawn
-    with another tag is out of date."""
+    with another tag is out of date. ``running``: as for ``seat_snapshot``."""
     game = table.game
     assert game is not None
-    pending, offer, requested = _window_for(table, seat, now)
+    if running is None:
+        running = table.window.is_running(game, now)
+    pending, offer, requested = _window_for(table, seat, now, running)
     view = table.view(game.players[seat])
     return seat_tag(
         view,
@@ -299,13 +340,15 @@ def current_tag(table: LiveTable, seat: int, now: float) -> str:
     )
 
 
-def buy_offer(table: LiveTable, seat: int, now: float) -> str | None:
+def buy_offer(
+    table: LiveTable, seat: int, now: float, *, running: bool | None = None
+) -> str | None:
     """The running window's tag when ``seat`` may still say Buy or Pass to its upcard (the
     hand then offers both, so the table message need not change for a window)."""
     game = table.game
     if game is None or table.closed or seat == game.current or seat in table.window.decided:
         return None
-    if seat not in undecided(table.window, game, table.is_away, now=now):
+    if seat not in undecided(table.window, game, table.is_away, now=now, running=running):
         return None
     return window_tag(game, table.view(None))
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.i18n import Language, table_language
-from bot.service.buy_window import window_tag
+from bot.service.buy_window import undecided, window_tag
+from bot.service.pace import is_relaxed
 from data.records import TableRecord
 from engine.view import PlayerView
 
@@ -41,12 +42,19 @@ class TableSnapshot:
     window: str | None
     buy_deadline: float | None
     window_ends: float | None
+    #: At a relaxed table, the people asked about the upcard on offer (their standing order
+    #: says "ask me"): the channel mentions them, since their hands are rarely open.
+    asked: tuple[int, ...] = ()
+    #: The people who want a relaxed table's notices by direct message.
+    dm_users: frozenset[int] = frozenset()
 
     @classmethod
-    def of(cls, table: LiveTable, now: float) -> TableSnapshot:
-        """The snapshot of ``table`` at ``now`` (the table's lock held)."""
+    def of(cls, table: LiveTable, now: float, *, running: bool | None = None) -> TableSnapshot:
+        """The snapshot of ``table`` at ``now`` (the table's lock held); ``running``: whether
+        the buy window runs now, when the caller asked already."""
         game = table.game
-        running = table.window.is_running(game, now)
+        if running is None:
+            running = table.window.is_running(game, now)
         return cls(
             record=table.record,
             version=table.version,
@@ -59,6 +67,12 @@ class TableSnapshot:
             window=window_tag(game, table.view(None)) if game is not None and running else None,
             buy_deadline=table.window.deadline,
             window_ends=table.window.ends,
+            asked=asked_people(table, now) if running else (),
+            dm_users=frozenset(
+                seat.user_id
+                for seat, state in zip(table.record.seats, table.away, strict=False)
+                if state.dm
+            ),
         )
 
     @property
@@ -107,3 +121,16 @@ class TableSnapshot:
 
     def is_away(self, seat: int) -> bool:
         return seat in self.away_seats
+
+
+def asked_people(table: LiveTable, now: float) -> tuple[int, ...]:
+    """The user ids of the people a relaxed table's running window waits on (``asked``)."""
+    game = table.game
+    if game is None or not is_relaxed(table.record.options):
+        return ()
+    seats = table.record.seats
+    return tuple(
+        seats[seat].user_id
+        for seat in undecided(table.window, game, table.is_away, now=now)
+        if not seats[seat].is_computer
+    )

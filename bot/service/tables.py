@@ -7,99 +7,280 @@ screen shows now); the ``Listener`` is told of the change with a ``TableSnapshot
 followed seats' snapshots, so the table message and other players' open hands follow without
 touching the live game. Nothing here imports discord: the benchmark drives the same code.
 
-Collaborators decide and return; this class carries out. ``lobby.py`` checks lobby requests
+Collaborators decide and return; the service carries out. ``lobby.py`` checks lobby requests
 and returns the seats or options they lead to; ``buy_window.py`` owns the window's fields and
 answers who is undecided and whether P's draw must wait; ``timers.py`` says when a table wakes
 and what is due (a ``Due``); ``computers.py`` chooses computer seats' moves and buys;
 ``restore.py`` turns a stored row back into a ``LiveTable``; ``results.py`` the leaderboard
 rows; ``snapshot.py`` and ``table_snapshot.py`` the screens; ``live.py`` the in-memory table.
 
-The service itself is cut by verb, each part one module on the shared ``TableCore``
-(``tables_core.py``: the tables, the listener, the checks every request starts with):
-``tables_commit.py`` the one way a table changes (apply, save in one transaction, tell; the held
-draw), ``tables_lobby.py`` a table from its lobby to its end, ``tables_turns.py`` a seat's
-screen and clicks, ``tables_clock.py`` what its deadlines ask for. This module adds the seats
-that leave a running game and the bot's start-up and shutdown.
+``TableService`` is a facade: it holds the open tables (``tables_core.Tables``), the timers
+and one ``Committer`` (``tables_commit.py``: the one writer, which applies, saves in one
+transaction, tells, holds P's draw and settles the buy window), builds the desks with what
+each needs and hands each public verb to the desk that does it:
 
-Every change goes through ``_apply`` and ``_commit``: a save the store refuses puts memory
-back exactly as it was before the click (``LiveTable.memento``), without reading the store.
+- ``self.lobby`` (``tables_lobby.Lobby``): a table from its lobby to its end, and the seats
+  that leave a running game;
+- ``self.turns`` (``tables_turns.Turns``): a seat's screen and clicks;
+- ``self.table_clock`` (``tables_clock.TableClock``): what a table's deadlines ask for, built
+  with the turn and lobby desks it asks (a computer's move, a table's expiry).
+
+Every call between them is an attribute call (``self.turns.act_locked(...)``). The facade
+itself keeps the bot's start-up and shutdown. Every change goes through the committer: a save
+the store refuses puts memory back exactly as it was before the click (``LiveTable.memento``),
+without reading the store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from typing import Any
 
-from bot.ground.errors import NotSeated, UserError
+from bot.service.buy_window import DEFAULT_BUY_PREF, BuyPref
+from bot.service.computers import ComputerSeats
 from bot.service.legal_plays import needs_time
-from bot.service.live import LiveTable
+from bot.service.live import ActResult, Clock, Listener, LiveTable, Store
+from bot.service.nudges import SkipVote
+from bot.service.ranked import finishes_now
+from bot.service.relaxed import PaceVote
 from bot.service.restore import revive
+from bot.service.snapshot import Resolver, SeatSnapshot
 from bot.service.table_snapshot import TableSnapshot
 from bot.service.tables_clock import TableClock
+from bot.service.tables_commit import Committer
+from bot.service.tables_core import Settings, Tables
 from bot.service.tables_lobby import Lobby
 from bot.service.tables_turns import WINDOW_CLOSED, BuyChoice, Turns
+from bot.service.timers import Timers, Timings
+from engine.actions import Action
+from engine.players.hints import Hint
 
 __all__ = ["WINDOW_CLOSED", "BuyChoice", "TableService"]
 
 
-class TableService(Lobby, Turns, TableClock):
-    """Tables by id, each with one lock; every engine call and every commit goes through here."""
+class TableService:
+    """Tables by id, each with one lock; every engine call and every commit goes through here.
 
-    # -- seats that leave -------------------------------------------------------------------------
+    The public verbs are the cogs', views' and tools' whole view of the service; each is
+    answered by the desk named in its body."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        buy_seconds: float = 8.0,
+        turn_seconds: float = 90.0,
+        seed: int | None = None,
+        away_after: int = 3,
+        clock: Clock = time.time,
+        listener: Listener | None = None,
+        computer_delay: float = 2.0,
+        lobby_seconds: float = 30 * 60,
+        idle_seconds: float = 24 * 3600,
+        buy_preference: BuyPref = DEFAULT_BUY_PREF,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.settings = Settings(
+            buy_seconds=buy_seconds,
+            turn_seconds=turn_seconds,
+            seed=seed,
+            away_after=away_after,
+            computer_delay=computer_delay,
+            lobby_seconds=lobby_seconds,
+            idle_seconds=idle_seconds,
+            buy_preference=buy_preference,
+        )
+        self.open_tables = Tables()
+        self.computers = ComputerSeats(seed)
+        timings = Timings(lobby_seconds, idle_seconds, buy_preference)
+        self.timers = Timers(clock, timings, self._wake)
+        self.committer = Committer(
+            store, clock, self.settings, self.open_tables, self.timers, listener
+        )
+        self.lobby = Lobby(
+            self.committer, self.open_tables, self.timers, clock, self.settings, store
+        )
+        self.turns = Turns(self.committer, self.open_tables, self.timers, clock, self.settings)
+        self.table_clock = TableClock(
+            self.committer,
+            self.turns,
+            self.lobby,
+            self.open_tables,
+            self.timers,
+            self.computers,
+            clock,
+            self.settings,
+        )
+
+    @property
+    def tables(self) -> dict[int, LiveTable]:
+        """The open tables by id (closed ones leave at once)."""
+        return self.open_tables.by_id
+
+    @property
+    def listener(self) -> Listener | None:
+        """Who is told of every change (the committer tells them)."""
+        return self.committer.listener
+
+    async def _wake(self, table: LiveTable) -> None:
+        """A table's alarm went off (``timers``): the clock desk does what is due."""
+        await self.table_clock.wake(table)
+
+    # -- lookup -----------------------------------------------------------------------------------
+
+    def get(self, table_id: int) -> LiveTable:
+        return self.open_tables.find(table_id)
+
+    def for_channel(self, channel_id: int) -> LiveTable | None:
+        return self.open_tables.for_channel(channel_id)
+
+    def public(self, table_id: int) -> TableSnapshot:
+        """What everyone sees of an open table now (``/shanghai table``, History)."""
+        return TableSnapshot.of(self.get(table_id), self.clock())
+
+    def finishes_now(self, table_id: int) -> list[tuple[int, int, int]]:
+        """``(user, place, total)`` for each person at an open table as its game stands now:
+        what an event scores for a table its organiser ends (``ranked.finishes_now``)."""
+        return finishes_now(self.get(table_id))
+
+    def needs_time(self, table_id: int, user_id: int) -> bool:
+        """Whether a click of ``user_id`` at ``table_id`` should be deferred at once (a held
+        lock, a big hand to move: ``legal_plays.needs_time``). False for no open table."""
+        return needs_time(self.tables.get(table_id), user_id)
+
+    # -- the lobby desk ---------------------------------------------------------------------------
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any],
+    ) -> LiveTable:
+        return await self.lobby.open_table(guild_id, channel_id, host_id, host_name, options)
+
+    async def play_again(
+        self, old_id: int, guild_id: int, channel_id: int, host_id: int, host_name: str
+    ) -> LiveTable:
+        return await self.lobby.play_again(old_id, guild_id, channel_id, host_id, host_name)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> TableSnapshot:
+        return await self.lobby.join(table_id, user_id, name)
+
+    async def leave(self, table_id: int, user_id: int) -> TableSnapshot:
+        return await self.lobby.leave(table_id, user_id)
+
+    async def add_computer(self, table_id: int, user_id: int, level: str) -> TableSnapshot:
+        return await self.lobby.add_computer(table_id, user_id, level)
+
+    async def remove_computer(self, table_id: int, user_id: int) -> TableSnapshot:
+        return await self.lobby.remove_computer(table_id, user_id)
+
+    async def set_house_rule(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        preset: str | None = None,
+        option: str | None = None,
+        value: Any = None,
+    ) -> TableSnapshot:
+        return await self.lobby.set_house_rule(
+            table_id, user_id, preset=preset, option=option, value=value
+        )
+
+    def check_start(self, table_id: int, user_id: int) -> None:
+        self.lobby.check_start(table_id, user_id)
+
+    async def start(
+        self, table_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> LiveTable:
+        return await self.lobby.start(table_id, user_id, thread_id=thread_id)
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        await self.lobby.set_message(table_id, message_id)
+
+    async def end(self, table_id: int, user_id: int | None) -> TableSnapshot:
+        return await self.lobby.end(table_id, user_id)
+
+    async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
+        return await self.lobby.abandon(table_id, reason)
 
     async def leave_game(self, table_id: int, user_id: int) -> TableSnapshot:
-        """A player leaves a running game: the computer plays their seat from now on."""
-        table = self.get(table_id)
-        async with table.held_for_a_click():
-            self._playing(table)
-            seat = self._seat(table, user_id)
-            if seat in table.removed:
-                raise UserError(
-                    "You already left this game; the computer plays your seat.",
-                    code="already_left",
-                )
-            await self._remove_seat(table, seat)
-        self._notify(table, "left", seat=seat)
-        return TableSnapshot.of(table, self.clock())
+        return await self.lobby.leave_game(table_id, user_id)
 
     async def kick(self, table_id: int, user_id: int) -> TableSnapshot:
-        """The host removes a player: from the lobby, or (in a game) the bot plays the seat."""
-        table = self.get(table_id)
-        if table.game is None:
-            return await self.leave(table_id, user_id)
-        async with table.held_for_a_click():
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotSeated()
-            if user_id == table.record.host_id:
-                raise UserError(
-                    "The host can't remove themself; use `/shanghai end`.",
-                    code="host_cannot_kick_self",
-                )
-            await self._remove_seat(table, seat)  # saved before the host is answered
-        self._notify(table, "kick", seat=seat)
-        return TableSnapshot.of(table, self.clock())
+        return await self.lobby.kick(table_id, user_id)
 
     async def member_gone(self, table_id: int, user_id: int) -> TableSnapshot | None:
-        """A seated person is no longer a member of the server (Discord said so): the bot plays
-        their seat from now on, at once, instead of waiting out each turn's limit. Returns
-        None when there was nothing to do (no such game, seat, or already played for good)."""
-        table = self.tables.get(table_id)
-        if table is None or table.closed or table.game is None:
-            return None
-        async with table.held():
-            seat = table.seat_of(user_id)
-            if table.closed or seat is None or seat in table.removed:
-                return None
-            await self._remove_seat(table, seat)
-        self._notify(table, "gone", seat=seat)
-        return TableSnapshot.of(table, self.clock())
+        return await self.lobby.member_gone(table_id, user_id)
 
-    async def _remove_seat(self, table: LiveTable, seat: int) -> None:
-        memento = table.memento()
-        table.removed = {*table.removed, seat}
-        await self._write_away(table, memento)
-        self.timers.arm(table)
+    # -- the turn desk ----------------------------------------------------------------------------
+
+    def snapshot(self, table_id: int, user_id: int, notes: tuple[str, ...] = ()) -> SeatSnapshot:
+        return self.turns.snapshot(table_id, user_id, notes)
+
+    def legal_actions(self, table_id: int, user_id: int) -> list[Action]:
+        return self.turns.legal_actions(table_id, user_id)
+
+    async def play(
+        self,
+        table_id: int,
+        user_id: int,
+        action: Action | Resolver | None = None,
+        *,
+        shown: str | None = None,
+    ) -> SeatSnapshot:
+        return await self.turns.play(table_id, user_id, action, shown=shown)
+
+    async def decide_buy(
+        self,
+        table_id: int,
+        user_id: int,
+        choice: BuyChoice,
+        *,
+        window: str | None = None,
+        shown: str | None = None,
+    ) -> SeatSnapshot:
+        return await self.turns.decide_buy(table_id, user_id, choice, window=window, shown=shown)
+
+    async def hint(self, table_id: int, user_id: int) -> tuple[SeatSnapshot, Hint]:
+        return await self.turns.hint(table_id, user_id)
+
+    async def set_buy_preference(self, table_id: int, user_id: int, pref: BuyPref) -> SeatSnapshot:
+        return await self.turns.set_buy_preference(table_id, user_id, pref)
+
+    async def set_notice_by_dm(self, table_id: int, user_id: int, dm: bool) -> SeatSnapshot:
+        return await self.turns.set_notice_by_dm(table_id, user_id, dm)
+
+    async def set_buy_limit(self, table_id: int, user_id: int, limit: int | None) -> SeatSnapshot:
+        return await self.turns.set_buy_limit(table_id, user_id, limit)
+
+    async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
+        return await self.turns.act(table_id, user_id, action)
+
+    # -- the clock desk ---------------------------------------------------------------------------
+
+    async def run_due(self, table_id: int) -> None:
+        await self.table_clock.run_due(table_id)
+
+    async def next_deal_now(self, table_id: int, user_id: int) -> bool:
+        return await self.table_clock.next_deal_now(table_id, user_id)
+
+    async def nudge(self, table_id: int, user_id: int) -> int:
+        return await self.table_clock.nudge(table_id, user_id)
+
+    async def vote_skip(self, table_id: int, user_id: int) -> SkipVote:
+        return await self.table_clock.vote_skip(table_id, user_id)
+
+    async def vote_pace(
+        self, table_id: int, user_id: int, pace: str, hours: int | None = None
+    ) -> PaceVote:
+        return await self.table_clock.vote_pace(table_id, user_id, pace, hours)
 
     # -- start-up and shutdown --------------------------------------------------------------------
 
@@ -109,16 +290,17 @@ class TableService(Lobby, Turns, TableClock):
         others, or the bot, down."""
         restored = []
         for record in await self.store.open_tables():
-            table = await revive(self.store, record, self.clock(), self.computer_delay)
+            table = revive(record, self.clock(), self.settings.computer_delay)
             if table is None:
+                await self.committer.end_unreadable(record)
                 continue
-            self._remember(table)
+            self.open_tables.remember(table)
             self.timers.arm(table)
             restored.append(table)
             if table.game is not None and not table.game.is_over:
                 # Open hands do not survive a restart: the channel says so once, and the
                 # player to move is pinged with the table message's My hand.
-                self._notify(table, "restore", new_turn=True)
+                self.committer.notify(table, "restore", new_turn=True)
         return restored
 
     async def close(self) -> None:
@@ -131,8 +313,3 @@ class TableService(Lobby, Turns, TableClock):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await working
             self.timers.disarm(table)  # what the finished wake armed
-
-    def needs_time(self, table_id: int, user_id: int) -> bool:
-        """Whether a click of ``user_id`` at ``table_id`` should be deferred at once (a held
-        lock, a big hand to move: ``legal_plays.needs_time``). False for no open table."""
-        return needs_time(self.tables.get(table_id), user_id)

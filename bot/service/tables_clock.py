@@ -1,9 +1,11 @@
-"""The table's clock: what is due when a deadline passes, carried out.
+"""The clock desk: what is due when a table's deadline passes, carried out.
 
-``timers.py`` says when a table wakes and what is due (a ``Due``); this part does it with the
-table's lock held: a lobby or a game nobody plays expires, a buy window ends and its held draw
-runs, computers buy and move, a turn that ran out (or that the others voted to skip) is played
-by the bot and counts towards marking its seat away, and an away seat's turn is played at once.
+``timers.py`` says when a table wakes and what is due (a ``Due``); this desk does it with the
+table's lock held, asking the lobby desk to expire a table and the turn desk to play a
+computer's or an absent seat's action as a click would be: a lobby or a game nobody plays
+expires, a buy window ends and its held draw runs, computers buy and move, a turn that ran out
+(or that the others voted to skip) is played by the bot and counts towards marking its seat
+away, and an away seat's turn is played at once.
 """
 
 from __future__ import annotations
@@ -14,35 +16,61 @@ from dataclasses import replace
 from bot.ground.errors import NotHost
 from bot.ground.logs import at_table
 from bot.i18n import t, table_language
-from bot.service import nudges
+from bot.service import nudges, relaxed
 from bot.service.buy_window import (
     computer_buyers,
+    standing_buyers,
 )
-from bot.service.computers import choose_auto_action
+from bot.service.computers import ComputerSeats, choose_auto_action
 from bot.service.legal_plays import LEGAL
-from bot.service.live import (
-    LiveTable,
-    Memento,
-)
-from bot.service.tables_commit import Commits
-from bot.service.timers import what_is_due
+from bot.service.live import Clock, LiveTable, Memento
+from bot.service.pace import away_after, is_relaxed, lobby_seconds
+from bot.service.tables_commit import Committer
+from bot.service.tables_core import Settings, Tables, playing
+from bot.service.tables_lobby import Lobby
+from bot.service.tables_turns import Turns
+from bot.service.timers import Timers, what_is_due
 from data.errors import StoreBusy
 from engine.actions import Action, RequestBuy
 
 log = logging.getLogger("bot.service")
 
 
-class TableClock(Commits):
-    """Deadlines carried out: expiries, the window's end, computers, timeouts, away seats."""
+class TableClock:
+    """Deadlines carried out: expiries, the window's end, computers, timeouts, away seats.
+
+    Built with the committer, the turn desk (a computer's buy and move go through its
+    ``act_locked``, as a click does), the lobby desk (``expire``), the open tables, the
+    timers, the computer seats, the clock and the settings."""
+
+    def __init__(
+        self,
+        committer: Committer,
+        turns: Turns,
+        lobby: Lobby,
+        tables: Tables,
+        timers: Timers,
+        computers: ComputerSeats,
+        clock: Clock,
+        settings: Settings,
+    ) -> None:
+        self.committer = committer
+        self.turns = turns
+        self.lobby = lobby
+        self.tables = tables
+        self.timers = timers
+        self.computers = computers
+        self.clock = clock
+        self.settings = settings
 
     async def run_due(self, table_id: int) -> None:
         """Do now whatever the table's deadlines ask for at ``clock()`` (tests, benchmarks)."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held():
-            await self._wake(table)
+            await self.wake(table)
             self.timers.arm(table)
 
-    async def _wake(self, table: LiveTable) -> None:
+    async def wake(self, table: LiveTable) -> None:
         """Carry out what ``timers.what_is_due`` says (the table's lock held)."""
         timings = self.timers.timings
         for _ in range(2):  # computers' buys first, then whatever the turn needs
@@ -51,19 +79,24 @@ class TableClock(Commits):
                 return
             language = table_language(table.record.options)
             if due.kind == "lobby_expired":
-                minutes = round(self.lobby_seconds / 60)
-                await self.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+                lobby = lobby_seconds(table.record.options, self.settings.lobby_seconds)
+                minutes = round(lobby / 60)
+                await self.lobby.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+            elif due.kind == "idle_expired" and is_relaxed(table.record.options):
+                await relaxed.end_as_it_stands(table, self.committer.store)
+                self.committer.forget(table)
+                self.committer.notify(table, "end", note=t("notice.relaxed_idle_end", language))
             elif due.kind == "idle_expired":
-                hours = round(self.idle_seconds / 3600)
-                await self.expire(table, t("notice.idle_expired", language, hours=hours))
+                hours = round(self.settings.idle_seconds / 3600)
+                await self.lobby.expire(table, t("notice.idle_expired", language, hours=hours))
             elif due.kind == "pause_over":
-                self._end_pause(table)
+                self.committer.end_pause(table)
                 continue  # a computer may be first to move in the new deal
             elif due.kind == "window_over":
                 await self._window_over(table)
             elif due.kind == "computer_buys":
                 await self._computer_buys(table)
-                await self._settle(table)
+                await self.committer.settle(table)
                 if not table.closed and table.game is not None and not table.game.is_over:
                     continue
             elif due.kind == "computer_move":
@@ -75,6 +108,10 @@ class TableClock(Commits):
             elif due.kind == "away_play":
                 assert due.seat is not None
                 await self._autoplay(table, due.seat, timeout=False)
+            elif due.kind == "remind":
+                await relaxed.remind(table, self.committer.store, self.committer.notify)
+            elif due.kind == "idle_warning":
+                await relaxed.warn_idle(table, self.committer.store, self.committer.notify)
             return
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
@@ -83,30 +120,32 @@ class TableClock(Commits):
         memento = table.memento()
         state = table.away[seat]
         timeouts = state.timeouts + 1
-        marked = state.away or timeouts >= self.away_after
+        marked = state.away or timeouts >= away_after(
+            table.record.options, self.settings.away_after
+        )
         table.away[seat] = replace(state, timeouts=timeouts, away=marked)
         await self._autoplay(table, seat, timeout=True, before=memento)
 
     async def next_deal_now(self, table_id: int, user_id: int) -> bool:
         """The host ends the breath between deals early: False when the next deal is already
         shown (an old button)."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            self._playing(table)
+            playing(table)
             if user_id != table.record.host_id:
                 raise NotHost("start the next deal early", code="not_host.next_deal")
             if table.pause_until is None:
                 return False
-            self._end_pause(table)
+            self.committer.end_pause(table)
             return True
 
     # -- nudge and skip -------------------------------------------------------------------------
 
     async def nudge(self, table_id: int, user_id: int) -> int:
         """The host nudges the player to move: the user id to ping (once a turn)."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            _, turn_seconds = self.table_seconds(table)
+            _, turn_seconds = self.settings.table_seconds(table)
             target = nudges.check_nudge(table, user_id, self.clock(), turn_seconds)
             table.nudges.for_turn(table.turn_deadline).nudge()
             return target
@@ -114,11 +153,11 @@ class TableClock(Commits):
     async def vote_skip(self, table_id: int, user_id: int) -> nudges.SkipVote:
         """One more vote to let the bot play the absent player's turn now; at a majority of
         the other people it does, as a timed-out turn."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            _, turn_seconds = self.table_seconds(table)
+            _, turn_seconds = self.settings.table_seconds(table)
             voter, needed = nudges.check_skip(table, user_id, self.clock(), turn_seconds)
-            game = self._playing(table)
+            game = playing(table)
             seat = game.current
             votes = table.nudges.for_turn(table.turn_deadline).vote(voter)
             if votes < needed:
@@ -126,15 +165,31 @@ class TableClock(Commits):
             await self._time_out(table, seat)
             return nudges.SkipVote(votes, needed, played=True)
 
+    async def vote_pace(
+        self, table_id: int, user_id: int, pace: str, hours: int | None = None
+    ) -> relaxed.PaceVote:
+        """One more person asks to go on at ``pace``; when all have, the game does."""
+        table = self.tables.find(table_id)
+        async with table.held_for_a_click():
+            playing(table)
+            seconds = (self.settings.buy_seconds, self.settings.turn_seconds)
+            vote = await relaxed.vote_pace(
+                table, user_id, pace, hours, self.committer.store, self.clock(), seconds
+            )
+            if vote.changed:
+                self.timers.arm(table)
+                self.committer.notify(table, "pace")
+            return vote
+
     async def _window_over(self, table: LiveTable) -> None:
         """The buy deadline passed: no more requests; the held draw runs now."""
-        game = self._playing(table)
+        game = playing(table)
         memento = table.memento()
         table.window.lapse()
         if table.window.held is None:
-            self._notify(table, "window")
+            self.committer.notify(table, "window")
             return
-        await self._run_held(table, before=memento)
+        await self.committer.run_held(table, before=memento)
         if table.closed or game.is_over:
             return
         seat = game.current
@@ -149,7 +204,7 @@ class TableClock(Commits):
         held = table.window.held
         if held is not None and held.seat == seat:
             done.append(held.action)
-            await self._run_held(table, before=before)
+            await self.committer.run_held(table, before=before)
             before = None
         for _ in range(40):
             game = table.game
@@ -160,7 +215,7 @@ class TableClock(Commits):
             if action is None:
                 break
             done.append(action)
-            await self._apply(
+            await self.committer.apply(
                 table,
                 seat,
                 action,
@@ -173,7 +228,7 @@ class TableClock(Commits):
 
     async def _computer_buys(self, table: LiveTable) -> None:
         """Each computer seat that may buy the upcard decides now; buyers ask like people do."""
-        game = self._playing(table)
+        game = playing(table)
         for seat in computer_buyers(table, self.clock()):
             if not table.window.is_running(game, self.clock()):
                 break
@@ -181,24 +236,43 @@ class TableClock(Commits):
             if not await self.computers.wants_buy(table, seat):
                 continue
             try:
-                await self._act_locked(table, int(game.players[seat]), RequestBuy())
+                await self.turns.act_locked(table, int(game.players[seat]), RequestBuy())
             except StoreBusy:
                 table.window.undecide(seat)  # asked again when the timer retries
                 raise
             except ValueError as error:
                 why = getattr(error, "code", "refused")
                 log.info("%s: computer buy refused (%s)", at_table(table), why)
+        await self._standing_buys(table)
+
+    async def _standing_buys(self, table: LiveTable) -> None:
+        """At a relaxed table, each person whose standing order buys the upcard asks for it
+        now, as the bot acting on their order (not as their own click: it neither brings an
+        away seat back nor counts as their play); the rules' seat order still decides."""
+        game = playing(table)
+        for seat in standing_buyers(table, self.clock(), self.settings.buy_preference):
+            if not table.window.is_running(game, self.clock()):
+                break
+            memento = table.memento()
+            table.window.decide(seat)
+            try:
+                await self.committer.apply(table, seat, RequestBuy(), before=memento)
+            except StoreBusy:
+                raise  # asked again when the timer retries (memory went back)
+            except ValueError as error:
+                why = getattr(error, "code", "refused")
+                log.info("%s: standing buy refused (%s)", at_table(table), why)
 
     async def _computer_move(self, table: LiveTable, seat: int) -> None:
         """One action of a computer seat's turn, through the same path as a click."""
-        game = self._playing(table)
+        game = playing(table)
         player = game.players[seat]
-        table.auto_due = self.clock() + self.computer_delay  # no busy loop
+        table.auto_due = self.clock() + self.settings.computer_delay  # no busy loop
         action = await self.computers.move(table, seat)
         if action is None:
             return
         try:
-            await self._act_locked(table, int(player), action)
+            await self.turns.act_locked(table, int(player), action)
         except StoreBusy:
             raise  # the move is fine, the store is busy: the timer backs off and tries again
         except ValueError as error:
@@ -214,4 +288,4 @@ class TableClock(Commits):
                 return
             fallback = choose_auto_action(game_now, player)
             if fallback is not None and fallback != action:
-                await self._act_locked(table, int(player), fallback)
+                await self.turns.act_locked(table, int(player), fallback)

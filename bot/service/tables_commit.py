@@ -1,11 +1,14 @@
-"""The one way a table changes: apply an action, save it in one transaction, then tell.
+"""The one writer of the table service: apply an action, save it in one transaction, then tell.
 
-``_apply`` runs the engine, ``_commit`` saves the state and deadlines the action produced in
-one store transaction and only then tells the listener; a refused action or a refused save puts
-memory back exactly as it was before the click (``LiveTable.memento``). The buy window's steps
-that end in a commit live here too: opening a window on a new upcard, holding P's draw while
-it runs, and running the held draw once nobody is left to decide (``buy_window.py`` decides,
-this part carries out).
+``Committer.apply`` runs the engine, ``commit`` saves the state and deadlines the action
+produced in one store transaction and only then tells the listener; a refused action or a
+refused save puts memory back exactly as it was before the click (``LiveTable.memento``). The
+buy window's steps that end in a commit live here too: opening a window on a new upcard,
+holding P's draw while it runs, and running the held draw once nobody is left to decide
+(``buy_window.py`` decides, the committer carries out). So do the lobby's and the table's own
+writes (a new table, its seats and options, its start, its thread, its message, its end): the
+desks decide what to write and hand it here, and nothing else in the service saves to the
+store or tells the listener (``tests/bot/test_service_desks.py`` reads the package to hold it).
 """
 
 from __future__ import annotations
@@ -16,24 +19,32 @@ import time
 import weakref
 from collections import deque
 from dataclasses import replace
+from typing import Any
 
 from bot.ground.logs import at_table
 from bot.service.buy_window import (
     HeldDraw,
     computer_buyers,
-    decided_by_preference,
+    decided_at_once,
     undecided,
 )
 from bot.service.live import (
     ActResult,
+    Change,
     ChangeKind,
+    Clock,
+    Listener,
     LiveTable,
     Memento,
+    Store,
 )
 from bot.service.ranked import tally
 from bot.service.results import is_ranked, result_rows
-from bot.service.tables_core import TableCore
-from bot.service.timers import deal_pause
+from bot.service.snapshot import SeatSnapshot, seat_snapshot
+from bot.service.table_snapshot import TableSnapshot
+from bot.service.tables_core import Settings, Tables, playing
+from bot.service.timers import Timers, deal_pause
+from data.records import Seat, TableRecord
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Discarded, Event, TurnStarted
@@ -110,10 +121,56 @@ def next_deal(events: list[Event]) -> bool:
     return ended and any(isinstance(e, DealStarted) for e in events)
 
 
-class Commits(TableCore):
-    """Apply, save in one transaction, tell: every change of a table goes through here."""
+class Committer:
+    """Apply, save in one transaction, tell: every change of a table goes through here.
 
-    async def _apply(
+    Built with what a write needs: the store, the clock, the settings, the open tables (a
+    closed one is dropped), the timers (re-armed after each write) and the listener."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        settings: Settings,
+        tables: Tables,
+        timers: Timers,
+        listener: Listener | None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.tables = tables
+        self.timers = timers
+        self.listener = listener
+
+    # -- telling ----------------------------------------------------------------------------------
+
+    def notify(self, table: LiveTable, kind: ChangeKind, **fields: Any) -> None:
+        """Tell the listener, with the snapshots it draws from (taken here, under the lock)."""
+        if self.listener is None:
+            return
+        try:
+            now = self.clock()
+            # One answer of the buy window for the table's snapshot and every seat's.
+            running = table.window.is_running(table.game, now)
+            seats: dict[int, SeatSnapshot] = {}
+            if table.game is not None:
+                events = fields.get("events", ())
+                for user_id in self.listener.watched(table.id):
+                    if table.seat_of(user_id) is not None:
+                        seats[user_id] = seat_snapshot(
+                            table, user_id, now, events=events, lazy=True, running=running
+                        )
+            public = TableSnapshot.of(table, now, running=running)
+            change = Change(public, kind, seats=seats, **fields)
+            table.told = (change.events, seats)
+            self.listener.table_changed(change)
+        except Exception:
+            log.exception("%s: listener failed", at_table(table))
+
+    # -- the game's actions -----------------------------------------------------------------------
+
+    async def apply(
         self,
         table: LiveTable,
         seat: int,
@@ -128,7 +185,7 @@ class Commits(TableCore):
         does not take it, memory goes back to ``before`` (taken now if not given)."""
         memento = before or table.memento()
         await let_others_in()
-        game = self._playing(table)
+        game = playing(table)
         player = game.players[seat]
         try:
             events = game.apply(player, action)
@@ -137,14 +194,14 @@ class Commits(TableCore):
             raise
         table.game_changed()
         try:
-            return await self._commit(
+            return await self.commit(
                 table, int(player), action, events, kind, auto_seat, auto_actions
             )
         except BaseException:
             table.go_back(memento, game_moved=True)
             raise
 
-    async def _commit(
+    async def commit(
         self,
         table: LiveTable,
         user_id: int,
@@ -155,11 +212,11 @@ class Commits(TableCore):
         auto_actions: list[Action] | None,
     ) -> ActResult:
         """Save the state and deadlines the action produced in one transaction, then tell the
-        listener. Nothing is visible before the save succeeded; ``_apply`` undoes a failure."""
+        listener. Nothing is visible before the save succeeded; ``apply`` undoes a failure."""
         game = table.game
         assert game is not None
         now = self.clock()
-        buy_seconds, turn_seconds = self.table_seconds(table)
+        buy_seconds, turn_seconds = self.settings.table_seconds(table)
         new_turn = any(isinstance(e, TurnStarted) for e in events)
         # A deal that ended and the next one dealt: the recap stands alone for a breath, and
         # the next deal's deadlines start when it is shown.
@@ -167,10 +224,10 @@ class Commits(TableCore):
         start = now + pause
         if new_turn:
             table.turn_deadline = start + turn_seconds
-        table.auto_due = start + self.computer_delay
+        table.auto_due = start + self.settings.computer_delay
         window = table.window
         if game.buy_window_open and any(isinstance(e, (Discarded, DealStarted)) for e in events):
-            self._open_window(table, start, buy_seconds)
+            self.open_window(table, start, buy_seconds)
         if not game.buy_window_open:
             window.lapse()
         if game.is_over:
@@ -207,10 +264,10 @@ class Commits(TableCore):
         result = ActResult(events, table.version)
         table.pause_until = start if pause > 0 else None
         if game.is_over:
-            self._forget(table)
+            self.forget(table)
         else:
             self.timers.arm(table)
-        self._notify(
+        self.notify(
             table,
             kind,
             events=events,
@@ -222,7 +279,7 @@ class Commits(TableCore):
         )
         return result
 
-    def _end_pause(self, table: LiveTable) -> None:
+    def end_pause(self, table: LiveTable) -> None:
         """Show the next deal now: its line, its hands and the ping of its first player. The
         host's early end brings its deadlines forward by what was left of the pause."""
         until = table.pause_until
@@ -241,11 +298,12 @@ class Commits(TableCore):
             if table.auto_due is not None:
                 table.auto_due -= early
         self.timers.arm(table)
-        self._notify(table, "deal", new_turn=True)
+        self.notify(table, "deal", new_turn=True)
 
-    async def _write_away(self, table: LiveTable, memento: Memento) -> None:
-        """Save the seats' away flags (and the held draw) as they are now in memory; if the
-        store refuses, memory goes back to ``memento``."""
+    async def write_away(self, table: LiveTable, memento: Memento) -> None:
+        """Save the seats' away flags (and the held draw, the buy preferences, the seats the
+        bot plays for good) as they are now in memory; if the store refuses, memory goes back
+        to ``memento``."""
         try:
             await self.store.set_away(table.id, table.stored_away())
         except BaseException:
@@ -254,12 +312,12 @@ class Commits(TableCore):
 
     # -- the buy window and the held draw ---------------------------------------------------------
 
-    async def _hold(
+    async def hold(
         self, table: LiveTable, seat: int, action: Action, memento: Memento
     ) -> ActResult:
         """Hold P's draw until the window closes (at once if nobody is left to decide). The
         held draw is written before anyone is told, so a refused write holds nothing."""
-        game = self._playing(table)
+        game = playing(table)
         player = game.players[seat]
         held = table.window.held
         if held is not None:
@@ -268,30 +326,33 @@ class Commits(TableCore):
             table.go_back(memento, game_moved=False)
             game.apply(player, action)  # raises the engine's reason; nothing changes
         if not undecided(table.window, game, table.is_away, now=self.clock()):
-            result = await self._apply(table, seat, action, before=memento)
+            result = await self.apply(table, seat, action, before=memento)
             return replace(result, pending=None)
         future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
         table.window.hold(HeldDraw(seat, action, future))
-        await self._write_away(table, memento)
+        await self.write_away(table, memento)
         self.timers.arm(table)
-        self._notify(table, "window", actor=int(player))
+        self.notify(table, "window", actor=int(player))
         return ActResult([], table.version, pending=future)
 
-    def _open_window(self, table: LiveTable, now: float, seconds: float) -> None:
+    def open_window(self, table: LiveTable, now: float, seconds: float) -> None:
         """A new upcard is on offer: each person whose buy preference needs no question about
         it is decided for at once, and with nobody left to ask (and no computer to ask) the
         window closes there and then, so P's draw is never held for nothing."""
-        game = self._playing(table)
+        game = playing(table)
         window = table.window
         window.open(now, seconds)
-        for seat in undecided(window, game, table.is_away, now=now):
-            pref = table.buy_prefs.get(seat, self.buy_preference)
-            if not table.is_computer(seat) and decided_by_preference(table, seat, pref):
+        running = window.is_running(game, now)  # deciding for a seat does not change it
+        for seat in undecided(window, game, table.is_away, now=now, running=running):
+            pref = table.buy_prefs.get(seat, self.settings.buy_preference)
+            if not table.is_computer(seat) and decided_at_once(table, seat, pref):
                 window.decide(seat)
-        if not undecided(window, game, table.is_away, now=now) and not computer_buyers(table, now):
+        if not undecided(window, game, table.is_away, now=now, running=running) and (
+            not computer_buyers(table, now, running=running)
+        ):
             window.close(now)
 
-    async def _settle(self, table: LiveTable) -> None:
+    async def settle(self, table: LiveTable) -> None:
         """After anything that may have been the last decision: close the window early and
         run the held draw when nobody is left to decide."""
         game = table.game
@@ -301,19 +362,19 @@ class Commits(TableCore):
         if undecided(table.window, game, table.is_away, now=now):
             return
         if table.window.held is not None:
-            await self._run_held(table)
+            await self.run_held(table)
         else:
             table.window.close(now)
             self.timers.arm(table)
-            self._notify(table, "window")
+            self.notify(table, "window")
 
-    async def _run_held(self, table: LiveTable, before: Memento | None = None) -> ActResult:
+    async def run_held(self, table: LiveTable, before: Memento | None = None) -> ActResult:
         """Submit the held draw now (the window ended or nobody else can buy)."""
         memento = before or table.memento()
         held = table.window.release()
         assert held is not None
         try:
-            result = await self._apply(table, held.seat, held.action, before=memento)
+            result = await self.apply(table, held.seat, held.action, before=memento)
         except IllegalAction as error:
             # The state moved on (e.g. P took the upcard meanwhile); tell the waiter.
             table.window.release()
@@ -323,3 +384,80 @@ class Commits(TableCore):
         if not held.future.done():
             held.future.set_result(result)
         return result
+
+    # -- the lobby's and the table's own writes ---------------------------------------------------
+
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game_kind: str,
+        host: Seat,
+        options: dict[str, Any],
+    ) -> LiveTable:
+        """Write a new lobby with ``host`` in the first seat and keep it open (its timer closes
+        it if nobody starts it); raises ``TableExists``."""
+        record = await self.store.create_table(
+            guild_id, channel_id, game_kind, host.user_id, [host], options
+        )
+        table = self.tables.remember(LiveTable(record, None, record.version))
+        self.timers.arm(table)
+        return table
+
+    async def save_lobby(
+        self, table: LiveTable, seats: tuple[Seat, ...], options: dict[str, Any]
+    ) -> None:
+        """Write the lobby's new seats and options (lock held), then keep them."""
+        await self.store.update_lobby(table.id, seats, options)
+        table.record = replace(table.record, seats=seats, options=options)
+
+    async def save_start(
+        self,
+        table: LiveTable,
+        state: str,
+        buy_deadline: float | None,
+        turn_deadline: float,
+    ) -> None:
+        """Write the first deal and its deadlines in one write, before memory keeps them."""
+        await self.store.start_game(
+            table.id, list(table.record.seats), state, buy_deadline, turn_deadline
+        )
+
+    async def save_thread(self, table: LiveTable, thread_id: int) -> None:
+        """The table is thread ``thread_id``'s from now on: its message, pings and notices go
+        there, and its channel is free for another table; the channel it came from is kept for
+        the result at the end."""
+        await self.store.move_to_thread(table.id, thread_id)
+        parent = table.channel_id
+        table.record = replace(
+            table.record, channel_id=thread_id, parent_channel_id=parent, message_id=None
+        )
+        self.tables.moved(table, parent)
+
+    async def save_message(self, table: LiveTable, message_id: int | None) -> None:
+        await self.store.set_message(table.id, message_id)
+        table.record = replace(table.record, message_id=message_id)
+
+    async def record_end(self, table: LiveTable, *, abandoned: bool = False) -> None:
+        """Record the table's end, without results: ``abandoned`` when the bot closes it (its
+        channel gone, nobody played), else ``ended`` (a host's or a moderator's decision)."""
+        if abandoned:
+            await self.store.end_table(table.id, status="abandoned")
+        else:
+            await self.store.end_table(table.id)
+
+    async def end_unreadable(self, record: TableRecord) -> None:
+        """End a stored table whose row cannot be read back (``restore.revive`` said why)."""
+        try:
+            await self.store.end_table(record.id)
+        except Exception as error:
+            log.error("table %s could not be ended either (%s)", record.id, type(error).__name__)
+
+    def forget(self, table: LiveTable) -> None:
+        """A closed table: out of the open tables, its timer and its held draw called off."""
+        table.closed = True
+        self.tables.drop(table)
+        self.timers.disarm(table)
+        held = table.window.release()
+        if held is not None and not held.future.done():
+            held.future.cancel()

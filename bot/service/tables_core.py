@@ -1,184 +1,110 @@
-"""The state every part of ``TableService`` shares: its tables by id and channel, the listener
-it tells, and the checks every request starts with.
+"""What every desk of the table service reads: its settings, the open tables, and the checks
+every request starts with.
 
-``TableCore`` holds what the parts read and write (the store, the clock, the timings, the
-tables) and the few steps they all take: find a table, forget a closed one, tell the listener
-with snapshots taken under the lock, refuse a request of a seat that is not there. The parts
-(``tables_commit``, ``tables_lobby``, ``tables_turns``, ``tables_clock``) each add one verb's
-methods on top; ``tables.TableService`` puts them together.
+``Settings`` holds the service's timings and defaults, ``Tables`` the open tables by id and by
+channel (the one registry: the lobby desk adds to it, the committer drops a closed table from
+it), and the functions below are the steps every verb takes first: the game of a table that
+is playing, the seat of a person at it, a seat that acts being present again. None of them
+writes to the store or tells anyone; ``tables_commit.Committer`` does both.
 """
 
 from __future__ import annotations
 
-import logging
-import time
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from bot.ground.errors import NoTable, NotSeated, UserError, WrongPhase
-from bot.ground.logs import at_table
-from bot.service.buy_window import (
-    DEFAULT_BUY_PREF,
-    BuyPref,
-)
-from bot.service.computers import ComputerSeats
-from bot.service.live import (
-    ActResult,
-    Change,
-    ChangeKind,
-    Clock,
-    Listener,
-    LiveTable,
-    Store,
-)
-from bot.service.ranked import finishes_now
+from bot.service.buy_window import DEFAULT_BUY_PREF, BuyPref
+from bot.service.live import LiveTable
 from bot.service.restore import table_seconds
-from bot.service.snapshot import (
-    SeatSnapshot,
-    seat_snapshot,
-)
-from bot.service.table_snapshot import TableSnapshot
-from bot.service.timers import Timers, Timings
 from data.records import AwayState
 from engine import Game
-from engine.actions import Action
-
-log = logging.getLogger("bot.service")
 
 
-class TableCore:
-    """Tables by id, each with one lock; the state and steps every part of the service shares."""
+@dataclass(frozen=True)
+class Settings:
+    """The service's timings and defaults, as the bot was started with them."""
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        buy_seconds: float = 8.0,
-        turn_seconds: float = 90.0,
-        seed: int | None = None,
-        away_after: int = 3,
-        clock: Clock = time.time,
-        listener: Listener | None = None,
-        computer_delay: float = 2.0,
-        lobby_seconds: float = 30 * 60,
-        idle_seconds: float = 24 * 3600,
-        buy_preference: BuyPref = DEFAULT_BUY_PREF,
-    ) -> None:
-        self.store = store
-        self.buy_seconds = buy_seconds
-        self.turn_seconds = turn_seconds
-        self.seed = seed
-        self.away_after = away_after
-        self.clock = clock
-        self.listener = listener
-        self.computer_delay = computer_delay
-        self.lobby_seconds = lobby_seconds
-        self.idle_seconds = idle_seconds
-        #: The buy preference of a person who has not chosen one (``SHANGHAI_BUY_PREFERENCE``).
-        self.buy_preference = buy_preference
-        self.tables: dict[int, LiveTable] = {}
+    buy_seconds: float = 8.0
+    turn_seconds: float = 90.0
+    seed: int | None = None
+    away_after: int = 3
+    computer_delay: float = 2.0
+    lobby_seconds: float = 30 * 60
+    idle_seconds: float = 24 * 3600
+    #: The buy preference of a person who has not chosen one (``SHANGHAI_BUY_PREFERENCE``).
+    buy_preference: BuyPref = DEFAULT_BUY_PREF
+
+    def table_seconds(self, table: LiveTable) -> tuple[float, float]:
+        """The buy window's and the turn's seconds at ``table`` (its options, else ours)."""
+        return table_seconds(dict(table.record.options), self.buy_seconds, self.turn_seconds)
+
+
+class Tables:
+    """The open tables by id and by channel. Only memory: who adds and drops a table (the
+    lobby desk, the committer) writes the store itself."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
-        self.computers = ComputerSeats(seed)
-        self.timers = Timers(clock, Timings(lobby_seconds, idle_seconds), self._wake)
 
-    # -- lookup -----------------------------------------------------------------------------------
-
-    def get(self, table_id: int) -> LiveTable:
-        table = self.tables.get(table_id)
+    def find(self, table_id: int) -> LiveTable:
+        """The open table ``table_id``; raises ``NoTable`` for one closed or unknown."""
+        table = self.by_id.get(table_id)
         if table is None or table.closed:
             raise NoTable("That table is closed.", code="closed")
         return table
 
     def for_channel(self, channel_id: int) -> LiveTable | None:
         table_id = self.by_channel.get(channel_id)
-        return None if table_id is None else self.tables.get(table_id)
+        return None if table_id is None else self.by_id.get(table_id)
 
-    def public(self, table_id: int) -> TableSnapshot:
-        """What everyone sees of an open table now (``/shanghai table``, History)."""
-        return TableSnapshot.of(self.get(table_id), self.clock())
-
-    def finishes_now(self, table_id: int) -> list[tuple[int, int, int]]:
-        """``(user, place, total)`` for each person at an open table as its game stands now:
-        what an event scores for a table its organiser ends (``ranked.finishes_now``)."""
-        return finishes_now(self.get(table_id))
-
-    def _remember(self, table: LiveTable) -> LiveTable:
-        self.tables[table.id] = table
+    def remember(self, table: LiveTable) -> LiveTable:
+        self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table.id
         return table
 
-    def _forget(self, table: LiveTable) -> None:
-        table.closed = True
-        self.tables.pop(table.id, None)
+    def moved(self, table: LiveTable, parent: int) -> None:
+        """``table`` now lives in its thread: its old channel ``parent`` is free again."""
+        if self.by_channel.get(parent) == table.id:
+            del self.by_channel[parent]
+        self.by_channel[table.channel_id] = table.id
+
+    def drop(self, table: LiveTable) -> None:
+        self.by_id.pop(table.id, None)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
-        self.timers.disarm(table)
-        held = table.window.release()
-        if held is not None and not held.future.done():
-            held.future.cancel()
 
-    def _notify(self, table: LiveTable, kind: ChangeKind, **fields: Any) -> None:
-        """Tell the listener, with the snapshots it draws from (taken here, under the lock)."""
-        if self.listener is None:
-            return
-        try:
-            now = self.clock()
-            seats: dict[int, SeatSnapshot] = {}
-            if table.game is not None:
-                events = fields.get("events", ())
-                for user_id in self.listener.watched(table.id):
-                    if table.seat_of(user_id) is not None:
-                        seats[user_id] = seat_snapshot(
-                            table, user_id, now, events=events, lazy=True
-                        )
-            change = Change(TableSnapshot.of(table, now), kind, seats=seats, **fields)
-            table.told = (change.events, seats)
-            self.listener.table_changed(change)
-        except Exception:
-            log.exception("%s: listener failed", at_table(table))
 
-    def table_seconds(self, table: LiveTable) -> tuple[float, float]:
-        return table_seconds(dict(table.record.options), self.buy_seconds, self.turn_seconds)
+# -- checks every request starts with -------------------------------------------------------------
 
-    # -- checks every request starts with -------------------------------------------------------
 
-    def _playing(self, table: LiveTable) -> Game:
-        if table.closed:
-            raise NoTable("That table is closed.", code="closed")
-        if table.game is None:
-            raise WrongPhase("The game hasn't started yet.", code="not_started")
-        return table.game
+def playing(table: LiveTable) -> Game:
+    """The game of ``table``; refuses a closed table or a lobby."""
+    if table.closed:
+        raise NoTable("That table is closed.", code="closed")
+    if table.game is None:
+        raise WrongPhase("The game hasn't started yet.", code="not_started")
+    return table.game
 
-    def _seat(self, table: LiveTable, user_id: int) -> int:
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated()
-        return seat
 
-    def _present(self, table: LiveTable, seat: int) -> bool:
-        """A player who acts is no longer away (memory; saved with the next action). A seat the
-        bot plays for good refuses its player's clicks."""
-        if seat in table.removed:
-            raise UserError(
-                "You left this game or the host removed you; the computer plays your seat.",
-                code="kicked",
-            )
-        state = table.away[seat] if seat < len(table.away) else AwayState()
-        if state.timeouts or state.away:
-            table.away[seat] = replace(state, timeouts=0, away=False)
-            return True
-        return False
+def seated(table: LiveTable, user_id: int) -> int:
+    """The seat of ``user_id`` at ``table``; refuses a person who is not seated."""
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise NotSeated()
+    return seat
 
-    # -- what the other parts provide -----------------------------------------------------------
 
-    async def _wake(self, table: LiveTable) -> None:
-        """Carry out what is due at ``table`` (``tables_clock``)."""
-        raise NotImplementedError
-
-    async def _act_locked(self, table: LiveTable, user_id: int, action: Action) -> ActResult:
-        """Apply one seat's action, the lock held (``tables_turns``)."""
-        raise NotImplementedError
-
-    async def expire(self, table: LiveTable, why: str) -> None:
-        """End a table the bot closes itself (``tables_lobby``)."""
-        raise NotImplementedError
+def present(table: LiveTable, seat: int) -> bool:
+    """A player who acts is no longer away (memory; saved with the next action): True when
+    that changed. A seat the bot plays for good refuses its player's clicks."""
+    if seat in table.removed:
+        raise UserError(
+            "You left this game or the host removed you; the computer plays your seat.",
+            code="kicked",
+        )
+    state = table.away[seat] if seat < len(table.away) else AwayState()
+    if state.timeouts or state.away:
+        table.away[seat] = replace(state, timeouts=0, away=False)
+        return True
+    return False

@@ -1,9 +1,10 @@
-"""The lobby and the table's life: open, join, leave, computers and house rules, start, end.
+"""The lobby desk: a table from its lobby to its end, and the seats that leave a running game.
 
-``lobby.py`` checks each request and returns the seats or options it leads to; this part writes
-them (the table's lock held) and tells the listener. Starting deals the first hand and saves it
-with its deadlines in one write; ending (by the host, a vanished channel, or the bot's own
-timers) records why and forgets the table.
+``lobby.py`` checks each request and returns the seats or options it leads to; this desk has
+the committer write them (the table's lock held) and tell the listener. Starting deals the
+first hand and saves it with its deadlines in one write; ending (by the host, a vanished
+channel, or the bot's own timers) records why and forgets the table. A player who leaves a
+running game, is removed by the host, or leaves the server has their seat played by the bot.
 """
 
 from __future__ import annotations
@@ -18,23 +19,38 @@ from typing import Any
 from bot.ground.errors import NotSeated, UserError
 from bot.ground.logs import at_table
 from bot.service import lobby
-from bot.service.buy_window import (
-    BuyWindow,
-)
-from bot.service.live import (
-    LiveTable,
-    rules_for,
-)
+from bot.service.buy_window import BuyWindow
+from bot.service.live import Clock, LiveTable, Store, rules_for
 from bot.service.table_snapshot import TableSnapshot
-from bot.service.tables_commit import Commits
+from bot.service.tables_commit import Committer
+from bot.service.tables_core import Settings, Tables, playing, seated
+from bot.service.timers import Timers
 from data.records import AwayState, Seat
 from engine import Game
 
 log = logging.getLogger("bot.service")
 
 
-class Lobby(Commits):
-    """A table from its lobby to its end."""
+class Lobby:
+    """A table from its lobby to its end; built with the committer that writes it, the open
+    tables, the timers, the clock, the settings and the store (read only: a finished table's
+    row, for Play again)."""
+
+    def __init__(
+        self,
+        committer: Committer,
+        tables: Tables,
+        timers: Timers,
+        clock: Clock,
+        settings: Settings,
+        store: Store,
+    ) -> None:
+        self.committer = committer
+        self.tables = tables
+        self.timers = timers
+        self.clock = clock
+        self.settings = settings
+        self.store = store
 
     async def open_table(
         self,
@@ -46,12 +62,11 @@ class Lobby(Commits):
     ) -> LiveTable:
         """Open a lobby with the host in the first seat; raises ``TableExists``."""
         rules = rules_for(options)  # validate before writing anything
-        record = await self.store.create_table(
-            guild_id, channel_id, rules.game, host_id, [Seat(host_id, host_name)], options
+        # Armed at once: a lobby nobody starts closes itself.
+        table = await self.committer.open_lobby(
+            guild_id, channel_id, rules.game, Seat(host_id, host_name), options
         )
-        table = self._remember(LiveTable(record, None, record.version))
-        self.timers.arm(table)  # a lobby nobody starts closes itself
-        self._notify(table, "lobby", actor=host_id)
+        self.committer.notify(table, "lobby", actor=host_id)
         return table
 
     async def play_again(
@@ -79,7 +94,7 @@ class Lobby(Commits):
         others = tuple(seat for seat in old.seats if seat.user_id != host_id)
         async with table.held_for_a_click():
             await self._update_lobby(table, host_id, (*table.record.seats, *others))
-        self._notify(table, "lobby", actor=host_id)
+        self.committer.notify(table, "lobby", actor=host_id)
         return table
 
     async def _update_lobby(
@@ -92,21 +107,20 @@ class Lobby(Commits):
         """Write the lobby's new seats or options (lock held), then keep and show them."""
         seats = table.record.seats if seats is None else seats
         options = dict(table.record.options) if options is None else options
-        await self.store.update_lobby(table.id, seats, options)
-        table.record = replace(table.record, seats=seats, options=options)
+        await self.committer.save_lobby(table, seats, options)
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableSnapshot:
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
             await self._update_lobby(table, user_id, lobby.seats_after_join(table, user_id, name))
-        self._notify(table, "lobby", actor=user_id)
+        self.committer.notify(table, "lobby", actor=user_id)
         return TableSnapshot.of(table, self.clock())
 
     async def leave(self, table_id: int, user_id: int) -> TableSnapshot:
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
             await self._update_lobby(table, user_id, lobby.seats_after_leave(table, user_id))
-        self._notify(table, "lobby", actor=user_id)
+        self.committer.notify(table, "lobby", actor=user_id)
         return TableSnapshot.of(table, self.clock())
 
     async def add_computer(self, table_id: int, user_id: int, level: str) -> TableSnapshot:
@@ -115,20 +129,20 @@ class Lobby(Commits):
             raise UserError(
                 "Computer players are 'easy', 'normal' or 'expert'.", code="computer_level"
             )
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
             seats = lobby.seats_with_computer(table, user_id, level)
             await self._update_lobby(table, user_id, seats)
-        self._notify(table, "lobby", actor=user_id)
+        self.committer.notify(table, "lobby", actor=user_id)
         return TableSnapshot.of(table, self.clock())
 
     async def remove_computer(self, table_id: int, user_id: int) -> TableSnapshot:
         """The host removes the last computer seated in the lobby."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
             seats = lobby.seats_without_computer(table, user_id)
             await self._update_lobby(table, user_id, seats)
-        self._notify(table, "lobby", actor=user_id)
+        self.committer.notify(table, "lobby", actor=user_id)
         return TableSnapshot.of(table, self.clock())
 
     async def set_house_rule(
@@ -141,54 +155,52 @@ class Lobby(Commits):
         value: Any = None,
     ) -> TableSnapshot:
         """The host changes the lobby's rule set (which resets the options) or one option."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
             options = lobby.options_with_house_rule(
                 table, user_id, preset=preset, option=option, value=value
             )
             await self._update_lobby(table, user_id, options=options)
-        self._notify(table, "lobby", actor=user_id)
+        self.committer.notify(table, "lobby", actor=user_id)
         return TableSnapshot.of(table, self.clock())
 
     def _table_seed(self, table: LiveTable) -> int:
-        if self.seed is None:
+        if self.settings.seed is None:
             return random.SystemRandom().randrange(2**62)
-        return self.seed * 1_000_003 + table.id
+        return self.settings.seed * 1_000_003 + table.id
 
     def _secret(self, seed: int) -> bytes:
         """The secret every deal's seed comes from (``engine/shuffle.py``): random in play, so
         nobody can predict a deal from its announced hash; from the seed in a seeded run, so a
         test or a try session deals the same cards every time."""
-        if self.seed is None:
+        if self.settings.seed is None:
             return secrets.token_bytes(32)
         return hashlib.sha256(b"shanghai table seed %d" % seed).digest()
 
     def check_start(self, table_id: int, user_id: int) -> None:
         """Raise what ``start`` would refuse now (before a thread is made for the game)."""
-        lobby.players_to_start(self.get(table_id), user_id)
+        lobby.players_to_start(self.tables.find(table_id), user_id)
 
     async def start(
         self, table_id: int, user_id: int, *, thread_id: int | None = None
     ) -> LiveTable:
         """Deal the first hand; host only, with enough players. With ``thread_id`` the game
         is played in that thread, made from the lobby message (``move_to_thread``)."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
             players = lobby.players_to_start(table, user_id)
             if thread_id is not None:
-                await self._move_to_thread(table, thread_id)
+                await self.committer.save_thread(table, thread_id)
             seed = self._table_seed(table)
             game = Game.new(
                 players, rules_for(dict(table.record.options)), seed, secret=self._secret(seed)
             )
             now = self.clock()
-            buy_seconds, turn_seconds = self.table_seconds(table)
+            buy_seconds, turn_seconds = self.settings.table_seconds(table)
             buy_deadline = now + buy_seconds if game.buy_window_open else None
             turn_deadline = now + turn_seconds
             state = game.to_json()
-            await self.store.start_game(
-                table.id, list(table.record.seats), state, buy_deadline, turn_deadline
-            )
+            await self.committer.save_start(table, state, buy_deadline, turn_deadline)
             table.record = replace(table.record, status="playing")
             table.game, table.version, table.saved_state = game, 0, state
             table.last_person = now
@@ -196,45 +208,31 @@ class Lobby(Commits):
             table.away = [AwayState() for _ in players]
             table.window = BuyWindow(deadline=buy_deadline, ends=buy_deadline)
             table.buy_prefs = {  # each person starts with the server's default
-                seat: self.buy_preference
+                seat: self.settings.buy_preference
                 for seat, sitter in enumerate(table.record.seats)
                 if not sitter.is_computer
             }
             if buy_deadline is not None:
-                self._open_window(table, now, buy_seconds)
+                self.committer.open_window(table, now, buy_seconds)
             self.timers.arm(table)
-        self._notify(table, "start", actor=user_id, new_turn=True)
+        self.committer.notify(table, "start", actor=user_id, new_turn=True)
         return table
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """The table message now lives at ``message_id`` (the publisher moved it, or
         ``/shanghai table`` posted it again)."""
-        table = self.tables.get(table_id)
+        table = self.tables.by_id.get(table_id)
         if table is None:
             return
-        await self.store.set_message(table.id, message_id)
-        table.record = replace(table.record, message_id=message_id)
-
-    async def _move_to_thread(self, table: LiveTable, thread_id: int) -> None:
-        """The table is thread ``thread_id``'s from now on: its message, pings
-        and notices go there, and its channel is free for another table; the channel it came
-        from is kept for the result at the end."""
-        await self.store.move_to_thread(table.id, thread_id)
-        parent = table.channel_id
-        if self.by_channel.get(parent) == table.id:
-            del self.by_channel[parent]
-        table.record = replace(
-            table.record, channel_id=thread_id, parent_channel_id=parent, message_id=None
-        )
-        self.by_channel[thread_id] = table.id
+        await self.committer.save_message(table, message_id)
 
     async def end(self, table_id: int, user_id: int | None) -> TableSnapshot:
         """Close the table without results (the host or a moderator asked)."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            await self.store.end_table(table.id)
-            self._forget(table)
-        self._notify(table, "end", actor=user_id)
+            await self.committer.record_end(table)
+            self.committer.forget(table)
+        self.committer.notify(table, "end", actor=user_id)
         return TableSnapshot.of(table, self.clock())
 
     async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
@@ -242,24 +240,80 @@ class Lobby(Commits):
         ``ended``, which is a host's decision), no results, so nothing reaches the leaderboard
         and no seat is played on to a phantom winner. Returns the table, or ``None`` if it was
         not open. Harmless to call twice."""
-        table = self.tables.get(table_id)
+        table = self.tables.by_id.get(table_id)
         if table is None or table.closed:
             return None
         async with table.held():
             if table.closed:
                 return None
             try:
-                await self.store.end_table(table.id, status="abandoned")
+                await self.committer.record_end(table, abandoned=True)
             except Exception as error:  # a restart ends it again: its channel is still gone
                 log.warning("%s: could not record its end (%s)", at_table(table), error)
-            self._forget(table)
+            self.committer.forget(table)
         log.info("%s abandoned: %s", at_table(table), reason)
-        self._notify(table, "abandoned")
+        self.committer.notify(table, "abandoned")
         return table
 
     async def expire(self, table: LiveTable, why: str) -> None:
         """End a table the bot closes itself (lock held): a lobby nobody started, a game nobody
         played. Recorded as ``abandoned``, with no results, so nothing reaches the leaderboard."""
-        await self.store.end_table(table.id, status="abandoned")
-        self._forget(table)
-        self._notify(table, "end", note=why)
+        await self.committer.record_end(table, abandoned=True)
+        self.committer.forget(table)
+        self.committer.notify(table, "end", note=why)
+
+    # -- seats that leave a running game ----------------------------------------------------------
+
+    async def leave_game(self, table_id: int, user_id: int) -> TableSnapshot:
+        """A player leaves a running game: the computer plays their seat from now on."""
+        table = self.tables.find(table_id)
+        async with table.held_for_a_click():
+            playing(table)
+            seat = seated(table, user_id)
+            if seat in table.removed:
+                raise UserError(
+                    "You already left this game; the computer plays your seat.",
+                    code="already_left",
+                )
+            await self._remove_seat(table, seat)
+        self.committer.notify(table, "left", seat=seat)
+        return TableSnapshot.of(table, self.clock())
+
+    async def kick(self, table_id: int, user_id: int) -> TableSnapshot:
+        """The host removes a player: from the lobby, or (in a game) the bot plays the seat."""
+        table = self.tables.find(table_id)
+        if table.game is None:
+            return await self.leave(table_id, user_id)
+        async with table.held_for_a_click():
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated()
+            if user_id == table.record.host_id:
+                raise UserError(
+                    "The host can't remove themself; use `/shanghai end`.",
+                    code="host_cannot_kick_self",
+                )
+            await self._remove_seat(table, seat)  # saved before the host is answered
+        self.committer.notify(table, "kick", seat=seat)
+        return TableSnapshot.of(table, self.clock())
+
+    async def member_gone(self, table_id: int, user_id: int) -> TableSnapshot | None:
+        """A seated person is no longer a member of the server (Discord said so): the bot plays
+        their seat from now on, at once, instead of waiting out each turn's limit. Returns
+        None when there was nothing to do (no such game, seat, or already played for good)."""
+        table = self.tables.by_id.get(table_id)
+        if table is None or table.closed or table.game is None:
+            return None
+        async with table.held():
+            seat = table.seat_of(user_id)
+            if table.closed or seat is None or seat in table.removed:
+                return None
+            await self._remove_seat(table, seat)
+        self.committer.notify(table, "gone", seat=seat)
+        return TableSnapshot.of(table, self.clock())
+
+    async def _remove_seat(self, table: LiveTable, seat: int) -> None:
+        memento = table.memento()
+        table.removed = {*table.removed, seat}
+        await self.committer.write_away(table, memento)
+        self.timers.arm(table)

@@ -1,4 +1,4 @@
-"""A seat's clicks: its screen, its plays, and its Buy, Pass and buy preference.
+"""The turn desk: a seat's screen, its plays, and its Buy, Pass and buy preference.
 
 A click becomes one trip here: the player is marked present, the action (or a resolver of the
 screen the click was drawn on) is applied through the commit path, and the answer is the seat's
@@ -17,20 +17,18 @@ from bot.service.buy_window import (
     BUY_PREFS,
     BuyPref,
     check_request,
-    decided_by_preference,
+    decided_at_once,
     must_hold,
     undecided,
     window_tag,
 )
 from bot.service.hints import advice_for, plain_hint
 from bot.service.legal_plays import prepare
-from bot.service.live import (
-    ActResult,
-    LiveTable,
-)
+from bot.service.live import ActResult, Clock, LiveTable
 from bot.service.shortcuts import Plays
 from bot.service.snapshot import (
     Changed,
+    Named,
     Resolver,
     SeatSnapshot,
     current_tag,
@@ -38,7 +36,9 @@ from bot.service.snapshot import (
     settled,
     what_changed,
 )
-from bot.service.tables_commit import Commits
+from bot.service.tables_commit import Committer
+from bot.service.tables_core import Settings, Tables, playing, present, seated
+from bot.service.timers import Timers
 from engine.actions import Action, CancelBuy, RequestBuy
 from engine.players.hints import Hint
 
@@ -51,21 +51,31 @@ WINDOW_CLOSED = (
 )
 
 
-class Turns(Commits):
-    """What a seat's screen shows and what its clicks do."""
+class Turns:
+    """What a seat's screen shows and what its clicks do; built with the committer that
+    carries the clicks out, the open tables, the timers, the clock and the settings."""
+
+    def __init__(
+        self, committer: Committer, tables: Tables, timers: Timers, clock: Clock, settings: Settings
+    ) -> None:
+        self.committer = committer
+        self.tables = tables
+        self.timers = timers
+        self.clock = clock
+        self.settings = settings
 
     def snapshot(self, table_id: int, user_id: int, notes: tuple[str, ...] = ()) -> SeatSnapshot:
         """What ``user_id``'s screen shows now; raises ``NotSeated`` / ``WrongPhase``. (Tests
         and tools; a click asks ``play``, which also marks its player present.)"""
-        table = self.get(table_id)
-        self._playing(table)
-        self._seat(table, user_id)
+        table = self.tables.find(table_id)
+        playing(table)
+        seated(table, user_id)
         return seat_snapshot(table, user_id, self.clock(), notes)
 
     def legal_actions(self, table_id: int, user_id: int) -> list[Action]:
-        table = self.get(table_id)
-        game = self._playing(table)
-        self._seat(table, user_id)
+        table = self.tables.find(table_id)
+        game = playing(table)
+        seated(table, user_id)
         return game.legal_actions(str(user_id))
 
     async def play(
@@ -86,10 +96,13 @@ class Turns(Commits):
         hand is redrawn with the reason; a refusal on an up-to-date screen raises.
 
         The seat's legal plays are computed in a worker thread (``legal_plays``): before the
-        lock, so a huge hand holds nobody up, and those of the answer after it."""
-        table = self.get(table_id)
+        lock, so a huge hand holds nobody up, and those of the answer after it. A click that
+        names its action (an ``Action``, or ``Named``) reads no screen before it is applied,
+        so none is built and no legal plays are computed for it."""
+        table = self.tables.find(table_id)
         version = table.version  # the state ``prepare`` computes for, whatever happens meanwhile
-        await prepare(table, user_id)
+        if action is None or (callable(action) and not isinstance(action, Named)):
+            await prepare(table, user_id)
         snap = await self._play(table_id, user_id, action, shown=shown, prepared=version)
         return await settled(snap)
 
@@ -104,32 +117,37 @@ class Turns(Commits):
     ) -> SeatSnapshot:
         """``play`` under the table's lock; the answer's legal plays may be left to
         ``settled``. ``prepared``: the version whose legal plays ``play`` prepared."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            game = self._playing(table)
-            seat = self._seat(table, user_id)
+            game = playing(table)
+            seat = seated(table, user_id)
             now = self.clock()
-            stale = shown is not None and shown != current_tag(table, seat, now)
-            if self._present(table, seat):
+            running = table.window.is_running(game, now)  # one answer for the screens before
+            stale = shown is not None and shown != current_tag(table, seat, now, running=running)
+            if present(table, seat):
                 self.timers.arm(table)
-                self._notify(table, "away")
+                self.committer.notify(table, "away")
             try:
                 asked: Action | Plays | None
-                if action is not None and callable(action):
+                if isinstance(action, Named):
+                    asked = action.on(stale)
+                elif action is not None and callable(action):
                     if table.version != prepared:  # the table moved since ``play`` prepared
                         await prepare(table, user_id)
-                    asked = action(replace(seat_snapshot(table, user_id, now), stale=stale))
+                    screen = seat_snapshot(table, user_id, now, running=running)
+                    asked = action(replace(screen, stale=stale))
                 else:
                     asked = action
                 if asked is None:
-                    return replace(seat_snapshot(table, user_id, now, lazy=True), stale=stale)
+                    screen = seat_snapshot(table, user_id, now, lazy=True, running=running)
+                    return replace(screen, stale=stale)
                 before = list(game.hand_of(str(user_id)))
                 plays = asked if isinstance(asked, tuple) else (asked,)
-                result = await self._act_locked(table, user_id, plays[0])
+                result = await self.act_locked(table, user_id, plays[0])
                 for then in plays[1:]:  # a compound play: its actions in order, each committed
                     if table.closed or table.game is None or result.pending is not None:
                         break
-                    result = await self._act_locked(table, user_id, then)
+                    result = await self.act_locked(table, user_id, then)
             except ValueError as error:
                 if not stale or table.closed:
                     raise
@@ -161,10 +179,10 @@ class Turns(Commits):
         """Buy, Pass, or take a buy request back, for one window only: the table message's
         buttons name it (``window``), the hand's were drawn on a screen (``shown``). A control
         of a window that has closed changes nothing and answers with ``refusal`` set."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            game = self._playing(table)
-            seat = self._seat(table, user_id)
+            game = playing(table)
+            seat = seated(table, user_id)
             now = self.clock()
             running = table.window.is_running(game, now)
             closed = (
@@ -180,12 +198,12 @@ class Turns(Commits):
                 refusal = UserError(WINDOW_CLOSED[0], code=WINDOW_CLOSED[1])
                 return replace(seat_snapshot(table, user_id, now), stale=True, refusal=refusal)
             if choice == "pass":
-                self._present(table, seat)
+                present(table, seat)
                 table.window.decide(seat)
-                await self._settle(table)
+                await self.committer.settle(table)
             else:
                 request = RequestBuy() if choice == "buy" else CancelBuy()
-                await self._act_locked(table, user_id, request)
+                await self.act_locked(table, user_id, request)
             if table.closed:  # the buy was the last thing the game waited for
                 return SeatSnapshot.finished(table, user_id, seat, Changed())
             return seat_snapshot(table, user_id, self.clock())
@@ -195,10 +213,10 @@ class Turns(Commits):
         searched in a worker thread without the lock; if the table moved on meanwhile, the
         advice is the plain hint of the screen as it is now."""
         snap = await self.play(table_id, user_id)
-        advice = await advice_for(snap.view, snap.legal, seeded=self.seed is not None)
-        table = self.get(table_id)
+        advice = await advice_for(snap.view, snap.legal, seeded=self.settings.seed is not None)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            self._playing(table)
+            playing(table)
             now = seat_snapshot(table, user_id, self.clock(), lazy=True)
         if now.tag != snap.tag:
             advice = await asyncio.to_thread(plain_hint, now.view)  # a huge hand's is slow
@@ -210,33 +228,62 @@ class Turns(Commits):
         seat, which may close the window."""
         if pref not in BUY_PREFS:
             raise UserError("That is not a buy preference.", code="not_a_buy_pref")
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            game = self._playing(table)
-            seat = self._seat(table, user_id)
-            self._present(table, seat)
+            game = playing(table)
+            seat = seated(table, user_id)
+            present(table, seat)
             memento = table.memento()
             table.buy_prefs = {**table.buy_prefs, seat: pref}
-            await self._write_away(table, memento)
+            await self.committer.write_away(table, memento)
             now = self.clock()
             if seat in undecided(table.window, game, table.is_away, now=now) and (
-                decided_by_preference(table, seat, pref)
+                decided_at_once(table, seat, pref)
             ):
                 table.window.decide(seat)
-                await self._settle(table)
+                await self.committer.settle(table)
+            self.timers.arm(table)  # a relaxed standing order that buys is carried out at once
+            return seat_snapshot(table, user_id, self.clock())
+
+    async def set_notice_by_dm(self, table_id: int, user_id: int, dm: bool) -> SeatSnapshot:
+        """The player chooses where a relaxed table tells them of their turn: by direct
+        message, or in the game's thread (saved with the seat, so a restart keeps it)."""
+        table = self.tables.find(table_id)
+        async with table.held_for_a_click():
+            playing(table)
+            seat = seated(table, user_id)
+            present(table, seat)
+            memento = table.memento()
+            table.away[seat] = replace(table.away[seat], dm=dm)
+            await self.committer.write_away(table, memento)
+            return seat_snapshot(table, user_id, self.clock())
+
+    async def set_buy_limit(self, table_id: int, user_id: int, limit: int | None) -> SeatSnapshot:
+        """The player limits how many cards a deal their standing buy order buys at a relaxed
+        table (None: as many as the rules allow); saved with the seat."""
+        if limit is not None and not 0 <= limit <= 9:
+            raise UserError("That is not a buy limit.", code="not_a_buy_limit")
+        table = self.tables.find(table_id)
+        async with table.held_for_a_click():
+            playing(table)
+            seat = seated(table, user_id)
+            present(table, seat)
+            memento = table.memento()
+            table.away[seat] = replace(table.away[seat], buy_limit=-1 if limit is None else limit)
+            await self.committer.write_away(table, memento)
             return seat_snapshot(table, user_id, self.clock())
 
     async def act(self, table_id: int, user_id: int, action: Action) -> ActResult:
         """Apply one player's action (tests, tools and the soak): lock, apply, commit, notify."""
-        table = self.get(table_id)
+        table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            return await self._act_locked(table, user_id, action)
+            return await self.act_locked(table, user_id, action)
 
-    async def _act_locked(self, table: LiveTable, user_id: int, action: Action) -> ActResult:
+    async def act_locked(self, table: LiveTable, user_id: int, action: Action) -> ActResult:
         """``act`` with the table's lock held (computer seats come in here too)."""
-        game = self._playing(table)
-        seat = self._seat(table, user_id)
-        present_changed = self._present(table, seat)
+        game = playing(table)
+        seat = seated(table, user_id)
+        present_changed = present(table, seat)
         memento = table.memento()
         now = self.clock()
         if not table.is_computer(seat):
@@ -249,16 +296,16 @@ class Turns(Commits):
             raise
         if must_hold(window, game, seat, action, now=now):
             if present_changed:
-                self._notify(table, "away")
-            return await self._hold(table, seat, action, memento)
+                self.committer.notify(table, "away")
+            return await self.committer.hold(table, seat, action, memento)
         superseded = window.held if window.held is not None and seat == game.current else None
         if superseded is not None:
             window.release()
         if isinstance(action, (RequestBuy, CancelBuy)):
             window.decide(seat)
-        result = await self._apply(table, seat, action, before=memento)
+        result = await self.committer.apply(table, seat, action, before=memento)
         if superseded is not None and not superseded.future.done():
             superseded.future.set_result(replace(result, superseded=True))
         if isinstance(action, RequestBuy):
-            await self._settle(table)
+            await self.committer.settle(table)
         return result

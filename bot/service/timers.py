@@ -21,7 +21,8 @@ from typing import Literal
 
 from bot.ground.logs import at_table
 from bot.ground.storage_faults import is_write_refused
-from bot.service.buy_window import computer_buyers
+from bot.service import pace
+from bot.service.buy_window import computer_buyers, standing_buyers
 from bot.service.live import Clock, LiveTable
 from data.store import background_writes
 
@@ -36,6 +37,8 @@ DueKind = Literal[
     "timeout",
     "away_play",
     "pause_over",
+    "remind",
+    "idle_warning",
 ]
 
 #: How long a deal's recap stands alone before the next deal is shown (the table option
@@ -57,10 +60,49 @@ class Timings:
 
     lobby_seconds: float
     idle_seconds: float
+    #: The buy preference of a person who chose none (a relaxed table's standing order).
+    buy_preference: str = "helps"
 
 
 def _idle_at(table: LiveTable, timings: Timings) -> float:
-    return max(table.last_person, table.record.created_at) + timings.idle_seconds
+    idle = pace.idle_seconds(table.record.options, timings.idle_seconds)
+    return max(table.last_person, table.record.created_at) + idle
+
+
+def plays_away_now(table: LiveTable) -> bool:
+    """Whether an away seat's turn is played at once: always at a live table; at a relaxed
+    one only while some person at the table is present, so a relaxed game nobody is at does
+    not play itself out in minutes (its turns then wait out their time, then are played)."""
+    if not pace.is_relaxed(table.record.options):
+        return True
+    return any(
+        not seat.is_computer and not table.is_away(number)
+        for number, seat in enumerate(table.record.seats)
+    )
+
+
+def reminder_due(table: LiveTable) -> float | None:
+    """When the person whose relaxed turn runs now is reminded of it (None: a live table, a
+    computer's or away seat's turn, or they were reminded of this turn already)."""
+    game = table.game
+    if game is None or game.is_over or table.turn_deadline is None:
+        return None
+    seat = game.current
+    if table.is_computer(seat) or table.is_away(seat) or seat >= len(table.away):
+        return None
+    if table.away[seat].reminded == table.turn_deadline:
+        return None
+    return pace.reminder_at(table.record.options, table.turn_deadline)
+
+
+def warning_due(table: LiveTable, timings: Timings) -> float | None:
+    """When the people of a relaxed table nobody plays are warned, a day before it ends
+    (None: a live table, or they were warned since the last person's action)."""
+    if table.game is None or not pace.is_relaxed(table.record.options):
+        return None
+    if any(state.warned >= table.last_person for state in table.away if state.warned):
+        return None
+    return _idle_at(table, timings) - pace.RELAXED_IDLE_WARNING
 
 
 def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
@@ -69,7 +111,9 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
     if table.closed:
         return None
     if game is None:
-        return table.record.created_at + timings.lobby_seconds
+        return table.record.created_at + pace.lobby_seconds(
+            table.record.options, timings.lobby_seconds
+        )
     if game.is_over:
         return None
     if table.pause_until is not None:  # nothing is due before the next deal is shown
@@ -78,7 +122,7 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
     running = window.is_running(game, now)
     times = [t for t in (window.deadline, table.turn_deadline) if t is not None]
     seat = game.current
-    if table.is_away(seat) and not table.is_computer(seat):
+    if table.is_away(seat) and not table.is_computer(seat) and plays_away_now(table):
         times.append(window.deadline if running and window.deadline else now)
     due = table.auto_due if table.auto_due is not None else now
     if table.is_computer(seat):
@@ -87,9 +131,12 @@ def next_wake(table: LiveTable, now: float, timings: Timings) -> float | None:
         if game.step == "draw" and window.deadline is not None and running:
             due = max(due, window.deadline)
         times.append(due)
-    if computer_buyers(table, now):
+    if computer_buyers(table, now, running=running) or standing_buyers(
+        table, now, timings.buy_preference
+    ):
         times.append(now)
     times.append(_idle_at(table, timings))
+    times.extend(t for t in (reminder_due(table), warning_due(table, timings)) if t is not None)
     return table.backoff.hold(min(times))
 
 
@@ -112,19 +159,23 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
     """The one thing ``table``'s timer must do at ``now``, in order of precedence."""
     game = table.game
     if game is None:
-        if now >= table.record.created_at + timings.lobby_seconds:
+        lobby = pace.lobby_seconds(table.record.options, timings.lobby_seconds)
+        if now >= table.record.created_at + lobby:
             return Due("lobby_expired")
         return None
     if game.is_over:
         return None
     if now >= _idle_at(table, timings):
         return Due("idle_expired")
+    warn = warning_due(table, timings)
+    if warn is not None and now >= warn:
+        return Due("idle_warning")
     if table.pause_until is not None:
         return Due("pause_over") if now >= table.pause_until else None
     window = table.window
     if window.deadline is not None and now >= window.deadline:
         return Due("window_over")
-    if computer_buyers(table, now):
+    if computer_buyers(table, now) or standing_buyers(table, now, timings.buy_preference):
         return Due("computer_buys")
     due = table.auto_due if table.auto_due is not None else now
     seat = game.current
@@ -133,7 +184,10 @@ def what_is_due(table: LiveTable, now: float, timings: Timings) -> Due | None:
         return Due("computer_move", seat) if now >= due and not waiting else None
     if table.turn_deadline is not None and now >= table.turn_deadline:
         return Due("timeout", seat)
-    if table.is_away(seat) and not window.is_running(game, now):
+    remind = reminder_due(table)
+    if remind is not None and now >= remind:
+        return Due("remind", seat)
+    if table.is_away(seat) and not window.is_running(game, now) and plays_away_now(table):
         return Due("away_play", seat)
     return None
 

@@ -81,6 +81,11 @@ BUTTON_VERBS = (
     "bask",
     "bhelp",
     "bnever",
+    "ndm",
+    "nthr",
+    "lim0",
+    "lim1",
+    "lim2",
     "buy",
     "pass",
     "unbuy",
@@ -404,6 +409,15 @@ async def _hand_click(
         await service.leave_game(table_id, user_id)
         goodbye = text_layout(t("hand.left_game", language))
         await answers.update(interaction, None, view=goodbye, attachments=[])
+        return
+    if verb in ("lim0", "lim1", "lim2"):
+        limit = int(verb[-1]) or None
+        snap = await service.set_buy_limit(table_id, user_id, limit)
+        await show_snapshot(interaction, snap, sort, mode="options")
+        return
+    if verb in ("ndm", "nthr"):
+        snap = await service.set_notice_by_dm(table_id, user_id, verb == "ndm")
+        await show_snapshot(interaction, snap, sort, mode="options")
         return
     if verb in BUY_PREF_VERBS:
         snap = await service.set_buy_preference(table_id, user_id, BUY_PREF_VERBS[verb])

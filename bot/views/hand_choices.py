@@ -11,11 +11,13 @@ function, so what it finds reachable is what a player can click.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.ground.errors import UserError
 from bot.screens.card_words import cards_text
 from bot.screens.hand_controls import go_down_key, layoff_cards, other_go_downs
+from bot.service.snapshot import Named
 from engine.actions import (
     Action,
     BuyInTurn,
@@ -53,6 +55,8 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
     meaning = _meaning(verb, values)
     if meaning is None or verb not in SCREEN_WORKED_OUT:
         return meaning
+    if isinstance(meaning, Named):
+        return replace(meaning, not_when_stale=True)
     worked_out = meaning
     return lambda snap: None if snap.stale else worked_out(snap)
 
@@ -60,24 +64,22 @@ def resolver(verb: str, values: list[str] | None) -> Resolver | None:
 def _meaning(verb: str, values: list[str] | None) -> Resolver | None:
     """``resolver``'s answer, before the out-of-date check of ``SCREEN_WORKED_OUT``."""
     if verb == "draw":
-        return lambda snap: DrawStock()
+        return Named(DrawStock())
     if verb == "take":
-        return lambda snap: TakeUpcard()
+        return Named(TakeUpcard())
     if verb == "buyin":
-        return lambda snap: BuyInTurn()
+        return Named(BuyInTurn())
     if verb == "downok":
         return _proposal
     if verb == "discard":
-        card = Card.parse(one_value(values))
-        return lambda snap: Discard(card)
+        return Named(Discard(Card.parse(one_value(values))))
     if verb == "meld":
         chosen = [Card.parse(value) for value in values or ()]
         return lambda snap: LayMelds((meld_from_cards(chosen, snap.view.rules),))
     if verb == "layall":
         return _everything
     if verb == "place":
-        item = LayOffItem.parse(one_value(values))
-        return lambda snap: LayOff((item,))
+        return Named(LayOff((LayOffItem.parse(one_value(values)),)))
     if verb == "swap" and values is not None:
         swap_text, _, place_text = one_value(values).partition("|")
         swap = parse_action(swap_text)
@@ -86,7 +88,7 @@ def _meaning(verb: str, values: list[str] | None) -> Resolver | None:
         if place_text:
             place = LayOffItem.parse(place_text)
             return lambda snap: _swap_and_place(snap, swap, place)
-        return lambda snap: swap
+        return Named(swap)
     if verb == "downpick":
         key = one_value(values)
         return lambda snap: _go_down_by_key(snap, key)
@@ -101,7 +103,7 @@ def _meaning(verb: str, values: list[str] | None) -> Resolver | None:
         batch = parse_action(one_value(values))
         if not isinstance(batch, LayOff):
             raise UserError("That choice is not a lay-off.", code="not_a_layoff")
-        return lambda snap: batch
+        return Named(batch)
     if verb == "layoff" and values is not None:
         picks = [card_or_place(value) for value in values]
         return lambda snap: layoff_choice(snap, picks)

@@ -8,7 +8,8 @@ picker's help), and the controls last, in action rows below the container.
 
 Discord counts every component of a message, nested ones included, against a limit of 40 and
 all the text displays' words against 4,000 characters; ``hand_layout`` keeps inside both by
-merging text displays (a hand's controls are at most 5 rows of 5).
+merging text displays (a hand's controls are at most 5 rows of 5). Each action row holds up to
+five buttons or one select alone, whatever rows the screen drew (``action_rows``).
 
 Once a message is V2 it stays V2: every screen the hand message can turn into (a deal's recap,
 the game's end, leaving) is a layout too (``text_layout``).
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
+from discord.ui.select import BaseSelect
 
 from bot.screens.attachments import HAND_FILE
 from bot.screens.hand_controls import HandText, Style
@@ -39,9 +41,39 @@ STYLES: dict[Style, discord.ButtonStyle] = {
 TURN_ACCENT = discord.Colour.green()
 
 
+#: Buttons one action row holds.
+ROW_BUTTONS = 5
+
+
 def action_rows(rows: Iterable[Sequence[discord.ui.Item[Any]]]) -> list[discord.ui.ActionRow[Any]]:
-    """Each non-empty group of controls as one action row, in order."""
-    return [discord.ui.ActionRow(*items) for items in rows if items]
+    """Each non-empty group of controls as action rows, in order, by Discord's rule for a row:
+    up to five buttons, or one select alone. A group the screen drew with a select among
+    buttons (the last page of a big hand's discard beside Sort and Refresh) is split: its
+    buttons before the select, the select, its buttons after, each in a row of its own."""
+    made: list[discord.ui.ActionRow[Any]] = []
+    for items in rows:
+        buttons: list[discord.ui.Item[Any]] = []
+        for item in items:
+            if _is_select(item):
+                made.extend(_button_rows(buttons))
+                buttons = []
+                made.append(discord.ui.ActionRow(item))
+            else:
+                buttons.append(item)
+        made.extend(_button_rows(buttons))
+    return made
+
+
+def _is_select(item: discord.ui.Item[Any]) -> bool:
+    """Whether ``item`` is a select menu (a hand's is a ``DynamicItem`` around one)."""
+    return isinstance(getattr(item, "item", item), BaseSelect)
+
+
+def _button_rows(buttons: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
+    return [
+        discord.ui.ActionRow(*buttons[start : start + ROW_BUTTONS])
+        for start in range(0, len(buttons), ROW_BUTTONS)
+    ]
 
 
 def count_components(view: discord.ui.LayoutView) -> int:

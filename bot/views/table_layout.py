@@ -18,6 +18,7 @@ import discord
 from bot.i18n import Language, t, table_language
 from bot.i18n.catalogue import has_key
 from bot.service.live import rules_for
+from bot.service.pace import is_relaxed, relaxed_buy_minutes, turn_hours
 from bot.service.ranked import lobby_line
 from bot.views.house_rules import preset_label
 
@@ -58,6 +59,7 @@ def lobby_blocks(table: TableSnapshot, *, hints: bool = True) -> list[str]:
     low, high = rules.players
     host = table.record.host_id
     turn = int(float(options.get("turn_seconds", 90)))
+    relaxed = is_relaxed(options)
     if rules.game == "rummy":
         head = [
             t(
@@ -70,6 +72,10 @@ def lobby_blocks(table: TableSnapshot, *, hints: bool = True) -> list[str]:
             ),
             t("lobby.times_rummy", language, turn=turn, low=low, high=high),
         ]
+        if relaxed:
+            head[1] = t(
+                "lobby.times_relaxed_rummy", language, hours=turn_hours(options), low=low, high=high
+            )
     else:
         preset = preset_name(str(options.get("preset", "standard")), language)
         head = [
@@ -83,6 +89,17 @@ def lobby_blocks(table: TableSnapshot, *, hints: bool = True) -> list[str]:
                 high=high,
             ),
         ]
+        if relaxed:
+            head[1] = t(
+                "lobby.times_relaxed",
+                language,
+                hours=turn_hours(options),
+                minutes=relaxed_buy_minutes(options),
+                low=low,
+                high=high,
+            )
+    if relaxed:  # what relaxed means, for those who never played a game over days
+        head.append(t("lobby.relaxed_means", language))
     head.append(lobby_line(table, language))
     if hints:  # the host learns they are the host, and what their Start does
         head.append(t("lobby.host_start", language, host=host, low=low, high=high))

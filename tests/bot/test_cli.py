@@ -40,7 +40,7 @@ def test_help_answers_and_starts_nothing(tmp_path: Path) -> None:
     assert "database opened" not in result.stderr
 
 
-@pytest.mark.parametrize("command", ["run", "try", "sync", "check", "backup"])
+@pytest.mark.parametrize("command", ["run", "try", "sync", "check", "backup", "replay", "member"])
 def test_every_subcommand_has_help_that_starts_nothing(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -58,8 +58,18 @@ def test_every_subcommand_has_help_that_starts_nothing(
 
 def test_top_level_help_lists_every_subcommand() -> None:
     text = parser().format_help()
-    for command in ("run", "try", "sync", "check", "backup"):
+    for command in ("run", "try", "sync", "check", "backup", "replay", "member"):
         assert f"    {command}" in text
+
+
+@pytest.mark.parametrize("command", ["sync", "check"])
+def test_sync_and_check_help_say_what_they_do(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    assert "Exit status" in text and len(text.split()) > 40  # more than a usage line
 
 
 def test_without_a_token_one_line_points_to_try(tmp_path: Path) -> None:
@@ -154,6 +164,67 @@ async def test_backup_subcommand_copies_the_database(tmp_path: Path) -> None:
     result = shanghai(tmp_path, "backup", "copy.sqlite3", "--database", str(database))
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "copy.sqlite3").is_file()
+
+
+@pytest.mark.parametrize("command", [["-m", "bot", "backup"], ["-m", "data.backup"]])
+async def test_a_backup_into_a_new_folder_and_a_failed_one_leaves_nothing(
+    tmp_path: Path, command: list[str]
+) -> None:
+    database = tmp_path / "games.sqlite3"
+    store = await open_store(database)
+    await store.close()
+
+    def backup(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, *command, *args],
+            cwd=tmp_path,
+            env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    made = backup("nosuch/", "--database", str(database))
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "nosuch").is_dir()
+    assert [p.name.startswith("shanghai-") for p in (tmp_path / "nosuch").iterdir()] == [True]
+    failed = backup("deep/er/", "--database", str(tmp_path / "missing.sqlite3"))
+    assert failed.returncode == 2 and "no database" in failed.stderr
+    assert not (tmp_path / "deep").exists()  # no empty folder left behind
+    postgres = backup("x.sqlite3", "--database", "postgresql://nowhere/db")
+    assert postgres.returncode == 2 and "pg_dump" in postgres.stderr
+
+
+async def test_an_operator_exports_and_erases_one_persons_data(tmp_path: Path) -> None:
+    from data import ResultRow, Seat
+
+    database = tmp_path / "games.sqlite3"
+    store = await open_store(database)
+    person, other = 123_456_789_012_345_678, 223_456_789_012_345_678
+    seats = [Seat(person, "Gone"), Seat(other, "Stays")]
+    table = await store.create_table(42, 7, "shanghai", person, seats, {})
+    await store.start_game(table.id, seats, "{}", None, None)
+    rows = [
+        ResultRow(person, "Gone", 0, 5, True, place=1),
+        ResultRow(other, "Stays", 1, 9, False, place=2),
+    ]
+    await store.finish_game(table.id, 0, "{}", rows, ranked=True)
+    await store.guild_left(42)  # the bot left the server: only the operator can still reach it
+    await store.close()
+    env = {"SHANGHAI_DATABASE": str(database)}
+    exported = shanghai(tmp_path, "member", "export", str(person), **env)
+    assert exported.returncode == 0, exported.stderr
+    data = __import__("json").loads(exported.stdout)
+    assert [g["name"] for g in data["games"]] == ["Gone"]
+    erased = shanghai(tmp_path, "member", "erase", str(person), **env)
+    assert erased.returncode == 0 and "erased" in erased.stdout, erased.stderr
+    again = shanghai(tmp_path, "member", "export", str(person), **env)
+    assert __import__("json").loads(again.stdout)["games"] == []
+    for bad in ("someone", "0"):
+        refused = shanghai(tmp_path, "member", "erase", bad, **env)
+        assert refused.returncode == 2 and "not a Discord user id" in refused.stderr
+    missing = shanghai(tmp_path, "member", "export", "5", SHANGHAI_DATABASE=str(tmp_path / "no"))
+    assert missing.returncode == 2 and "no database" in missing.stderr
 
 
 def test_the_console_script_is_the_same_command_line() -> None:

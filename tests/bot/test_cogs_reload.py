@@ -20,6 +20,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=1)
 #: Each extension, the names it adds to ``/shanghai``, and the custom ids its buttons answer.
 EXTENSIONS = {
     "bot.cogs.settings": ({"settings"}, []),
+    "bot.cogs.my_games": ({"games", "pace"}, []),
     "bot.cogs.replay": ({"replay", "history"}, ["sh:rpg", "sh:rpd:1", "sh:seeds:1"]),
     "bot.cogs.members_data": ({"mydata"}, [f"sh:erase:{1 << 40}:no"]),
 }

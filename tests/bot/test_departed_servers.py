@@ -47,3 +47,38 @@ async def test_a_departed_servers_data_goes_after_its_days(tmp_path: Path) -> No
         assert await store.guild_settings(other_shard) == {"preset": "quick"}
     finally:
         await store.close()
+
+
+class FailingOnce:
+    """A store whose purge of one guild fails (a broken row, a lost connection)."""
+
+    def __init__(self, store: Any, failing: int) -> None:
+        self.store, self.failing = store, failing
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def purge_guild(self, guild_id: int) -> None:
+        if guild_id == self.failing:
+            raise RuntimeError("the database refused")
+        await self.store.purge_guild(guild_id)
+
+
+async def test_one_servers_failed_purge_is_logged_and_the_next_servers_still_go(
+    tmp_path: Path, caplog: Any
+) -> None:
+    clock = FakeClock()
+    store = await SqliteStore.open(tmp_path / "db.sqlite3", clock=clock)
+    first, second, third = 2 << 22, 4 << 22, 6 << 22
+    try:
+        for guild in (first, second, third):
+            await store.set_guild_settings(guild, {"preset": "quick"})
+            await store.guild_left(guild)
+        clock.advance(30 * DAY)
+        bot = a_bot(FailingOnce(store, first), 30, present=set(), shards=ShardSet(1, (0,)))
+        assert await purge_departed(bot) == [second, third]
+        assert "could not delete the data of departed server" in caplog.text
+        assert await store.guild_settings(first) == {"preset": "quick"}  # tried again next time
+        assert await store.departed_guilds(30 * DAY) == [first]
+    finally:
+        await store.close()

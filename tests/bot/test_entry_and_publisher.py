@@ -103,7 +103,7 @@ async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyP
     )
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
-        channel_id=9, record=record, names=[], view=None, playing=False, closed=False
+        channel_id=9, record=record, names=[], view=None, playing=False, closed=False, asked=()
     )  # the table is still open
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
@@ -149,6 +149,7 @@ async def test_a_table_whose_people_all_follow_their_hands_is_redrawn_less_often
         closed=False,
         is_computer=lambda seat: seat == 2,
         is_away=lambda seat: False,
+        asked=(),
     )
 
     async def changes(count: int) -> None:

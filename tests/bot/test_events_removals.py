@@ -134,3 +134,18 @@ async def test_a_removed_player_is_marked_and_does_not_share_the_win(env: Any) -
     assert winner_line.startswith("🏆 **") and "share the win" in winner_line
     assert all(f"**{name}**" in winner_line for name in stayed) and out not in winner_line
     assert "***" not in winner_line
+
+
+async def test_the_organiser_removes_a_player_who_left_the_server_by_id(env: Any) -> None:
+    channel, organiser, players, _ = await start_event(env, 4, table_size=4, rounds=2)
+    store = env.bot.store
+    (event,) = await store.open_events()
+    gone = players[3]
+    channel.guild.remove_member(gone)  # the member picker cannot offer them any more
+    removed = await organiser.slash(channel, "shanghai event remove", user_id=f"<@{gone.id}>")
+    simcord.assert_responded(removed, contains="out of the event", ephemeral=True)
+    assert {p.user_id: p.removed for p in await store.event_players(event.id)}[gone.id]
+    neither = await organiser.slash(channel, "shanghai event remove")
+    simcord.assert_responded(neither, contains="either", ephemeral=True)
+    bad = await organiser.slash(channel, "shanghai event remove", user_id="someone")
+    simcord.assert_responded(bad, contains="not a user id or a mention", ephemeral=True)

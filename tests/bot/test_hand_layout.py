@@ -269,3 +269,72 @@ async def test_buy_and_pass_in_a_followed_hand_keep_its_picture(env: simcord.Env
     sent = _answer_bodies(env, before)
     assert sent and all("attachments" not in body for body in sent)
     assert [a.id for a in theirs.response.attachments] == shown
+
+
+#: Discord's component types: a button, and the selects (string, user, role, mentionable,
+#: channel). An action row holds up to five buttons, or one select and nothing else.
+BUTTON, SELECTS = 2, {3, 5, 6, 7, 8}
+
+
+def _rows_breaking_discords_rule(components: list[dict[str, Any]]) -> list[list[int]]:
+    """The action rows of a payload that Discord refuses (50035), as their children's types."""
+    broken = []
+    for component in _tree(components):
+        if component.get("type") != ROW:
+            continue
+        kinds = [child["type"] for child in component.get("components", [])]
+        one_select = len(kinds) == 1 and kinds[0] in SELECTS
+        buttons = 1 <= len(kinds) <= 5 and all(kind == BUTTON for kind in kinds)
+        if not (one_select or buttons):
+            broken.append(kinds)
+    return broken
+
+
+def _give_distinct(game: Any, seat: int, count: int) -> None:
+    """Give ``seat`` a hand of ``count`` different cards in its play step (the others 11
+    each, the rest the stock); every card stays in the game exactly once."""
+    pool = sorted(list(game.stock) + [card for hand in game.hands for card in hand], key=str)
+    mine: list[Card] = []
+    rest: list[Card] = []
+    for card in pool:
+        if len(mine) < count and str(card) not in {str(m) for m in mine}:
+            mine.append(card)
+        else:
+            rest.append(card)
+    assert len(mine) == count
+    hands: list[list[Card]] = [[] for _ in game.players]
+    hands[seat] = mine
+    for other in range(len(game.players)):
+        if other != seat:
+            hands[other], rest = rest[:11], rest[11:]
+    game.hands, game.stock, game.step = hands, rest, "play"
+
+
+async def test_a_hand_of_every_distinct_card_count_opens_within_discords_row_rule(
+    env: simcord.Env,
+) -> None:
+    """Hands of 1 to every distinct card of the deck (53: a third page of the discard), each
+    opened as a player opens it; every payload's rows are five buttons or one select."""
+    world = await open_table(env, 3)
+    await start(world)
+    game = world.table.game
+    seat = game.current
+    p = world.player(int(game.players[seat]))
+    distinct = len({str(card) for card in [*game.stock, *(c for h in game.hands for c in h)]})
+    assert distinct == 53
+    for count in range(1, distinct + 1):
+        _give_distinct(game, seat, count)
+        before = len(env.http_requests)
+        hand = await open_hand(world, p)
+        payloads = _hand_payloads(env, before)
+        assert payloads, count
+        for payload in payloads:
+            assert _rows_breaking_discords_rule(payload["components"]) == [], count
+            assert len(_tree(payload["components"])) <= MAX_COMPONENTS, count
+        offered = [
+            option["value"]
+            for component in _tree(hand.response.components)
+            if component.get("type") in SELECTS and ":discard" in component.get("custom_id", "")
+            for option in component["options"]
+        ]
+        assert len(offered) == count  # every card can be thrown, from one page or another

@@ -101,6 +101,18 @@ async def test_a_member_with_manage_channels_removes_a_player_as_the_host_can(
     assert world.table.seat_of(alice.id) not in world.table.removed
 
 
+async def test_a_player_who_left_the_server_is_kicked_by_id(env: simcord.Env) -> None:
+    world = await open_table(env, 4)
+    alice, *_, dave = world.players
+    await start(world)
+    world.guild.remove_member(dave)  # the member picker cannot offer them any more
+    kicked = await alice.slash(world.channel, "shanghai kick", user_id=str(dave.id))
+    simcord.assert_responded(kicked, ephemeral=True)
+    assert world.table.seat_of(dave.id) in world.table.removed
+    bad = await alice.slash(world.channel, "shanghai kick", user_id="dave")
+    simcord.assert_responded(bad, contains="not a user id or a mention", ephemeral=True)
+
+
 async def test_a_member_exports_their_data_as_a_private_json_file(
     env: simcord.Env, settings: Settings
 ) -> None:
@@ -157,6 +169,32 @@ async def test_a_member_erases_their_data_and_leaves_the_board(
     board = await bob.slash(channel, "shanghai leaderboard")
     text = board.response.embeds[0].description
     assert "alice" not in text and "former" not in text and "bob" in text
+    nothing = await alice.slash(channel, "shanghai mydata erase")
+    simcord.assert_responded(nothing, contains="keeps nothing about you", ephemeral=True)
+
+
+async def test_an_erasure_waits_for_the_members_event_and_then_covers_it(
+    env: simcord.Env, settings: Settings
+) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    store = env.bot.store
+    event = await store.create_event(guild.id, channel.id, bob.id, "Friday", {})
+    await store.sign_up(event.id, alice.id, "alice", limit=10)
+    exported = await alice.slash(channel, "shanghai mydata export")
+    data = json.loads(await exported.response.attachments[0].read())
+    assert [(s["event_id"], s["name"]) for s in data["event_sign_ups"]] == [(event.id, "alice")]
+    asked = await alice.slash(channel, "shanghai mydata erase")
+    done = await alice.click(asked.response, label="Erase my data")
+    simcord.assert_responded(done, contains="You are in an event that is not over", ephemeral=True)
+    assert [p.name for p in await store.event_players(event.id)] == ["alice"]
+    await store.set_event_status(event.id, "cancelled", ["signup"])
+    asked = await alice.slash(channel, "shanghai mydata erase")
+    done = await alice.click(asked.response, label="Erase my data")
+    simcord.assert_responded(done, contains="now belong to")
+    assert [p.name for p in await store.event_players(event.id)] == ["a former player"]
     nothing = await alice.slash(channel, "shanghai mydata erase")
     simcord.assert_responded(nothing, contains="keeps nothing about you", ephemeral=True)
 

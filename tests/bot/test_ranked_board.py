@@ -231,3 +231,16 @@ async def test_board_seasons_records_and_removal_commands(env: simcord.Env) -> N
     assert "alice" not in records.response.content
     nothing = await admin.slash(channel, "shanghai remove_results", member=alice)
     simcord.assert_responded(nothing, contains="has nothing on", ephemeral=True)
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [("en", "1 game", "2 games"), ("es", "1 partida", "2 partidas"), ("nl", "1 spel", "2 spellen")],
+)
+def test_a_win_streak_of_one_game_is_singular(language: Any, one: str, two: str) -> None:
+    from bot.cogs.leaderboard import records_text
+    from data.records import ServerRecord
+
+    for value, words in ((1, one), (2, two)):
+        text = records_text([ServerRecord("win_streak", 5, "ann", value)], "shanghai", language)
+        assert text.endswith(f"**ann**, {words}")

@@ -19,6 +19,14 @@ def test_an_invalid_value_names_its_variable_and_the_reason(tmp_path: Path) -> N
     assert "not a number" in line, line
 
 
+def test_nan_is_not_a_number_rather_than_out_of_bounds(tmp_path: Path) -> None:
+    for value in ("nan", "NaN", "-nan"):
+        result = shanghai(tmp_path, "check", SHANGHAI_BUY_SECONDS=value)
+        assert result.returncode == 2
+        assert "SHANGHAI_BUY_SECONDS: not a number" in result.stdout, result.stdout
+        assert "at most" not in result.stdout
+
+
 def test_check_names_every_invalid_variable_in_one_line(tmp_path: Path) -> None:
     result = shanghai(
         tmp_path,

@@ -199,13 +199,13 @@ def test_command_line(tmp_path: Path) -> None:
         text=True,
         timeout=60,
     )
-    assert failed.returncode == 1
+    assert failed.returncode == 2  # an operator's mistake, as for python -m bot
     assert failed.stderr.strip() == "backup: no database at nowhere.sqlite3"
     url = env | {"DATABASE_URL": "postgresql://bot@db/shanghai"}
     server = subprocess.run(
         [*command, "x.sqlite3"], cwd=tmp_path, env=url, capture_output=True, text=True, timeout=60
     )
-    assert server.returncode == 1 and "pg_dump" in server.stderr
+    assert server.returncode == 2 and "pg_dump" in server.stderr
 
 
 def test_default_database_agrees_with_the_bot() -> None:

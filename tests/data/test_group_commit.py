@@ -7,15 +7,19 @@ Transactions are counted from the database's side (``tests/commit_count.py``).""
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 import pytest
 
 from data import AwayState, SqliteStore, StaleVersion, Store, StoreBusy, TableRecord
 from tests.commit_count import CommitCounter
+from tests.lock_clock import LockClock
 
 from .conftest import HUMANS, Backend, FakeClock
+
+#: Real seconds after which a write that should have been answered counts as hung: a guard
+#: against a test waiting for ever, far beyond any answer's real time.
+HUNG = 30.0
 
 UNIQUE = "(?i)unique"
 TABLES = 24
@@ -105,12 +109,17 @@ async def test_each_member_waits_for_another_programs_lock_no_longer_than_its_ow
     """Two writes queued at different moments go in one group once the lock is free; while
     another program holds it, the earlier one is refused at its own limit (a player's click
     must be answered in time), the later one still gets through when the lock comes free.
-    (SQLite's write lock: on PostgreSQL, writes of different tables do not wait for another.)"""
+    (SQLite's write lock: on PostgreSQL, writes of different tables do not wait for another.)
+
+    The deadlines run on a clock the test steps (``LockClock``), and each step
+    waits for the outcome it causes, so a busy machine changes how long this takes in real
+    time, never what it finds."""
     import aiosqlite
 
     import data.sqlite_store
 
     limit = 0.4
+    clock = LockClock(monkeypatch)
     monkeypatch.setattr(data.sqlite_store, "PLAYER_WAIT_SECONDS", limit)
     store = await SqliteStore.open(db_path)
     try:
@@ -119,26 +128,42 @@ async def test_each_member_waits_for_another_programs_lock_no_longer_than_its_ow
             await other.execute("BEGIN IMMEDIATE")  # a backup, the sqlite3 shell
 
             async def save(table: TableRecord) -> tuple[bool, float]:
-                started = time.perf_counter()
+                started = clock()
                 try:
                     await store.save_action(table.id, 0, 101, "go", "{}", None, None, ())
                 except StoreBusy:
-                    return False, time.perf_counter() - started
-                return True, time.perf_counter() - started
+                    return False, clock() - started
+                return True, clock() - started
 
             ahead = asyncio.ensure_future(save(tables[0]))  # a group of its own, waiting
-            await asyncio.sleep(0.1)
+            await clock.until_retrying()  # its group waits for the lock
+            assert clock.retrying == [limit]
+
+            async def queued(count: int) -> None:
+                """Until ``count`` writes wait in the queue (their deadlines taken now)."""
+                while store._groups.waiting < count:
+                    await asyncio.sleep(0.005)
+
+            clock.advance(0.1)
             early = asyncio.ensure_future(save(tables[1]))  # these two queue behind it
-            await asyncio.sleep(0.2)
+            await queued(1)
+            clock.advance(0.2)
             late = asyncio.ensure_future(save(tables[2]))
-            await asyncio.sleep(0.3)  # "ahead" gave up; "early" is at its limit now
+            await queued(2)
+            assert not ahead.done()  # 0.3 s in: inside its limit, still trying
+            clock.advance(0.15)  # 0.45: past "ahead"'s limit, inside "early"'s (0.5)
+            ahead_ok, ahead_took = await asyncio.wait_for(ahead, HUNG)
+            assert not early.done() and not late.done()
+            clock.advance(0.1)  # 0.55: past "early"'s limit, inside "late"'s (0.7)
+            # Not kept waiting for "late"'s limit: it would never end while the lock is held.
+            early_ok, early_took = await asyncio.wait_for(early, HUNG)
+            assert not late.done()
             await other.execute("ROLLBACK")
-            results = await asyncio.gather(ahead, early, late)
+            late_ok, _ = await asyncio.wait_for(late, HUNG)
     finally:
         await store.close()
-    (ahead_ok, ahead_took), (early_ok, early_took), (late_ok, _) = results
-    assert not ahead_ok and ahead_took < limit + 0.1
-    assert not early_ok and early_took < limit + 0.1  # not kept waiting for "late"'s limit
+    assert not ahead_ok and limit <= ahead_took < limit + 0.1
+    assert not early_ok and limit <= early_took < limit + 0.1
     assert late_ok
 
 

@@ -44,7 +44,7 @@ def _every_field_set() -> AwayState:
     values: dict[str, object] = {}
     for spec in fields(AwayState):
         kind = type(spec.default)
-        values[spec.name] = {int: 7, bool: True, str: "x"}[kind]
+        values[spec.name] = {int: 7, bool: True, str: "x", float: 7.5}[kind]
     return AwayState(**values)  # type: ignore[arg-type]
 
 

@@ -353,6 +353,21 @@ async def test_set_away_saves_the_flags_without_an_action(store: Store) -> None:
         await store.set_away(table.id, away)
 
 
+async def test_set_pace_saves_the_options_and_the_turn_without_an_action(store: Store) -> None:
+    table = await _playing(store)
+    options = {**table.options, "pace": "relaxed", "turn_hours": 12}
+    await store.set_pace(table.id, options, 5_000.0)
+    after = await store.get_table(table.id)
+    assert after is not None and dict(after.options) == options
+    assert (after.turn_deadline, after.version) == (5_000.0, table.version)
+    assert await store.actions(table.id) == []
+    with pytest.raises(TableNotFound):
+        await store.set_pace(12345, options, None)
+    await store.end_table(table.id)
+    with pytest.raises(StaleVersion):
+        await store.set_pace(table.id, options, None)
+
+
 async def test_a_table_moves_into_a_thread_once(store: Store) -> None:
     """Issue 24.2: the table becomes its thread's (the channel is free for another table), the
     channel is kept as its parent, and its message is to be posted anew in the thread."""

@@ -111,3 +111,26 @@ def test_s47_going_down_and_out_in_one_play_when_the_rest_can_be_laid_off() -> N
     assert [str(i.card) for i in out[0].layoffs] == ["4H", "3H"]
     game.apply("p1", out[0])
     assert game.deal == 2
+
+
+def test_check_raises_what_apply_would_and_changes_nothing() -> None:
+    game = play_position(hands={1: "3H 4H 5H 9D"})
+    before = game.to_json()
+    game.check("p1", parse_action("discard 9D"))  # legal: nothing raised
+    try:
+        game.check("p2", parse_action("discard 9D"))
+    except ValueError as error:
+        refused = getattr(error, "code", None)
+    else:
+        raise AssertionError("a play out of turn was not refused")
+    assert refused == "turn.not_yours" and game.to_json() == before
+
+
+def test_the_stock_is_drawable_while_it_or_a_rebuild_can_give_a_card() -> None:
+    from engine.actions import DrawStock
+
+    assert position(stock="2S", pile="4D").stock_drawable
+    assert position(stock="", pile="3C 4D").stock_drawable  # the pile rebuilds it
+    spent = position(stock="", pile="3C 4D", restocks=STANDARD.max_restocks or 0)
+    assert STANDARD.max_restocks == 3 and not spent.stock_drawable
+    assert not spent.is_legal("p1", DrawStock())  # the live upcard must be taken instead

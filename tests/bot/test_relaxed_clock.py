@@ -1,0 +1,134 @@
+"""A relaxed table's clock: a turn of hours, one reminder before it runs out (never two, not
+even across restarts), the computer taking a seat over after two missed turns in a row, and a
+warning a day before a table nobody plays ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .helpers import button_labels, open_hand, open_table, start
+
+pytestmark = pytest.mark.simcord(settle_timeout=1)
+
+HOUR = 3600.0
+
+
+def posted_with(env: Any, words: str) -> int:
+    """How many messages the bot posted with ``words`` in them (a moved table message loses
+    its words, so the channel as it stands would not say)."""
+    return sum(
+        1
+        for entry in env.http_requests
+        if entry.method == "POST" and entry.path.endswith("/messages") and words in repr(entry.json)
+    )
+
+
+def reminders(world: Any, user_id: int) -> int:
+    return posted_with(world.env, f"<@{user_id}>, a reminder")
+
+
+async def relaxed_table(env: Any, hours: int = 8) -> Any:
+    world = await open_table(env, 2, pace="relaxed", turn_hours=hours)
+    await start(world)
+    return world
+
+
+async def test_one_reminder_a_turn_even_across_restarts(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env)
+    player = world.current()
+    deadline = world.table.turn_deadline
+    await env.advance_time(5 * HOUR)  # the reminder comes with a quarter of the turn left
+    assert reminders(world, player.id) == 0
+    await env.restart_bot(make_bot())
+    await env.advance_time(1.5 * HOUR)
+    assert reminders(world, player.id) == 1
+    stored = await env.bot.store.get_table(world.table.id)
+    assert stored.away[world.table.game.current].reminded == deadline
+    await env.restart_bot(make_bot())
+    await env.advance_time(1 * HOUR)
+    assert reminders(world, player.id) == 1  # not again after the restart
+    assert world.table.turn_deadline == deadline  # still the same turn
+
+
+@pytest.mark.simcord(settle_timeout=10)  # each timeout draws the table's picture
+async def test_two_missed_turns_and_the_computer_plays_the_seat(env: Any) -> None:
+    world = await relaxed_table(env, hours=1)
+    table = world.table
+    first = table.seat_of(world.current().id)
+    second = 1 - first
+    await env.advance_time(HOUR + 60)  # the first misses a turn: played for them, not away
+    assert table.away[first].timeouts == 1 and not table.is_away(first)
+    await env.advance_time(HOUR + 60)  # the second misses one
+    await env.advance_time(HOUR + 60)  # the first misses a second in a row: away now
+    assert table.is_away(first) and not table.is_away(second)
+
+
+async def test_a_live_table_has_no_reminder(env: Any) -> None:
+    world = await open_table(env, 2, turn_seconds=600)
+    await start(world)
+    player = world.current()
+    await env.advance_time(550)
+    assert reminders(world, player.id) == 0
+
+
+async def test_a_table_nobody_plays_is_warned_a_day_before_it_ends(env: Any) -> None:
+    world = await relaxed_table(env, hours=72)
+    table_id = world.table.id
+    await env.advance_time(5.9 * 24 * HOUR)
+    assert posted_with(env, "nobody has played here for six days") == 0
+    await env.advance_time(0.2 * 24 * HOUR)
+    assert posted_with(env, "nobody has played here for six days") == 1
+    await env.advance_time(1.1 * 24 * HOUR)
+    stored = await env.bot.store.get_table(table_id)
+    assert stored.status == "ended"  # scored as it stood, not abandoned
+    rows = await env.bot.store.table_results(table_id)
+    assert sorted(row.user_id for row in rows) == sorted(p.id for p in world.players)
+    assert sum(row.is_winner for row in rows) >= 1
+    assert posted_with(env, "the game ends here, scored by the places as they stand") == 1
+
+
+@pytest.mark.simcord(settle_timeout=5)  # a direct message's channel is made on the way
+async def test_a_person_who_chose_direct_messages_is_reminded_there(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env)
+    player = world.current()
+    hand = await open_hand(world, player)
+    options = await player.click(hand.response, label="⚙️ Options")
+    chosen = await player.click(options.response, label="🔔 Tell me by DM")
+    assert chosen.acknowledged
+    assert "🔔 Tell me in the thread" in button_labels(chosen.response)
+    await env.restart_bot(make_bot())  # the choice is kept with the seat
+    await env.advance_time(6.5 * HOUR)
+    words = f"<@{player.id}>, a reminder"
+    sent = [
+        entry.path
+        for entry in env.http_requests
+        if entry.method == "POST" and entry.path.endswith("/messages") and words in repr(entry.json)
+    ]
+    assert len(sent) == 1
+    assert sent[0] != f"/channels/{world.channel.id}/messages"  # a direct message
+
+
+@pytest.mark.simcord(settle_timeout=5)
+async def test_the_seven_days_count_from_a_persons_move_across_restarts(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env, hours=24)
+    table_id = world.table.id
+    player = world.current()
+    hand = await open_hand(world, player)
+    assert (await player.click(hand.response, label="Draw from stock")).acknowledged
+    for _ in range(3):  # the computer plays the turns that run out; the bot restarts
+        await env.advance_time(24 * HOUR)
+        await env.restart_bot(make_bot())
+    await env.advance_time(3.5 * 24 * HOUR)  # six and a half days since the draw
+    assert posted_with(env, "nobody has played here for six days") == 1
+    await env.advance_time(0.6 * 24 * HOUR)
+    stored = await env.bot.store.get_table(table_id)
+    assert stored.status == "ended"
