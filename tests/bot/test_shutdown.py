@@ -138,8 +138,8 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     )
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
-        channel_id=9, record=record, names=[], view=None, playing=False, closed=False
-    )  # the table is still open
+        channel_id=9, record=record, names=[], view=None, playing=False, closed=False, asked=()
+    )  # the table is still open, and nobody is asked about a card
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)
