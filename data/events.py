@@ -80,6 +80,49 @@ class EventTable:
         return self.table_status is not None and self.table_status not in ("lobby", "playing")
 
 
+@dataclass(frozen=True, slots=True)
+class TableRound:
+    """The round a game table was played in, with the other tables of that round: what a
+    finished game's replay and seeds ask before they show anything (``hidden``), and which
+    games were dealt the same cards (``same_deals``)."""
+
+    event_id: int
+    table_id: int
+    round: int
+    #: Whether the event deals every table of a round alike (a duplicate event).
+    duplicate: bool
+    event_open: bool
+    #: ``(table_id, table status, seats)`` of each table of the round, in position order;
+    #: the id and status are ``None`` for a table not opened yet.
+    tables: tuple[tuple[int | None, str | None, int], ...]
+
+    @property
+    def hidden(self) -> bool:
+        """A duplicate round still playing somewhere: until its last table ends, nothing of
+        its games (hands, seeds, replays) may be shown, even of a table already over."""
+        if not self.duplicate:
+            return False
+        for table_id, status, _ in self.tables:
+            if table_id is None and self.event_open:
+                return True
+            if status in ("lobby", "playing"):
+                return True
+        return False
+
+    def same_deals(self) -> tuple[int, ...]:
+        """The other games of the round dealt the same cards (as many seats); none outside
+        a duplicate event."""
+        if not self.duplicate:
+            return ()
+        seats = {table_id: count for table_id, _, count in self.tables}
+        mine = seats.get(self.table_id)
+        return tuple(
+            table_id
+            for table_id, _, count in self.tables
+            if table_id is not None and table_id != self.table_id and count == mine
+        )
+
+
 _OPEN = "status IN ('signup', 'running', 'paused')"
 _INSERT_EVENT = """
 INSERT INTO events (guild_id, channel_id, organiser_id, name, options, created_at, updated_at)
@@ -129,6 +172,15 @@ _SIT_OUTS = "SELECT round, user_id FROM event_sit_outs WHERE event_id = ? ORDER 
 _EVENT_OF_TABLE = "SELECT event_id FROM event_tables WHERE table_id = ?"
 _SET_FINISHES = "UPDATE event_tables SET finishes = ? WHERE table_id = ?"
 _SET_OPTIONS = "UPDATE events SET options = ?, updated_at = ? WHERE id = ?"
+_ROUND_OF_TABLE = """
+SELECT ev.id AS event_id, ev.options, ev.status AS event_status, e.round,
+       o.table_id, o.players, o.computers, t.status AS table_status
+FROM event_tables e
+JOIN events ev ON ev.id = e.event_id
+JOIN event_tables o ON o.event_id = e.event_id AND o.round = e.round
+LEFT JOIN tables t ON t.id = o.table_id
+WHERE e.table_id = ? ORDER BY o.position
+"""
 
 
 class EventCalls(SqlCalls):
@@ -300,6 +352,30 @@ class EventCalls(SqlCalls):
     async def set_event_options(self, event_id: int, options: Mapping[str, Any]) -> None:
         """Replace the event's options (a start time that passed, say)."""
         await self._change(None, _SET_OPTIONS, self._to_json(dict(options)), self._now(), event_id)
+
+    async def table_round(self, table_id: int) -> TableRound | None:
+        """The event round game table ``table_id`` was seated in, with its other tables;
+        ``None`` for a table of no event."""
+        rows = await self._query_table(None, _ROUND_OF_TABLE, table_id)
+        if not rows:
+            return None
+        first = rows[0]
+        options = self._from_json(first["options"])
+        return TableRound(
+            event_id=int(first["event_id"]),
+            table_id=table_id,
+            round=int(first["round"]),
+            duplicate=isinstance(options, dict) and bool(options.get("duplicate")),
+            event_open=first["event_status"] in OPEN_EVENT_STATUSES,
+            tables=tuple(
+                (
+                    None if r["table_id"] is None else int(r["table_id"]),
+                    None if r["table_status"] is None else str(r["table_status"]),
+                    len(self._from_json(r["players"])) + int(r["computers"] or 0),
+                )
+                for r in rows
+            ),
+        )
 
     def _finishes(self, value: Any) -> tuple[tuple[int, int, int], ...] | None:
         if value is None:

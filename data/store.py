@@ -52,7 +52,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from .events import EventPlayer, EventRecord, EventStatus, EventTable, SignUp
+    from .events import EventPlayer, EventRecord, EventStatus, EventTable, SignUp, TableRound
     from .members import Erasure
 
 
@@ -441,4 +441,9 @@ class Store(Protocol):
 
     async def set_event_options(self, event_id: int, options: Mapping[str, Any]) -> None:
         """Replace the event's options (a start time that passed, say)."""
+        ...
+
+    async def table_round(self, table_id: int) -> TableRound | None:
+        """The event round a game table was seated in, with its other tables; ``None`` for
+        a table of no event."""
         ...

@@ -33,7 +33,7 @@ from bot.cogs.leaderboard import user_to_remove
 from bot.cogs.shanghai import PRESETS
 from bot.events.event_text import event_text
 from bot.events.hall import EventButton, controls
-from bot.events.runner import EventRunner, Hall
+from bot.events.runner import EventRunner
 from bot.ground.errors import UserError
 from bot.i18n import interaction_language, server_language, t
 from bot.interactions.handler import guard
@@ -90,10 +90,6 @@ class Events(JoinsShanghai):
     def runner(self) -> EventRunner:
         return self.bot.event_runner
 
-    @property
-    def hall(self) -> Hall:
-        return self.runner.hall
-
     async def cog_load(self) -> None:
         """Join ``/shanghai``, answer the event buttons, and carry on the running events once
         the bot is ready. The runner is the bot's: unloading this cog leaves the events
@@ -139,6 +135,13 @@ class Events(JoinsShanghai):
                     "seat the event's tables.",
                     code="event.needs_threads",
                 )
+            if event.options.get("duplicate") and not granted.create_private_threads:
+                # A duplicate round's tables play in private threads (``DiscordHall``).
+                raise UserError(
+                    "A duplicate event's tables play in private threads: the bot needs Create "
+                    "Private Threads here.",
+                    code="event.needs_private_threads",
+                )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.runner.start(event_id, user.id)
             await interaction.followup.send(t("event.started", language), ephemeral=True)
@@ -147,7 +150,7 @@ class Events(JoinsShanghai):
             await self.runner.cancel(event_id, user.id)
             await interaction.response.send_message(t("event.cancelled", language), ephemeral=True)
             return
-        await self.hall.show(event_id)
+        await self.runner.show(event_id)
 
 
 def make_group() -> app_commands.Group:
@@ -167,6 +170,7 @@ def make_group() -> app_commands.Group:
         starts="A start time (a Discord timestamp); leave it out to start the event yourself",
         ranked="Whether its games count on the leaderboard (a full-length game does)",
         full_tables="Fill every table to its size with computer players",
+        duplicate="Deal every table the same cards and score each player against the same seat",
     )
     @app_commands.choices(preset=PRESETS)
     async def new(
@@ -180,6 +184,7 @@ def make_group() -> app_commands.Group:
         starts: app_commands.Range[str, 1, 40] | None = None,
         ranked: bool = True,
         full_tables: bool = False,
+        duplicate: bool = False,
     ) -> None:
         """Open an event: members sign up, then play rounds at several tables."""
         async with guard(interaction):
@@ -209,7 +214,10 @@ def make_group() -> app_commands.Group:
                 "ranked": ranked,
                 # Computers take the seats a count leaves empty, so nobody sits out.
                 "computers": True,
-                "full_tables": full_tables,
+                # A duplicate round compares tables with as many seats, so every table is
+                # filled to the size: the whole round is one group.
+                "full_tables": full_tables or duplicate,
+                "duplicate": duplicate,
             }
             if starts is not None:
                 options["starts_at"] = start_time(starts, discord.utils.utcnow().timestamp())

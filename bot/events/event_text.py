@@ -6,7 +6,7 @@ restart or a missed edit never leaves it out of date for longer than the next ch
 
 from __future__ import annotations
 
-from bot.events.runner import EventView
+from bot.events.runner import EventView, number_text
 from bot.events.standings import points_text
 from bot.i18n import Language, t
 
@@ -34,7 +34,9 @@ def event_text(view: EventView, language: Language) -> str:
     if options.get("final"):
         head.append(t("event.final", language))
     head.append(t("event.ranked" if options.get("ranked", True) else "event.casual", language))
-    if options.get("full_tables"):
+    if options.get("duplicate"):
+        head.append(t("event.duplicate", language))
+    elif options.get("full_tables"):
         head.append(t("event.full_tables", language))
     head.append(_status(view, rounds, language))
     starts = options.get("starts_at")
@@ -76,6 +78,19 @@ def event_text(view: EventView, language: Language) -> str:
             if standing.removed:
                 line += " " + t("event.standing_removed", language)
             standing_lines.append(line)
+        found = view.best
+        if found is not None and found.average is not None:
+            standing_lines.append(
+                t(
+                    "event.dup_best",
+                    language,
+                    round=view.best_round,
+                    name=view.names.get(found.player, str(found.player)),
+                    deal=found.deal,
+                    score=found.score,
+                    average=number_text(found.average),
+                )
+            )
         body.append("\n".join(standing_lines))
     if view.winners:
         winners = ", ".join(f"**{view.names.get(p, str(p))}**" for p in view.winners)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import discord
@@ -24,7 +25,7 @@ from data.events import EventRecord
 if TYPE_CHECKING:
     from discord.ext import commands
 
-    from bot.events.runner import EventRunner
+    from bot.events.runner import EventView
 
 #: How long a table's thread stays visible without activity, in minutes (a day).
 ARCHIVE_MINUTES: Final = 1440
@@ -50,19 +51,34 @@ class DiscordHall:
 
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
-        self.runner: EventRunner | None = None
 
-    async def open_thread(self, event: EventRecord, name: str) -> int:
+    async def open_thread(
+        self, event: EventRecord, name: str, members: Collection[int] = ()
+    ) -> int:
+        """A public thread for the table; with ``members``, a private thread only they (and
+        the server's moderators) see, each added now (a duplicate round's table, whose play
+        would tell the other tables their cards)."""
         channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(
             event.channel_id
         )
         if not isinstance(channel, discord.TextChannel):
             raise UserError("The event's channel cannot hold threads.", code="event.no_threads")
+        if not members:
+            thread = await channel.create_thread(
+                name=name[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=ARCHIVE_MINUTES,
+            )
+            return thread.id
         thread = await channel.create_thread(
             name=name[:100],
-            type=discord.ChannelType.public_thread,
+            type=discord.ChannelType.private_thread,
             auto_archive_duration=ARCHIVE_MINUTES,
+            invitable=False,
         )
+        for member in members:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.add_user(discord.Object(member))
         return thread.id
 
     def can_open_threads(self, event: EventRecord) -> bool:
@@ -70,7 +86,8 @@ class DiscordHall:
         if not isinstance(channel, discord.TextChannel):
             return False
         granted = channel.permissions_for(channel.guild.me)
-        return granted.create_public_threads and granted.send_messages_in_threads
+        private = granted.create_private_threads or not event.options.get("duplicate")
+        return granted.create_public_threads and granted.send_messages_in_threads and private
 
     async def announce(self, event: EventRecord, key: str, **values: Any) -> None:
         channel = self.bot.get_channel(event.channel_id)
@@ -86,9 +103,18 @@ class DiscordHall:
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
             )
 
-    async def show(self, event_id: int) -> None:
-        assert self.runner is not None
-        view = await self.runner.view(event_id)
+    async def tell(self, event: EventRecord, user_id: int, key: str, **values: Any) -> None:
+        """A private line to one player, as a direct message (a player whose messages are
+        closed to the bot simply does not get it)."""
+        with contextlib.suppress(discord.HTTPException):
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(
+                t(key, event_language(event), **values),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def show(self, view: EventView) -> None:
+        """Edit the event message to draw ``view``, as the runner computed it."""
         event = view.event
         if event.message_id is None:
             return

@@ -10,26 +10,59 @@ Everything it needs to go on is in the store (the seating of each round is writt
 tables are opened; each table is linked once opened), so ``restore`` after a restart opens the
 tables still missing and catches up on rounds whose tables ended while the bot was down, and
 re-arms the start timer of every event taking sign-ups with a start time (``StartTimers``).
+
+Each step (a table closing, an organiser's call) reads the event's rows once (``EventRows``),
+scores them once, and hands the hall the ``EventView`` it drew: the hall draws what it is
+given and never asks the runner back.
+
+A *duplicate* event (``options["duplicate"]``) deals every table of a round with as many seats
+the same deals: one game secret and one first-dealer seed per round and seat count, kept in
+the event's options (``dealt``) before the round's tables open, so a restart deals a missing
+table alike. Its hashes are posted when the round is seated; its seeds, each player's private
+line and the round's standings only once the round's last table has ended (``revealed``), and
+its standings are matchpoints (``bot.events.duplicate``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
+import secrets
 import time
-from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, Protocol
 
 from bot.events.clock import StartTimers
-from bot.events.seating import MIN_TABLE, SeatingError, final_table, seat_round
-from bot.events.standings import Finish, Standing, standings, winners, with_final
+from bot.events.duplicate import (
+    Comparison,
+    TableDeals,
+    best,
+    by_player,
+    compare,
+    groups,
+    round_points,
+)
+from bot.events.seating import MIN_TABLE, SeatingError, final_table, mixed, seat_round
+from bot.events.standings import (
+    Finish,
+    Standing,
+    points_text,
+    standings,
+    standings_from_points,
+    winners,
+    with_final,
+)
 from bot.ground.errors import UserError
 from bot.service import TableService
 from bot.service.guild_settings import GuildDefaults, table_options
-from bot.service.live import Change
-from data.events import EventRecord, EventTable
+from bot.service.live import Change, rules_for
+from data.events import EventPlayer, EventRecord, EventTable
 from data.store import Store
+from engine import Game
+from engine.shuffle import commitment, deal_seed
 
 log = logging.getLogger("bot.events")
 
@@ -43,12 +76,15 @@ COMPUTER_LEVEL = "normal"
 class Hall(Protocol):
     """What the runner asks of Discord."""
 
-    async def open_thread(self, event: EventRecord, name: str) -> int:
-        """A thread under the event's channel for one table; its id."""
+    async def open_thread(
+        self, event: EventRecord, name: str, members: Collection[int] = ()
+    ) -> int:
+        """A thread under the event's channel for one table; its id. With ``members`` the
+        thread is private to them."""
         ...
 
-    async def show(self, event_id: int) -> None:
-        """Draw the event message again (sign-ups, rounds, tables, standings)."""
+    async def show(self, view: EventView) -> None:
+        """Draw the event message again from ``view`` (sign-ups, rounds, tables, standings)."""
         ...
 
     async def announce(self, event: EventRecord, key: str, **values: Any) -> None:
@@ -57,6 +93,10 @@ class Hall(Protocol):
 
     def can_open_threads(self, event: EventRecord) -> bool:
         """Whether the bot may make the tables' threads in the event's channel now."""
+        ...
+
+    async def tell(self, event: EventRecord, user_id: int, key: str, **values: Any) -> None:
+        """Say a line (an i18n key) to one player privately, in the event's language."""
         ...
 
 
@@ -69,6 +109,37 @@ class EventView:
     tables: tuple[EventTable, ...]
     standings: tuple[Standing, ...]
     winners: tuple[int, ...]
+    #: A duplicate event's best comparison of its last round whose tables all ended, and
+    #: that round's number.
+    best: Comparison | None = None
+    best_round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EventRows:
+    """An event's rows as one step read them: the event, its players, its tables and who
+    sat out (``(round, user)``)."""
+
+    event: EventRecord
+    players: tuple[EventPlayer, ...]
+    tables: tuple[EventTable, ...]
+    sit_outs: tuple[tuple[int, int], ...]
+
+    @property
+    def active(self) -> list[int]:
+        """The players not removed, in sign-up order."""
+        return [p.user_id for p in self.players if not p.removed]
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """The standings of an event's rows, and a duplicate event's comparisons of each round
+    whose tables all ended."""
+
+    standings: tuple[Standing, ...]
+    comparisons: Mapping[int, Sequence[Comparison]] = field(default_factory=dict)
+    #: Each such round's matchpoints by player.
+    round_points: Mapping[int, Mapping[int, Fraction]] = field(default_factory=dict)
 
 
 class EventRunner:
@@ -88,6 +159,9 @@ class EventRunner:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.start_timers = StartTimers(clock, self._start_on_time)
+        #: The score sheet and seats of each duplicate table already over, by table id:
+        #: they never change again, so each game's state is read once.
+        self._sheets: dict[int, TableDeals] = {}
 
     @property
     def service(self) -> TableService:
@@ -144,10 +218,11 @@ class EventRunner:
         """Seat round 1 by rating and open its tables (the organiser's Start, or the clock)."""
         self.start_timers.cancel(event.id)
         async with self._lock(event.id):
-            players = await self.store.event_players(event.id)
-            order = await self._by_rating(event, [p.user_id for p in players])
-            await self._seat(event, 1, order)
-        await self.hall.show(event.id)
+            rows = await self._rows(event)
+            order = await self._by_rating(event, [p.user_id for p in rows.players])
+            rows = await self._seat(rows, 1, order)
+            view = self._draw(rows, await self._score(rows))
+        await self.hall.show(view)
 
     # -- the start time ---------------------------------------------------------------------
 
@@ -183,7 +258,7 @@ class EventRunner:
             await self.hall.announce(
                 event, "event.start_no_threads", name=event.name, organiser=event.organiser_id
             )
-        await self.hall.show(event_id)
+        await self.show(event_id)
 
     async def cancel(self, event_id: int, user_id: int) -> None:
         """Call the event off (the organiser); tables already playing play on, unlinked."""
@@ -196,14 +271,14 @@ class EventRunner:
         if not moved:
             raise UserError("The event is already over.", code="event.over")
         self.start_timers.cancel(event_id)
-        await self.hall.show(event_id)
+        await self.show(event_id)
 
     async def pause(self, event_id: int, user_id: int) -> None:
         """Seat no new round until ``resume`` (tables already playing play on)."""
         await self._organiser(event_id, user_id)
         if not await self.store.set_event_status(event_id, "paused", ["running"]):
             raise UserError("The event is not running.", code="event.not_running")
-        await self.hall.show(event_id)
+        await self.show(event_id)
 
     async def resume(self, event_id: int, user_id: int) -> None:
         """Carry on a paused event: a round whose tables all ended meanwhile moves on now."""
@@ -223,13 +298,14 @@ class EventRunner:
         )
         if not taken:
             raise UserError("That member is not in the event.", code="event.not_in")
-        await self.hall.show(event_id)
+        await self.show(event_id)
 
     async def end_table(self, table_id: int, user_id: int) -> None:
         """End a stuck table of the event: its game ends without results (nothing for the
         leaderboard), but its players get event points by the places they held at that
         moment (``finishes_now``, kept before the end so the round's move sees them), and
-        the round moves on once its other tables end."""
+        the round moves on once its other tables end. In a duplicate event the deals it
+        played are compared as any others, and those it did not reach count as average."""
         event_id = await self.store.event_of_table(table_id)
         if event_id is None:
             raise UserError("This table is not part of an event.", code="event.not_event_table")
@@ -263,100 +339,149 @@ class EventRunner:
         re-arm the start times still to come (or passed while the bot was down: at once)."""
         for event in await self.store.open_events():
             self.arm_start(event)
-            if event.status == "running":
+            if event.status in ("running", "paused"):
                 try:
                     await self._advance(event.id)
                 except Exception:
                     log.exception("event %d: could not be resumed", event.id)
 
     async def _advance(self, event_id: int) -> None:
-        """Open what is missing, move on if the round is over, and show the event as it is
-        now (a table that ended shows as over even while others play on)."""
+        """Open what is missing, tell a duplicate round's story once its tables have all
+        ended, move on if the round is over, and show the event as it is now (a table that
+        ended shows as over even while others play on). The event's rows are read once and
+        scored once; what this step seats or opens is added to them as it is written."""
         async with self._lock(event_id):
-            event = await self._event(event_id)
-            if event.status == "running":
-                await self._open_missing(event)
-                await self._next_round(event)
-        await self.hall.show(event_id)
+            rows = await self._rows(await self._event(event_id))
+            if rows.event.status == "running":
+                rows = await self._open_missing(rows)
+            scored = await self._score(rows)
+            if rows.event.status in ("running", "paused"):
+                rows = await self._reveal(rows, scored)
+            if rows.event.status == "running":
+                rows = await self._next_round(rows, scored)
+            view = self._draw(rows, scored)
+        await self.hall.show(view)
 
-    async def _next_round(self, event: EventRecord) -> None:
+    async def show(self, event_id: int) -> None:
+        """Draw the event message as the event stands now (after a sign-up, a removal...)."""
+        rows = await self._rows(await self._event(event_id))
+        await self.hall.show(self._draw(rows, await self._score(rows)))
+
+    async def _next_round(self, rows: EventRows, scored: Scored) -> EventRows:
         """Seat the next round, the final table, or finish, once the current round is over.
 
         With computers (every event opened since they took empty seats) the players left play
         on however few they are, computers filling their table; the event ends early only when
         nobody is left, and says so in its channel."""
-        current = [t for t in await self.store.event_tables(event.id) if t.round == event.round]
+        event = rows.event
+        current = [t for t in rows.tables if t.round == event.round]
         if not current or not all(t.is_over for t in current):
-            return
-        view = await self._view(event)
+            return rows
         rounds = int(event.options.get("rounds", 1))
-        active = set(await self._active(event))
-        order = [s.player for s in view.standings if s.player in active]
+        active = set(rows.active)
+        order = [s.player for s in scored.standings if s.player in active]
         computers = bool(event.options.get("computers"))
         final_due = event.round == rounds and bool(event.options.get("final"))
         if not order and (event.round < rounds or final_due):
             await self.store.set_event_status(event.id, "finished", ["running"])
             await self.hall.announce(event, "event.nobody_left", name=event.name)
-        elif event.round < rounds:
-            await self._seat(event, event.round + 1, order)
-        elif final_due and (computers or len(order) >= MIN_TABLE):
+            return replace(rows, event=replace(event, status="finished"))
+        if event.round < rounds:
+            return await self._seat(rows, event.round + 1, order)
+        if final_due and (computers or len(order) >= MIN_TABLE):
             top = final_table(order, int(event.options.get("table_size", 4)))
             # The final's seats stay the top players'; computers only bring a table of one or
             # two people up to the fewest a table seats.
             short = max(0, MIN_TABLE - len(top))
-            await self._write_round(event, event.round + 1, [list(top)], [], [short])
-            await self._open_missing(await self._event(event.id))
-        else:
-            await self.store.set_event_status(event.id, "finished", ["running"])
+            rows = await self._write_round(rows, event.round + 1, [list(top)], [], [short])
+            return await self._open_missing(rows)
+        await self.store.set_event_status(event.id, "finished", ["running"])
+        return replace(rows, event=replace(event, status="finished"))
 
-    async def _seat(self, event: EventRecord, number: int, order: list[int]) -> None:
+    async def _seat(self, rows: EventRows, number: int, order: list[int]) -> EventRows:
+        event = rows.event
         size = int(event.options.get("table_size", 4))
-        before = [user for _, user in await self.store.event_sit_outs(event.id)]
+        before = [user for _, user in rows.sit_outs]
+        duplicate = bool(event.options.get("duplicate"))
+        if duplicate and number > 1:
+            order = mixed(order, size)
         try:
             seating = seat_round(
                 order,
                 size,
                 before,
                 computers=bool(event.options.get("computers")),
-                full=bool(event.options.get("full_tables")),
+                # Every table of a duplicate round has the same seats, so it is one group.
+                full=bool(event.options.get("full_tables")) or duplicate,
             )
         except SeatingError as error:
             log.warning("event %d: round %d cannot be seated (%s)", event.id, number, error)
             await self.store.set_event_status(event.id, "finished", ["running", "signup"])
-            return
-        await self._write_round(
-            event,
-            number,
-            [list(t) for t in seating.tables],
-            list(seating.sitting_out),
-            list(seating.computers),
+            return replace(rows, event=replace(event, status="finished"))
+        computers = list(seating.computers)
+        if duplicate:
+            seats = {
+                len(table) + (computers[i] if i < len(computers) else 0)
+                for i, table in enumerate(seating.tables)
+            }
+            rows = replace(rows, event=await self._deal_round(event, number, seats))
+        before_round = rows.event.round
+        rows = await self._write_round(
+            rows, number, [list(t) for t in seating.tables], list(seating.sitting_out), computers
         )
-        await self._open_missing(await self._event(event.id))
+        if duplicate and rows.event.round == number and before_round == number - 1:
+            await self._post_hashes(rows.event, number)
+        return await self._open_missing(rows)
 
     async def _write_round(
         self,
-        event: EventRecord,
+        rows: EventRows,
         number: int,
         tables: list[list[int]],
         out: list[int],
         computers: list[int],
-    ) -> None:
+    ) -> EventRows:
+        """Write round ``number`` and return the rows with it; the rows as stored now if
+        another writer seated it first."""
+        event = rows.event
         if not await self.store.seat_round(event.id, number, tables, out, computers):
             log.info("event %d: round %d was seated already", event.id, number)
+            return await self._rows(await self._event(event.id))
+        seated = tuple(
+            EventTable(
+                round=number,
+                position=position,
+                players=tuple(players),
+                table_id=None,
+                table_status=None,
+                computers=computers[position] if position < len(computers) else 0,
+            )
+            for position, players in enumerate(tables)
+        )
+        return replace(
+            rows,
+            event=replace(event, round=number, status="running"),
+            tables=rows.tables + seated,
+            sit_outs=rows.sit_outs + tuple((number, user) for user in out),
+        )
 
-    async def _open_missing(self, event: EventRecord) -> None:
-        """Open and start every table of the current round not playing yet.
+    async def _open_missing(self, rows: EventRows) -> EventRows:
+        """Open and start every table of the current round not playing yet; the rows with
+        them linked.
 
         A table is linked to its row as soon as it is opened, so a restart before its start
         finishes seating and starts that lobby instead of opening a second table."""
-        names = {p.user_id: p.name for p in await self.store.event_players(event.id)}
-        for table in await self.store.event_tables(event.id):
+        event = rows.event
+        names = {p.user_id: p.name for p in rows.players}
+        tables = list(rows.tables)
+        for index, table in enumerate(tables):
             if table.round != event.round or table.table_status not in (None, "lobby"):
                 continue
             host, *others = table.players
+            thread_id = table.channel_id
             if table.table_id is None:
                 title = f"{event.name} · {table.round}.{table.position + 1}"
-                thread_id = await self.hall.open_thread(event, title)
+                thread_id = await self.hall.open_thread(event, title, self._watchers(rows, table))
                 live = await self.service.open_table(
                     event.guild_id,
                     thread_id,
@@ -376,7 +501,14 @@ class EventRunner:
             # Computers only in the seats the count left empty (a restart adds only the rest).
             for _ in range(table.computers - sum(1 for seat in seats if seat.is_computer)):
                 await self.service.add_computer(table_id, host, COMPUTER_LEVEL)
-            await self.service.start(table_id, host)
+            await self.service.start(table_id, host, dealt=self._dealt(event, table))
+            tables[index] = replace(
+                table,
+                table_id=table_id,
+                table_status="playing",
+                channel_id=thread_id if table.table_id is None else table.channel_id,
+            )
+        return replace(rows, tables=tuple(tables))
 
     @staticmethod
     def _options(event: EventRecord) -> dict[str, Any]:
@@ -394,44 +526,229 @@ class EventRunner:
             casual=chosen.get("ranked", True) is False,
         )
 
+    # -- duplicate deals --------------------------------------------------------------------
+
+    async def _deal_round(
+        self, event: EventRecord, number: int, seats: Collection[int]
+    ) -> EventRecord:
+        """The event with round ``number``'s deals drawn for each seat count in ``seats``
+        (a game secret and a first-dealer seed each), written before its tables open; a
+        round already dealt (a retry after a restart) keeps its deals."""
+        dealt = {k: dict(v) for k, v in dict(event.options.get("dealt") or {}).items()}
+        this = dealt.setdefault(str(number), {})
+        missing = [count for count in sorted(seats) if str(count) not in this]
+        if not missing:
+            return event
+        for count in missing:
+            this[str(count)] = [secrets.token_hex(32), random.SystemRandom().randrange(2**62)]
+        options = {**event.options, "dealt": dealt}
+        await self.store.set_event_options(event.id, options)
+        return replace(event, options=options)
+
+    @staticmethod
+    def _watchers(rows: EventRows, table: EventTable) -> tuple[int, ...]:
+        """Who may see a duplicate table's thread: its players, and the organiser unless they
+        play at another table of the round (the play of one table tells the others their
+        cards). Nobody is listed for an ordinary table or a final: their threads are public."""
+        if _dealt_of(rows.event, table) is None:
+            return ()
+        organiser = rows.event.organiser_id
+        elsewhere = any(
+            organiser in other.players
+            for other in rows.tables
+            if other.round == table.round and other is not table
+        )
+        return (*table.players, *(() if elsewhere or organiser in table.players else (organiser,)))
+
+    @staticmethod
+    def _dealt(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:
+        """The secret and first-dealer seed of ``table``'s round and seat count, or ``None``
+        for a table dealt its own cards (an ordinary event, a final table)."""
+        return _dealt_of(event, table)
+
+    def _deals(self, event: EventRecord) -> int:
+        """How many deals each game of the event has."""
+        return rules_for(self._options(event)).num_deals
+
+    def _seeds(self, event: EventRecord, number: int) -> list[tuple[int, list[bytes]]]:
+        """Each seat count of round ``number`` with its deals' seeds, deal 1 first."""
+        dealt = (event.options.get("dealt") or {}).get(str(number)) or {}
+        deals = self._deals(event)
+        return [
+            (int(count), [deal_seed(bytes.fromhex(str(pair[0])), d) for d in range(deals)])
+            for count, pair in sorted(dealt.items(), key=lambda item: -int(item[0]))
+        ]
+
+    async def _post_hashes(self, event: EventRecord, number: int) -> None:
+        """Post the hash of each deal of round ``number``, before anyone plays it."""
+        for count, seeds in self._seeds(event, number):
+            lines = "\n".join(f"{d}. `{commitment(seed)}`" for d, seed in enumerate(seeds, 1))
+            await self.hall.announce(
+                event, "event.dup_hashes", name=event.name, round=number, seats=count, lines=lines
+            )
+
+    async def _reveal(self, rows: EventRows, scored: Scored) -> EventRows:
+        """Once every table of a duplicate round has ended: post its seeds, and tell each
+        player privately how their deals compared; once per round (``revealed``)."""
+        event = rows.event
+        revealed = [int(r) for r in event.options.get("revealed") or ()]
+        due = [r for r in scored.comparisons if r not in revealed]
+        if not event.options.get("duplicate") or not due:
+            return rows
+        options = {**event.options, "revealed": sorted([*revealed, *due])}
+        await self.store.set_event_options(event.id, options)
+        event = replace(event, options=options)
+        deals = self._deals(event)
+        for number in sorted(due):
+            for _count, seeds in self._seeds(event, number):
+                lines = "\n".join(f"{d}. `{seed.hex()}`" for d, seed in enumerate(seeds, 1))
+                await self.hall.announce(
+                    event, "event.dup_seeds", name=event.name, round=number, lines=lines
+                )
+            points = scored.round_points.get(number, {})
+            for player, mine in by_player(scored.comparisons[number]).items():
+                top = best(mine)
+                if top is None or top.average is None:
+                    continue
+                await self.hall.tell(
+                    event,
+                    player,
+                    "event.dup_private",
+                    name=event.name,
+                    round=number,
+                    points=points_text(points.get(player, Fraction(0))),
+                    deals=deals,
+                    deal=top.deal,
+                    score=top.score,
+                    average=number_text(top.average),
+                )
+        return replace(rows, event=event)
+
     # -- reading ----------------------------------------------------------------------------
 
     async def view(self, event_id: int) -> EventView:
         """What the event message shows now."""
-        return await self._view(await self._event(event_id))
+        rows = await self._rows(await self._event(event_id))
+        return self._draw(rows, await self._score(rows))
 
-    async def _view(self, event: EventRecord) -> EventView:
-        players = await self.store.event_players(event.id)
-        tables = await self.store.event_tables(event.id)
+    async def _rows(self, event: EventRecord) -> EventRows:
+        """The event's rows, each table read once."""
+        return EventRows(
+            event=event,
+            players=tuple(await self.store.event_players(event.id)),
+            tables=tuple(await self.store.event_tables(event.id)),
+            sit_outs=tuple(await self.store.event_sit_outs(event.id)),
+        )
+
+    async def _finishes(self, table: EventTable) -> list[Finish] | None:
+        """The places at one table once it is over (``None`` before): its results, or the
+        places the organiser ended it at."""
+        if table.table_id is None:
+            return None
+        if table.table_status == "ended" and table.finishes is not None:
+            return [Finish(user, place, total) for user, place, total in table.finishes]
+        if table.table_status == "finished":
+            return [
+                Finish(r.user_id, r.place or 1, r.total)
+                for r in await self.store.table_results(table.table_id)
+                if r.user_id > 0
+            ]
+        return None
+
+    async def _score(self, rows: EventRows) -> Scored:
+        """The standings of ``rows`` (and a duplicate event's comparisons), computed once."""
+        event = rows.event
         rounds = int(event.options.get("rounds", 1))
         played: list[list[Finish]] = []
         final: list[list[Finish]] = []
-        for table in tables:
-            if table.table_id is None:
-                continue
-            if table.table_status == "ended" and table.finishes is not None:
-                finishes = [Finish(user, place, total) for user, place, total in table.finishes]
-            elif table.table_status == "finished":
-                finishes = [
-                    Finish(r.user_id, r.place or 1, r.total)
-                    for r in await self.store.table_results(table.table_id)
-                    if r.user_id > 0
-                ]
-            else:
-                continue
-            (final if table.round > rounds else played).append(finishes)
-        sit_outs = [user for _, user in await self.store.event_sit_outs(event.id)]
-        size = int(event.options.get("table_size", 4))
-        removed = {p.user_id for p in players if p.removed}
-        ordered = standings([p.user_id for p in players], played, sit_outs, size, removed)
+        for table in rows.tables:
+            finishes = await self._finishes(table)
+            if finishes is not None:
+                (final if table.round > rounds else played).append(finishes)
+        players = [p.user_id for p in rows.players]
+        removed = {p.user_id for p in rows.players if p.removed}
+        if event.options.get("duplicate"):
+            scored = await self._score_duplicate(rows, players, played, removed)
+        else:
+            sit_outs = [user for _, user in rows.sit_outs]
+            size = int(event.options.get("table_size", 4))
+            scored = Scored(tuple(standings(players, played, sit_outs, size, removed)))
         if final:
-            ordered = with_final(ordered, final[0])
+            scored = replace(scored, standings=tuple(with_final(scored.standings, final[0])))
+        return scored
+
+    async def _score_duplicate(
+        self,
+        rows: EventRows,
+        players: list[int],
+        played: list[list[Finish]],
+        removed: Collection[int],
+    ) -> Scored:
+        """Matchpoints of every round whose tables have all ended (a round still playing
+        counts for nothing yet: its comparisons would tell of tables still to finish)."""
+        event = rows.event
+        rounds = int(event.options.get("rounds", 1))
+        deals = self._deals(event)
+        points: dict[int, Fraction] = dict.fromkeys(players, Fraction(0))
+        totals: dict[int, int] = dict.fromkeys(players, 0)
+        count: dict[int, int] = dict.fromkeys(players, 0)
+        for finishes in played:
+            for finish in finishes:
+                if finish.player in totals:
+                    totals[finish.player] += finish.total
+                    count[finish.player] += 1
+        comparisons: dict[int, list[Comparison]] = {}
+        by_round: dict[int, dict[int, Fraction]] = {}
+        for number in sorted({t.round for t in rows.tables if t.round <= rounds}):
+            tables = [t for t in rows.tables if t.round == number]
+            if not all(t.is_over for t in tables):
+                continue
+            found = [d for d in [await self._table_deals(t) for t in tables] if d is not None]
+            comparisons[number] = []
+            by_round[number] = {}
+            for group in groups(found):
+                comparisons[number].extend(compare(group, deals))
+                for player, earned in round_points(group, deals).items():
+                    by_round[number][player] = earned
+                    if player in points:
+                        points[player] += earned
+        ordered = standings_from_points(players, points, totals, count, removed)
+        return Scored(tuple(ordered), comparisons, by_round)
+
+    async def _table_deals(self, table: EventTable) -> TableDeals | None:
+        """A table's seats and score sheet as its stored game left them (a computer's seat
+        as 0); ``None`` for a table never started."""
+        if table.table_id is None:
+            return None
+        known = self._sheets.get(table.table_id)
+        if known is not None:
+            return known
+        record = await self.store.get_table(table.table_id)
+        if record is None or record.state is None:
+            return None
+        game = Game.from_json(record.state)
+        deals = TableDeals(
+            table=table.table_id,
+            players=tuple(0 if seat.is_computer else seat.user_id for seat in record.seats),
+            sheet=tuple(tuple(row) for row in game.score_sheet),
+        )
+        self._sheets[table.table_id] = deals
+        return deals
+
+    @staticmethod
+    def _draw(rows: EventRows, scored: Scored) -> EventView:
+        """The event message's view of ``rows`` as scored."""
+        event = rows.event
+        ordered = scored.standings
+        last = max(scored.comparisons, default=0)
         return EventView(
             event=event,
-            names={p.user_id: p.name for p in players},
-            tables=tuple(tables),
-            standings=tuple(ordered),
+            names={p.user_id: p.name for p in rows.players},
+            tables=rows.tables,
+            standings=ordered,
             winners=tuple(winners(ordered)) if event.status == "finished" else (),
+            best=best(scored.comparisons[last]) if last else None,
+            best_round=last,
         )
 
     async def _event(self, event_id: int) -> EventRecord:
@@ -440,12 +757,24 @@ class EventRunner:
             raise UserError("That event no longer exists.", code="event.gone")
         return event
 
-    async def _active(self, event: EventRecord) -> list[int]:
-        return [p.user_id for p in await self.store.event_players(event.id) if not p.removed]
-
     async def _by_rating(self, event: EventRecord, players: list[int]) -> list[int]:
         """Best rated first; players without a rating after them, in sign-up order."""
         board = await self.store.leaderboard(event.guild_id, limit=10_000)
         rating = {row.user_id: row.rating for row in board}
         rated = sorted((p for p in players if p in rating), key=lambda p: -rating[p])
         return [*rated, *(p for p in players if p not in rating)]
+
+
+def _dealt_of(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:
+    dealt = (event.options.get("dealt") or {}).get(str(table.round)) or {}
+    pair = dealt.get(str(len(table.players) + table.computers))
+    if pair is None:
+        return None
+    return bytes.fromhex(str(pair[0])), int(pair[1])
+
+
+def number_text(value: Fraction) -> str:
+    """A score or an average as players read it: whole numbers bare, else one decimal."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.1f}"

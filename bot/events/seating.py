@@ -151,6 +151,17 @@ def with_computers(order: Sequence[int], size: int, *, full: bool = False) -> Ro
     return RoundSeating(tables=tuple(tables), sitting_out=(), computers=tuple(filled))
 
 
+def mixed(order: Sequence[int], size: int) -> list[int]:
+    """``order`` (best first) rearranged so that cutting it into tables of ``size`` in order
+    seats one player of each band of the standings at every table: with ``T`` tables, table
+    ``k`` gets places ``k``, ``k + T``, ``k + 2T``... A duplicate round compares each player
+    with the same seat at the other tables, which is fair only if every table faces a like
+    field; tables cut strongest-first would compare a player among experts with one among
+    beginners."""
+    count = max(1, -(-len(order) // size))
+    return [order[i] for k in range(count) for i in range(k, len(order), count)]
+
+
 def final_table(order: Sequence[int], size: int) -> tuple[int, ...]:
     """The players of the final table: the top ``size`` of the standings (all if fewer)."""
     if not MIN_TABLE <= size <= MAX_TABLE:

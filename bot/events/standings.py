@@ -106,8 +106,26 @@ def standings(
     for player in sit_outs:
         if player in points:
             points[player] += sit_out_points(table_size)
+    return standings_from_points(points, points, total, played, removed)
+
+
+def standings_from_points(
+    players: Iterable[int],
+    points: Mapping[int, Fraction],
+    total: Mapping[int, int],
+    played: Mapping[int, int],
+    removed: Collection[int] = (),
+) -> list[Standing]:
+    """The standings of ``players`` from event points already summed (a duplicate event's
+    matchpoints, ``bot.events.duplicate``), ranked as ``standings`` ranks: points, then the
+    average game score, the ``removed`` players last."""
     return _ranked(
-        [Standing(0, p, points[p], total[p], played[p], p in removed) for p in points],
+        [
+            Standing(
+                0, p, points.get(p, Fraction(0)), total.get(p, 0), played.get(p, 0), p in removed
+            )
+            for p in players
+        ],
         lambda s: (s.removed, -s.points, _average_key(s)),
     )
 

@@ -163,7 +163,6 @@ class ShanghaiBot(commands.AutoShardedBot):
         # Events seat rounds and move on when a table ends: the runner listens like the rest.
         hall = DiscordHall(self)
         self.event_runner = EventRunner(self.store, None, hall, clock=discord_clock)
-        hall.runner = self.event_runner
         listeners: list[Listener] = [
             self.publisher,
             self.hands,

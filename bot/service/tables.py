@@ -197,9 +197,14 @@ class TableService:
         self.lobby.check_start(table_id, user_id)
 
     async def start(
-        self, table_id: int, user_id: int, *, thread_id: int | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        thread_id: int | None = None,
+        dealt: tuple[bytes, int] | None = None,
     ) -> LiveTable:
-        return await self.lobby.start(table_id, user_id, thread_id=thread_id)
+        return await self.lobby.start(table_id, user_id, thread_id=thread_id, dealt=dealt)
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         await self.lobby.set_message(table_id, message_id)

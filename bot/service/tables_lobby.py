@@ -182,19 +182,29 @@ class Lobby:
         lobby.players_to_start(self.tables.find(table_id), user_id)
 
     async def start(
-        self, table_id: int, user_id: int, *, thread_id: int | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        thread_id: int | None = None,
+        dealt: tuple[bytes, int] | None = None,
     ) -> LiveTable:
         """Deal the first hand; host only, with enough players. With ``thread_id`` the game
-        is played in that thread, made from the lobby message (``move_to_thread``)."""
+        is played in that thread, made from the lobby message (``move_to_thread``). With
+        ``dealt`` (a game secret and the seed that picks the first dealer) the game is dealt
+        exactly as every other table given the same pair with as many seats (a duplicate
+        event's round)."""
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
             players = lobby.players_to_start(table, user_id)
             if thread_id is not None:
                 await self.committer.save_thread(table, thread_id)
-            seed = self._table_seed(table)
-            game = Game.new(
-                players, rules_for(dict(table.record.options)), seed, secret=self._secret(seed)
-            )
+            if dealt is None:
+                seed = self._table_seed(table)
+                secret = self._secret(seed)
+            else:
+                secret, seed = dealt
+            game = Game.new(players, rules_for(dict(table.record.options)), seed, secret=secret)
             now = self.clock()
             buy_seconds, turn_seconds = self.settings.table_seconds(table)
             buy_deadline = now + buy_seconds if game.buy_window_open else None

@@ -124,6 +124,12 @@ async def replay_message(
             value=revealed_lines(step.revealed, names),
             inline=False,
         )
+    if replay.same_deals:
+        embed.add_field(
+            name=t("replay.same_deals", language),
+            value=" · ".join(f"#{other}" for other in replay.same_deals)[:1024],
+            inline=False,
+        )
     embed.set_footer(text=deal_label(view, language))
     # The uploaded form (lossless WebP, kept by its drawing's key), as TABLE_FILE names it.
     data = await table_image(view, names, language=language, four_colour=replay.four_colour)
@@ -166,6 +172,9 @@ def _controls(replay: GameReplay, index: int, language: Language) -> discord.ui.
     view.add_item(ReplayButton(table, index, "hand", label=t("replay.my_hand", language), row=2))
     view.add_item(ReplayButton(table, index, "notes", label=t("replay.my_notes", language), row=2))
     view.add_item(ReplayButton(table, index, "file", label=t("replay.download", language), row=2))
+    # The same deals at the other tables of a duplicate round, one click each.
+    for other in replay.same_deals[:5]:
+        view.add_item(ReplayButton(other, 0, "open", label=f"#{other}", emoji="🎞️", row=3))
     return view
 
 

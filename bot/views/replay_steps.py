@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.ground.errors import UserError
 from bot.i18n import Language, table_language
@@ -32,6 +32,16 @@ from engine.view import PlayerView
 #: How many replays one process keeps (a 4-seat, 10-deal game of 3,300 actions keeps about
 #: 11 MB: a spectator's view and four hands per step).
 CACHE_SIZE = 8
+
+
+def round_playing() -> UserError:
+    """The refusal of a game whose duplicate round other tables are still playing: its
+    cards are theirs too, so nothing of it shows before the round's last table ends."""
+    return UserError(
+        "Other tables of this event are still playing the same deals: this game is shown "
+        "when the round's last table ends.",
+        code="event.round_playing",
+    )
 
 
 def no_such_game(table_id: int) -> UserError:
@@ -68,6 +78,8 @@ class GameReplay:
     steps: tuple[Step, ...]
     #: The step at which each deal (each attempt, a void deal's redeal too) starts.
     deal_starts: tuple[int, ...]
+    #: The other games dealt the same cards (a duplicate event's round), by number.
+    same_deals: tuple[int, ...] = ()
 
     @property
     def table_id(self) -> int:
@@ -181,11 +193,16 @@ class ReplayCache:
         table = await store.get_table(table_id)
         if table is None or table.guild_id != guild_id or table.status != "finished":
             raise no_such_game(table_id)
+        seated = await store.table_round(table_id)
+        if seated is not None and seated.hidden:
+            raise round_playing()
+        same_deals = () if seated is None else seated.same_deals()
         if before_build is not None:
             await before_build()
         try:
             record = await record_of_table(store, table_id)
-            return await asyncio.to_thread(build, table, record)
+            built = await asyncio.to_thread(build, table, record)
+            return replace(built, same_deals=same_deals)
         except ValueError:
             raise UserError(
                 f"Game #{table_id} cannot be replayed: its stored moves do not replay.",

@@ -8,7 +8,8 @@ channel, so the game-over message says they are out and this button lists them p
 Custom id ``sh:seeds:<table>``. A seed shown before its game ends would let a player predict
 the deck, so the seeds come only from the finished game's record (``record_of_table``, which
 refuses a game not over) of a table whose status is finished: a forged click on a table
-still playing is refused.
+still playing is refused, and so is one of a duplicate event's round that other tables are
+still playing (the same seeds deal their cards).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bot.interactions.controls import Control
 from bot.interactions.ids import parse_id
 from bot.service.results import record_of_table
 from bot.views.replay_notes import show_embed
-from bot.views.replay_steps import no_such_game
+from bot.views.replay_steps import no_such_game, round_playing
 from engine.shuffle import commitment
 
 SEEDS_BUTTON_TEMPLATE = r"sh:seeds:(?P<table>[0-9]{1,19})"
@@ -75,6 +76,9 @@ async def finished_seeds(interaction: discord.Interaction[Any], table_id: int) -
     )
     if table.status != "finished":
         raise not_yet
+    seated = await store.table_round(table_id)
+    if seated is not None and seated.hidden:
+        raise round_playing()
     try:
         record = await record_of_table(store, table_id)
     except ValueError:  # a table closed before its game ended: the seeds stay secret

@@ -21,13 +21,15 @@ class FakeHall:
     def __init__(self) -> None:
         self.threads = 5000
         self.shown = 0
+        self.last: Any = None
 
-    async def open_thread(self, event: Any, name: str) -> int:
+    async def open_thread(self, event: Any, name: str, members: Any = ()) -> int:
         self.threads += 1
         return self.threads
 
-    async def show(self, event_id: int) -> None:
+    async def show(self, view: Any) -> None:
         self.shown += 1
+        self.last = view
 
 
 class FakeService:
@@ -48,7 +50,7 @@ class FakeService:
     async def join(self, table_id: int, user_id: int, name: str) -> None:
         self.seats[table_id].append(Seat(user_id, name))
 
-    async def start(self, table_id: int, user_id: int) -> None:
+    async def start(self, table_id: int, user_id: int, dealt: Any = None) -> None:
         await self.store.start_game(table_id, self.seats[table_id], "{}", None, None)
 
 
@@ -189,5 +191,50 @@ async def test_a_removed_player_does_not_win_though_they_scored_best(tmp_path: P
         winner_line = text.splitlines()[-1]
         assert winner_line == f"🏆 **P{runner_up}** wins the event. Congratulations!"
         assert f"P{runner_up}" in winner_line and f"P{best}" not in winner_line
+    finally:
+        await store.close()
+
+
+async def test_a_table_closing_reads_the_events_rows_once_and_shows_what_it_computed(
+    tmp_path: Path,
+) -> None:
+    store = await SqliteStore.open(tmp_path / "db.sqlite3")
+    hall = FakeHall()
+    runner = EventRunner(store, FakeService(store), hall)  # type: ignore[arg-type]
+    try:
+        event = await store.create_event(1, 10, 99, "Night", {"table_size": 5, "rounds": 2})
+        for user in range(1, 14):
+            await store.sign_up(event.id, user, f"P{user}", limit=100)
+        await runner.start(event.id, 99)
+        round_one = await store.event_tables(event.id)
+        calls: dict[str, int] = {}
+        for name in ("event_tables", "event_players", "event_sit_outs", "get_event"):
+            original = getattr(store, name)
+
+            def counted(*args: Any, _name: str = name, _original: Any = original) -> Any:
+                calls[_name] = calls.get(_name, 0) + 1
+                return _original(*args)
+
+            setattr(store, name, counted)
+        shown = hall.shown
+        # Each table closing is one step; the last seats round 2 and opens it in that step.
+        for table in round_one:
+            assert table.table_id is not None
+            rows = [
+                ResultRow(user, f"P{user}", seat, 10 * seat, seat == 0, place=seat + 1)
+                for seat, user in enumerate(table.players)
+            ]
+            await store.finish_game(table.table_id, 0, "{}", rows)
+            await runner.on_table_closed(table.table_id)
+        assert (await store.get_event(event.id)).round == 2
+        tables = len(round_one)
+        assert calls["event_tables"] == tables
+        assert calls["event_players"] == tables
+        assert calls["event_sit_outs"] == tables
+        assert calls["get_event"] == tables + 1  # the last step, and the line above
+        assert hall.shown - shown == tables
+        # The view the hall was handed last is the one the step computed: round 2 open.
+        assert hall.last is not None and hall.last.event.round == 2
+        assert {t.table_status for t in hall.last.tables if t.round == 2} == {"playing"}
     finally:
         await store.close()

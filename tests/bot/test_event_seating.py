@@ -13,6 +13,7 @@ from bot.events.seating import (
     MIN_TABLE,
     SeatingError,
     final_table,
+    mixed,
     seat_round,
     table_sizes,
 )
@@ -171,3 +172,11 @@ def test_nobody_to_seat_or_too_few_without_computers_is_refused() -> None:
         seat_round([], 4, computers=True)
     with pytest.raises(SeatingError):
         seat_round([1, 2], 4)  # without computers two cannot make a table
+
+
+def test_a_mixed_order_seats_one_player_of_each_band_at_every_table() -> None:
+    order = list(range(1, 14))  # thirteen, best first, at tables of four
+    seating = seat_round(mixed(order, 4), 4, computers=True, full=True)
+    assert seating.tables == ((1, 5, 9, 13), (2, 6, 10), (3, 7, 11), (4, 8, 12))
+    assert seating.computers == (0, 1, 1, 1)
+    assert mixed([7, 3, 5], 4) == [7, 3, 5]

@@ -108,3 +108,39 @@ async def test_computer_seats_finishes_and_options_are_kept(store: Store) -> Non
     again = await store.get_event(event.id)
     assert again is not None
     assert again.options["start_waiting"] is True and again.options["starts_at"] == 1000
+
+
+async def test_a_duplicate_rounds_games_stay_hidden_until_its_last_table_ends(
+    store: Store,
+) -> None:
+    event = await store.create_event(1, 10, 99, "Friday", {**OPTIONS, "duplicate": True})
+    for user in range(101, 108):
+        await store.sign_up(event.id, user, f"P{user}", limit=10)
+    assert await store.seat_round(event.id, 1, [[101, 102, 103, 104], [105, 106, 107]], [], [0, 1])
+    ids = []
+    for position, people in enumerate(([101, 102, 103, 104], [105, 106, 107])):
+        seats = [Seat(user, f"P{user}") for user in people]
+        table = await store.create_table(1, 20 + position, "shanghai", people[0], seats, {})
+        await store.set_event_table(event.id, 1, position, table.id)
+        await store.start_game(table.id, seats, "{}", None, None)
+        ids.append(table.id)
+    first = await store.table_round(ids[0])
+    assert first is not None and first.duplicate and first.round == 1
+    assert first.tables == ((ids[0], "playing", 4), (ids[1], "playing", 4))
+    assert first.same_deals() == (ids[1],) and first.hidden
+    await store.end_table(ids[0])  # over, but the other table plays on: still hidden
+    assert (await store.table_round(ids[0])).hidden  # type: ignore[union-attr]
+    await store.end_table(ids[1])
+    assert not (await store.table_round(ids[0])).hidden  # type: ignore[union-attr]
+    assert await store.table_round(999_999) is None
+    # An ordinary event's games are never held back, and name no other game.
+    plain = await store.create_event(1, 11, 99, "Plain", OPTIONS)
+    for user in (201, 202, 203):
+        await store.sign_up(plain.id, user, f"P{user}", limit=10)
+    assert await store.seat_round(plain.id, 1, [[201, 202, 203]], [])
+    seats = [Seat(user, f"P{user}") for user in (201, 202, 203)]
+    table = await store.create_table(1, 30, "shanghai", 201, seats, {})
+    await store.set_event_table(plain.id, 1, 0, table.id)
+    await store.start_game(table.id, seats, "{}", None, None)
+    found = await store.table_round(table.id)
+    assert found is not None and not found.hidden and found.same_deals() == ()
