@@ -148,7 +148,7 @@ class Publisher(Placement):
         if quiet_restart:
             ping = self._untold(table)
         untold = table.untold_turn
-        if untold is None and is_relaxed(table.record.options):
+        if ping is not None and untold is None and is_relaxed(table.record.options):
             ping = None  # this turn's person was told already (before a restart, say)
         # No ping for a present person: their open hand shows the turn, so they are told.
         followed = self.ping_turns and change.new_turn and ping is None
