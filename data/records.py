@@ -108,6 +108,10 @@ class AwayState:
     #: At a relaxed table, the most cards a deal the seat's standing buy order buys (-1: as
     #: many as the rules allow).
     buy_limit: int = -1
+    #: At a relaxed table: the turn deadline whose turn-start notice this seat's person got
+    #: (posted, sent, or seen in their open hand). A turn whose deadline is saved and not yet
+    #: here is a notice due, so a restart between the turn's commit and the notice sends it.
+    told: float = 0.0
 
     def stored(self, *, held: str, buy: str, removed_as: int | None = None) -> AwayState:
         """This record with what the table keeps beside it: the seat's held draw and buy
@@ -127,6 +131,7 @@ class AwayState:
             dm=self.dm,
             acted=self.acted,
             buy_limit=self.buy_limit,
+            told=self.told,
         )
 
     def counted(self, *, by_bot: bool, at: float | None = None) -> AwayState:
@@ -144,6 +149,7 @@ class AwayState:
             dm=self.dm,
             acted=self.acted if at is None else at,
             buy_limit=self.buy_limit,
+            told=self.told,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -167,6 +173,8 @@ class AwayState:
             data["acted"] = self.acted
         if self.buy_limit >= 0:
             data["buy_limit"] = self.buy_limit
+        if self.told:
+            data["told"] = self.told
         return data
 
     @classmethod
@@ -184,7 +192,20 @@ class AwayState:
             dm=bool(obj.get("dm", False)),
             acted=float(obj.get("acted", 0.0)),
             buy_limit=int(obj.get("buy_limit", -1)),
+            told=float(obj.get("told", 0.0)),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlace:
+    """Where an open table is and when it last changed: what a process needs of a table before
+    it reads the whole row (``Store.open_places``; the bot restores its tables lazily)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    parent_channel_id: int | None
+    updated_at: float
 
 
 @dataclass(frozen=True, slots=True)

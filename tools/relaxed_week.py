@@ -21,7 +21,10 @@ It prints what the issue measures:
 - edits of a message older than an hour that keep live controls (the hot path: must be 0),
   and the strips of an old table message's controls (one per move, allowed);
 - actions lost across the restarts (the table's version before and after);
-- the most messages in the thread with live table controls at any look (must be 1).
+- the most messages in the thread with live table controls at any look (must be 1);
+- every REST request the bot made checked against Discord's OpenAPI description
+  (``tools.discord_api``: a documented route, documented top-level body keys), when the
+  description is at ``/work/shared/discord-api-spec/`` (it is not in the repository).
 
 Measured on December 6 (seed 1, 7 days at most):
 
@@ -63,6 +66,7 @@ from pydantic import SecretStr
 
 from bot import Settings, create_bot
 from tools.bench_play import TOKEN, Game, _labels
+from tools.discord_api import DEFAULT_SPEC, ApiDescription, check_requests
 
 DAY = 86_400.0
 HOUR = 3_600.0
@@ -139,6 +143,11 @@ class WeekFigures:
     most_live_tables: int = 0
     fewest_live_tables: int = 99
     sittings: int = 0
+    #: REST requests checked against Discord's API description (None: no description here),
+    #: and why each invalid one is.
+    api_checked: int | None = None
+    api_invalid: list[str] = field(default_factory=list)
+    api_library_only: int = 0
 
     @property
     def told_twice(self) -> int:
@@ -212,6 +221,9 @@ class Week(Game):
             reached = clock.elapsed
             try:
                 await self.env.advance_time(max(0.0, target - clock.elapsed))
+                # A relaxed table rests out of memory between its wakes; the week reads it
+                # where it is, as a click would bring it back.
+                await self.service.resident(self.table_id)
                 return
             except TimeoutError:
                 stuck = 0 if clock.elapsed > reached else stuck + 1
@@ -351,7 +363,17 @@ class Week(Game):
         week.computer_actions = sum(state.auto for state in stored.away)
         week.person_actions = sum(state.own for state in stored.away)
         self.check_requests()
+        self.check_against_api()
         return week
+
+    def check_against_api(self) -> None:
+        """Every request the bot made, matched to a documented route and body keys."""
+        if not DEFAULT_SPEC.exists():
+            return
+        checked = check_requests(self.env.http_requests, ApiDescription.load())
+        self.week.api_checked = checked.count
+        self.week.api_invalid = checked.invalid
+        self.week.api_library_only = checked.library_only
 
     def check_requests(self) -> None:
         """Old messages edited, and the pings and reminders of each turn start."""
@@ -418,6 +440,16 @@ def report(week: WeekFigures) -> None:
         f"messages with live controls:  {week.fewest_live_tables}-{week.most_live_tables} "
         "at any look"
     )
+    if week.api_checked is None:
+        print(f"requests against the API:     not checked ({DEFAULT_SPEC} is absent)")
+    else:
+        print(
+            f"requests against the API:     {week.api_checked} checked, "
+            f"{len(week.api_invalid)} kinds invalid (and {week.api_library_only} edits "
+            "with discord.py's own tts: false, undocumented for an edit)"
+        )
+        for reason in week.api_invalid[:20]:
+            print(f"  invalid: {reason}")
 
 
 def main() -> None:

@@ -63,6 +63,9 @@ class Outbox:
     #: The "your turn" lines for the next move of the table message, in order (one normally;
     #: more when Discord refused a move for a while: none is lost).
     pings: list[str] = field(default_factory=list)
+    #: The relaxed turns whose notice is one of ``pings``: (the line, the table, the turn's
+    #: deadline), saved as told once the line is posted.
+    told: list[tuple[str, int, float]] = field(default_factory=list)
     #: The last lines of what happened, shown in the table message's text.
     recent: list[str] = field(default_factory=list)
     #: What the table message shows now (text, embed, buttons) and its picture's digest.

@@ -141,11 +141,20 @@ class Publisher(Placement):
             box.table = table  # else its lines wait for the next change worth an edit
         box.lines.extend(lines)
         ping = self._ping_for(change)
-        # A relaxed table's people were told of their turn when it began and open their hands
-        # afresh each time they come: a restart tells nobody anything again.
+        # A relaxed table's people were told of their turn when it began (saved once the notice
+        # was out) and open their hands afresh each time they come: a restart tells only the
+        # one whose turn's notice is due and was not sent.
         quiet_restart = change.kind == "restore" and is_relaxed(table.record.options)
         if quiet_restart:
-            ping = None
+            ping = self._untold(table)
+        untold = table.untold_turn
+        if ping is not None and untold is None and is_relaxed(table.record.options):
+            ping = None  # this turn's person was told already (before a restart, say)
+        # No ping for a present person: their open hand shows the turn, so they are told.
+        followed = self.ping_turns and change.new_turn and ping is None
+        followed = followed and self._untold(table) is not None
+        if untold is not None and followed:
+            self._later(self._mark_told(table.id, untold))
         if change.kind == "restore" and not quiet_restart:  # said once, in the next post
             hands = getattr(self.bot, "hands", None)
             line = restart_line(
@@ -156,7 +165,8 @@ class Publisher(Placement):
         if ping is not None and view is not None:
             language = table_language(table.record.options)
             key = "notice.your_turn" if view.rules.game == "shanghai" else "notice.your_turn_rummy"
-            self._tell(box, table, ping, t(key, language, user=ping, deal=view.deal))
+            told = None if untold is None else (table.id, untold)
+            self._tell(box, table, ping, t(key, language, user=ping, deal=view.deal), told)
         for user, line in relaxed_notices(change):
             self._tell(box, table, user, line)
         ended = [e for e in change.events if isinstance(e, DealEnded) and e.reason != "void"]
@@ -179,16 +189,31 @@ class Publisher(Placement):
             if line is not None and table.record.parent_channel_id is not None:
                 self._later(self._tell_parent(table.record.parent_channel_id, table.id, line))
 
-    def _tell(self, box: Outbox, table: TableSnapshot, user: int | None, line: str) -> None:
+    def _tell(
+        self,
+        box: Outbox,
+        table: TableSnapshot,
+        user: int | None,
+        line: str,
+        told: tuple[int, float] | None = None,
+    ) -> None:
         """A notice for ``user`` (None: for everyone): a mention in the table's channel, or a
-        direct message for a relaxed table's person who chose that (``dm_users``)."""
+        direct message for a relaxed table's person who chose that (``dm_users``). ``told``:
+        the relaxed turn (table, deadline) the notice starts, saved as told once it is out."""
         if user is not None and user in table.dm_users:
             link = f"https://discord.com/channels/{table.record.guild_id}/{table.channel_id}"
-            self._later(self._direct(box, user, f"{line}\n{link}", line))
+            self._later(self._direct(box, user, f"{line}\n{link}", line, told))
         else:
-            box.pings.append(line)
+            self._ping(box, line, told)
 
-    async def _direct(self, box: Outbox, user_id: int, text: str, line: str) -> None:
+    def _ping(self, box: Outbox, line: str, told: tuple[int, float] | None) -> None:
+        box.pings.append(line)
+        if told is not None:
+            box.told.append((line, *told))
+
+    async def _direct(
+        self, box: Outbox, user_id: int, text: str, line: str, told: tuple[int, float] | None
+    ) -> None:
         """Send ``text`` to ``user_id`` directly; if Discord refuses (their DMs are closed),
         the notice goes to the table's channel after all."""
         try:
@@ -197,8 +222,33 @@ class Publisher(Placement):
             self.notices += 1
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
             log.info("a direct notice was refused (%s); told in the channel", type(error).__name__)
-            box.pings.append(line)
+            self._ping(box, line, told)
             self._kick(box)
+            return
+        if told is not None:
+            await self._mark_told(*told)
+
+    async def _mark_told(self, table_id: int, deadline: float) -> None:
+        """Save that a relaxed turn's person got its notice; a refused write is logged, and
+        the notice may then come again after a restart (better twice than never)."""
+        try:
+            await self.service.turn_told(table_id, deadline)
+        except Exception as error:
+            log.info(
+                "table %s: the turn's notice is not saved as sent (%s)",
+                table_id,
+                type(error).__name__,
+            )
+
+    def _untold(self, table: TableSnapshot) -> int | None:
+        """The person of the relaxed turn whose notice is due (None: none, or a computer's)."""
+        view = table.view
+        if table.untold_turn is None or view is None or table.closed:
+            return None
+        seat = view.current
+        if table.is_computer(seat) or table.is_away(seat):
+            return None
+        return int(table.record.seats[seat].user_id)
 
     def announce(self, table: TableSnapshot, line: str) -> None:
         """A line for the table's channel, posted with its next message (a thread's welcome,
@@ -452,6 +502,10 @@ class Publisher(Placement):
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
             del box.pings[: len(pings)]
+            sent = [mark for mark in box.told if mark[0] in pings]
+            box.told = [mark for mark in box.told if mark[0] not in pings]
+            for _, table_id, deadline in sent:
+                self._later(self._mark_told(table_id, deadline))
             try:  # at once when it can; else the next round retries it before anything else
                 await self._strip_old(box)
             except Exception as error:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import DEFAULT_LANGUAGE, Language, t, table_language
+from bot.i18n import DEFAULT_LANGUAGE, Language, duration, t, table_language
 from bot.i18n.terms import contract_text
 from bot.screens.text import (
     card_text,
@@ -243,8 +243,8 @@ def relaxed_notices(change: Change) -> list[tuple[int | None, str]]:
     language = table_language(table.record.options)
     if change.kind == "remind" and change.seat is not None and table.turn_deadline is not None:
         user = table.record.seats[change.seat].user_id
-        left = max(0, round((table.turn_deadline - discord.utils.utcnow().timestamp()) / 3600))
-        return [(user, t("notice.reminder", language, user=user, hours=left))]
+        left = duration(table.turn_deadline - discord.utils.utcnow().timestamp(), language)
+        return [(user, t("notice.reminder", language, user=user, duration=left))]
     opened = any(isinstance(e, (Discarded, DealStarted)) for e in change.events)
     if table.asked and opened and table.view is not None and table.view.upcard is not None:
         card = card_text(table.view.upcard)

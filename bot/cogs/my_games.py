@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.cogs.joining import JoinsShanghai
 from bot.cogs.pace import PACE_CHOICES, PACE_DESCRIPTION, TURN_HOURS_DESCRIPTION
 from bot.ground.errors import NoTable
-from bot.i18n import Language, interaction_language, t, table_language
+from bot.i18n import Language, duration, interaction_language, t, table_language
 from bot.interactions.handler import guard
 from bot.service.my_games import SeatedTable, seated_tables
 
@@ -30,13 +30,10 @@ CONTENT_LIMIT = 1990
 
 
 def time_left(seconds: float, language: Language) -> str:
-    """A turn's time left in words: hours and minutes, or minutes, or under a minute."""
-    minutes = int(seconds // 60)
-    if minutes >= 60:
-        return t("games.left_hours", language, hours=minutes // 60, minutes=minutes % 60)
-    if minutes >= 1:
-        return t("games.left_minutes", language, minutes=minutes)
-    return t("games.left_soon", language)
+    """A turn's time left in words (days and hours, hours and minutes, or minutes)."""
+    if seconds < 60:
+        return t("games.left_soon", language)
+    return t("games.left", language, duration=duration(seconds, language))
 
 
 def games_line(seated: SeatedTable, user_id: int, language: Language) -> str:

@@ -26,6 +26,7 @@ from bot.i18n.catalogue import (
     catalogue_path,
     command_text,
     decimal,
+    duration,
     percent,
     t,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "catalogue_path",
     "command_text",
     "decimal",
+    "duration",
     "interaction_language",
     "percent",
     "resolve_language",

@@ -109,6 +109,23 @@ def command_text(english: str, language: Language) -> str | None:
     return translations(language).pgettext(COMMAND_CONTEXT, english)
 
 
+def duration(seconds: float, language: Language) -> str:
+    """``seconds`` in words a person reads at a glance: days and hours from a day up, hours
+    and minutes from an hour up, minutes below (``7 days``, ``1 day 3 h``, ``2 h 5 min``), as a
+    relaxed table's waits run to days and a count of minutes would not be read."""
+    minutes = int(max(0.0, seconds) // 60)
+    days, hours, rest = minutes // 1440, minutes // 60 % 24, minutes % 60
+    if days:
+        parts = [t("duration.days", language, count=days)]
+        return " ".join([*parts, t("duration.hours", language, count=hours)] if hours else parts)
+    if minutes >= 60:
+        parts = [t("duration.hours", language, count=minutes // 60)]
+        return " ".join([*parts, t("duration.minutes", language, count=rest)] if rest else parts)
+    if minutes:
+        return t("duration.minutes", language, count=minutes)
+    return t("duration.moment", language)
+
+
 def decimal(value: float, language: Language) -> str:
     """``value`` with one decimal as ``language`` writes it (``48.5``, ``48,5``)."""
     return format_decimal(value, "0.0", locale=language)

@@ -48,7 +48,7 @@ def table_text(
     """The public table (spectator view): everything the table may know, nothing private.
     Without ``heading`` the deal and contract are left to the message's title; without
     ``seats`` the seats and melds are left to the table picture, which shows them (said once,
-    the message stays short on a phone)."""
+    the message stays short on a phone), and only who is ``away`` is said in words."""
     away_seats = set(away)
     rules = view.rules
     lines: list[str] = []
@@ -101,6 +101,11 @@ def table_text(
         else:  # no stock turned yet: nothing to count
             lines.append(t("table.piles_fresh", language, upcard=upcard, stock=view.stock_size))
     if not seats:
+        # The picture shows the seats but not who is away: the text says it, so the table
+        # knows why the computer plays their turns and that a click brings them back.
+        if not view.is_over:
+            away_text = t("table.away", language)
+            lines += [f"**{names[index]}**{away_text}" for index in sorted(away_seats)]
         return "\n".join(lines)
     lines.append("")
     lines.append(t("table.seats", language))

@@ -47,6 +47,9 @@ class TableSnapshot:
     asked: tuple[int, ...] = ()
     #: The people who want a relaxed table's notices by direct message.
     dm_users: frozenset[int] = frozenset()
+    #: At a relaxed table, the turn deadline whose start its person has not been told of yet
+    #: (None: nothing due), as saved with the turn: the publisher tells it and says so.
+    untold_turn: float | None = None
 
     @classmethod
     def of(cls, table: LiveTable, now: float, *, running: bool | None = None) -> TableSnapshot:
@@ -73,6 +76,7 @@ class TableSnapshot:
                 for seat, state in zip(table.record.seats, table.away, strict=False)
                 if state.dm
             ),
+            untold_turn=untold_turn(table),
         )
 
     @property
@@ -134,3 +138,14 @@ def asked_people(table: LiveTable, now: float) -> tuple[int, ...]:
         for seat in undecided(table.window, game, table.is_away, now=now)
         if not seats[seat].is_computer
     )
+
+
+def untold_turn(table: LiveTable) -> float | None:
+    """The deadline of a relaxed turn whose person was not told it began (None: none due)."""
+    game, deadline = table.game, table.turn_deadline
+    if game is None or deadline is None or game.is_over or not is_relaxed(table.record.options):
+        return None
+    seat = game.current
+    if seat >= len(table.away) or table.is_computer(seat) or table.away[seat].away:
+        return None
+    return None if table.away[seat].told == deadline else deadline

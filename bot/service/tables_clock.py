@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from bot.ground.errors import NotHost
 from bot.ground.logs import at_table
-from bot.i18n import t, table_language
+from bot.i18n import duration, t, table_language
 from bot.service import nudges, relaxed
 from bot.service.buy_window import (
     computer_buyers,
@@ -63,6 +63,15 @@ class TableClock:
         self.clock = clock
         self.settings = settings
 
+    async def turn_told(self, table_id: int, deadline: float) -> bool:
+        """The person of a relaxed turn (the one ending at ``deadline``) got its notice: saved,
+        so a restart does not tell them again. False: the table or that turn is over."""
+        table = self.tables.by_id.get(table_id)
+        if table is None or table.closed:
+            return False
+        async with table.held():
+            return await self.committer.mark_told(table, deadline)
+
     async def run_due(self, table_id: int) -> None:
         """Do now whatever the table's deadlines ask for at ``clock()`` (tests, benchmarks)."""
         table = self.tables.find(table_id)
@@ -80,8 +89,8 @@ class TableClock:
             language = table_language(table.record.options)
             if due.kind == "lobby_expired":
                 lobby = lobby_seconds(table.record.options, self.settings.lobby_seconds)
-                minutes = round(lobby / 60)
-                await self.lobby.expire(table, t("notice.lobby_expired", language, minutes=minutes))
+                waited = duration(lobby, language)
+                await self.lobby.expire(table, t("notice.lobby_expired", language, duration=waited))
             elif due.kind == "idle_expired" and is_relaxed(table.record.options):
                 await relaxed.end_as_it_stands(table, self.committer.store)
                 self.committer.forget(table)

@@ -310,6 +310,20 @@ class Committer:
             table.go_back(memento, game_moved=False)
             raise
 
+    async def mark_told(self, table: LiveTable, deadline: float) -> bool:
+        """Save that the person of the relaxed turn ending at ``deadline`` was told it began,
+        once the notice is out; False when that turn is over already (nothing to mark)."""
+        game = table.game
+        if game is None or table.closed or table.turn_deadline != deadline:
+            return False
+        seat = game.current
+        if table.away[seat].told == deadline:
+            return False
+        memento = table.memento()
+        table.away[seat] = replace(table.away[seat], told=deadline)
+        await self.write_away(table, memento)
+        return True
+
     # -- the buy window and the held draw ---------------------------------------------------------
 
     async def hold(
@@ -448,10 +462,15 @@ class Committer:
 
     async def end_unreadable(self, record: TableRecord) -> None:
         """End a stored table whose row cannot be read back (``restore.revive`` said why)."""
+        await self.end_unread(record.id)
+
+    async def end_unread(self, table_id: int) -> None:
+        """End the stored table ``table_id``, whose row cannot be read back (the reason is
+        logged where it was found): no results, its channel free."""
         try:
-            await self.store.end_table(record.id)
+            await self.store.end_table(table_id)
         except Exception as error:
-            log.error("table %s could not be ended either (%s)", record.id, type(error).__name__)
+            log.error("table %s could not be ended either (%s)", table_id, type(error).__name__)
 
     def forget(self, table: LiveTable) -> None:
         """A closed table: out of the open tables, its timer and its held draw called off."""

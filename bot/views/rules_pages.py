@@ -8,21 +8,20 @@ same for everyone and depend on nothing stored, so a click after a restart works
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
 from bot.i18n import Language, interaction_language, t
 from bot.interactions import answers
-from bot.interactions.handler import guard
+from bot.interactions.controls import Control
 from bot.screens.rules_pages import RULES_PAGES, rules_page
 
 RULES_BUTTON_TEMPLATE = r"sh:rules:(?P<how>open|go):(?P<page>[0-9]{1,2})"
 
 
-class RulesPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_BUTTON_TEMPLATE
-):
+class RulesPageButton(Control[discord.ui.Button[Any]], template=RULES_BUTTON_TEMPLATE):
     """Shows one page of the full rules, privately."""
 
     def __init__(
@@ -47,20 +46,17 @@ class RulesPageButton(
         self.page = page
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> RulesPageButton:
+    def from_match(cls, match: re.Match[str]) -> RulesPageButton:
         return cls(match["how"], int(match["page"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with guard(interaction):
-            language = interaction_language(interaction)
-            page = max(0, min(self.page, len(RULES_PAGES) - 1))
-            text, view = rules_page(page, language), pages_view(page, language)
-            if self.how == "open":
-                await answers.show(interaction, text, view=view)
-            else:
-                await answers.update(interaction, text, view=view)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        language = interaction_language(interaction)
+        page = max(0, min(self.page, len(RULES_PAGES) - 1))
+        text, view = rules_page(page, language), pages_view(page, language)
+        if self.how == "open":
+            await answers.show(interaction, text, view=view)
+        else:
+            await answers.update(interaction, text, view=view)
 
 
 def full_rules_view(language: Language) -> discord.ui.View:

@@ -25,7 +25,7 @@ import simcord
 from bot import Settings, create_bot
 from bot.process.lifecycle import serve
 
-from .helpers import World, button_labels, container_text, gallery_urls
+from .helpers import World, button_labels, container_text, gallery_alts, gallery_urls
 
 TOKEN = "x" * 24 + ".abcdef." + "y" * 27
 
@@ -44,6 +44,7 @@ def snapshot(world: World) -> dict[str, Any]:
         "labels": button_labels(message),
         "words": container_text(message),
         "gallery": gallery_urls(message),
+        "alts": gallery_alts(message),
         "texts": [text for m in world.channel.history() if (text := news(m))],
     }
 

@@ -103,7 +103,14 @@ async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyP
     )
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
-        channel_id=9, record=record, names=[], view=None, playing=False, closed=False, asked=()
+        channel_id=9,
+        record=record,
+        names=[],
+        view=None,
+        playing=False,
+        closed=False,
+        asked=(),
+        untold_turn=None,
     )  # the table is still open
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
@@ -150,6 +157,7 @@ async def test_a_table_whose_people_all_follow_their_hands_is_redrawn_less_often
         is_computer=lambda seat: seat == 2,
         is_away=lambda seat: False,
         asked=(),
+        untold_turn=None,
     )
 
     async def changes(count: int) -> None:

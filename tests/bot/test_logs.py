@@ -15,7 +15,7 @@ import simcord
 from bot.ground import logs
 
 from .conftest import TOKEN
-from .helpers import discard_id, open_hand, open_table, start
+from .helpers import discard_id, open_hand, open_table, start, text_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -84,7 +84,8 @@ async def test_a_whole_game_logs_its_start_and_end_and_no_secret(
     leaked = sorted(card for card in held if re.search(rf"(?<![\w#]){card}(?!\w)", text))
     assert leaked == [], f"cards in the log: {leaked}"
     assert TOKEN not in text and TOKEN.split(".")[0] not in text
-    posted = [m.content for m in world.channel.history() if m.content]
+    # The channel's words are in its messages' text displays (Components V2), not content.
+    posted = [text_of(m) for m in world.channel.history()]
     lines = {line.strip() for content in posted for line in content.splitlines()}
     lines = {line for line in lines if len(line) >= 12}
     assert lines, "the channel showed no text to look for"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import LANGUAGES, Language, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, t
 from bot.screens import draw_hand, render_score_sheet, render_table
 from bot.screens._draw import (
     CAP_HEIGHT,
@@ -48,16 +48,19 @@ from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
 from bot.screens.sheet_text import TEXT_WIDTH as SHEET_TEXT_WIDTH
 from bot.screens.sheet_text import visible
 from bot.screens.table_picture import (
+    COMPACT_HEIGHTS,
     MIN_GLYPH,
     PHONE_WIDTH,
     SIZE,
     Box,
     PlacedMeld,
     TableLayout,
+    layout_at,
     layout_table,
     short_name,
 )
 from bot.screens.table_picture.measures import BAR, OUTER, px
+from bot.screens.table_picture.names import cut_names
 from bot.screens.text import score_sheet_text
 from engine import parse_cards
 from engine.cards import Card
@@ -105,7 +108,7 @@ def drawing(monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
 
     def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kw: Any) -> Any:
         face = kw.get("font")
-        if isinstance(face, ImageFont.FreeTypeFont) and self.im.size == (SIZE, SIZE):
+        if isinstance(face, ImageFont.FreeTypeFont) and self.im.size[0] == SIZE:
             left, top, right, bottom = face.getbbox(str(text), anchor=kw.get("anchor"))
             x, y = xy
             drawn.append(
@@ -131,14 +134,36 @@ def tiles(layout: TableLayout) -> Iterator[tuple[Box, Box]]:
 # -- the shape ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("compact", [False, True])
-def test_the_table_keeps_one_square_shape_for_every_number_of_seats(compact: bool) -> None:
-    sizes = {
-        Image.open(io.BytesIO(render_table(table_view(n), compact=compact))).size for n in SEATS
-    }
+def test_the_full_table_keeps_one_square_shape_for_every_number_of_seats() -> None:
+    sizes = {Image.open(io.BytesIO(render_table(table_view(n)))).size for n in SEATS}
     assert sizes == {(SIZE, SIZE)}
     # Scaled to a phone it stays inside Discord's 300 px tall frame too.
-    assert scaled(render_table(table_view(8), compact=compact)).size == (300, 300)
+    assert scaled(render_table(table_view(8))).size == (300, 300)
+
+
+@pytest.mark.parametrize("players", SEATS)
+def test_the_table_message_picture_stands_as_low_as_its_cards_allow(players: int) -> None:
+    """The compact picture (the table message's, read on a phone) is ``SIZE`` wide and the
+    shortest of ``COMPACT_HEIGHTS`` that shows every card at the legible size with no name
+    cut shorter than in the square: an empty table of up to four seats the shortest; a
+    crowded one, which summarises, the square."""
+    for view in (table_view(players), replace(table_view(players), melds=())):
+        layout = layout_table(view, compact=True)
+        image = Image.open(io.BytesIO(render_table(view, compact=True)))
+        assert image.size == (SIZE, layout.height)
+        assert layout.height in COMPACT_HEIGHTS
+        assert layout.whole or layout.height == SIZE
+        square = cut_names(
+            view, layout_at(view, SIZE, True, DEFAULT_LANGUAGE).scale, DEFAULT_LANGUAGE
+        )
+        for height in (h for h in COMPACT_HEIGHTS if h < layout.height):
+            shorter = layout_at(view, height, True, DEFAULT_LANGUAGE)
+            assert not shorter.whole or cut_names(view, shorter.scale, DEFAULT_LANGUAGE) > square
+    if players <= 4:
+        empty = replace(table_view(players), melds=())
+        assert layout_table(empty, compact=True).height == min(COMPACT_HEIGHTS)
+    assert layout_table(crowded(next(iter(CROWDED))), compact=True).height == SIZE
+    assert scaled(render_table(table_view(players), compact=True)).size[1] <= 300
 
 
 # -- glyph heights at 300 px wide ------------------------------------------------------------
@@ -155,12 +180,12 @@ def test_every_text_rank_and_suit_is_at_least_8_px_tall_at_300_px(
     drawn = drawing(monkeypatch)
     view = long_named(players)
     render_table(view, compact=compact, language=language)
-    layout = layout_table(view, compact=compact)
+    layout = layout_table(view, compact=compact, language=language)
     assert drawn
     for text in drawn:
         assert at_phone(text.size * CAP_HEIGHT) >= MIN_GLYPH, text
         left, top, right, bottom = text.box
-        assert left >= 0 and top >= 0 and right <= SIZE and bottom <= SIZE, text
+        assert left >= 0 and top >= 0 and right <= SIZE and bottom <= layout.height, text
     tile = layout.scale.tile
     assert at_phone(tile.rank_cap) >= MIN_GLYPH
     assert at_phone(tile.suit_height) >= MIN_GLYPH
@@ -260,7 +285,7 @@ def test_names_and_labels_fit_whole(
     drawn = drawing(monkeypatch)
     view = long_named(players)
     render_table(view, compact=compact, language=language)
-    layout = layout_table(view, compact=compact)
+    layout = layout_table(view, compact=compact, language=language)
     texts = [text.text for text in drawn]
     for seat in view.seats:
         first, *rest = seat.player.split()
@@ -650,7 +675,10 @@ def test_fewer_crowded_seats_keep_the_legible_size(seats: int, compact: bool) ->
         view = crowded(name, seats=seats)
         layout = layout_table(view, compact=compact)
         assert layout.scale.factor >= 1 and len(layout.rows) == seats, name
-        assert Image.open(io.BytesIO(render_table(view, compact=compact))).size == (SIZE, SIZE)
+        assert Image.open(io.BytesIO(render_table(view, compact=compact))).size == (
+            SIZE,
+            layout.height,
+        )
 
 
 @pytest.mark.parametrize("compact", [False, True])

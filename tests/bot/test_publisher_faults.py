@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -14,6 +15,7 @@ import simcord
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
+from bot.i18n import t
 from bot.views.table import render_table
 
 from .helpers import (
@@ -21,6 +23,7 @@ from .helpers import (
     container_text,
     custom_ids,
     discard_id,
+    gallery_alts,
     open_hand,
     open_table,
     start,
@@ -49,13 +52,17 @@ async def play_a_turn(world: World) -> Any:
     return world.current()
 
 
-def shown(world: World) -> str | None:
-    return container_text(world.message())
+def shown(world: World) -> tuple[str | None, list[str]]:
+    """The table message's text and what its picture says in words (the seats, the melds)."""
+    message = world.message()
+    return container_text(message), gallery_alts(message)
 
 
-def expected(world: World) -> str | None:
-    layout = render_table(world.service.public(world.table.id))
-    return container_text(layout.to_components())
+def expected(world: World) -> tuple[str | None, list[str]]:
+    """The table message as the publisher draws the table now, with its picture attached."""
+    alt = t("picture.alt_table", "en")
+    layout = render_table(world.service.public(world.table.id), picture=alt).to_components()
+    return container_text(layout), gallery_alts(SimpleNamespace(components=layout))
 
 
 async def test_a_failed_edit_and_ping_are_retried_in_order(env: simcord.Env) -> None:

@@ -41,30 +41,36 @@ async def test_one_reminder_a_turn_even_across_restarts(
 ) -> None:
     world = await relaxed_table(env)
     player = world.current()
-    deadline = world.table.turn_deadline
+    table_id, deadline = world.table.id, world.table.turn_deadline
     await env.advance_time(5 * HOUR)  # the reminder comes with a quarter of the turn left
     assert reminders(world, player.id) == 0
     await env.restart_bot(make_bot())
     await env.advance_time(1.5 * HOUR)
     assert reminders(world, player.id) == 1
-    stored = await env.bot.store.get_table(world.table.id)
-    assert stored.away[world.table.game.current].reminded == deadline
+    assert posted_with(env, "about 2 h left before the computer plays it") == 1
+    # Between its wakes the table waits out of memory: read it where it is.
+    live = await env.bot.service.resident(table_id)
+    stored = await env.bot.store.get_table(table_id)
+    assert stored.away[live.game.current].reminded == deadline
     await env.restart_bot(make_bot())
     await env.advance_time(1 * HOUR)
     assert reminders(world, player.id) == 1  # not again after the restart
-    assert world.table.turn_deadline == deadline  # still the same turn
+    live = await env.bot.service.resident(table_id)
+    assert live.turn_deadline == deadline  # still the same turn
 
 
 @pytest.mark.simcord(settle_timeout=10)  # each timeout draws the table's picture
 async def test_two_missed_turns_and_the_computer_plays_the_seat(env: Any) -> None:
     world = await relaxed_table(env, hours=1)
-    table = world.table
-    first = table.seat_of(world.current().id)
+    service, table_id = env.bot.service, world.table.id
+    first = world.table.seat_of(world.current().id)
     second = 1 - first
     await env.advance_time(HOUR + 60)  # the first misses a turn: played for them, not away
+    table = await service.resident(table_id)  # out of memory between its wakes
     assert table.away[first].timeouts == 1 and not table.is_away(first)
     await env.advance_time(HOUR + 60)  # the second misses one
     await env.advance_time(HOUR + 60)  # the first misses a second in a row: away now
+    table = await service.resident(table_id)
     assert table.is_away(first) and not table.is_away(second)
 
 
@@ -132,3 +138,60 @@ async def test_the_seven_days_count_from_a_persons_move_across_restarts(
     await env.advance_time(0.6 * 24 * HOUR)
     stored = await env.bot.store.get_table(table_id)
     assert stored.status == "ended"
+
+
+def turn_pings_since(env: Any, start: int, user_id: int) -> int:
+    return sum(
+        1
+        for entry in env.http_requests[start:]
+        if entry.method == "POST"
+        and entry.path.endswith("/messages")
+        and f"<@{user_id}>, your turn" in repr(entry.json)
+    )
+
+
+async def test_a_turns_notice_lost_to_a_crash_is_sent_after_the_restart_once(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env)
+    first = world.current()
+    # The process goes down right after the commit that starts the next turn, before its
+    # notice is out: here its publisher sends no turn's notice, then it restarts.
+    env.bot.publisher.ping_turns = False
+    since = len(env.http_requests)
+    await env.advance_time(8 * HOUR + 60)  # the turn times out and the next one begins
+    second = world.current()
+    assert second.id != first.id
+    assert turn_pings_since(env, since, second.id) == 0
+    deadline = world.table.turn_deadline
+    stored = await env.bot.store.get_table(world.table.id)
+    assert stored.away[world.table.game.current].told != deadline  # due, not sent
+    await env.restart_bot(make_bot())
+    await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 1  # told after the restart
+    stored = await env.bot.store.get_table(world.table.id)
+    assert stored.away[world.table.game.current].told == deadline
+    since = len(env.http_requests)
+    await env.restart_bot(make_bot())  # a normal restart does not tell it again
+    await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 0
+    assert world.table.turn_deadline == deadline
+
+
+async def test_a_turns_notice_is_told_once_across_normal_restarts(
+    env: Any, make_bot: Callable[[], Any]
+) -> None:
+    world = await relaxed_table(env)
+    first = world.current()
+    since = len(env.http_requests)
+    await env.advance_time(8 * HOUR + 60)  # the turn times out and the next one begins
+    second = world.current()
+    assert second.id != first.id
+    await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 1
+    stored = await env.bot.store.get_table(world.table.id)
+    assert stored.away[world.table.game.current].told == world.table.turn_deadline
+    for _ in range(2):
+        await env.restart_bot(make_bot())
+        await env.advance_time(60)
+    assert turn_pings_since(env, since, second.id) == 1

@@ -10,6 +10,7 @@ import discord
 import pytest
 import simcord
 
+from bot.i18n import duration
 from bot.service import pace
 from bot.service.restore import table_seconds
 
@@ -105,6 +106,29 @@ async def test_a_standing_order_answers_at_once(env: Any) -> None:
 async def test_a_relaxed_lobby_waits_days_for_its_people(env: Any) -> None:
     world = await open_table(env, 1, pace="relaxed")
     await env.advance_time(2 * 3600)  # a live lobby would have expired after 30 minutes
-    assert world.table is not None and world.table.record.is_open
+    lobby = await world.service.resident_in(world.channel.id)  # out of memory meanwhile
+    assert lobby is not None and lobby.record.is_open
     await env.advance_time(7 * 24 * 3600)
     assert world.table is None
+    said = [repr(entry.json) for entry in env.http_requests if entry.method in ("POST", "PATCH")]
+    assert any("Nobody started this table within 7 days, so I closed it." in s for s in said)
+    assert not any("10080" in s for s in said)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "language", "words"),
+    [
+        (7 * 24 * 3600, "en", "7 days"),
+        (24 * 3600 + 3 * 3600 + 59, "en", "1 day 3 h"),
+        (2 * 3600 + 5 * 60, "en", "2 h 5 min"),
+        (3 * 3600, "en", "3 h"),
+        (30 * 60, "en", "30 min"),
+        (20, "en", "under a minute"),
+        (7 * 24 * 3600, "es", "7 días"),
+        (24 * 3600, "es", "1 día"),
+        (2 * 24 * 3600 + 3600, "nl", "2 dagen 1 u"),
+        (24 * 3600, "nl", "1 dag"),
+    ],
+)
+def test_long_waits_are_worded_in_days_and_hours(seconds: int, language: str, words: str) -> None:
+    assert duration(seconds, language) == words  # type: ignore[arg-type]

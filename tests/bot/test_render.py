@@ -22,7 +22,7 @@ from bot.screens.samples import HAND_15, NAMES, SHEET_8x10, table_view
 from bot.screens.score_sheet import PLAYER_COLOURS
 from bot.screens.score_sheet import WIDTH as SHEET_WIDTH
 from bot.screens.short_names import char_fits, distinct_names
-from bot.screens.table_picture import SIZE, layout_table
+from bot.screens.table_picture import COMPACT_HEIGHTS, SIZE, layout_table
 from bot.screens.text import score_sheet_text
 from engine import Game, Rules, parse_action
 from engine.cards import Card, parse_cards
@@ -354,14 +354,14 @@ def test_matches_golden_image(name: str, render: object) -> None:
     assert share <= GOLDEN_CHANGED_SHARE, f"{share:.2%} of the pixels changed"
 
 
-def test_compact_table_is_square_numbered_and_marks_the_turn() -> None:
-    """Issue 10.4 and 24: the table message's picture is the same square as the full one,
-    melds numbered like the text; it now marks the seat to move, so a turn that changes
-    neither seats nor melds changes it (only where the gold frame goes), and the same table
-    draws the same bytes."""
+def test_compact_table_is_numbered_and_marks_the_turn() -> None:
+    """Issue 10.4 and 24: the table message's picture is as wide as the full one (as low as
+    its cards allow: a fresh deal the lowest), melds numbered like the text; it now marks the
+    seat to move, so a turn that changes neither seats nor melds changes it (only where the
+    gold frame goes), and the same table draws the same bytes."""
     game = Game.new(["1", "2", "3"], Rules.preset("standard"), seed=2)
     before = render_table(game.view(None), compact=True)
-    assert png(before).size == (SIZE, SIZE)
+    assert png(before).size == (SIZE, min(COMPACT_HEIGHTS))
     assert render_table(game.view(None), compact=True) == before
     player = game.current_player
     game.apply(player, parse_action("draw"))

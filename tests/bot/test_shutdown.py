@@ -67,9 +67,10 @@ def test_stop_signal_flushes_and_exits_zero(tmp_path: Path, signum: signal.Signa
     # Before the signal the channel showed the table as Start's own answer drew it (issue
     # 24.5: at once), but not yet its picture nor the "your turn" ping: the pacing held them.
     assert before["gallery"] == [] and before["texts"] == []
-    description = after["words"]
-    assert all(name in description for name in ("alice", "bob", "carol"))
+    # The flushed edit brought the picture, which shows the seats: its alt text names them.
     assert len(after["gallery"]) == 1
+    pictured = " ".join(after["alts"])
+    assert all(name in pictured for name in ("alice", "bob", "carol"))
     # One ping (the lobby message, moved away from, keeps one line so it is never empty).
     assert len([text for text in after["texts"] if "<@" in text]) == 1
     # Everything was committed, and the database was closed cleanly.
@@ -137,8 +138,8 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     )
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
-        channel_id=9, record=record, names=[], view=None, playing=False, closed=False
-    )  # the table is still open
+        channel_id=9, record=record, names=[], view=None, playing=False, closed=False, asked=()
+    )  # the table is still open, and nobody is asked about a card
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)

@@ -1,4 +1,5 @@
-"""The public table as a PNG, from one player's view: one square shape for 2 to 8 seats.
+"""The public table as a PNG, from one player's view: one square shape for 2 to 8 seats (the
+compact picture as low as its cards allow).
 
 Discord shows an embed's picture at most about 400 px wide and 300 px tall on a desktop and
 about 300 px wide on a phone, so the picture is a square (``SIZE`` pixels) drawn to read at
@@ -29,8 +30,9 @@ the scale and the boxes of a layout), ``names`` (seat names shortened to fit), `
 from __future__ import annotations
 
 from bot.screens.table_picture.drawing import render_table
-from bot.screens.table_picture.layout import layout_table
+from bot.screens.table_picture.layout import layout_at, layout_table
 from bot.screens.table_picture.measures import (
+    COMPACT_HEIGHTS,
     HEIGHT,
     MIN_GLYPH,
     PHONE,
@@ -46,6 +48,7 @@ from bot.screens.table_picture.measures import (
 from bot.screens.table_picture.names import name_lines, seat_label, short_name
 
 __all__ = [
+    "COMPACT_HEIGHTS",
     "HEIGHT",
     "MIN_GLYPH",
     "PHONE",
@@ -57,6 +60,7 @@ __all__ = [
     "PlacedTile",
     "Row",
     "TableLayout",
+    "layout_at",
     "layout_table",
     "name_lines",
     "render_table",

@@ -311,7 +311,7 @@ def render_table(
     gold in both; ``mark_turn=False`` leaves it out, so that a compact picture stays the same
     bytes across turns that change no seat or meld (and need not be uploaded again)."""
     layout = layout_table(view, compact=compact, language=language)
-    image = Image.new("RGB", (SIZE, SIZE), FELT)
+    image = Image.new("RGB", (SIZE, layout.height), FELT)
     draw = ImageDraw.Draw(image)
     if not compact:
         _header(image, draw, view, language, four_colour)

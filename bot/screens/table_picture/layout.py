@@ -13,6 +13,7 @@ from bot.i18n import DEFAULT_LANGUAGE, Language, t
 from bot.screens._draw import CAP_HEIGHT, text_width
 from bot.screens.table_picture.measures import (
     BADGE_GAP,
+    COMPACT_HEIGHTS,
     HEADER_HEIGHT,
     INFO_WIDTH,
     LINE_GAP,
@@ -70,12 +71,26 @@ NARROWER_INFO = (110.0, 100.0, 90.0)
 def layout_table(
     view: PlayerView, *, compact: bool = False, language: Language = DEFAULT_LANGUAGE
 ) -> TableLayout:
-    """The rows of the picture at the largest scale that fits the square: with the widest
-    name column down to the legible size, then with narrower ones (never narrower than the
-    cards-and-buys line of ``language``); a table still too full keeps the legible size and
+    """Where everything goes: the full picture is the square; the compact one is the
+    shortest of ``COMPACT_HEIGHTS`` at which every card still shows at the legible size
+    (``TableLayout.whole``) and no name is cut shorter than in the square, else the square."""
+    square = layout_at(view, SIZE, compact, language)
+    if compact:
+        cut = cut_names(view, square.scale, language)
+        for height in COMPACT_HEIGHTS[:-1]:
+            found = layout_at(view, height, compact, language)
+            if found.whole and cut_names(view, found.scale, language) <= cut:
+                return found
+    return square
+
+
+def layout_at(view: PlayerView, tall: int, compact: bool, language: Language) -> TableLayout:
+    """The rows of the picture, ``tall`` pixels high, at the largest scale that fits: with the
+    widest name column down to the legible size, then with narrower ones (never narrower than
+    the cards-and-buys line of ``language``); a table still too full keeps the legible size and
     summarises its melds (``choose_summaries``); only one past all summaries shrinks."""
     head = 0.0 if compact else float(px(HEADER_HEIGHT))
-    available = SIZE - head - px(OUTER)
+    available = tall - head - px(OUTER)
     by_owner: dict[int, list[tuple[int, Meld]]] = {seat: [] for seat in range(len(view.seats))}
     for number, table_meld in enumerate(view.melds, start=1):
         by_owner.setdefault(table_meld.owner, []).append((number, table_meld.meld))
@@ -181,7 +196,7 @@ def layout_table(
         height = heights[seat]
         rows.append(Row(seat, top, height, place_melds(lines, scale, top, height, compact)))
         top += height
-    return TableLayout(scale, head, tuple(rows), compact, found.buys)
+    return TableLayout(scale, head, tuple(rows), compact, found.buys, tall)
 
 
 def place_melds(

@@ -17,6 +17,10 @@ from engine.melds import Meld
 #: The picture's width and height in pixels, whatever the number of seats.
 SIZE = 720
 WIDTH = HEIGHT = SIZE
+#: The compact picture's heights, shortest first: the table message is read on a phone's
+#: screen, so a table with little on it (few seats, few melds) draws it lower, as long as
+#: every card still shows at the legible size; a fuller one takes the square.
+COMPACT_HEIGHTS = (400, 480, 600, SIZE)
 #: The narrowest width Discord shows the picture at (a phone), and picture pixels per phone px.
 PHONE_WIDTH = 300
 PHONE = SIZE / PHONE_WIDTH
@@ -159,3 +163,14 @@ class TableLayout:
     #: Whether each seat's buys are drawn: only the widest seat lines on the fullest tables
     #: leave them to the text.
     buys: bool = True
+    #: The picture's height in pixels (its width is always ``SIZE``).
+    height: int = SIZE
+
+    @property
+    def whole(self) -> bool:
+        """Every card of every meld drawn, at the legible size or larger, buys included."""
+        return (
+            self.buys
+            and self.scale.factor >= 1.0
+            and not any(meld.summarised for row in self.rows for meld in row.melds)
+        )
