@@ -16,10 +16,10 @@ Terms used here:
 Why the difference and not matchpoints: a round has few tables (four at sixteen players), so
 a board is compared with three results, and matchpoints keep only which side of each the
 score fell on. Playing better in Shanghai shows mostly in how much less a player is caught
-with, and the difference keeps that; in simulated events of players of known strength it
-ordered them measurably better than matchpoints and than ordinary scoring, which
-matchpoints did not (``tools/duplicate_strength.py``, figures in ``docs/events.md``). The
-price is that a big deal counts for more than a small one, as in ordinary scoring.
+with, and the difference keeps that; in simulated events of players of known strength it ordered
+them measurably better than matchpoints on the same games (``tools/duplicate_strength.py``,
+figures in ``docs/events.md``). The price is that a big deal counts for more than a small
+one, as in ordinary scoring.
 
 Computers in a seat hold the same cards as the people in that seat elsewhere, so they are
 compared with like anyone else (their score is part of the others' average), but they earn
