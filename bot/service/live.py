@@ -114,7 +114,7 @@ class LiveTable:
     #: This turn's nudge and skip votes (``nudges.TurnNudges``; memory only).
     nudges: TurnNudges = field(default_factory=TurnNudges)
     #: The people who asked to go on at another pace, by the pace they asked for (memory
-    #: only: ``relaxed.vote_pace``).
+    #: only: ``relaxed.vote_pace``, saved by ``Committer.save_pace``).
     pace_votes: dict[str, set[int]] = field(default_factory=dict)
     #: The turn's hours the last of them proposed, for a relaxed pace.
     pace_hours: int | None = None

@@ -3,85 +3,51 @@ warning a day before a table nobody plays ends, and that end, scored as the game
 a game's people agreeing to go on at another pace ("Continue later", and back).
 
 ``timers.reminder_due`` and ``timers.warning_due`` say when; these carry it out with the
-table's lock held: the mark that it was done is written first (on the seats' stored records,
-``AwayState.reminded`` and ``AwayState.warned``), then the listener is told, so a restart
-neither sends a reminder again nor forgets one that was not written. A write the store refuses
-puts memory back and raises, and the timer tries again with its back-off.
+table's lock held. They decide and mark memory; the clock desk has the committer save the
+mark first (on the seats' stored records, ``AwayState.reminded`` and ``AwayState.warned``),
+then tell the listener, so a restart neither sends a reminder again nor forgets one that was
+not written. A write the store refuses puts memory back and raises, and the timer tries again
+with its back-off.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from bot.ground.errors import NotSeated, UserError
-from bot.service.live import ChangeKind, LiveTable
+from bot.service.live import LiveTable
 from bot.service.pace import PACES, pace_of, with_pace
 from bot.service.ranked import people_places
 from bot.service.restore import table_seconds
-from bot.service.results import is_ranked, result_rows
-from data.records import AwayState
+from bot.service.results import result_rows
+from data.records import ResultRow
 
 
-class AwayWriter(Protocol):
-    async def set_away(self, table_id: int, away: Any) -> None: ...
-
-
-Notify = Callable[..., None]
-
-
-async def _write(table: LiveTable, store: AwayWriter, before: list[AwayState]) -> None:
-    try:
-        await store.set_away(table.id, table.stored_away())
-    except BaseException:
-        table.away = before
-        raise
-
-
-async def remind(table: LiveTable, store: AwayWriter, notify: Notify) -> None:
-    """The person whose relaxed turn runs now is reminded of it, once."""
+def mark_reminded(table: LiveTable) -> int:
+    """Mark, in memory, that the person whose relaxed turn runs now was reminded of it; the
+    seat to remind. The committer saves the mark before anyone is told."""
     game = table.game
     assert game is not None and table.turn_deadline is not None
     seat = game.current
-    before = list(table.away)
     table.away[seat] = replace(table.away[seat], reminded=table.turn_deadline)
-    await _write(table, store, before)
-    kind: ChangeKind = "remind"
-    notify(table, kind, seat=seat)
+    return seat
 
 
-async def warn_idle(table: LiveTable, store: AwayWriter, notify: Notify) -> None:
-    """Everyone at a relaxed table nobody played for six days is told it ends in a day."""
+def mark_warned(table: LiveTable) -> None:
+    """Mark, in memory, that everyone at a relaxed table nobody played for six days was
+    warned it ends in a day; the committer saves it before the warning goes out."""
     mark = max(table.last_person, table.record.created_at)
-    before = list(table.away)
     table.away = [replace(state, warned=mark) for state in table.away]
-    await _write(table, store, before)
-    kind: ChangeKind = "idle_warning"
-    notify(table, kind)
 
 
-class Finisher(Protocol):
-    async def finish_game(self, *args: Any, **kwargs: Any) -> Any: ...
-
-
-async def end_as_it_stands(table: LiveTable, store: Finisher) -> None:
-    """A relaxed table nobody played for ``pace.RELAXED_IDLE_SECONDS`` ends, scored by the
-    places at this moment (``ranked.people_places``: the totals so far, those the computer
-    played for after those who stayed); the first place wins. Its rows reach the
+def rows_as_it_stands(table: LiveTable) -> list[ResultRow]:
+    """The result rows of a relaxed table nobody played for ``pace.RELAXED_IDLE_SECONDS``,
+    scored by the places at this moment (``ranked.people_places``: the totals so far, those
+    the computer played for after those who stayed); the first place wins. They reach the
     leaderboard and the stats as a finished game's do."""
-    game = table.game
-    assert game is not None
     places = people_places(table)
-    rows = [replace(row, is_winner=places[row.seat] == 1) for row in result_rows(table)]
-    await store.finish_game(
-        table.id,
-        table.version,
-        game.to_json(),
-        rows,
-        status="ended",
-        ranked=is_ranked(table),
-    )
+    return [replace(row, is_winner=places[row.seat] == 1) for row in result_rows(table)]
 
 
 @dataclass(frozen=True)
@@ -95,24 +61,27 @@ class PaceVote:
     changed: bool
 
 
-class PaceWriter(Protocol):
-    async def set_pace(self, table_id: int, options: Any, turn_deadline: float | None) -> None: ...
+@dataclass(frozen=True)
+class PaceChange:
+    """What a table that agreed on another pace saves: its new options and turn deadline."""
+
+    options: dict[str, Any]
+    turn_deadline: float | None
 
 
-async def vote_pace(
+def vote_pace(
     table: LiveTable,
     user_id: int,
     pace: str,
     hours: int | None,
-    store: PaceWriter,
     now: float,
     seconds: tuple[float, float],
-) -> PaceVote:
+) -> tuple[PaceVote, PaceChange | None]:
     """``user_id`` asks to go on at ``pace`` ("Continue later": relaxed, or live again). Once
     every person the computer does not play has asked, the table changes: its options (the
     turn's hours, the last ``hours`` proposed, or the default) and its turn's deadline,
-    counted anew from ``now`` (``seconds``: the service's live buy window and turn), written
-    before memory changes.
+    counted anew from ``now`` (``seconds``: the service's live buy window and turn), returned
+    as a ``PaceChange`` for the committer to save before memory changes.
     Raises the ``UserError`` that says why not (not seated, played by the computer, already
     at that pace)."""
     if pace not in PACES:
@@ -140,13 +109,9 @@ async def vote_pace(
         if not person.is_computer and not table.is_away(number)
     } | {seat}
     if not needed <= votes:
-        return PaceVote(pace, len(votes & needed), len(needed), changed=False)
+        return PaceVote(pace, len(votes & needed), len(needed), changed=False), None
     options = with_pace(dict(table.record.options), pace, hours=table.pace_hours)
     _, turn = table_seconds(options, *seconds)
     deadline = None if table.turn_deadline is None else now + turn
-    await store.set_pace(table.id, options, deadline)
-    table.record = replace(table.record, options=options)
-    table.turn_deadline = deadline
-    table.pace_votes.clear()
-    table.pace_hours = None
-    return PaceVote(pace, len(needed), len(needed), changed=True)
+    vote = PaceVote(pace, len(needed), len(needed), changed=True)
+    return vote, PaceChange(options, deadline)

@@ -92,7 +92,7 @@ class TableClock:
                 waited = duration(lobby, language)
                 await self.lobby.expire(table, t("notice.lobby_expired", language, duration=waited))
             elif due.kind == "idle_expired" and is_relaxed(table.record.options):
-                await relaxed.end_as_it_stands(table, self.committer.store)
+                await self.committer.finish_as_it_stands(table, relaxed.rows_as_it_stands(table))
                 self.committer.forget(table)
                 self.committer.notify(table, "end", note=t("notice.relaxed_idle_end", language))
             elif due.kind == "idle_expired":
@@ -118,9 +118,15 @@ class TableClock:
                 assert due.seat is not None
                 await self._autoplay(table, due.seat, timeout=False)
             elif due.kind == "remind":
-                await relaxed.remind(table, self.committer.store, self.committer.notify)
+                memento = table.memento()
+                seat = relaxed.mark_reminded(table)
+                await self.committer.write_away(table, memento)
+                self.committer.notify(table, "remind", seat=seat)
             elif due.kind == "idle_warning":
-                await relaxed.warn_idle(table, self.committer.store, self.committer.notify)
+                memento = table.memento()
+                relaxed.mark_warned(table)
+                await self.committer.write_away(table, memento)
+                self.committer.notify(table, "idle_warning")
             return
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
@@ -182,10 +188,9 @@ class TableClock:
         async with table.held_for_a_click():
             playing(table)
             seconds = (self.settings.buy_seconds, self.settings.turn_seconds)
-            vote = await relaxed.vote_pace(
-                table, user_id, pace, hours, self.committer.store, self.clock(), seconds
-            )
-            if vote.changed:
+            vote, change = relaxed.vote_pace(table, user_id, pace, hours, self.clock(), seconds)
+            if change is not None:
+                await self.committer.save_pace(table, change.options, change.turn_deadline)
                 self.timers.arm(table)
                 self.committer.notify(table, "pace")
             return vote

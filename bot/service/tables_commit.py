@@ -44,7 +44,7 @@ from bot.service.snapshot import SeatSnapshot, seat_snapshot
 from bot.service.table_snapshot import TableSnapshot
 from bot.service.tables_core import Settings, Tables, playing
 from bot.service.timers import Timers, deal_pause
-from data.records import Seat, TableRecord
+from data.records import ResultRow, Seat, TableRecord
 from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.events import DealEnded, DealStarted, Discarded, Event, TurnStarted
@@ -309,6 +309,31 @@ class Committer:
         except BaseException:
             table.go_back(memento, game_moved=False)
             raise
+
+    async def finish_as_it_stands(self, table: LiveTable, rows: list[ResultRow]) -> None:
+        """End a game before its last deal with ``rows`` (a relaxed table nobody played):
+        saved as ``ended``, ranked as a finished game is."""
+        game = table.game
+        assert game is not None
+        await self.store.finish_game(
+            table.id,
+            table.version,
+            game.to_json(),
+            rows,
+            status="ended",
+            ranked=is_ranked(table),
+        )
+
+    async def save_pace(
+        self, table: LiveTable, options: dict[str, Any], turn_deadline: float | None
+    ) -> None:
+        """Save a table's new pace (its options and its turn's deadline), then take it into
+        memory; a refused save changes nothing."""
+        await self.store.set_pace(table.id, options, turn_deadline)
+        table.record = replace(table.record, options=options)
+        table.turn_deadline = turn_deadline
+        table.pace_votes.clear()
+        table.pace_hours = None
 
     async def mark_told(self, table: LiveTable, deadline: float) -> bool:
         """Save that the person of the relaxed turn ending at ``deadline`` was told it began,
