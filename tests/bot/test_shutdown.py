@@ -138,7 +138,14 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     )
     record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
     table = SimpleNamespace(
-        channel_id=9, record=record, names=[], view=None, playing=False, closed=False, asked=()
+        channel_id=9,
+        record=record,
+        names=[],
+        view=None,
+        playing=False,
+        closed=False,
+        asked=(),
+        untold_turn=None,
     )  # the table is still open, and nobody is asked about a card
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
