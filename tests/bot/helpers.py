@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
 import discord
 import simcord
+
+
+@contextmanager
+def patient(env: simcord.Env, seconds: float) -> Iterator[None]:
+    """Give one heavy step (several tables opening at once, each drawing its pictures in a
+    worker thread) ``seconds`` of real time to settle on a loaded machine. A module's short
+    settle timeout stays in force around it: its sleeps longer than that timeout stay virtual."""
+    before = env.settle_timeout
+    env.settle_timeout = max(before, seconds)
+    try:
+        yield
+    finally:
+        env.settle_timeout = before
 
 
 @dataclass

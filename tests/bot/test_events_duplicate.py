@@ -7,9 +7,11 @@ reaches a player of a table still playing or a spectator."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import re
+import time
 from typing import Any
 
 import discord
@@ -27,7 +29,7 @@ from engine.errors import IllegalAction
 from engine.players.strategy import EasyStrategy
 
 from .conftest import labels
-from .helpers import text_of
+from .helpers import patient, text_of
 from .test_events import event_message, open_event
 from .test_forged_controls import forge
 from .test_seeds_revealed import sent_so_far
@@ -65,6 +67,20 @@ async def settled(env: Any, seconds: float = 0) -> None:
         except TimeoutError:
             continue
     raise AssertionError("the bot never settled")
+
+
+async def delivered(env: Any, channel_id: int) -> None:
+    """Wait until the publisher has sent everything it holds for ``channel_id``. The moves
+    ``play_out`` makes are the test's own calls, not a member's click, so the settle does not
+    wait for the channel work they start (its pictures are drawn in a worker thread): that
+    work is waited for here, in real time, as the clock moves on."""
+    for _ in range(600):
+        box = env.bot.publisher.boxes.get(channel_id)
+        if box is None or box.task is None or box.task.done():
+            return
+        await settled(env, 1)
+        await asyncio.to_thread(time.sleep, 0.02)
+    raise AssertionError(f"channel {channel_id} never received its last messages")
 
 
 async def play_out(env: Any, table_id: int) -> None:
@@ -144,7 +160,9 @@ async def test_a_duplicate_event_deals_alike_hides_early_tables_and_scores_by_se
     )
     spectator = channel.guild.add_member(env.create_user("watcher"))
     assert "Duplicate" in event_message(channel, message_id).content
-    assert (await organiser.click(event_message(channel, message_id), label="Start")).acknowledged
+    with patient(env, 30):
+        started = await organiser.click(event_message(channel, message_id), label="Start")
+    assert started.acknowledged
     await runner(env).idle()
     store = env.bot.store
     (event,) = await store.open_events()
@@ -178,11 +196,8 @@ async def test_a_duplicate_event_deals_alike_hides_early_tables_and_scores_by_se
     # Its own players read, at its end, that the seeds wait for the round: not that they
     # are public (the Shuffle seeds button refuses until then).
     reader = by_id[first.players[0]]
-    for _ in range(6):  # the final recap follows the game-over line after a pause
-        ended = "\n".join(text_of(m) for m in seen_in(finished_thread, reader))
-        if "seeds" in ended.split("Game over")[-1]:
-            break
-        await settled(env, 5)
+    await delivered(env, finished_thread.id)  # the final recap follows the game-over line
+    ended = "\n".join(text_of(m) for m in seen_in(finished_thread, reader))
     assert "seeds are revealed when the round ends at every table" in ended
     assert "seeds are public now" not in ended
     for member in (still_playing, spectator):
