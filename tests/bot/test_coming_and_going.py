@@ -77,7 +77,7 @@ async def test_a_lobby_nobody_starts_closes_itself(env: simcord.Env) -> None:
     assert (await env.bot.store.get_table(1)).status == "lobby"
     await env.advance_time(2 * 60)
     assert world.table is None  # the channel is free again
-    assert "Nobody started this table within 30 minutes" in channel_text(world)
+    assert "Nobody started this table within 30 min" in channel_text(world)
     assert (await env.bot.store.get_table(1)).status == "abandoned"
     again = await world.players[1].slash(world.channel, "shanghai new")
     assert again.acknowledged and not again.ephemeral
