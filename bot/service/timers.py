@@ -204,8 +204,13 @@ class Timers:
     wake it starts a task that runs ``wake`` under the table's lock.
 
     A waiting table costs an entry in the heap, not a handle or a task: the one handle is set
-    for the earliest entry, and an entry a later ``arm`` replaced stays in the heap, skipped
-    when it comes up (moving a table's wake is a push, never a search). A table that left
+    for the earliest live entry, and an entry a later ``arm`` replaced stays in the heap,
+    skipped when it comes up (moving a table's wake is a push, never a search). The handle
+    never waits for a replaced entry: when the earliest wake moves later or is called off,
+    the handle moves with it (``_aim``), as a table's own handle would have been cancelled.
+    A handle left for an instant at which nothing is due would still go off, and on a
+    simulated loop (simcord) its going off moves the virtual clock, and with it every other
+    table's deadlines, in the middle of whatever the players are doing. A table that left
     memory (``sleep``) keeps its entry under its id alone; when it comes up, ``revive`` brings
     the table back from the store and its wake runs as any other.
 
@@ -250,16 +255,17 @@ class Timers:
         not begun its work is called off: what is due is asked again when the new one comes."""
         self._call_off(table)
         when = next_wake(table, self.clock(), self.timings)
-        if when is None:
-            return
-        self._push(table.id, when)
-        self._tables[table.id] = table
-        table.alarm = when
+        if when is not None:
+            self._push(table.id, when)
+            self._tables[table.id] = table
+            table.alarm = when
+        self._aim()
 
     def disarm(self, table: LiveTable) -> asyncio.Task[None] | None:
         """No more wakes for ``table``; returns a wake still at work (its writes are let
         finish: cancelling one would leave its write to a store that may be closing)."""
         self._call_off(table)
+        self._aim()
         running = table.timer
         return running if running is not None and not running.done() else None
 
@@ -268,19 +274,21 @@ class Timers:
         (``revive``) when it comes. Returns that wake (None: none)."""
         at = table.alarm
         self._call_off(table)
-        if at is None:
-            return None
-        self._push(table.id, at)
+        if at is not None:
+            self._push(table.id, at)
+        self._aim()
         return at
 
     def sleep_until(self, table_id: int, delay: float) -> None:
         """A table not in memory (restored lazily) wakes ``delay`` seconds from now."""
         self._push(table_id, self.clock() + max(0.0, delay))
+        self._aim()
 
     def forget(self, table_id: int) -> None:
         """No wake for the sleeping table ``table_id`` (it ended while asleep)."""
         if table_id not in self._tables:
             self._live.pop(table_id, None)
+            self._aim()
 
     def wake_at(self, table_id: int) -> float | None:
         """When ``table_id`` wakes, on the service's clock (None: not armed)."""
@@ -329,19 +337,43 @@ class Timers:
         return loop
 
     def _push(self, table_id: int, at: float) -> None:
-        loop = self._running_loop()
+        self._running_loop()  # a new loop (tests) rebuilds the heap before it is pushed to
         entry = (at, next(self._order))
         self._live[table_id] = entry
         heapq.heappush(self._heap, (*entry, table_id))
         if len(self._heap) > 2 * len(self._live) + 1024:
             self._compact()
-        if at < self._handle_at or (at <= self.clock() and not self._handle_now):
-            self._set_handle(loop, at)  # earlier, or due now (a clock that jumped)
 
     def _compact(self) -> None:
         """Drop the replaced entries (they outnumber the live ones)."""
         self._heap = [(at, n, i) for i, (at, n) in self._live.items()]
         heapq.heapify(self._heap)
+
+    def _aim(self) -> None:
+        """Point the one handle at the earliest live wake, or at nothing when none is left.
+
+        Replaced entries on top of the heap are dropped first (each entry is dropped once, so
+        this costs no more than the pushes did). The handle is set again only when that wake
+        is not the one it waits for, or when it came due on a clock that jumped while the
+        handle still sleeps towards it."""
+        try:
+            loop: asyncio.AbstractEventLoop | None = self._running_loop()
+        except RuntimeError:  # no loop runs (a shutdown's last calls): nothing can go off
+            loop = None
+        heap = self._heap
+        while heap and self._live.get(heap[0][2]) != heap[0][:2]:
+            heapq.heappop(heap)
+        if not heap:
+            if self._handle is not None:
+                self._handle.cancel()
+            self._handle, self._handle_at, self._handle_now = None, math.inf, False
+            return
+        at = heap[0][0]
+        if self._handle is not None and at == self._handle_at:
+            if self._handle_now or at > self.clock():
+                return
+        if loop is not None:
+            self._set_handle(loop, at)
 
     def _set_handle(self, loop: asyncio.AbstractEventLoop, at: float) -> None:
         if self._handle is not None:
@@ -374,10 +406,7 @@ class Timers:
             else:
                 table.alarm = None
                 self._go_off(loop, table)
-        while heap and self._live.get(heap[0][2]) != heap[0][:2]:
-            heapq.heappop(heap)  # called off: no handle for it
-        if heap:
-            self._set_handle(loop, heap[0][0])
+        self._aim()  # every wake up to ``now`` went off: the next is later than the clock
 
     def _call_off(self, table: LiveTable) -> None:
         if table.alarm is not None:
