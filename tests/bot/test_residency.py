@@ -284,3 +284,46 @@ async def test_many_tables_wait_on_one_wheel_and_wake_in_turn(store: SqliteStore
         assert far.version == versions[2] and far.alarm is not None and far.timer is None
     finally:
         await service.close()
+
+
+async def test_the_wheel_leaves_no_alarm_where_nothing_is_due(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the earliest wake is called off, the loop's one timer moves to the next one: a
+    timer left at the old instant would go off for nothing, and on a simulated loop its going
+    off moves the clock, and every table's deadlines with it, in the middle of a click."""
+    clock = FakeClock()
+    service = service_on(store, clock, turn_seconds=24 * 3600.0)
+    loop = asyncio.get_running_loop()
+    asked: list[asyncio.Handle] = []
+    call_later, call_soon = loop.call_later, loop.call_soon
+
+    def later(delay: float, callback: Any, *args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+        handle = call_later(delay, callback, *args, **kwargs)
+        if getattr(callback, "__self__", None) is service.timers:
+            asked.append(handle)
+        return handle
+
+    def soon(callback: Any, *args: Any, **kwargs: Any) -> asyncio.Handle:
+        handle = call_soon(callback, *args, **kwargs)
+        if getattr(callback, "__self__", None) is service.timers:
+            asked.append(handle)
+        return handle
+
+    monkeypatch.setattr(loop, "call_later", later)
+    monkeypatch.setattr(loop, "call_soon", soon)
+    try:
+        far = await started(service, channel=2)
+        await settled(service, clock, far)  # only its day-long turn is ahead
+        near = await started(service, channel=3, turn_seconds=60.0)
+        assert service.timers.wake_at(near.id) == clock() + 60
+        await service.end(near.id, near.record.host_id)
+        waiting = [h for h in asked if not h.cancelled()]
+        assert len(waiting) == 1  # the one timer, and not for the ended table's turn
+        (handle,) = waiting
+        assert isinstance(handle, asyncio.TimerHandle)
+        wake = service.timers.wake_at(far.id)
+        assert wake is not None and wake - clock() > 3600
+        assert handle.when() - loop.time() == pytest.approx(wake - clock(), abs=1.0)
+    finally:
+        await service.close()
