@@ -369,9 +369,9 @@ class Timers:
             self._handle, self._handle_at, self._handle_now = None, math.inf, False
             return
         at = heap[0][0]
-        if self._handle is not None and at == self._handle_at:
-            if self._handle_now or at > self.clock():
-                return
+        waits_for_it = self._handle is not None and at == self._handle_at
+        if waits_for_it and (self._handle_now or at > self.clock()):
+            return
         if loop is not None:
             self._set_handle(loop, at)
 
