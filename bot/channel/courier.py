@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.interactions.answers import awaiting_answer
+from bot.interactions.permissions import missing_here
 
 #: Discord lets an interaction's token post and edit for 15 minutes: a minute's margin.
 EDIT_SECONDS = 14 * 60.0
@@ -46,6 +47,7 @@ class Carrier:
     webhook: discord.Webhook = field(repr=False)
     #: When Discord made the interaction (POSIX seconds): its token's life starts there.
     since: float
+    table_id: int
     channel_id: int
     posts: int = 0
 
@@ -71,9 +73,15 @@ class Courier:
     def offer(self, table_id: int, interaction: discord.Interaction[Any]) -> None:
         """A person's click at ``table_id`` was answered: its token may carry the table's
         messages. Only a click in a server channel can (a direct message is not the table's),
-        and only one answered already (a follow-up before the answer would replace it)."""
+        only one answered already (a follow-up before the answer would replace it), and only
+        where the bot may post the table itself: Discord takes a follow-up whatever the
+        channel's permissions say, and a server that took the bot's Send Messages away does
+        not get the table through the back door (the REST way tells the host instead)."""
         channel_id = interaction.channel_id
         if channel_id is None or interaction.guild_id is None:
+            return
+        if missing_here(interaction.app_permissions):
+            self.forget(table_id)
             return
         if awaiting_answer(interaction):
             return
@@ -81,7 +89,7 @@ class Courier:
         held = self.tables.get(table_id)
         if held is not None and held.since >= since:
             return
-        self.tables[table_id] = Carrier(interaction.followup, since, channel_id)
+        self.tables[table_id] = Carrier(interaction.followup, since, table_id, channel_id)
         self._prune()
 
     def fresh(self, table_id: int, channel_id: int) -> Carrier | None:
@@ -126,8 +134,11 @@ class Courier:
                 del self.messages[message_id]
 
     def forget(self, table_id: int) -> None:
-        """The table closed: its clicks carry nothing more."""
+        """The table closed, or its channel refuses the bot: its clicks carry nothing more."""
         self.tables.pop(table_id, None)
+        for message_id, held in list(self.messages.items()):
+            if held.table_id == table_id:
+                del self.messages[message_id]
 
     def _prune(self) -> None:
         """Drop the tokens past their life, so the maps stay as small as the busy tables."""
