@@ -182,9 +182,28 @@ class Figures:
     thread_id: int | None = None
 
     def channel_calls(self) -> list[Call]:
-        homes = [self.channel_id] if self.thread_id is None else [self.channel_id, self.thread_id]
-        prefixes = tuple(f"/channels/{home}/messages" for home in homes)
+        """The calls that post or edit the channel's messages: by REST on the token, or
+        through a click's webhook (a public follow-up carrying the table message, and its
+        edits; a hand's own ``@original`` answer is not the channel's)."""
+        prefixes = self._prefixes()
+        return [c for c in self.calls if c.path.startswith(prefixes) or _carried(c)]
+
+    def token_calls(self) -> list[Call]:
+        """The channel calls made by REST, which spend the bot token's budget."""
+        prefixes = self._prefixes()
         return [c for c in self.calls if c.path.startswith(prefixes)]
+
+    def _prefixes(self) -> tuple[str, ...]:
+        homes = [self.channel_id] if self.thread_id is None else [self.channel_id, self.thread_id]
+        return tuple(f"/channels/{home}/messages" for home in homes)
+
+
+def _carried(call: Call) -> bool:
+    """A call through a click's webhook that posts or edits a public message."""
+    path = call.path
+    if not path.startswith("/webhooks/") or path.endswith("/messages/@original"):
+        return False
+    return call.method == "POST" or "/messages/" in path
 
 
 class Recorder:
@@ -797,7 +816,8 @@ def report(figures: Figures, pace: float) -> None:
     other_bytes = sum(c.uploaded for c in figures.calls) - channel_bytes
     turns = max(1, figures.all_turns)
     clicks = figures.clicks or [0]
-    per_second = len(channel) / figures.length if figures.length else 0.0
+    token = figures.token_calls()
+    per_second = len(token) / figures.length if figures.length else 0.0
     tables = CHANNEL_RATE / per_second if per_second else float("inf")
     waits = figures.held_waits
     where = "in a thread" if figures.thread_id is not None else "in the channel"
@@ -832,7 +852,11 @@ def report(figures: Figures, pace: float) -> None:
         f"{most_in_window([c.at for c in channel])}"
     )
     print(
-        f"  channel calls per second {per_second:.3f} -> {tables:,.0f} busy tables per "
+        f"  on the token: {len(token)} calls = {len(token) / turns:.2f} per turn (the rest "
+        "through clicks' webhooks)"
+    )
+    print(
+        f"  token calls per second {per_second:.3f} -> {tables:,.0f} busy tables per "
         f"{CHANNEL_RATE:g} req/s"
     )
 

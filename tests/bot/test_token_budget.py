@@ -116,13 +116,13 @@ async def test_a_full_window_holds_every_priority_until_it_frees(env: simcord.En
 
 def posted_pings(env: simcord.Env, world: World) -> list[str]:
     """The "your turn" lines of the bot's posts in the channel, in order (a post notifies;
-    a later edit of the same message does not)."""
+    a later edit of the same message does not), by REST or as a click's public follow-up."""
     found = re.compile(r"▶️ <@\d+>, your turn \(deal \d+\)\.")
     path = f"/channels/{world.channel.id}/messages"
     return [
         line
         for r in env.http_requests
-        if r.method == "POST" and r.path == path
+        if r.method == "POST" and (r.path == path or r.path.startswith("/webhooks/"))
         for line in found.findall(json.dumps(r.json, ensure_ascii=False))
     ]
 
