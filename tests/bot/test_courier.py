@@ -22,7 +22,8 @@ from .helpers import (
     start,
 )
 
-pytestmark = pytest.mark.simcord(settle_timeout=1)
+#: A few seconds to settle: each turn draws the table picture, slow on a loaded machine.
+pytestmark = pytest.mark.simcord(settle_timeout=3)
 
 
 def table_calls(env: simcord.Env, since: int) -> list[tuple[str, str]]:
@@ -159,3 +160,32 @@ async def test_a_webhook_that_refuses_hands_the_table_message_to_rest(env: simco
     shows_the_game(world)
     live = [m.id for m in world.channel.history() if controls(m)]
     assert live == [world.message().id] and world.message().id != carried
+
+
+async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
+    env: simcord.Env,
+) -> None:
+    """A click's token edits only what it posted: 13 minutes on, the next click posts the
+    table message anew through its own webhook, and the old one loses its buttons through
+    the old click's webhook, which still lives; the token makes no call for either."""
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    await play_turn(world)
+    carried = world.message().id
+    with patient(env, 5):
+        for _ in range(13):
+            await env.advance_time(60)
+    since = len(env.http_requests)
+    await play_turn(world)
+    calls = table_calls(env, since)
+    assert calls and all(is_webhook(path) for _, path in calls)
+    strip = next(path for method, path in calls if method == "PATCH")
+    assert strip.endswith(f"/messages/{carried}")
+    post = next(path for method, path in calls if method == "POST")
+    assert not strip.startswith(post + "/")  # a fresher click's webhook posted it
+    message = world.message()
+    assert message.id != carried and world.table.record.message_id == message.id
+    old = next(m for m in world.channel.history() if m.id == carried)
+    assert not controls(old)
+    shows_the_game(world)

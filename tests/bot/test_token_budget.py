@@ -13,6 +13,7 @@ import pytest
 import simcord
 
 from bot.channel.budget import PING, RECAP, TABLE, URGENT, TokenBudget, process_share
+from bot.channel.courier import Courier
 from bot.i18n import t
 from bot.views.table import render_table
 
@@ -141,6 +142,9 @@ async def test_a_token_of_one_call_a_second_loses_no_ping_and_shows_the_last_sta
     await env.advance_time(9)
     env.http_requests.clear()
     publisher = env.bot.publisher
+    # The REST path: a courier no click is offered to, so every call is the token's
+    # (tests/bot/test_courier.py has the table riding on the clicks).
+    publisher.courier = Courier()
     decide, decided = publisher._ping_for, []
 
     def recorded(change: Any) -> int | None:
