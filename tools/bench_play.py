@@ -16,10 +16,12 @@ It prints, per table layout (4 people; 2 people + 2 computers):
   turns that needed a Refresh (a click answered "earlier moment", or a hand without the
   controls of the turn), the wait of a held draw from its click until the card is in hand
   (median, p95), and the game's length at that pace;
-- channel traffic (REST calls to the table's channel, the ones Discord rate-limits per
-  channel and against the bot's 50 requests/s): new messages, edits, deletes, bytes uploaded
-  (channel and interaction responses separately), the most channel calls in any 5 s window,
-  calls per turn, and the busy tables one token can serve (50 / channel calls per second).
+- channel traffic (the calls that post or edit the table's channel messages: by REST, and
+  through people's clicks' webhooks when the table message rides on them,
+  ``bot.channel.courier``): new messages, edits, deletes, bytes uploaded (channel and
+  interaction responses separately), the most channel calls in any 5 s window, calls per
+  turn; then the REST ones alone, which count against the bot's 50 requests/s ("on the
+  token"), and the busy tables one token can serve (50 / token calls per second).
 
 The figures are for whole games unless ``--deals`` shortens them.
 
