@@ -3,7 +3,7 @@
 Example::
 
     python -m tools.duplicate_strength --events 200 --players 16 --rounds 2 --deals 4 \
-        --mixed --budget 1200 --seed 21
+        --mixed --budget 1260 --seed 21
 
 Each simulated event seats computer players of known strength (a third each of ``easy``,
 ``normal`` and ``expert``, the levels of ``docs/computer-players.md``) at tables of 4, over
