@@ -2,32 +2,40 @@
 
 Example::
 
-    python -m tools.duplicate_strength --events 40 --players 16,20,24 --rounds 2,3 --seed 1
+    python -m tools.duplicate_strength --events 200 --players 16 --rounds 2 --deals 4 \
+        --mixed --budget 1260 --seed 21
 
 Each simulated event seats computer players of known strength (a third each of ``easy``,
 ``normal`` and ``expert``, the levels of ``docs/computer-players.md``) at tables of 4, over
-several rounds, and is played twice on the same players and seed:
+several rounds, as a duplicate event: every table of a round dealt the same deals (one game
+secret and first dealer per round), later rounds seated by the duplicate standings
+(``--mixed``: by bands, as the bot seats them). The same games are then scored every way:
 
-- **ordinary**: every table dealt its own deals, places at the table earn event points
-  (``bot.events.standings``), later rounds seated by those standings;
-- **duplicate**: every table of a round dealt the same deals (one game secret and first
-  dealer per round), each player's deals compared with the same seat at the other tables by
-  the event's scoring, the difference from their average (``bot.events.duplicate``), later
-  rounds seated by those standings (``--mixed``: by bands, as the bot seats them). The same
-  games are also scored by each of ``ALTERNATIVES`` (matchpoints among them), the seating
-  unchanged, and compared with both.
+- **duplicate**: each player's deals compared with the same seat at the other tables, the
+  difference from their average (``bot.events.duplicate``), as the bot scores;
+- **places**: ordinary scoring of the same games, places at the table earning event points
+  (``bot.events.standings``), as an ordinary event scores;
+- each of ``ALTERNATIVES`` (matchpoints, a signed square root of each board's difference).
+
+Scoring identical games is the paired design: the play, the cards and the seating are the
+same, so the difference between two scorings is the scoring's alone, not the luck of
+different deals, and a few events measure it. (Ordinary scoring's tie-break, the game
+totals, is if anything helped by the tables sharing deals.) ``--separate`` also plays an
+ordinary event on the same players: its own deals at every table, later rounds seated by its
+own standings, and compares whole events (far noisier: two sets of deals).
 
 Round 1 is seated in a random order (the players have no rating), cut into tables as the bot
 cuts them (``bot.events.seating``). A count that does not divide by 4 gets computers of level
 normal in the empty seats (every table filled to 4 in duplicate), who earn nothing.
 
-Printed: for each scoring, the share of pairs of players of different strength that the
-final standings order correctly (the stronger ranked above the weaker; a shared rank counts
-half), overall and per pair of levels, as the mean over events with its 95% confidence
-interval (the unit is the event); then the paired difference duplicate minus ordinary, event
-by event, with its interval, and the same for each alternative scoring against ordinary and
-against the event's duplicate scoring. A difference whose interval lies above 0 means the
-first orders strength measurably better.
+Printed, for each scoring: the share of pairs of players of different strength (pairs of the
+same level have no right order and are not counted) that the final standings order correctly
+(the stronger ranked above the weaker; a shared rank counts half), overall and per pair of
+levels, as the mean over events with its 95% confidence interval (the unit is the event);
+then each paired difference, event by event: its mean with the normal interval and a paired
+bootstrap percentile interval (events resampled with replacement), and its median. A
+difference whose interval lies above 0 means the first orders strength measurably better.
+``--budget`` starts no event after that many seconds, so a run fits the time there is.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import argparse
 import hashlib
 import math
 import random
+import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -53,68 +62,54 @@ from bot.events.standings import (
     standings,
     standings_from_points,
 )
-from engine.actions import RequestBuy
 from engine.game import Game
 from engine.players.levels import make_strategy
-from engine.players.strategy import Strategy
 from engine.rules import Rules
+from tools.simulate import play_game
 
 LEVELS = ("easy", "normal", "expert")
 STRENGTH = {"easy": 0, "normal": 1, "expert": 2}
 TABLE_SIZE = 4
-#: Other duplicate scorings measured on the same games: matchpoints (each board's share of
-#: the other tables beaten, ``bot.events.duplicate.matchpoints``), and the sum of the signed
-#: square root of each board's gain (``root``: the size of a difference counts, a huge one
-#: less than in proportion).
-ALTERNATIVES = ("matchpoints", "root")
+#: Other scorings of the same duplicate games: ``places`` (ordinary scoring, places at the
+#: table, ``bot.events.standings``), matchpoints (each board's share of the other tables
+#: beaten, ``bot.events.duplicate.matchpoints``), and the sum of the signed square root of
+#: each board's gain (``root``: the size of a difference counts, a huge one less than in
+#: proportion).
+ALTERNATIVES = ("places", "matchpoints", "root")
 #: The level of the computers that fill empty seats (as in the bot's events).
 FILLER = "normal"
+#: The pairs of levels reported, best first ("all" is every pair of different strength).
+KEYS = ("all", "expert>normal", "normal>easy", "expert>easy")
+#: Resamples of the paired bootstrap.
+RESAMPLES = 10_000
 
 
 @dataclass(frozen=True, slots=True)
 class EventOutcome:
-    """One event played both ways: the share of well-ordered pairs, overall and per pair of
-    levels (``"normal>easy"`` and so on), for each scoring."""
+    """One event: the share of well-ordered pairs, overall and per pair of levels
+    (``"normal>easy"`` and so on), for the duplicate scoring, each of ``ALTERNATIVES`` on the
+    same games, and (``--separate``) a separately played ordinary event."""
 
-    ordinary: dict[str, float]
     duplicate: dict[str, float]
     games: int
-    #: The same shares for the duplicate games under each scoring of ``ALTERNATIVES``.
     others: dict[str, dict[str, float]] = field(default_factory=dict)
+    ordinary: dict[str, float] | None = None
 
 
 def play_table(
     rules: Rules, levels: Sequence[str], seed: int, secret: bytes
 ) -> tuple[tuple[int, ...], ...]:
-    """Play one game with ``levels[s]`` in seat ``s``; its score sheet, deal by deal. The
-    buy window is played as the bot plays it (``tools.simulate.play_game``)."""
-    n = len(levels)
-    strategies: list[Strategy] = [make_strategy(level) for level in levels]
-    players = [f"seat{s}" for s in range(n)]
-    game = Game.new(players, rules, seed, secret=secret)
-    rngs = [random.Random(f"{seed}:{secret.hex()}:{s}") for s in range(n)]
-    actions = 0
-    while not game.is_over:
-        current = game.current
-        if game.buy_window_open:
-            for offset in range(1, n):
-                seat = (current + offset) % n
-                player = players[seat]
-                if RequestBuy() in game.legal_actions(player) and strategies[seat].wants_buy(
-                    game.view(player), rngs[seat]
-                ):
-                    game.apply(player, RequestBuy())
-        player = players[current]
-        game.apply(
-            player,
-            strategies[current].choose(
-                game.view(player), game.legal_actions(player), rngs[current]
-            ),
-        )
-        actions += 1
-        if actions > 200_000:
-            raise RuntimeError(f"game {seed} did not end")
-    return tuple(tuple(row) for row in game.score_sheet)
+    """Play one game with ``levels[s]`` in seat ``s`` (``tools.simulate.play_game``, the bot's
+    buy window); its score sheet, deal by deal."""
+    started: list[Game] = []
+    play_game(
+        rules,
+        [make_strategy(level) for level in levels],
+        seed,
+        on_start=started.append,
+        secret=secret,
+    )
+    return tuple(tuple(row) for row in started[0].score_sheet)
 
 
 def _secret(*parts: object) -> bytes:
@@ -142,7 +137,7 @@ def play_event(
     played: list[list[Finish]] = []
     points: dict[int, Fraction] = dict.fromkeys(strengths, Fraction(0))
     alt: dict[str, dict[int, Fraction]] = {
-        name: dict.fromkeys(strengths, Fraction(0)) for name in ALTERNATIVES
+        name: dict.fromkeys(strengths, Fraction(0)) for name in ALTERNATIVES if name != "places"
     }
     totals: dict[int, int] = dict.fromkeys(strengths, 0)
     games = 0
@@ -182,11 +177,12 @@ def play_event(
                         alt["root"][comparison.player] += Fraction(
                             math.copysign(math.sqrt(abs(gain)), gain)
                         )
-                if alternatives is not None:
-                    for name, table in alt.items():
-                        alternatives[name] = standings_from_points(
-                            list(strengths), table, totals, dict.fromkeys(strengths, number)
-                        )
+            if alternatives is not None:
+                for name, table in alt.items():
+                    alternatives[name] = standings_from_points(
+                        list(strengths), table, totals, dict.fromkeys(strengths, number)
+                    )
+                alternatives["places"] = standings(list(strengths), played, [], TABLE_SIZE)
             ordered = standings_from_points(
                 list(strengths), points, totals, dict.fromkeys(strengths, number)
             )
@@ -213,24 +209,29 @@ def concordance(ordered: Sequence[Standing], strengths: dict[int, str]) -> dict[
     return {name: right[name] / count[name] for name in right}
 
 
-def run_event(args: tuple[int, int, int, int | None, bool]) -> EventOutcome:
-    """Both scorings of event ``index``: its player count and rounds drawn from its seed
-    (``mixed``: later duplicate rounds seated with every band of the standings at each
-    table, as the bot seats them: ``bot.events.seating.mixed``)."""
-    index, players, rounds, deals, mixed = args
+def run_event(args: tuple[int, int, int, int | None, bool, bool]) -> EventOutcome:
+    """Event ``index`` scored every way: its player count and rounds drawn from its seed
+    (``mixed``: later rounds seated with every band of the standings at each table, as the
+    bot seats them: ``bot.events.seating.mixed``; ``separate``: an ordinary event played
+    too)."""
+    index, players, rounds, deals, mixed, separate = args
     seed = index
     rng = random.Random(f"strengths:{seed}")
     levels = [LEVELS[i % 3] for i in range(players)]
     rng.shuffle(levels)
     strengths = {player + 1: level for player, level in enumerate(levels)}
-    ordinary, ordinary_games = play_event(strengths, rounds, seed, False, deals)
     others: dict[str, list[Standing]] = {}
-    duplicate, duplicate_games = play_event(strengths, rounds, seed, True, deals, mixed, others)
+    duplicate, games = play_event(strengths, rounds, seed, True, deals, mixed, others)
+    ordinary: dict[str, float] | None = None
+    if separate:
+        ordinary_standings, ordinary_games = play_event(strengths, rounds, seed, False, deals)
+        ordinary = concordance(ordinary_standings, strengths)
+        games += ordinary_games
     return EventOutcome(
-        concordance(ordinary, strengths),
         concordance(duplicate, strengths),
-        ordinary_games + duplicate_games,
+        games,
         {name: concordance(ordered, strengths) for name, ordered in others.items()},
+        ordinary,
     )
 
 
@@ -244,15 +245,64 @@ def mean_half(values: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def bootstrap(values: Sequence[float], seed: int = 0) -> tuple[float, float]:
+    """The 95% percentile interval of the mean of ``values`` over ``RESAMPLES`` resamples of
+    the events with replacement (no assumption of normality; the pairing is kept because
+    each value is already one event's paired difference)."""
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(RESAMPLES))
+    return means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1]
+
+
+def _difference(label: str, values: Sequence[float]) -> str:
+    mean, half = mean_half(values)
+    low, high = bootstrap(values)
+    return (
+        f"{label:<28} {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] "
+        f"bootstrap [{low:+.3f}, {high:+.3f}] median {statistics.median(values):+.3f}"
+    )
+
+
 def _progress(number: int, outcome: EventOutcome) -> EventOutcome:
     """Print one event's figures as it ends (a long run shows it is moving)."""
-    print(
-        f"event {number}: ordinary {outcome.ordinary['all']:.3f}, "
-        f"duplicate {outcome.duplicate['all']:.3f}, "
-        + ", ".join(f"{name} {shares['all']:.3f}" for name, shares in outcome.others.items()),
-        flush=True,
-    )
+    parts = [f"duplicate {outcome.duplicate['all']:.3f}"]
+    parts += [f"{name} {shares['all']:.3f}" for name, shares in outcome.others.items()]
+    if outcome.ordinary is not None:
+        parts.append(f"ordinary {outcome.ordinary['all']:.3f}")
+    print(f"event {number}: " + ", ".join(parts), flush=True)
     return outcome
+
+
+def report(outcomes: Sequence[EventOutcome]) -> None:
+    """Print each scoring's shares and the paired differences."""
+    print("share of pairs of different strength ordered stronger-above-weaker")
+    print("(mean over events, 95% CI; the same games under each scoring)")
+    names = ("duplicate", *ALTERNATIVES) + (("ordinary",) if outcomes[0].ordinary else ())
+
+    def shares(outcome: EventOutcome, name: str) -> dict[str, float]:
+        if name == "duplicate":
+            return outcome.duplicate
+        if name == "ordinary":
+            assert outcome.ordinary is not None
+            return outcome.ordinary
+        return outcome.others[name]
+
+    print(f"{'pair':<15}" + "".join(f"{name:>16}" for name in names))
+    for key in KEYS:
+        cells = []
+        for name in names:
+            mean, half = mean_half([shares(o, name)[key] for o in outcomes])
+            cells.append(f"{mean:>8.3f} ± {half:.3f}")
+        print(f"{key:<15}" + "".join(cells))
+    print("paired differences, event by event: mean [95% CI], bootstrap [95%], median")
+    pairs = [("duplicate", "places"), ("duplicate", "matchpoints"), ("root", "places")]
+    if outcomes[0].ordinary is not None:
+        pairs.append(("duplicate", "ordinary"))
+    for first, second in pairs:
+        for key in KEYS:
+            values = [shares(o, first)[key] - shares(o, second)[key] for o in outcomes]
+            print(_difference(f"{first} - {second} {key}", values))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -264,9 +314,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
+        "--budget", type=float, default=None, help="start no event after this many seconds"
+    )
+    parser.add_argument(
         "--mixed",
         action="store_true",
-        help="seat later duplicate rounds with every band of the standings at each table",
+        help="seat later rounds with every band of the standings at each table",
+    )
+    parser.add_argument(
+        "--separate",
+        action="store_true",
+        help="also play an ordinary event (its own deals and seating) on the same players",
     )
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
@@ -278,6 +336,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             rounds[(i // len(counts)) % len(rounds)],
             args.deals,
             args.mixed,
+            args.separate,
         )
         for i in range(args.events)
     ]
@@ -289,6 +348,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 outcomes.append(_progress(len(outcomes) + 1, outcome))
     else:
         for job in jobs:
+            if args.budget is not None and time.perf_counter() - started > args.budget:
+                break
             outcomes.append(_progress(len(outcomes) + 1, run_event(job)))
     elapsed = time.perf_counter() - started
     games = sum(o.games for o in outcomes)
@@ -296,29 +357,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{len(outcomes)} events (players {args.players}, rounds {args.rounds}, tables of "
         f"{TABLE_SIZE}, deals {args.deals or 10}), {games} games in {elapsed:.0f} s"
     )
-    print("share of pairs ordered stronger-above-weaker (mean over events, 95% CI)")
-    print(f"{'pair':<15} {'ordinary':>16} {'duplicate':>16} {'duplicate - ordinary':>22}")
-    for key in ("all", "expert>normal", "normal>easy", "expert>easy"):
-        plain = [o.ordinary[key] for o in outcomes if key in o.ordinary]
-        dup = [o.duplicate[key] for o in outcomes if key in o.duplicate]
-        diff = [o.duplicate[key] - o.ordinary[key] for o in outcomes if key in o.ordinary]
-        (pm, ph), (dm, dh), (fm, fh) = mean_half(plain), mean_half(dup), mean_half(diff)
-        print(
-            f"{key:<15} {pm:>8.3f} ± {ph:.3f} {dm:>8.3f} ± {dh:.3f} "
-            f"{fm:>+12.3f} [{fm - fh:+.3f}, {fm + fh:+.3f}]"
-        )
-    print("the same duplicate games under other scorings, paired with ordinary and duplicate")
-    for name in ALTERNATIVES:
-        for key in ("all",):
-            shares = [o.others[name][key] for o in outcomes]
-            versus = [o.others[name][key] - o.ordinary[key] for o in outcomes]
-            against = [o.others[name][key] - o.duplicate[key] for o in outcomes]
-            (am, ah), (vm, vh), (gm, gh) = mean_half(shares), mean_half(versus), mean_half(against)
-            print(
-                f"{name:<11} {key:<4} {am:.3f} ± {ah:.3f}; - ordinary {vm:+.3f} "
-                f"[{vm - vh:+.3f}, {vm + vh:+.3f}]; - duplicate {gm:+.3f} "
-                f"[{gm - gh:+.3f}, {gm + gh:+.3f}]"
-            )
+    if outcomes:
+        report(outcomes)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ def play_game(
     max_actions: int = 200_000,
     on_event: Callable[[Event], None] | None = None,
     on_start: Callable[[Game], None] | None = None,
+    secret: bytes | None = None,
 ) -> GameRecord:
     """Play one whole game with ``strategies[s]`` in seat ``s``; each gets only its view.
 
@@ -68,11 +69,13 @@ def play_game(
     ``RequestBuy`` is legal is asked ``wants_buy`` before the player in turn draws.
     ``on_event`` sees every event of the turns' actions (a tool's per-deal tallies);
     ``on_start`` the game itself before its first action (``tools.foresight``'s oracle, which
-    peeks at the hidden cards to measure what knowing them is worth).
+    peeks at the hidden cards to measure what knowing them is worth). ``secret`` deals from
+    the checkable shuffle's game secret (``engine/shuffle.py``), so that games given the same
+    secret and seed are dealt the same cards (``tools.duplicate_strength``'s tables).
     """
     n = len(strategies)
     players = [f"seat{s}" for s in range(n)]
-    game = Game.new(players, rules, seed)
+    game = Game.new(players, rules, seed, secret=secret)
     if on_start is not None:
         on_start(game)
     rngs = [random.Random(f"{seed}:{s}") for s in range(n)]

@@ -6,7 +6,8 @@ restart or a missed edit never leaves it out of date for longer than the next ch
 
 from __future__ import annotations
 
-from bot.events.runner import EventView, number_text
+from bot.events.duplicate_round import number_text
+from bot.events.runner import EventView
 from bot.events.standings import points_text
 from bot.i18n import Language, t
 

@@ -15,56 +15,38 @@ Each step (a table closing, an organiser's call) reads the event's rows once (``
 scores them once, and hands the hall the ``EventView`` it drew: the hall draws what it is
 given and never asks the runner back.
 
-A *duplicate* event (``options["duplicate"]``) deals every table of a round with as many seats
-the same deals: one game secret and one first-dealer seed per round and seat count, kept in
-the event's options (``dealt``) before the round's tables open, so a restart deals a missing
-table alike. Its hashes are posted when the round is seated (owed in ``hashes_due`` until
-then, so a restart in between posts them when the event resumes); its seeds, each player's private
-line and the round's standings only once the round's last table has ended (``revealed``), and
-its standings are each player's difference from the other tables' average
-(``bot.events.duplicate``).
+A *duplicate* event's rounds are the runner's like any other's; their deals (drawn and kept
+before the tables open, hashes posted, seeds revealed once the round's last table ends) and
+their scoring are a ``DuplicateRound``'s (``bot.events.duplicate_round``), which the runner
+holds and calls at each step.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import secrets
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
-from typing import Any, Protocol
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from bot.events.clock import StartTimers
-from bot.events.duplicate import (
-    Comparison,
-    TableDeals,
-    best,
-    by_player,
-    compare,
-    groups,
-    round_points,
-)
+from bot.events.duplicate import Comparison, best
+from bot.events.duplicate_round import DuplicateRound, Herald, Scored, dealt_of, watchers
+from bot.events.options import event_table_options
 from bot.events.seating import MIN_TABLE, SeatingError, final_table, mixed, seat_round
 from bot.events.standings import (
     Finish,
     Standing,
-    points_text,
     standings,
-    standings_from_points,
     winners,
     with_final,
 )
 from bot.ground.errors import UserError
 from bot.service import TableService
-from bot.service.guild_settings import GuildDefaults, table_options
-from bot.service.live import Change, rules_for
+from bot.service.live import Change
 from data.events import EventPlayer, EventRecord, EventTable
 from data.store import Store
-from engine import Game
-from engine.shuffle import commitment, deal_seed
 
 log = logging.getLogger("bot.events")
 
@@ -75,8 +57,8 @@ MIN_PLAYERS = 3
 COMPUTER_LEVEL = "normal"
 
 
-class Hall(Protocol):
-    """What the runner asks of Discord."""
+class Hall(Herald, Protocol):
+    """What the runner asks of Discord (a duplicate round's lines too: ``Herald``)."""
 
     async def open_thread(
         self, event: EventRecord, name: str, members: Collection[int] = ()
@@ -89,16 +71,8 @@ class Hall(Protocol):
         """Draw the event message again from ``view`` (sign-ups, rounds, tables, standings)."""
         ...
 
-    async def announce(self, event: EventRecord, key: str, **values: Any) -> None:
-        """Post a line (an i18n key) in the event's channel, in the event's language."""
-        ...
-
     def can_open_threads(self, event: EventRecord) -> bool:
         """Whether the bot may make the tables' threads in the event's channel now."""
-        ...
-
-    async def tell(self, event: EventRecord, user_id: int, key: str, **values: Any) -> None:
-        """Say a line (an i18n key) to one player privately, in the event's language."""
         ...
 
 
@@ -133,17 +107,6 @@ class EventRows:
         return [p.user_id for p in self.players if not p.removed]
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """The standings of an event's rows, and a duplicate event's comparisons of each round
-    whose tables all ended."""
-
-    standings: tuple[Standing, ...]
-    comparisons: Mapping[int, Sequence[Comparison]] = field(default_factory=dict)
-    #: Each such round's event points (``round_points``) by player.
-    round_points: Mapping[int, Mapping[int, Fraction]] = field(default_factory=dict)
-
-
 class EventRunner:
     """Seats rounds and opens their tables; one lock per event keeps two ends of tables
     from seating the same round twice."""
@@ -161,9 +124,8 @@ class EventRunner:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.start_timers = StartTimers(clock, self._start_on_time)
-        #: The score sheet and seats of each duplicate table already over, by table id:
-        #: they never change again, so each game's state is read once.
-        self._sheets: dict[int, TableDeals] = {}
+        #: The deals of duplicate rounds: drawn, posted, revealed and scored.
+        self.duplicates = DuplicateRound(store, hall)
 
     @property
     def service(self) -> TableService:
@@ -356,12 +318,13 @@ class EventRunner:
         async with self._lock(event_id):
             rows = await self._rows(await self._event(event_id))
             if rows.event.status in ("running", "paused"):
-                rows = await self._post_hashes(rows)  # owed if a restart came between
+                # Owed if a restart came between.
+                rows = replace(rows, event=await self.duplicates.post_hashes(rows.event))
             if rows.event.status == "running":
                 rows = await self._open_missing(rows)
             scored = await self._score(rows)
             if rows.event.status in ("running", "paused"):
-                rows = await self._reveal(rows, scored)
+                rows = replace(rows, event=await self.duplicates.reveal(rows.event, scored))
             if rows.event.status == "running":
                 rows = await self._next_round(rows, scored)
             view = self._draw(rows, scored)
@@ -429,12 +392,12 @@ class EventRunner:
                 len(table) + (computers[i] if i < len(computers) else 0)
                 for i, table in enumerate(seating.tables)
             }
-            rows = replace(rows, event=await self._deal_round(event, number, seats))
+            rows = replace(rows, event=await self.duplicates.deal(event, number, seats))
         rows = await self._write_round(
             rows, number, [list(t) for t in seating.tables], list(seating.sitting_out), computers
         )
         if duplicate:
-            rows = await self._post_hashes(rows)
+            rows = replace(rows, event=await self.duplicates.post_hashes(rows.event))
         return await self._open_missing(rows)
 
     async def _write_round(
@@ -485,7 +448,9 @@ class EventRunner:
             thread_id = table.channel_id
             if table.table_id is None:
                 title = f"{event.name} · {table.round}.{table.position + 1}"
-                thread_id = await self.hall.open_thread(event, title, self._watchers(rows, table))
+                thread_id = await self.hall.open_thread(
+                    event, title, watchers(event, rows.tables, table)
+                )
                 live = await self.service.open_table(
                     event.guild_id,
                     thread_id,
@@ -493,9 +458,9 @@ class EventRunner:
                     names.get(host, str(host)),
                     # A table dealt like the others of its round says so at its end: its
                     # seeds wait for the round (``bot.channel.table_text``).
-                    {**self._options(event), "dealt_alike": True}
-                    if self._dealt(event, table) is not None
-                    else self._options(event),
+                    {**event_table_options(event), "dealt_alike": True}
+                    if dealt_of(event, table) is not None
+                    else event_table_options(event),
                 )
                 await self.store.set_event_table(event.id, table.round, table.position, live.id)
                 table_id = live.id
@@ -510,7 +475,7 @@ class EventRunner:
             # Computers only in the seats the count left empty (a restart adds only the rest).
             for _ in range(table.computers - sum(1 for seat in seats if seat.is_computer)):
                 await self.service.add_computer(table_id, host, COMPUTER_LEVEL)
-            await self.service.start(table_id, host, dealt=self._dealt(event, table))
+            await self.service.start(table_id, host, dealt=dealt_of(event, table))
             tables[index] = replace(
                 table,
                 table_id=table_id,
@@ -518,139 +483,6 @@ class EventRunner:
                 channel_id=thread_id if table.table_id is None else table.channel_id,
             )
         return replace(rows, tables=tuple(tables))
-
-    @staticmethod
-    def _options(event: EventRecord) -> dict[str, Any]:
-        """The options of an event's table: the event's choices, no server defaults."""
-        chosen = event.options
-        deals = chosen.get("deals")
-        return table_options(
-            GuildDefaults(),
-            {"preset": "standard"},
-            preset=chosen.get("preset"),
-            buy_seconds=chosen.get("buy_seconds"),
-            turn_seconds=chosen.get("turn_seconds"),
-            language=chosen.get("language"),
-            rules={"num_deals": int(deals)} if deals else {},
-            casual=chosen.get("ranked", True) is False,
-        )
-
-    # -- duplicate deals --------------------------------------------------------------------
-
-    async def _deal_round(
-        self, event: EventRecord, number: int, seats: Collection[int]
-    ) -> EventRecord:
-        """The event with round ``number``'s deals drawn for each seat count in ``seats``
-        (a game secret and a first-dealer seed each), written before its tables open; a
-        round already dealt (a retry after a restart) keeps its deals."""
-        dealt = {k: dict(v) for k, v in dict(event.options.get("dealt") or {}).items()}
-        this = dealt.setdefault(str(number), {})
-        missing = [count for count in sorted(seats) if str(count) not in this]
-        if not missing:
-            return event
-        for count in missing:
-            this[str(count)] = [secrets.token_hex(32), random.SystemRandom().randrange(2**62)]
-        # The round's hashes are owed from now until posted (``_post_hashes``): a restart in
-        # between posts them when the event resumes.
-        due = sorted({*(int(r) for r in event.options.get("hashes_due") or ()), number})
-        options = {**event.options, "dealt": dealt, "hashes_due": due}
-        await self.store.set_event_options(event.id, options)
-        return replace(event, options=options)
-
-    @staticmethod
-    def _watchers(rows: EventRows, table: EventTable) -> tuple[int, ...]:
-        """Who may see a duplicate table's thread: its players, and the organiser unless they
-        play at another table of the round (the play of one table tells the others their
-        cards). Nobody is listed for an ordinary table or a final: their threads are public."""
-        if _dealt_of(rows.event, table) is None:
-            return ()
-        organiser = rows.event.organiser_id
-        elsewhere = any(
-            organiser in other.players
-            for other in rows.tables
-            if other.round == table.round and other is not table
-        )
-        return (*table.players, *(() if elsewhere or organiser in table.players else (organiser,)))
-
-    @staticmethod
-    def _dealt(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:
-        """The secret and first-dealer seed of ``table``'s round and seat count, or ``None``
-        for a table dealt its own cards (an ordinary event, a final table)."""
-        return _dealt_of(event, table)
-
-    def _deals(self, event: EventRecord) -> int:
-        """How many deals each game of the event has."""
-        return rules_for(self._options(event)).num_deals
-
-    def _seeds(self, event: EventRecord, number: int) -> list[tuple[int, list[bytes]]]:
-        """Each seat count of round ``number`` with its deals' seeds, deal 1 first."""
-        dealt = (event.options.get("dealt") or {}).get(str(number)) or {}
-        deals = self._deals(event)
-        return [
-            (int(count), [deal_seed(bytes.fromhex(str(pair[0])), d) for d in range(deals)])
-            for count, pair in sorted(dealt.items(), key=lambda item: -int(item[0]))
-        ]
-
-    async def _post_hashes(self, rows: EventRows) -> EventRows:
-        """Post the hash of each deal of every round whose hashes are owed (``hashes_due``,
-        set when the round is dealt), before anyone plays it, then record them as posted. A
-        round whose seeds are already out (``revealed``) is owed nothing: its hashes would
-        prove nothing any more."""
-        event = rows.event
-        due = [int(r) for r in event.options.get("hashes_due") or ()]
-        if not due:
-            return rows
-        revealed = {int(r) for r in event.options.get("revealed") or ()}
-        for number in sorted(set(due) - revealed):
-            for count, seeds in self._seeds(event, number):
-                lines = "\n".join(f"{d}. `{commitment(seed)}`" for d, seed in enumerate(seeds, 1))
-                await self.hall.announce(
-                    event,
-                    "event.dup_hashes",
-                    name=event.name,
-                    round=number,
-                    seats=count,
-                    lines=lines,
-                )
-        # Recorded once posted: a restart before this posts them again rather than never.
-        options = {**event.options, "hashes_due": []}
-        await self.store.set_event_options(event.id, options)
-        return replace(rows, event=replace(event, options=options))
-
-    async def _reveal(self, rows: EventRows, scored: Scored) -> EventRows:
-        """Once every table of a duplicate round has ended: post its seeds, and tell each
-        player privately how their deals compared; once per round (``revealed``)."""
-        event = rows.event
-        revealed = [int(r) for r in event.options.get("revealed") or ()]
-        due = [r for r in scored.comparisons if r not in revealed]
-        if not event.options.get("duplicate") or not due:
-            return rows
-        options = {**event.options, "revealed": sorted([*revealed, *due])}
-        await self.store.set_event_options(event.id, options)
-        event = replace(event, options=options)
-        for number in sorted(due):
-            for _count, seeds in self._seeds(event, number):
-                lines = "\n".join(f"{d}. `{seed.hex()}`" for d, seed in enumerate(seeds, 1))
-                await self.hall.announce(
-                    event, "event.dup_seeds", name=event.name, round=number, lines=lines
-                )
-            points = scored.round_points.get(number, {})
-            for player, mine in by_player(scored.comparisons[number]).items():
-                top = best(mine)
-                if top is None or top.average is None:
-                    continue
-                await self.hall.tell(
-                    event,
-                    player,
-                    "event.dup_private",
-                    name=event.name,
-                    round=number,
-                    points=_signed(points.get(player, Fraction(0))),
-                    deal=top.deal,
-                    score=top.score,
-                    average=number_text(top.average),
-                )
-        return replace(rows, event=event)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -696,7 +528,7 @@ class EventRunner:
         players = [p.user_id for p in rows.players]
         removed = {p.user_id for p in rows.players if p.removed}
         if event.options.get("duplicate"):
-            scored = await self._score_duplicate(rows, players, played, removed)
+            scored = await self.duplicates.score(event, rows.tables, players, played, removed)
         else:
             sit_outs = [user for _, user in rows.sit_outs]
             size = int(event.options.get("table_size", 4))
@@ -704,64 +536,6 @@ class EventRunner:
         if final:
             scored = replace(scored, standings=tuple(with_final(scored.standings, final[0])))
         return scored
-
-    async def _score_duplicate(
-        self,
-        rows: EventRows,
-        players: list[int],
-        played: list[list[Finish]],
-        removed: Collection[int],
-    ) -> Scored:
-        """The event points of every round whose tables have all ended (a round still playing
-        counts for nothing yet: its comparisons would tell of tables still to finish)."""
-        event = rows.event
-        rounds = int(event.options.get("rounds", 1))
-        deals = self._deals(event)
-        points: dict[int, Fraction] = dict.fromkeys(players, Fraction(0))
-        totals: dict[int, int] = dict.fromkeys(players, 0)
-        count: dict[int, int] = dict.fromkeys(players, 0)
-        for finishes in played:
-            for finish in finishes:
-                if finish.player in totals:
-                    totals[finish.player] += finish.total
-                    count[finish.player] += 1
-        comparisons: dict[int, list[Comparison]] = {}
-        by_round: dict[int, dict[int, Fraction]] = {}
-        for number in sorted({t.round for t in rows.tables if t.round <= rounds}):
-            tables = [t for t in rows.tables if t.round == number]
-            if not all(t.is_over for t in tables):
-                continue
-            found = [d for d in [await self._table_deals(t) for t in tables] if d is not None]
-            comparisons[number] = []
-            by_round[number] = {}
-            for group in groups(found):
-                comparisons[number].extend(compare(group, deals))
-                for player, earned in round_points(group, deals).items():
-                    by_round[number][player] = earned
-                    if player in points:
-                        points[player] += earned
-        ordered = standings_from_points(players, points, totals, count, removed)
-        return Scored(tuple(ordered), comparisons, by_round)
-
-    async def _table_deals(self, table: EventTable) -> TableDeals | None:
-        """A table's seats and score sheet as its stored game left them (a computer's seat
-        as 0); ``None`` for a table never started."""
-        if table.table_id is None:
-            return None
-        known = self._sheets.get(table.table_id)
-        if known is not None:
-            return known
-        record = await self.store.get_table(table.table_id)
-        if record is None or record.state is None:
-            return None
-        game = Game.from_json(record.state)
-        deals = TableDeals(
-            table=table.table_id,
-            players=tuple(0 if seat.is_computer else seat.user_id for seat in record.seats),
-            sheet=tuple(tuple(row) for row in game.score_sheet),
-        )
-        self._sheets[table.table_id] = deals
-        return deals
 
     @staticmethod
     def _draw(rows: EventRows, scored: Scored) -> EventView:
@@ -791,23 +565,3 @@ class EventRunner:
         rating = {row.user_id: row.rating for row in board}
         rated = sorted((p for p in players if p in rating), key=lambda p: -rating[p])
         return [*rated, *(p for p in players if p not in rating)]
-
-
-def _signed(points: Fraction) -> str:
-    """A round's duplicate points with their sign: above 0 is better than the others."""
-    return ("+" if points > 0 else "") + points_text(points)
-
-
-def _dealt_of(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:
-    dealt = (event.options.get("dealt") or {}).get(str(table.round)) or {}
-    pair = dealt.get(str(len(table.players) + table.computers))
-    if pair is None:
-        return None
-    return bytes.fromhex(str(pair[0])), int(pair[1])
-
-
-def number_text(value: Fraction) -> str:
-    """A score or an average as players read it: whole numbers bare, else one decimal."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.1f}"

@@ -1,12 +1,25 @@
-"""The duplicate-strength simulation: a strength ordering counts right and wrong pairs, and a
-small event plays through both scorings, its duplicate tables dealt alike."""
+"""The duplicate-strength simulation: a strength ordering counts right and wrong pairs, a
+small event plays through every scoring (the same games scored ordinarily too), its duplicate
+tables dealt alike, and the paired bootstrap interval brackets the mean."""
 
 from __future__ import annotations
 
+import hashlib
 from fractions import Fraction
 
 from bot.events.standings import Standing
-from tools.duplicate_strength import concordance, mean_half, play_event, run_event
+from engine.rules import Rules
+from tools.duplicate_strength import (
+    bootstrap,
+    concordance,
+    mean_half,
+    play_event,
+    play_table,
+    run_event,
+)
+
+SECRET_A = hashlib.sha256(b"a").digest()
+SECRET_B = hashlib.sha256(b"b").digest()
 
 
 def standing(rank: int, player: int) -> Standing:
@@ -37,12 +50,38 @@ def test_a_small_event_plays_both_ways() -> None:
     assert sum(s.points for s in ordered) == 0
     ordinary, _ = play_event(strengths, rounds=1, seed=3, duplicate=False, deals=1)
     assert sum(s.points for s in ordinary) == 2 * (5 + 3 + 2 + 1)
-    outcome = run_event((3, 8, 1, 1, False))
-    assert 0.0 <= outcome.ordinary["all"] <= 1.0 and outcome.games == 4
+    # The same duplicate games scored ordinarily: places at each table earn event points.
+    others: dict[str, list[Standing]] = {}
+    play_event(strengths, rounds=1, seed=3, duplicate=True, deals=1, alternatives=others)
+    assert sum(s.points for s in others["places"]) == 2 * (5 + 3 + 2 + 1)
+    outcome = run_event((3, 8, 1, 1, False, False))
+    assert outcome.ordinary is None and outcome.games == 2
     # The same duplicate games scored the other ways, for the comparison.
-    assert set(outcome.others) == {"matchpoints", "root"}
+    assert set(outcome.others) == {"places", "matchpoints", "root"}
+    both = run_event((3, 8, 1, 1, False, True))
+    assert both.ordinary is not None and 0.0 <= both.ordinary["all"] <= 1.0
+    assert both.games == 4 and both.duplicate == outcome.duplicate
+
+
+def test_tables_given_the_same_secret_and_seed_are_dealt_alike() -> None:
+    rules = Rules.preset("standard").with_options(num_deals=1)
+    levels = ["easy", "normal", "expert", "normal"]
+    one = play_table(rules, levels, 7, SECRET_A)
+    assert play_table(rules, levels, 7, SECRET_A) == one
+    assert play_table(rules, levels, 7, SECRET_B) != one
 
 
 def test_mean_half_is_a_normal_interval() -> None:
     mean, half = mean_half([0.0, 1.0, 0.0, 1.0])
     assert mean == 0.5 and abs(half - 1.96 * (1 / 3) ** 0.5 / 2) < 1e-9
+
+
+def test_the_bootstrap_interval_brackets_the_mean_and_narrows_with_more_events() -> None:
+    few = [0.0, 1.0] * 5
+    many = [0.0, 1.0] * 50
+    low, high = bootstrap(few)
+    assert low < 0.5 < high
+    wide = high - low
+    low, high = bootstrap(many)
+    assert low < 0.5 < high and high - low < wide
+    assert bootstrap([0.25] * 7) == (0.25, 0.25)
