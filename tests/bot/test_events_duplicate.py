@@ -57,7 +57,7 @@ async def settled(env: Any, seconds: float = 0) -> None:
     """Move the clock on and let the bot finish what it started. A round's end (its seeds,
     thirteen direct messages, four new tables drawn) can take more real time than the settle
     timeout on a busy machine: that is waited out, not failed."""
-    for attempt in range(20):
+    for attempt in range(60):
         try:
             if seconds and attempt == 0:
                 await env.advance_time(seconds)
