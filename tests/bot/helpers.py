@@ -247,3 +247,19 @@ async def old_table_click(
 
     custom_id = f"sh:{verb}:{world.table.id}:{window or window_tag(world)}"
     return await forge(player, world.message(), custom_id)
+
+
+def stand_in_table(message_id: int = 5, channel_id: int = 9) -> SimpleNamespace:
+    """A publisher's table snapshot with nothing in play: open, nobody asked about a card, no
+    relaxed turn untold; for tests of the channel side that need no game."""
+    record = SimpleNamespace(message_id=message_id, seats=(), host_id=1, options={})
+    return SimpleNamespace(
+        channel_id=channel_id,
+        record=record,
+        names=[],
+        view=None,
+        playing=False,
+        closed=False,
+        asked=(),
+        untold_turn=None,
+    )

@@ -18,6 +18,8 @@ from bot.channel.publisher import Publisher
 from bot.service import Change
 from bot.views.table import plain_layout
 
+from .helpers import stand_in_table
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -101,17 +103,7 @@ async def test_bursts_become_one_edit_and_one_notice(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(
         "bot.channel.publisher.render_table", lambda table, **_: plain_layout(f"{next(drawn)}")
     )
-    record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
-    table = SimpleNamespace(
-        channel_id=9,
-        record=record,
-        names=[],
-        view=None,
-        playing=False,
-        closed=False,
-        asked=(),
-        untold_turn=None,
-    )  # the table is still open
+    table = stand_in_table()  # the table is still open
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)

@@ -27,7 +27,7 @@ from bot.service import Change
 from bot.views.table import plain_layout
 from tests.clock import FakeClock
 
-from .helpers import open_table
+from .helpers import open_table, stand_in_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,17 +136,7 @@ async def test_flush_sends_what_the_pacing_holds_back(monkeypatch: pytest.Monkey
     monkeypatch.setattr(
         "bot.channel.publisher.render_table", lambda table, **_: plain_layout(f"{next(drawn)}")
     )
-    record = SimpleNamespace(message_id=5, seats=(), host_id=1, options={})
-    table = SimpleNamespace(
-        channel_id=9,
-        record=record,
-        names=[],
-        view=None,
-        playing=False,
-        closed=False,
-        asked=(),
-        untold_turn=None,
-    )  # the table is still open, and nobody is asked about a card
+    table = stand_in_table()  # the table is still open, and nobody is asked about a card
     publisher._lines = lambda change: ["line"]  # type: ignore[method-assign]
     publisher.table_changed(Change(table, "act"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)
