@@ -35,6 +35,7 @@ def hands_now(game: Any) -> set[str]:
     return {str(card) for seat in game.players for card in game.hand_of(seat)}
 
 
+@pytest.mark.simcord(settle_timeout=10)  # a whole game draws a picture a turn: real work
 async def test_a_whole_game_logs_its_start_and_end_and_no_secret(
     env: simcord.Env, debug_log: pytest.LogCaptureFixture
 ) -> None:
