@@ -22,6 +22,7 @@ from .records import (
     EndStatus,
     ResultRow,
     Seat,
+    TablePlace,
     TableRecord,
     TableStatus,
 )
@@ -36,6 +37,9 @@ OPEN = "status IN ('lobby', 'playing')"
 SELECT_TABLE = "SELECT * FROM tables WHERE id = ?"
 SELECT_OPEN_IN_CHANNEL = f"SELECT * FROM tables WHERE channel_id = ? AND {OPEN}"
 SELECT_OPEN_TABLES = f"SELECT * FROM tables WHERE {OPEN}"
+#: The columns of ``TablePlace``.
+PLACE_COLUMNS = "id, guild_id, channel_id, parent_channel_id, updated_at"
+SELECT_OPEN_PLACES = f"SELECT {PLACE_COLUMNS} FROM tables WHERE {OPEN}"
 _VERSION_AND_STATUS = "SELECT version, status FROM tables WHERE id = ?"
 _EXISTS = "SELECT 1 FROM tables WHERE id = ?"
 
@@ -115,6 +119,19 @@ class GameCalls(SqlCalls):
         """The channel's lobby or game in progress, or ``None`` if it is free."""
         rows = await self._query_table(None, SELECT_OPEN_IN_CHANNEL, channel_id)
         return self._table(rows[0]) if rows else None
+
+    @staticmethod
+    def _places(rows: Sequence[Any]) -> list[TablePlace]:
+        return [
+            TablePlace(
+                int(row["id"]),
+                int(row["guild_id"]),
+                int(row["channel_id"]),
+                None if row["parent_channel_id"] is None else int(row["parent_channel_id"]),
+                float(row["updated_at"]),
+            )
+            for row in rows
+        ]
 
     async def _decoded_open(self, rows: Sequence[Any]) -> list[TableRecord]:
         """The open tables of ``rows``; a row that does not decode is ended and logged

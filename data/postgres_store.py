@@ -43,14 +43,14 @@ from .board import BoardCalls
 from .errors import StoreBusy, TableExists
 from .events import EventCalls
 from .fence import ShardFence
-from .games import OPEN, GameCalls
+from .games import OPEN, PLACE_COLUMNS, GameCalls
 from .group_commit import GroupQueue
 from .guild_settings import SettingsCalls
 from .members import MemberCalls
 from .postgres_commit import GroupCommits, Statement, run_statement
 from .postgres_connection import Connection, PostgresSql, init_connection
 from .postgres_migrations import apply_migrations
-from .records import AwayState, GameKind, Seat, TableRecord
+from .records import AwayState, GameKind, Seat, TablePlace, TableRecord
 from .shards import ShardSet
 from .sql import Sql, changed_rows, numbered
 from .store import BACKGROUND_WAIT_SECONDS, PLAYER_WAIT_SECONDS, is_background_write
@@ -67,6 +67,11 @@ GROUPS_IN_FLIGHT: Final = 2
 _SELECT_OPEN_TABLES = f"SELECT * FROM tables WHERE {OPEN} ORDER BY id"
 _SELECT_OPEN_TABLES_OF_SHARDS = f"""
 SELECT * FROM tables WHERE {OPEN} AND ((guild_id >> 22) % $1) = ANY($2::int[]) ORDER BY id
+"""
+_SELECT_OPEN_PLACES = f"SELECT {PLACE_COLUMNS} FROM tables WHERE {OPEN} ORDER BY id"
+_SELECT_OPEN_PLACES_OF_SHARDS = f"""
+SELECT {PLACE_COLUMNS} FROM tables
+WHERE {OPEN} AND ((guild_id >> 22) % $1) = ANY($2::int[]) ORDER BY id
 """
 
 # The partial unique index decides; a lost race returns no row instead of raising.
@@ -366,6 +371,16 @@ class PostgresStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCa
                 None, _SELECT_OPEN_TABLES_OF_SHARDS, self._shards.count, list(self._shards.ids)
             )
         return await self._decoded_open(rows)
+
+    async def open_places(self) -> list[TablePlace]:
+        """Where each open table of the owned shards is, oldest first (a lazy restore)."""
+        if self._shards.is_everything:
+            rows = await self._read_table(None, _SELECT_OPEN_PLACES)
+        else:
+            rows = await self._read_table(
+                None, _SELECT_OPEN_PLACES_OF_SHARDS, self._shards.count, list(self._shards.ids)
+            )
+        return self._places(rows)
 
     async def save_action(
         self,

@@ -197,6 +197,18 @@ class AwayState:
 
 
 @dataclass(frozen=True, slots=True)
+class TablePlace:
+    """Where an open table is and when it last changed: what a process needs of a table before
+    it reads the whole row (``Store.open_places``; the bot restores its tables lazily)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    parent_channel_id: int | None
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class TableRecord:
     """One row of ``tables``: everything needed to show a table or resume its game.
 

@@ -55,6 +55,7 @@ from .games import (
     INSERT_ACTION,
     INSERT_TABLE,
     SELECT_OPEN_IN_CHANNEL,
+    SELECT_OPEN_PLACES,
     SELECT_OPEN_TABLES,
     SELECT_TABLE,
     GameCalls,
@@ -63,7 +64,7 @@ from .group_commit import GroupQueue
 from .guild_settings import SettingsCalls
 from .members import MemberCalls
 from .migrations import apply_migrations
-from .records import AwayState, GameKind, Seat, TableRecord
+from .records import AwayState, GameKind, Seat, TablePlace, TableRecord
 from .rows import dumps
 from .shards import ShardSet
 from .sql import Sql
@@ -89,18 +90,16 @@ WHERE id = ? AND version = ? AND status = 'playing'
 """
 
 
-def _open_tables_sql(shards: ShardSet) -> str:
-    """The restore query, limited to the owned shards' guilds.
+def _open_tables_sql(shards: ShardSet, select: str = SELECT_OPEN_TABLES) -> str:
+    """The restore query (or ``select``, another one of the open tables), limited to the
+    owned shards' guilds.
 
     Only validated integers of ``ShardSet`` are spliced in; nothing from a user.
     """
     if shards.is_everything:
-        return SELECT_OPEN_TABLES + " ORDER BY id"
+        return select + " ORDER BY id"
     owned = ", ".join(str(int(i)) for i in shards.ids)
-    return (
-        f"{SELECT_OPEN_TABLES} AND ((guild_id >> 22) % {int(shards.count)}) IN ({owned})"
-        " ORDER BY id"
-    )
+    return f"{select} AND ((guild_id >> 22) % {int(shards.count)}) IN ({owned}) ORDER BY id"
 
 
 class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCalls, EventCalls):
@@ -122,6 +121,7 @@ class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCall
         self._reader = reader
         self._clock = clock
         self._open_tables_sql = _open_tables_sql(shards)
+        self._open_places_sql = _open_tables_sql(shards, SELECT_OPEN_PLACES)
         #: Taken by ``close`` (closing twice is harmless).
         self._lock = asyncio.Lock()
         #: Every write waits here for its group (``data.group_commit``): one writer, one group
@@ -346,6 +346,10 @@ class SqliteStore(GroupCommits, GameCalls, BoardCalls, SettingsCalls, MemberCall
 
         A row that does not decode is ended and logged instead (``data.unreadable``)."""
         return await self._decoded_open(await self._query_table(None, self._open_tables_sql))
+
+    async def open_places(self) -> list[TablePlace]:
+        """Where each open table of the owned shards is, oldest first (a lazy restore)."""
+        return self._places(await self._query_table(None, self._open_places_sql))
 
     async def save_action(
         self,

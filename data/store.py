@@ -48,6 +48,7 @@ from .records import (
     ResultRow,
     Seat,
     ServerRecord,
+    TablePlace,
     TableRecord,
 )
 
@@ -139,6 +140,11 @@ class Store(Protocol):
 
     async def open_tables(self) -> list[TableRecord]:
         """Every lobby and game in progress of the owned shards, oldest first (for restore)."""
+        ...
+
+    async def open_places(self) -> list[TablePlace]:
+        """Where each table ``open_tables`` returns is, oldest first, without reading the
+        rest of its row: a start-up that restores tables lazily reads their rows later."""
         ...
 
     async def update_lobby(

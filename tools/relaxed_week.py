@@ -221,6 +221,9 @@ class Week(Game):
             reached = clock.elapsed
             try:
                 await self.env.advance_time(max(0.0, target - clock.elapsed))
+                # A relaxed table rests out of memory between its wakes; the week reads it
+                # where it is, as a click would bring it back.
+                await self.service.resident(self.table_id)
                 return
             except TimeoutError:
                 stuck = 0 if clock.elapsed > reached else stuck + 1

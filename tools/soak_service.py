@@ -229,9 +229,8 @@ class ServiceSoak:
     async def kill(self) -> None:
         """Drop the bot without its shutdown path: every task of it cancelled, its connection
         gone; then a new one on the same file restores the tables and checks their channels."""
+        self.service.timers.halt()
         for table in list(self.service.tables.values()):
-            if table.alarm is not None:
-                table.alarm.cancel()
             if table.timer is not None:
                 table.timer.cancel()
         for box in list(self.publisher.boxes.values()):

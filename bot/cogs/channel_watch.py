@@ -43,10 +43,8 @@ class ChannelWatch(commands.Cog):
         await self._abandon_in(channel.id, "its channel was deleted")
         # Its threads go with it, and Discord sends no event for each: the games in them.
         service = self.bot.service
-        for table in [
-            t for t in service.tables.values() if t.record.parent_channel_id == channel.id
-        ]:
-            await service.abandon(table.id, "its channel was deleted")
+        for place in [p for p in service.places() if p.parent_channel_id == channel.id]:
+            await service.abandon(place.id, "its channel was deleted")
 
     @commands.Cog.listener()
     async def on_thread_delete(self, thread: discord.Thread) -> None:
@@ -59,19 +57,19 @@ class ChannelWatch(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         service = self.bot.service
-        for table in [t for t in service.tables.values() if t.record.guild_id == guild.id]:
-            await service.abandon(table.id, "the bot is no longer in its server")
+        for place in [p for p in service.places() if p.guild_id == guild.id]:
+            await service.abandon(place.id, "the bot is no longer in its server")
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Check every open table's channel: one deleted while the bot was down ends now."""
         service = self.bot.service
-        for table in list(service.tables.values()):
-            if self.bot.get_channel(table.channel_id) is not None:
+        for place in service.places():
+            if self.bot.get_channel(place.channel_id) is not None:
                 continue
-            reason = await self.channel_gone(table.record.guild_id, table.channel_id)
+            reason = await self.channel_gone(place.guild_id, place.channel_id)
             if reason is not None:
-                await service.abandon(table.id, reason)
+                await service.abandon(place.id, reason)
 
     async def channel_gone(self, guild_id: int, channel_id: int) -> str | None:
         """Why the channel is gone for good, or ``None`` if it exists or may come back."""

@@ -274,6 +274,7 @@ class EventRunner:
         if event_id is None:
             raise UserError("This table is not part of an event.", code="event.not_event_table")
         await self._organiser(event_id, user_id)
+        await self.service.resident(table_id)  # a table nobody used lately waits in the store
         await self.store.set_event_finishes(table_id, self.service.finishes_now(table_id))
         await self.service.end(table_id, user_id)
 
@@ -465,6 +466,7 @@ class EventRunner:
                 table_id = live.id
             else:
                 table_id = table.table_id
+                await self.service.resident(table_id)  # restored lazily after a restart
             seats = self.service.public(table_id).record.seats
             seated = {seat.user_id for seat in seats}
             for user in others:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -19,6 +19,9 @@ from bot.ground.storage_faults import is_storage_fault
 from bot.i18n import DEFAULT_LANGUAGE, Language, interaction_language, t
 from bot.i18n.refusals import refusal_text
 from bot.interactions import answers
+
+if TYPE_CHECKING:
+    from bot.service import TableService
 
 log = logging.getLogger("bot.ground.errors")
 
@@ -93,13 +96,37 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
     await reply(interaction, error_text(error, interaction_language(interaction)))
 
 
+async def bring_table_back(interaction: discord.Interaction[Any]) -> None:
+    """The open table of the channel the interaction came from, in memory before the callback
+    looks for it: a table nobody used for a while waits in the store, and every control and
+    command of a table is used in its own channel (``guards.table_here``). A store that cannot
+    give it back now leaves it there; the callback then answers that the store is busy."""
+    channel_id = interaction.channel_id
+    try:
+        service: TableService = interaction.client.service
+    except AttributeError:  # a client with no tables (the replay's own, a test's)
+        return
+    if channel_id is None:
+        return
+    try:
+        await service.resident_in(channel_id)
+    except Exception as error:
+        log.warning(
+            "interaction %s: its table could not be read back (%s)",
+            interaction.id,
+            type(error).__name__,
+        )
+
+
 class guard:
-    """Run a callback body; turn any exception into an answer instead of a failure."""
+    """Run a callback body; turn any exception into an answer instead of a failure. The
+    table of the interaction's channel is brought into memory first (``bring_table_back``)."""
 
     def __init__(self, interaction: discord.Interaction[Any]) -> None:
         self.interaction = interaction
 
     async def __aenter__(self) -> guard:
+        await bring_table_back(self.interaction)
         return self
 
     async def __aexit__(

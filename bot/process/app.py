@@ -194,13 +194,17 @@ class ShanghaiBot(commands.AutoShardedBot):
         if 0 in self.shard_set.ids:
             await self.sync_commands()
         await self.hands.revive(self.store)  # before the restored tables' first change
-        # Last: restored timers may fire at once, and nothing else should wait behind them.
-        restored = await self.service.restore()
-        log.info("restored %d open table(s)", len(restored))
-        # The restored games live as long as their tables: out of the cyclic collector's
+        # The code loaded by now lives as long as the process: out of the cyclic collector's
         # scans, its full collections stop pausing every click for tens of milliseconds
-        # (measured with tools/bench_load: p99 ~60 ms without, ~15 ms with, 500 tables).
+        # (measured with tools/bench_load: p99 ~60 ms without, ~15 ms with, 500 tables). What
+        # the restore brings is frozen once it ends (``_restored``).
         gc.freeze()
+        # Last: restored timers may fire at once, and nothing else should wait behind them.
+        # The open tables come back in the background; a click on one not back yet brings
+        # its own table first.
+        restoring = await self.service.restore_lazily()
+        restoring.add_done_callback(_restored)
+        self.service.rest_regularly()
 
     async def load_commands(self) -> None:
         """The slash commands and their translations (the cogs need no service to load)."""
@@ -258,6 +262,20 @@ class ShanghaiBot(commands.AutoShardedBot):
             log.info("shut down cleanly")
         if self.metrics is not None:
             self.metrics.close()
+
+
+def _restored(task: asyncio.Task[int]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("restoring the open tables failed", exc_info=error)
+        return
+    log.info("restored %d open table(s)", task.result())
+    # The tables in memory and the sleeping ones' records, out of the collector's scans too.
+    # A table that leaves memory later is still freed: its references count down to nothing
+    # (the timer wheel keeps no cycle through a table).
+    gc.freeze()
 
 
 def _metrics(bot: ShanghaiBot) -> Metrics:

@@ -14,8 +14,10 @@ at ``/metrics``:
   (the last heartbeat's round trip) for each shard this process runs;
 - ``shanghai_guilds``: the servers this process sees;
 
-- ``shanghai_open_tables{state="lobby"|"playing"}``: tables this process holds, read at scrape;
-- ``shanghai_pending_timers``: tables whose timer is armed (a deadline, a computer's move);
+- ``shanghai_open_tables{state="lobby"|"playing"|"asleep"}``: tables this process holds, read
+  at scrape (``asleep``: open but out of memory until a click or a wake brings it back);
+- ``shanghai_pending_timers``: tables whose timer is armed (a deadline, a computer's move),
+  asleep or not;
 - ``shanghai_actions_total{kind=...}``: committed table changes by the service's kind
   (``act`` a person's or computer's action, ``timeout``, ``away``, ``start``, ``end`` ...);
 - ``shanghai_commit_seconds``: a histogram of committed database writes, waits included;
@@ -74,14 +76,17 @@ class _TableCollector(Collector):
             "shanghai_open_tables", "Open tables this process holds", labels=["state"]
         )
         playing = sum(1 for t in tables if t.game is not None)
+        asleep = len(service.residency.sleepers) if service is not None else 0
         open_tables.add_metric(["lobby"], len(tables) - playing)
         open_tables.add_metric(["playing"], playing)
+        open_tables.add_metric(["asleep"], asleep)  # out of memory until a click or a wake
         yield open_tables
-        timers = sum(
-            1 for t in tables if t.alarm is not None or (t.timer is not None and not t.timer.done())
+        running = sum(
+            1 for t in tables if t.alarm is None and t.timer is not None and not t.timer.done()
         )
+        waiting = service.timers.waiting if service is not None else 0
         yield GaugeMetricFamily(
-            "shanghai_pending_timers", "Tables whose timer is armed", value=timers
+            "shanghai_pending_timers", "Tables whose timer is armed", value=waiting + running
         )
 
 

@@ -26,7 +26,7 @@ from bot.ground.backoff import Backoff
 from bot.service.buy_window import BuyWhy, BuyWindow
 from bot.service.nudges import TurnNudges
 from data.errors import StoreBusy
-from data.records import AwayState, EndStatus, TableRecord
+from data.records import AwayState, EndStatus, TablePlace, TableRecord
 from data.store import PLAYER_WAIT_SECONDS
 from engine import Game, Rules
 from engine.actions import Action
@@ -92,8 +92,8 @@ class LiveTable:
     buy_prefs: dict[int, str] = field(default_factory=dict)
     window: BuyWindow = field(default_factory=BuyWindow)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: The table's next wake, armed on the loop's clock (``Timers.arm``); None: nothing due.
-    alarm: asyncio.TimerHandle | None = None
+    #: When the table next wakes, on the service's clock (``Timers.arm``); None: nothing due.
+    alarm: float | None = None
     #: A wake that went off and runs (or waits for the lock); ``timer_busy`` while it works.
     timer: asyncio.Task[None] | None = None
     timer_busy: bool = False
@@ -340,6 +340,7 @@ class Store(Protocol):  # the parts of data.Store this service uses
     async def create_table(self, *args: Any, **kwargs: Any) -> TableRecord: ...
     async def get_table(self, table_id: int) -> TableRecord | None: ...
     async def open_tables(self) -> Sequence[TableRecord]: ...
+    async def open_places(self) -> Sequence[TablePlace]: ...
     async def update_lobby(self, *args: Any, **kwargs: Any) -> None: ...
     async def set_message(self, table_id: int, message_id: int | None) -> Any: ...
     async def move_to_thread(self, table_id: int, thread_id: int) -> None: ...

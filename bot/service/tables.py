@@ -23,7 +23,12 @@ each needs and hands each public verb to the desk that does it:
   that leave a running game;
 - ``self.turns`` (``tables_turns.Turns``): a seat's screen and clicks;
 - ``self.table_clock`` (``tables_clock.TableClock``): what a table's deadlines ask for, built
-  with the turn and lobby desks it asks (a computer's move, a table's expiry).
+  with the turn and lobby desks it asks (a computer's move, a table's expiry);
+- ``self.residence`` (``tables_residency.Residence``): the tables nobody uses out of memory
+  (``residency.Residency`` decides which) and back on a click, a command or their wake, and
+  the start-up restore in the background. The open tables' registry asks the residency
+  too, so a table out of memory is refused as busy rather than as closed by a verb that
+  did not bring it back first (``TableService.resident``).
 
 Every call between them is an attribute call (``self.turns.act_locked(...)``). The facade
 itself keeps the bot's start-up and shutdown. Every change goes through the committer: a save
@@ -45,6 +50,7 @@ from bot.service.live import ActResult, Clock, Listener, LiveTable, Store
 from bot.service.nudges import SkipVote
 from bot.service.ranked import finishes_now
 from bot.service.relaxed import PaceVote
+from bot.service.residency import Residency
 from bot.service.restore import revive
 from bot.service.snapshot import Resolver, SeatSnapshot
 from bot.service.table_snapshot import TableSnapshot
@@ -52,6 +58,7 @@ from bot.service.tables_clock import TableClock
 from bot.service.tables_commit import Committer
 from bot.service.tables_core import Settings, Tables
 from bot.service.tables_lobby import Lobby
+from bot.service.tables_residency import Place, Residence
 from bot.service.tables_turns import WINDOW_CLOSED, BuyChoice, Turns
 from bot.service.timers import Timers, Timings
 from engine.actions import Action
@@ -93,12 +100,17 @@ class TableService:
             idle_seconds=idle_seconds,
             buy_preference=buy_preference,
         )
-        self.open_tables = Tables()
+        #: The open tables out of memory, and when those in memory were last asked for.
+        self.residency = Residency(store, clock, computer_delay)
+        self.open_tables = Tables(self.residency)
         self.computers = ComputerSeats(seed)
         timings = Timings(lobby_seconds, idle_seconds, buy_preference)
-        self.timers = Timers(clock, timings, self._wake)
+        self.timers = Timers(clock, timings, self._wake, revive=self.resident)
         self.committer = Committer(
             store, clock, self.settings, self.open_tables, self.timers, listener
+        )
+        self.residence = Residence(
+            store, clock, self.residency, self.open_tables, self.timers, self.committer
         )
         self.lobby = Lobby(
             self.committer, self.open_tables, self.timers, clock, self.settings, store
@@ -128,6 +140,28 @@ class TableService:
     async def _wake(self, table: LiveTable) -> None:
         """A table's alarm went off (``timers``): the clock desk does what is due."""
         await self.table_clock.wake(table)
+
+    # -- tables out of memory (the residence) -------------------------------------------------
+
+    async def resident(self, table_id: int) -> LiveTable | None:
+        """The open table ``table_id`` in memory, brought back from the store if it slept
+        (``tables_residency``); None if it is not open."""
+        return await self.residence.resident(table_id)
+
+    async def resident_in(self, channel_id: int) -> LiveTable | None:
+        return await self.residence.resident_in(channel_id)
+
+    def places(self) -> list[Place]:
+        return self.residence.places()
+
+    def rest(self) -> int:
+        return self.residence.rest()
+
+    def rest_regularly(self) -> None:
+        self.residence.rest_regularly()
+
+    async def restore_lazily(self) -> asyncio.Task[int]:
+        return await self.residence.restore_lazily()
 
     # -- lookup -----------------------------------------------------------------------------------
 
@@ -207,12 +241,14 @@ class TableService:
         return await self.lobby.start(table_id, user_id, thread_id=thread_id, dealt=dealt)
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
+        await self.resident(table_id)  # the publisher may move the message of one asleep
         await self.lobby.set_message(table_id, message_id)
 
     async def end(self, table_id: int, user_id: int | None) -> TableSnapshot:
         return await self.lobby.end(table_id, user_id)
 
     async def abandon(self, table_id: int, reason: str) -> LiveTable | None:
+        await self.resident(table_id)  # a deleted channel's table may be out of memory
         return await self.lobby.abandon(table_id, reason)
 
     async def leave_game(self, table_id: int, user_id: int) -> TableSnapshot:
@@ -222,6 +258,7 @@ class TableService:
         return await self.lobby.kick(table_id, user_id)
 
     async def member_gone(self, table_id: int, user_id: int) -> TableSnapshot | None:
+        await self.resident(table_id)
         return await self.lobby.member_gone(table_id, user_id)
 
     # -- the turn desk ----------------------------------------------------------------------------
@@ -274,6 +311,8 @@ class TableService:
         await self.table_clock.run_due(table_id)
 
     async def turn_told(self, table_id: int, deadline: float) -> bool:
+        if await self.resident(table_id) is None:
+            return False
         return await self.table_clock.turn_told(table_id, deadline)
 
     async def next_deal_now(self, table_id: int, user_id: int) -> bool:
@@ -313,7 +352,9 @@ class TableService:
 
     async def close(self) -> None:
         """Stop every timer. One that is writing is let finish first (cancelling it would
-        leave its write to a store about to close under it); the others are cancelled."""
+        leave its write to a store about to close under it); the others are cancelled. The
+        tables out of memory stay asleep, the background restore stops."""
+        await self.residence.stop_restoring()
         for table in list(self.tables.values()):
             working = self.timers.disarm(table)
             if working is None:

@@ -15,7 +15,9 @@ from dataclasses import dataclass, replace
 from bot.ground.errors import NoTable, NotSeated, UserError, WrongPhase
 from bot.service.buy_window import DEFAULT_BUY_PREF, BuyPref
 from bot.service.live import LiveTable
+from bot.service.residency import Residency
 from bot.service.restore import table_seconds
+from data.errors import StoreBusy
 from data.records import AwayState
 from engine import Game
 
@@ -40,18 +42,28 @@ class Settings:
 
 
 class Tables:
-    """The open tables by id and by channel. Only memory: who adds and drops a table (the
-    lobby desk, the committer) writes the store itself."""
+    """The open tables in memory by id, and every open table by channel (one out of memory
+    too: ``residency``). Only memory: who adds and drops a table (the lobby desk, the
+    committer) writes the store itself."""
 
-    def __init__(self) -> None:
+    def __init__(self, residency: Residency | None = None) -> None:
         self.by_id: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
+        #: The open tables out of memory, and when those in memory were last asked for.
+        self.residency = residency
 
     def find(self, table_id: int) -> LiveTable:
-        """The open table ``table_id``; raises ``NoTable`` for one closed or unknown."""
+        """The open table ``table_id``; raises ``NoTable`` for one closed or unknown. One
+        out of memory (``TableService.resident`` brings it back) is refused as busy: whatever
+        asked for it came in without bringing it back first."""
         table = self.by_id.get(table_id)
+        residency = self.residency
+        if table is None and residency is not None and residency.is_asleep(table_id):
+            raise StoreBusy()
         if table is None or table.closed:
             raise NoTable("That table is closed.", code="closed")
+        if residency is not None:
+            residency.saw(table_id)
         return table
 
     def for_channel(self, channel_id: int) -> LiveTable | None:
@@ -61,6 +73,8 @@ class Tables:
     def remember(self, table: LiveTable) -> LiveTable:
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table.id
+        if self.residency is not None:
+            self.residency.arrived(table.id)
         return table
 
     def moved(self, table: LiveTable, parent: int) -> None:
@@ -71,6 +85,8 @@ class Tables:
 
     def drop(self, table: LiveTable) -> None:
         self.by_id.pop(table.id, None)
+        if self.residency is not None:
+            self.residency.gone(table.id)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
 

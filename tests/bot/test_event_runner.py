@@ -46,6 +46,9 @@ class FakeService:
         self.seats[record.id] = [Seat(host, name)]
         return record
 
+    async def resident(self, table_id: int) -> None:
+        """Every table of this fake lives in the store."""
+
     def public(self, table_id: int) -> Any:
         return SimpleNamespace(record=SimpleNamespace(seats=tuple(self.seats[table_id])))
 

@@ -60,6 +60,9 @@ async def test_each_process_restores_only_its_own_shards(backend: Backend) -> No
     try:
         assert [t.id for t in await first.open_tables()] == ids[0] + ids[2]
         assert [t.id for t in await second.open_tables()] == ids[1][:1]
+        # Where they are, for a restore that reads the rows later: the same tables.
+        assert [p.id for p in await first.open_places()] == ids[0] + ids[2]
+        assert [p.id for p in await second.open_places()] == ids[1][:1]
     finally:
         await first.close()
         await second.close()

@@ -81,6 +81,12 @@ async def test_one_open_table_per_channel(store: Store) -> None:
     other = await _lobby(store, 501)  # another channel is free
     assert other.id != first.id
     assert [t.id for t in await store.open_tables()] == [first.id, other.id]
+    places = await store.open_places()  # where each is, without the rest of its row
+    assert [(p.id, p.channel_id, p.parent_channel_id) for p in places] == [
+        (first.id, 500, None),
+        (other.id, 501, None),
+    ]
+    assert [p.updated_at for p in places] == [first.updated_at, other.updated_at]
 
 
 async def test_unique_index_backs_up_the_check(store: Store, backend: Backend) -> None:
