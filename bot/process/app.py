@@ -4,14 +4,16 @@
 entry point already did, before logging in), build the service, load the cog, register the
 dynamic items (so buttons on old messages keep working), sync the slash commands (if they
 changed, and only in the process that owns shard 0), and restore every open table with its
-timers.
+timers, in the background; from then on it looks over the tables in memory every minute and
+lets the ones nobody uses leave it (``TableService.rest``).
 
 The bot is an ``AutoShardedBot``: ``SHANGHAI_SHARD_COUNT`` and ``SHANGHAI_SHARD_IDS`` choose
 the shards this process runs. It opens the store for those shards only, so it restores, times
 and locks only the tables of its own guilds; on PostgreSQL opening the store first takes the
 ownership fence (``data.fence``), before anything is restored or Discord is connected.
 
-``close`` winds down in the order that loses nothing: refuse new clicks, stop the timers, let
+``close`` winds down in the order that loses nothing: refuse new clicks, stop the looks over
+the tables and the timers, let
 running clicks finish, send the pending table edits and notices, close the store. The waiting
 parts are bounded by ``SHUTDOWN_GRACE`` so a container's stop never ends in a kill.
 """
@@ -26,7 +28,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.channel.hand_follower import HandFollower
 from bot.channel.publisher import Publisher
@@ -42,6 +44,7 @@ from bot.process.settings_facts import MetricsProblem, metrics_problem
 from bot.service import Listener, Listeners, TableService, legal_plays
 from bot.service.game_log import GameLog
 from bot.service.members import MemberCheck
+from bot.service.residency import SWEEP_SECONDS
 from bot.views.replay_notes import NotesCache
 from bot.views.replay_steps import ReplayCache
 from data import Store, describe, is_postgres_url
@@ -204,7 +207,23 @@ class ShanghaiBot(commands.AutoShardedBot):
         # its own table first.
         restoring = await self.service.restore_lazily()
         restoring.add_done_callback(_restored)
-        self.service.rest_regularly()
+        self._look_over_tables.start()
+
+    @tasks.loop(seconds=SWEEP_SECONDS)
+    async def _look_over_tables(self) -> None:
+        """The tables nobody uses leave memory (``TableService.rest``), and the next look is
+        set for when the next of them may (``TableService.next_look``). Housekeeping nobody
+        waits for, on the client's clock like the followed hands' flush: a ``tasks.loop``
+        rather than a timer of the event loop's own, so that under simcord only the simulated
+        clock brings it (a plain timer falls due in real time too, and would move the
+        simulated clock on in the middle of a long test's clicks)."""
+        try:
+            rested = self.service.rest()
+            if rested:
+                log.debug("%d table(s) left memory", rested)
+        except Exception:
+            log.exception("looking over the tables in memory failed")
+        self._look_over_tables.change_interval(seconds=self.service.next_look())
 
     async def load_commands(self) -> None:
         """The slash commands and their translations (the cogs need no service to load)."""
@@ -243,6 +262,7 @@ class ShanghaiBot(commands.AutoShardedBot):
     async def _wind_down(self) -> None:
         deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE
         service: TableService | None = getattr(self, "service", None)
+        self._look_over_tables.cancel()
         if service is not None:
             await service.close()  # timers stop: no change of their own from here on
             runner: EventRunner | None = getattr(self, "event_runner", None)

@@ -32,7 +32,8 @@ from data.records import AwayState, TablePlace
 REST_AFTER_SECONDS = 10 * 60.0
 #: ... if its next wake is at least this far away (seconds).
 HORIZON_SECONDS = 10 * 60.0
-#: How often the tables in memory are looked over (seconds).
+#: How often at most the process looks over the tables in memory (seconds;
+#: ``TableService.rest``).
 SWEEP_SECONDS = 60.0
 
 

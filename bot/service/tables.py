@@ -155,10 +155,12 @@ class TableService:
         return self.residence.places()
 
     def rest(self) -> int:
+        """The resting tables out of memory now; how many. The process asks again
+        ``next_look`` seconds later."""
         return self.residence.rest()
 
-    def rest_regularly(self) -> None:
-        self.residence.rest_regularly()
+    def next_look(self) -> float:
+        return self.residence.next_look()
 
     async def restore_lazily(self) -> asyncio.Task[int]:
         return await self.residence.restore_lazily()

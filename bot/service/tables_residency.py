@@ -57,7 +57,6 @@ class Residence:
         self.tables = tables
         self.timers = timers
         self.committer = committer
-        self._sweeper: asyncio.TimerHandle | None = None
         self._restoring: asyncio.Task[int] | None = None
 
     async def resident(self, table_id: int) -> LiveTable | None:
@@ -115,41 +114,20 @@ class Residence:
             count += 1
         return count
 
-    def rest_regularly(self, every: float = SWEEP_SECONDS) -> None:
-        """Look over the tables in memory at most every ``every`` seconds (one handle for
-        all), and no sooner than the first of them could rest: with every table asleep, or
-        all of them asked for lately, the process sleeps too."""
-        loop = asyncio.get_running_loop()
-
-        def sweep() -> None:
-            try:
-                rested = self.rest()
-                if rested:
-                    log.debug("%d table(s) left memory", rested)
-            except Exception:
-                log.exception("looking over the tables in memory failed")
-            self._sweeper = loop.call_later(self._next_sweep(every), sweep)
-
-        if self._sweeper is None:
-            self._sweeper = loop.call_later(every, sweep)
-
-    def _next_sweep(self, every: float) -> float:
-        """Seconds until the next look: when the table asked for longest ago may rest."""
+    def next_look(self, every: float = SWEEP_SECONDS) -> float:
+        """Seconds until ``rest`` is worth asking again: when the table asked for longest ago
+        may rest, and no sooner than ``every``. With every table asleep, or all of them asked
+        for lately, the looks are that far apart: the process sleeps too."""
         residency = self.residency
         first = next(iter(residency.seen.values()), None)
         if first is None:  # nothing in memory: a table opened meanwhile waits a little longer
             return max(every, residency.rest_after)
         return max(every, first + residency.rest_after - self.clock())
 
-    def stop_resting(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            self._sweeper = None
-
     async def restore_lazily(self) -> asyncio.Task[int]:
         """Every open table asleep at once, then back in memory in the background, a few at
         a time; one a click, a command or a wake asks for meanwhile comes back first. A table
-        that is resting when restored (``rest``) leaves memory again at the next sweep.
+        that is resting when restored (``rest``) leaves memory again at the next look.
         Returns the background task (its result: how many tables it restored; not the
         tables, which would then stay in memory as long as the task)."""
         places = await self.store.open_places()
@@ -196,9 +174,8 @@ class Residence:
         await self.committer.end_unread(table_id)
 
     async def stop_restoring(self) -> None:
-        """At shutdown: the background restore stops where it is, sweeps stop, sleeping tables
-        stay asleep."""
-        self.stop_resting()
+        """At shutdown: the background restore stops where it is, sleeping tables stay
+        asleep."""
         task = self._restoring
         if task is not None and not task.done():
             task.cancel()
