@@ -327,3 +327,21 @@ async def test_the_wheel_leaves_no_alarm_where_nothing_is_due(
         assert handle.when() - loop.time() == pytest.approx(wake - clock(), abs=1.0)
     finally:
         await service.close()
+
+
+@pytest.mark.simcord(settle_timeout=75)  # longer than the bot's minute between looks
+async def test_the_look_over_the_tables_waits_for_the_bots_clock_not_the_wall(
+    env: simcord.Env,
+) -> None:
+    """The bot looks over the tables in memory on its own clock. A minute of real time in which
+    nothing is due (a long test's clicks, a slow machine) must not bring a look, nor move the
+    simulated clock on to one in the middle of whatever the players do; ten minutes of the
+    bot's clock do bring it, and the lobby nobody clicked leaves memory."""
+    before = env.now()
+    world = await open_table(env, 2)  # a lobby: nothing due for 30 minutes
+    await env.settle()
+    assert env.now() == before
+    assert world.table is not None
+    await env.advance_time(11 * 60)
+    assert world.table is None
+    assert (await env.bot.store.get_table(1)).status == "lobby"
