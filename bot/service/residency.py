@@ -35,6 +35,9 @@ HORIZON_SECONDS = 10 * 60.0
 #: How often at most the process looks over the tables in memory (seconds;
 #: ``TableService.rest``).
 SWEEP_SECONDS = 60.0
+#: How long the process waits before it looks again when every table is out of memory
+#: (seconds): a table a click or its wake brings back meanwhile stays until the next look.
+QUIET_SWEEP_SECONDS = 60 * 60.0
 
 
 @dataclass(frozen=True, slots=True)

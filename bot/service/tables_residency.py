@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from bot.ground.storage_faults import is_write_refused
 from bot.service.live import Clock, LiveTable, Store
-from bot.service.residency import SWEEP_SECONDS, Residency
+from bot.service.residency import QUIET_SWEEP_SECONDS, SWEEP_SECONDS, Residency
 from bot.service.tables_commit import Committer
 from bot.service.tables_core import Tables
 from bot.service.timers import Timers, next_wake
@@ -116,12 +116,13 @@ class Residence:
 
     def next_look(self, every: float = SWEEP_SECONDS) -> float:
         """Seconds until ``rest`` is worth asking again: when the table asked for longest ago
-        may rest, and no sooner than ``every``. With every table asleep, or all of them asked
-        for lately, the looks are that far apart: the process sleeps too."""
+        may rest, and no sooner than ``every``; with every table asleep, an hour
+        (``QUIET_SWEEP_SECONDS``), so that a process whose tables all wait for days wakes a
+        few times a day for them, not every few minutes."""
         residency = self.residency
         first = next(iter(residency.seen.values()), None)
-        if first is None:  # nothing in memory: a table opened meanwhile waits a little longer
-            return max(every, residency.rest_after)
+        if first is None:  # nothing in memory: a table back meanwhile waits a little longer
+            return max(every, residency.rest_after, QUIET_SWEEP_SECONDS)
         return max(every, first + residency.rest_after - self.clock())
 
     async def restore_lazily(self) -> asyncio.Task[int]:
