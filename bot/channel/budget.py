@@ -41,6 +41,8 @@ TOKEN_RATE = 50.0
 SAFETY = 0.9
 
 URGENT, PING, RECAP, TABLE = 0, 1, 2, 3
+#: The priorities by name, for the metrics.
+PRIORITY_NAMES = {URGENT: "urgent", PING: "ping", RECAP: "recap", TABLE: "table"}
 #: The shortest wait between two looks at a full window, in seconds.
 MIN_WAIT = 0.001
 #: The share of the window a priority may fill before it waits for room (``wait_room``).
@@ -76,6 +78,9 @@ class TokenBudget:
         #: the benchmark.
         self.spent = 0
         self.waited = 0
+        #: The same by priority.
+        self.spent_by = dict.fromkeys(PRIORITY_NAMES, 0)
+        self.waited_by = dict.fromkeys(PRIORITY_NAMES, 0)
 
     def _prune(self, now: float) -> None:
         while self.calls and now - self.calls[0] >= self.window:
@@ -107,7 +112,9 @@ class TokenBudget:
     async def spend(self, priority: int | None = None) -> None:
         """Wait until one more call fits the window (higher priorities first), and count it."""
         loop = asyncio.get_running_loop()
+        rank = _priority.get() if priority is None else priority
         self.spent += 1
+        self.spent_by[rank] = self.spent_by.get(rank, 0) + 1
         now = loop.time()
         self._prune(now)
         if _holds.get():  # the room this task was promised becomes the call
@@ -118,7 +125,7 @@ class TokenBudget:
             self.calls.append(now)
             return
         self.waited += 1
-        rank = _priority.get() if priority is None else priority
+        self.waited_by[rank] = self.waited_by.get(rank, 0) + 1
         now = await self._line_up(self._queue, rank, None)
         self.calls.append(now)
 

@@ -2,7 +2,10 @@
 away from, and its id recorded; and the plain notice messages beside it.
 
 Every call spends the channel's pace first (``RATE``). ``Publisher`` decides what to draw and
-when; these steps only place what it drew.
+when; these steps only place what it drew. A table message goes through a person's click when
+the ``Courier`` holds one young enough (posted as the click's public follow-up, edited and
+stripped through the token that posted it), else through the bot's REST calls; a click's
+webhook that fails hands the same call to REST.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.channel.courier import Carrier, Courier
 from bot.channel.delivery import UNKNOWN_MESSAGE, may_have_landed, strays
 from bot.channel.outbox import RATE, Outbox
 from bot.channel.pacing import ChannelPace
@@ -44,6 +48,7 @@ class Placement:
     bot: Any
     interval: float
     pace: ChannelPace
+    courier: Courier
     edits: int
     notices: int
     _hurry: bool
@@ -100,16 +105,13 @@ class Placement:
         then the channel is looked at, and a post found there becomes the table message."""
         channel = await self._channel(table.channel_id)
         old = None if old_gone else self._message_id(box, table)
-        language = table_language(table.record.options)
         if old is not None and old != box.stripped:
             box.to_strip.append((old, box.posted_text or None))
         await self._strip_old(box)
         box.stripped = old
         await self._spend(box)
         try:
-            message = await channel.send(
-                view=layout, file=table_file(picture, language), allowed_mentions=MENTION_USERS
-            )
+            message = await self._post(table, channel, layout, picture)
         except Exception as error:
             landed_maybe = may_have_landed(error)
             found = await strays(channel, self.bot.user.id, old, 0) if landed_maybe else []
@@ -127,6 +129,41 @@ class Placement:
         box.shown = fingerprint(layout)
         box.id_unsaved = True
         await self._save_message_id(box, table.id)
+
+    async def _post(
+        self, table: TableSnapshot, channel: Any, layout: discord.ui.LayoutView, picture: bytes
+    ) -> Any:
+        """Post the table message: as the public follow-up of a person's recent click when the
+        courier holds one (no call on the token), else in the channel. A follow-up refused
+        outright goes the REST way; one that may have landed raises, for ``_move`` to look."""
+        language = table_language(table.record.options)
+        carrier = self.courier.fresh(table.id, table.channel_id)
+        if carrier is not None:
+            try:
+                message = await carrier.webhook.send(
+                    view=layout,
+                    file=table_file(picture, language),
+                    allowed_mentions=MENTION_USERS,
+                    wait=True,
+                )
+            except Exception as error:
+                if may_have_landed(error):
+                    raise
+                self._carrier_failed(table.channel_id, carrier, error)
+            else:
+                self.courier.posted(carrier, message.id)
+                self.courier.carried += 1
+                return message
+        return await channel.send(
+            view=layout, file=table_file(picture, language), allowed_mentions=MENTION_USERS
+        )
+
+    def _carrier_failed(self, channel_id: int, carrier: Carrier, error: BaseException) -> None:
+        """A click's webhook refused a call (its token ran out, Discord said no): it carries
+        nothing more, and the call goes the REST way."""
+        self.courier.dropped(carrier)
+        status = error.status if isinstance(error, discord.HTTPException) else type(error).__name__
+        log.info("channel %s: a click's webhook refused a call (%s); by REST", channel_id, status)
 
     async def _restore(self, box: Outbox, table: TableSnapshot, picture: bytes) -> None:
         """The move's post did not land: the stripped table message gets its controls back,
@@ -200,10 +237,15 @@ class Placement:
             old, had_text = box.to_strip[0]
             await self._spend(box)
             words = had_text or t("table.moved", language)
+            fields: dict[str, Any] = {
+                "content": None,
+                "embeds": [],
+                "attachments": [],
+                "view": plain_layout(words),
+            }
             with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(old).edit(
-                    content=None, embeds=[], attachments=[], view=plain_layout(words)
-                )
+                if not await self._carried_edit(box.channel_id, old, fields):
+                    await channel.get_partial_message(old).edit(**fields)
             del box.to_strip[0]
 
     async def _edit_message(
@@ -225,7 +267,8 @@ class Placement:
             kwargs["attachments"] = files
         await self._spend(box)
         try:
-            await channel.get_partial_message(message_id).edit(**kwargs)
+            if not await self._carried_edit(table.channel_id, message_id, kwargs):
+                await channel.get_partial_message(message_id).edit(**kwargs)
             self.edits += 1
             return True
         except discord.NotFound as error:
@@ -234,6 +277,31 @@ class Placement:
             log.info("%s: its message is gone; posting it anew", at_table(table))
             box.gone = True
             return False
+
+    async def _carried_edit(self, channel_id: int, message_id: int, fields: dict[str, Any]) -> bool:
+        """Edit ``message_id`` through the click's webhook that posted it, while its token may
+        (``Courier.editor``); False: no such token, or it refused, and REST is to edit it. A
+        message gone raises ``NotFound`` as the REST edit would."""
+        carrier = self.courier.editor(message_id)
+        if carrier is None:
+            return False
+        try:
+            await carrier.webhook.edit_message(message_id, **fields)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_MESSAGE:
+                raise
+            self._carrier_failed(channel_id, carrier, error)
+            return False
+        except Exception as error:
+            if isinstance(error, discord.HTTPException) and error.status >= 500:
+                raise  # Discord's trouble, not the token's: retried with back-off
+            self._carrier_failed(channel_id, carrier, error)
+            for file in fields.get("attachments", ()):
+                if isinstance(file, discord.File):
+                    file.reset()
+            return False
+        self.courier.carried += 1
+        return True
 
     async def _send(self, box: Outbox, lines: list[str]) -> None:
         """Post ``lines`` in messages of at most 2,000 characters, whole lines where they fit.

@@ -23,6 +23,10 @@ so the channel gets as few calls as the players need:
   call counts against the token's budget (``bot.channel.budget``): when the token is busy, an
   edit only spectators read waits for room and merges with the changes after it, while pings
   and recaps go first.
+- A table message rides on people's clicks when it can (``bot.channel.courier``): posted as
+  the public follow-up of a click in a hand, edited through that click's token while it is
+  young, so a busy table where people click spends none of the token's budget on it; when no
+  click is young enough (computers only, a quiet or relaxed table) it goes the REST way above.
 - Score sheets after each deal and the final standings are messages of their own; the deal's
   last moves open its score sheet's words rather than a message before it.
 
@@ -43,6 +47,7 @@ import aiohttp
 import discord
 
 from bot.channel.budget import PING, RECAP, TABLE, TokenBudget, process_share
+from bot.channel.courier import Courier
 from bot.channel.delivery import Delivery
 from bot.channel.pacing import ChannelPace
 from bot.i18n import t, table_language
@@ -87,9 +92,15 @@ class Publisher(Placement):
     """The service's listener on the Discord side."""
 
     def __init__(
-        self, bot: Any, interval: float = 1.5, quiet_interval: float | None = None
+        self,
+        bot: Any,
+        interval: float = 1.5,
+        quiet_interval: float | None = None,
+        courier: Courier | None = None,
     ) -> None:
         self.bot = bot
+        #: The clicks' tokens that may carry a table's messages instead of the bot's token.
+        self.courier = courier if courier is not None else Courier()
         self.interval = interval
         #: Whether a turn that begins with its player's hand closed mentions them, which
         #: posts the table message again at the bottom (an edit notifies nobody). The try
@@ -336,6 +347,18 @@ class Publisher(Placement):
             return RECAP
         return TABLE
 
+    def _rides(self, box: Outbox, rank: int) -> bool:
+        """Whether what ``box`` holds goes through a click's webhook rather than the token (a
+        spectator's edit of a message a young click posted, or a move onto one): then it
+        need not wait for the token's room."""
+        table = box.table
+        if rank != TABLE or table is None:
+            return False
+        message_id = self._message_id(box, table)
+        if self.courier.editor(message_id) is not None:
+            return True
+        return self.courier.fresh(table.id, table.channel_id) is not None
+
     def watched(self, table_id: int) -> tuple[int, ...]:
         """The channel side needs no seat's screen."""
         return ()
@@ -374,7 +397,8 @@ class Publisher(Placement):
                 finally:
                     box.pacing = False
             rank = self._rank(box)
-            if not self._hurry and rank >= RECAP and not self.budget.has_room(rank):
+            busy = rank >= RECAP and not self.budget.has_room(rank)
+            if not self._hurry and busy and not self._rides(box, rank):
                 box.pacing = True  # the token is busy: what this box holds keeps merging
                 try:
                     await self.budget.wait_room(rank)  # then draws what is latest
@@ -439,6 +463,8 @@ class Publisher(Placement):
         closed = box.last is None or box.last.closed
         if closed and self.boxes.get(box.channel_id) is box:
             del self.boxes[box.channel_id]  # its table has closed and everything is out
+            if box.last is not None:
+                self.courier.forget(box.last.id)
 
     async def flush(self) -> None:
         """Send every pending edit and notice now, without pacing, and wait until they are out.
@@ -486,8 +512,12 @@ class Publisher(Placement):
         alt = t("picture.alt_table", language)
         text = "\n".join(recent)
         layout = None
-        move = pings or box.after >= 2 or self._message_id(box, table) is None
-        if not move and self._aged(box, table):  # never edited: posted anew if it changed
+        message_id = self._message_id(box, table)
+        move = pings or box.after >= 2 or message_id is None
+        # Posted anew if it changed: a message too old to edit, or one a fresher click may
+        # carry (it is edited through that click's token from then on).
+        handover = self.courier.handover(table.id, message_id, table.channel_id)
+        if not move and (self._aged(box, table) or handover):
             layout = render_table(table, news=text, picture=alt)
             if fingerprint(layout) == box.shown and digest == box.picture:
                 box.recent = recent

@@ -13,6 +13,7 @@ import pytest
 import simcord
 
 from bot.channel.budget import PING, RECAP, TABLE, URGENT, TokenBudget, process_share
+from bot.channel.courier import Courier
 from bot.i18n import t
 from bot.views.table import render_table
 
@@ -116,13 +117,13 @@ async def test_a_full_window_holds_every_priority_until_it_frees(env: simcord.En
 
 def posted_pings(env: simcord.Env, world: World) -> list[str]:
     """The "your turn" lines of the bot's posts in the channel, in order (a post notifies;
-    a later edit of the same message does not)."""
+    a later edit of the same message does not), by REST or as a click's public follow-up."""
     found = re.compile(r"▶️ <@\d+>, your turn \(deal \d+\)\.")
     path = f"/channels/{world.channel.id}/messages"
     return [
         line
         for r in env.http_requests
-        if r.method == "POST" and r.path == path
+        if r.method == "POST" and (r.path == path or r.path.startswith("/webhooks/"))
         for line in found.findall(json.dumps(r.json, ensure_ascii=False))
     ]
 
@@ -141,6 +142,9 @@ async def test_a_token_of_one_call_a_second_loses_no_ping_and_shows_the_last_sta
     await env.advance_time(9)
     env.http_requests.clear()
     publisher = env.bot.publisher
+    # The REST path: a courier no click is offered to, so every call is the token's
+    # (tests/bot/test_courier.py has the table riding on the clicks).
+    publisher.courier = Courier()
     decide, decided = publisher._ping_for, []
 
     def recorded(change: Any) -> int | None:

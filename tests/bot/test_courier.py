@@ -1,0 +1,191 @@
+"""The table message rides on people's clicks: posted as the public follow-up of a click in a
+hand and edited through that click's webhook while its token is young, so a busy table spends
+none of the bot token's budget on it; without a click for 15 minutes it goes the REST way."""
+
+from __future__ import annotations
+
+import pytest
+import simcord
+
+from bot import Settings
+from bot.i18n import t
+from bot.views.table import render_table
+
+from .helpers import (
+    World,
+    container_text,
+    controls,
+    discard_id,
+    open_hand,
+    open_table,
+    patient,
+    start,
+)
+
+#: A few seconds to settle: each turn draws the table picture, slow on a loaded machine.
+pytestmark = pytest.mark.simcord(settle_timeout=3)
+
+
+def table_calls(env: simcord.Env, since: int) -> list[tuple[str, str]]:
+    """The calls since request ``since`` that post or edit a message: (method, path)."""
+    return [
+        (r.method, r.path)
+        for r in env.http_requests[since:]
+        if (r.method in ("POST", "PATCH") and "/messages" in r.path and "/channels/" in r.path)
+        or (r.path.startswith("/webhooks/") and not r.path.endswith("@original"))
+    ]
+
+
+def is_webhook(path: str) -> bool:
+    return path.startswith("/webhooks/")
+
+
+async def play_turn(world: World) -> None:
+    """The current person draws and discards through their hand, as a person would."""
+    player = world.current()
+    hand = await open_hand(world, player)
+    await player.click(hand.response, label="Draw from stock")
+    card = world.table.game.hand_of(str(player.id))[-1]
+    await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    await world.env.advance_time(9)  # the buy window
+
+
+def shows_the_game(world: World) -> None:
+    alt = t("picture.alt_table", "en")
+    latest = render_table(world.service.public(world.table.id), picture=alt).to_components()
+    assert container_text(world.message()) == container_text(latest)
+
+
+async def test_clicks_in_the_hand_carry_the_table_message_through_their_webhook(
+    env: simcord.Env,
+) -> None:
+    """After a click in a hand, the table message is posted anew as that click's public
+    follow-up (the old one stripped by REST, the one call on the token) and from then on edited
+    through the click's webhook: everyone sees it, it shows the game, its id is recorded."""
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    first = world.message().id
+    since = len(env.http_requests)
+    for _ in range(4):
+        await play_turn(world)
+    calls = table_calls(env, since)
+    rest = [call for call in calls if not is_webhook(call[1])]
+    assert rest == [("PATCH", f"/channels/{world.channel.id}/messages/{first}")]  # the strip
+    assert calls[0] == rest[0]
+    app = env.bot.application_id
+    posts = [path for method, path in calls if method == "POST"]
+    assert len(posts) == 1 and posts[0].startswith(f"/webhooks/{app}/")
+    message = world.message()
+    edits = [path for method, path in calls if method == "PATCH" and is_webhook(path)]
+    assert len(edits) >= 2
+    assert all(path == f"{posts[0]}/messages/{message.id}" for path in edits)
+    assert message.id != first and world.table.record.message_id == message.id
+    bob = world.players[1]
+    public = [m.id for m in world.channel.history(viewer=bob)]
+    assert message.id in public and first in public
+    assert not message.flags.ephemeral
+    old = next(m for m in world.channel.history() if m.id == first)
+    assert not controls(old), "the old table message keeps its buttons"
+    shows_the_game(world)
+    assert env.bot.courier.carried >= 3
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """A turn's clock that runs out a minute after the clicks' tokens (16 minutes)."""
+    return settings.model_copy(update={"turn_seconds": 16 * 60})
+
+
+async def test_without_a_click_for_fifteen_minutes_the_table_message_goes_by_rest(
+    env: simcord.Env,
+) -> None:
+    """A click's token is not used after 14 minutes: a change then (a move made without a
+    click in a hand, as a timer's or a computer's) edits the table message by REST as before,
+    and the next click carries it again, posted anew through its own webhook."""
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    await play_turn(world)
+    await play_turn(world)
+    carried = world.message().id
+    assert any(is_webhook(path) for _, path in table_calls(env, 0))
+    with patient(env, 5):  # a loaded machine may take a while over the timed-out turn
+        for _ in range(15):
+            await env.advance_time(60)
+        since = len(env.http_requests)
+        for _ in range(3):  # the turn's clock runs out: the bot moves for its person
+            await env.advance_time(60)
+    calls = table_calls(env, since)
+    # The next person's hand went to sleep with its token: their turn's ping moves the table
+    # message, all by REST, the old one stripped by REST too (its token is past its life).
+    assert calls and not [path for _, path in calls if is_webhook(path)]
+    assert ("PATCH", f"/channels/{world.channel.id}/messages/{carried}") in calls
+    shows_the_game(world)
+    carried = world.message().id
+    since = len(env.http_requests)
+    await play_turn(world)
+    calls = table_calls(env, since)
+    assert ("PATCH", f"/channels/{world.channel.id}/messages/{carried}") in calls  # stripped
+    posts = [path for method, path in calls if method == "POST"]
+    assert len(posts) == 1 and is_webhook(posts[0])
+    assert world.message().id != carried
+    shows_the_game(world)
+
+
+async def test_a_webhook_that_refuses_hands_the_table_message_to_rest(env: simcord.Env) -> None:
+    """A click's webhook that refuses (its token revoked: 401) carries nothing more: the
+    table message is edited by REST at once, and a refused follow-up post is made by REST."""
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    await play_turn(world)
+    carried = world.message().id
+    assert env.bot.courier.editor(carried) is not None
+    env.inject_error("PATCH", "/webhooks/*/*/messages/1*", status=401, code=50027, times=None)
+    env.inject_error("POST", "/webhooks/*/*", status=403, code=50013, times=None)
+    since = len(env.http_requests)
+    await play_turn(world)
+    await play_turn(world)
+    calls = table_calls(env, since)
+    rest = f"/channels/{world.channel.id}/messages/{carried}"
+    rest = f"/channels/{world.channel.id}/messages"
+    # The refused edit is made by REST in the same round.
+    assert calls[0][0] == "PATCH" and is_webhook(calls[0][1])
+    assert calls[1] == ("PATCH", f"{rest}/{carried}")
+    # The next click's token is offered; its post is refused too, and REST posts the table.
+    posts = [(method, path) for method, path in calls if method == "POST"]
+    assert len(posts) == 2 and is_webhook(posts[0][1]) and posts[1] == ("POST", rest)
+    assert env.bot.courier.failed == 2 and env.bot.courier.editor(carried) is None
+    shows_the_game(world)
+    live = [m.id for m in world.channel.history() if controls(m)]
+    assert live == [world.message().id] and world.message().id != carried
+
+
+async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
+    env: simcord.Env,
+) -> None:
+    """A click's token edits only what it posted: 13 minutes on, the next click posts the
+    table message anew through its own webhook, and the old one loses its buttons through
+    the old click's webhook, which still lives; the token makes no call for either."""
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    await play_turn(world)
+    carried = world.message().id
+    with patient(env, 5):
+        for _ in range(13):
+            await env.advance_time(60)
+    since = len(env.http_requests)
+    await play_turn(world)
+    calls = table_calls(env, since)
+    assert calls and all(is_webhook(path) for _, path in calls)
+    strip = next(path for method, path in calls if method == "PATCH")
+    assert strip.endswith(f"/messages/{carried}")
+    post = next(path for method, path in calls if method == "POST")
+    assert not strip.startswith(post + "/")  # a fresher click's webhook posted it
+    message = world.message()
+    assert message.id != carried and world.table.record.message_id == message.id
+    old = next(m for m in world.channel.history() if m.id == carried)
+    assert not controls(old)
+    shows_the_game(world)
