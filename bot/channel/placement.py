@@ -42,6 +42,18 @@ EDIT_AGE_LIMIT = 55 * 60.0
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
 
 
+def left_behind(posted: str | None, reposted: str) -> str | None:
+    """The words a moved table message keeps: the lines it was posted with that its new copy
+    does not show again (its ping, a deal's last moves gone from the news). A line the new
+    copy shows, such as a deal's seed hash, stays in one message only, so the thread reads
+    each thing once. None: nothing of its own is left (it then says that it moved)."""
+    if not posted:
+        return None
+    again = set(reposted.splitlines())
+    kept = [line for line in posted.splitlines() if line and line not in again]
+    return "\n".join(kept) or None
+
+
 class Placement:
     """The table message's placement in its channel, and the channel calls that place it."""
 
@@ -106,7 +118,7 @@ class Placement:
         channel = await self._channel(table.channel_id)
         old = None if old_gone else self._message_id(box, table)
         if old is not None and old != box.stripped:
-            box.to_strip.append((old, box.posted_text or None))
+            box.to_strip.append((old, left_behind(box.posted_text, text)))
         await self._strip_old(box)
         box.stripped = old
         await self._spend(box)

@@ -7,8 +7,10 @@ so the channel gets as few calls as the players need:
   the last few lines of it, instead of a new message per event; a burst of changes becomes a
   single edit drawn from the latest state (one per ``interval``, 1.5 s by default).
 - When every present person follows their open hand (their turn, and the buy window's Buy
-  and Pass, reach them there), the table message is only read: edits wait ``quiet_interval``
-  (8 intervals, 12 s), so a turn's draw, discard and window, or two quick turns, are one edit.
+  and Pass, reach them there), the table message is only read: edits by REST wait
+  ``quiet_interval`` (8 intervals, 12 s), so a turn's draw, discard and window, or two quick
+  turns, are one call on the token. An edit carried on a click (below) costs the token
+  nothing and keeps the ordinary interval.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
   when it changed (the message keeps its attachment otherwise, and its layout's media gallery
   names it again): it draws the seats and their melds, while the upcard, the stock and the
@@ -325,12 +327,15 @@ class Publisher(Placement):
     def _quiet(self, box: Outbox) -> bool:
         """Whether the table message may wait ``quiet_interval``: a game in play whose every
         present person follows their open hand, where the turn's controls and the buy
-        window's Buy / Pass reach them anyway; no ping, score sheet or notice waits."""
+        window's Buy / Pass reach them anyway; no ping, score sheet or notice waits. The
+        quiet pace spares the token's budget, so a redraw carried on a click (``_rides``),
+        which costs the token nothing, keeps the ordinary ``interval`` and spectators see
+        the game within seconds."""
         table = box.table
         hands = getattr(self.bot, "hands", None)
         if table is None or hands is None or box.sheets or box.pings or box.after >= 2:
             return False
-        if not table.playing:
+        if not table.playing or self._rides(box, TABLE):
             return False
         return all(
             hands.follows(table.id, seat.user_id)

@@ -4,6 +4,9 @@ none of the bot token's budget on it; without a click for 15 minutes it goes the
 
 from __future__ import annotations
 
+import re
+
+import discord
 import pytest
 import simcord
 
@@ -40,20 +43,44 @@ def is_webhook(path: str) -> bool:
     return path.startswith("/webhooks/")
 
 
+def table_message(world: World) -> discord.Message:
+    """The table message as a person finds it: the one message of the channel with live
+    controls (read from the channel, so whether the table is in memory does not matter)."""
+    live = [m for m in world.channel.history() if controls(m)]
+    assert len(live) == 1, "exactly one message has live table controls"
+    return live[0]
+
+
+async def recorded_message(world: World, table_id: int) -> int | None:
+    """Where the store says the table message is."""
+    record = await world.env.bot.store.get_table(table_id)
+    assert record is not None
+    return record.message_id
+
+
 async def play_turn(world: World) -> None:
-    """The current person draws and discards through their hand, as a person would."""
-    player = world.current()
+    """The person whose turn the table message names draws and discards through their hand,
+    as a person would: the last card of the discard list their hand offers."""
+    turn = re.search(r"Turn: \*\*(.+?)\*\*", container_text(table_message(world)))
+    assert turn is not None
+    player = next(p for p in world.players if p.name == turn.group(1))
     hand = await open_hand(world, player)
     await player.click(hand.response, label="Draw from stock")
-    card = world.table.game.hand_of(str(player.id))[-1]
-    await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    select = discard_id(hand.response)
+    [discard] = [c for c in controls(hand.response) if c.get("custom_id") == select]
+    card = discard["options"][-1]["value"]
+    await player.select(hand.response, [card], custom_id=select)
     await world.env.advance_time(9)  # the buy window
 
 
 def shows_the_game(world: World) -> None:
+    """The table message shows the game as the bot last told the channel of it (the
+    publisher's latest snapshot, held whether or not the table is in memory)."""
     alt = t("picture.alt_table", "en")
-    latest = render_table(world.service.public(world.table.id), picture=alt).to_components()
-    assert container_text(world.message()) == container_text(latest)
+    latest = world.env.bot.publisher.boxes[world.channel.id].last
+    assert latest is not None
+    drawn = render_table(latest, picture=alt).to_components()
+    assert container_text(table_message(world)) == container_text(drawn)
 
 
 async def test_clicks_in_the_hand_carry_the_table_message_through_their_webhook(
@@ -64,8 +91,9 @@ async def test_clicks_in_the_hand_carry_the_table_message_through_their_webhook(
     through the click's webhook: everyone sees it, it shows the game, its id is recorded."""
     world = await open_table(env, 2)
     await start(world)
+    table_id = world.table.id  # just started: in play, in memory
     await env.advance_time(9)
-    first = world.message().id
+    first = table_message(world).id
     since = len(env.http_requests)
     for _ in range(4):
         await play_turn(world)
@@ -76,11 +104,11 @@ async def test_clicks_in_the_hand_carry_the_table_message_through_their_webhook(
     app = env.bot.application_id
     posts = [path for method, path in calls if method == "POST"]
     assert len(posts) == 1 and posts[0].startswith(f"/webhooks/{app}/")
-    message = world.message()
+    message = table_message(world)
     edits = [path for method, path in calls if method == "PATCH" and is_webhook(path)]
     assert len(edits) >= 2
     assert all(path == f"{posts[0]}/messages/{message.id}" for path in edits)
-    assert message.id != first and world.table.record.message_id == message.id
+    assert message.id != first and await recorded_message(world, table_id) == message.id
     bob = world.players[1]
     public = [m.id for m in world.channel.history(viewer=bob)]
     assert message.id in public and first in public
@@ -108,7 +136,7 @@ async def test_without_a_click_for_fifteen_minutes_the_table_message_goes_by_res
     await env.advance_time(9)
     await play_turn(world)
     await play_turn(world)
-    carried = world.message().id
+    carried = table_message(world).id
     assert any(is_webhook(path) for _, path in table_calls(env, 0))
     with patient(env, 5):  # a loaded machine may take a while over the timed-out turn
         for _ in range(15):
@@ -122,14 +150,14 @@ async def test_without_a_click_for_fifteen_minutes_the_table_message_goes_by_res
     assert calls and not [path for _, path in calls if is_webhook(path)]
     assert ("PATCH", f"/channels/{world.channel.id}/messages/{carried}") in calls
     shows_the_game(world)
-    carried = world.message().id
+    carried = table_message(world).id
     since = len(env.http_requests)
     await play_turn(world)
     calls = table_calls(env, since)
     assert ("PATCH", f"/channels/{world.channel.id}/messages/{carried}") in calls  # stripped
     posts = [path for method, path in calls if method == "POST"]
     assert len(posts) == 1 and is_webhook(posts[0])
-    assert world.message().id != carried
+    assert table_message(world).id != carried
     shows_the_game(world)
 
 
@@ -140,7 +168,7 @@ async def test_a_webhook_that_refuses_hands_the_table_message_to_rest(env: simco
     await start(world)
     await env.advance_time(9)
     await play_turn(world)
-    carried = world.message().id
+    carried = table_message(world).id
     assert env.bot.courier.editor(carried) is not None
     env.inject_error("PATCH", "/webhooks/*/*/messages/1*", status=401, code=50027, times=None)
     env.inject_error("POST", "/webhooks/*/*", status=403, code=50013, times=None)
@@ -159,7 +187,7 @@ async def test_a_webhook_that_refuses_hands_the_table_message_to_rest(env: simco
     assert env.bot.courier.failed == 2 and env.bot.courier.editor(carried) is None
     shows_the_game(world)
     live = [m.id for m in world.channel.history() if controls(m)]
-    assert live == [world.message().id] and world.message().id != carried
+    assert live == [table_message(world).id] and table_message(world).id != carried
 
 
 async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
@@ -170,9 +198,10 @@ async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
     the old click's webhook, which still lives; the token makes no call for either."""
     world = await open_table(env, 2)
     await start(world)
+    table_id = world.table.id  # just started: in play, in memory
     await env.advance_time(9)
     await play_turn(world)
-    carried = world.message().id
+    carried = table_message(world).id
     with patient(env, 5):
         for _ in range(13):
             await env.advance_time(60)
@@ -184,8 +213,8 @@ async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
     assert strip.endswith(f"/messages/{carried}")
     post = next(path for method, path in calls if method == "POST")
     assert not strip.startswith(post + "/")  # a fresher click's webhook posted it
-    message = world.message()
-    assert message.id != carried and world.table.record.message_id == message.id
+    message = table_message(world)
+    assert message.id != carried and await recorded_message(world, table_id) == message.id
     old = next(m for m in world.channel.history() if m.id == carried)
     assert not controls(old)
     shows_the_game(world)
