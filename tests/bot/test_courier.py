@@ -19,7 +19,6 @@ from .helpers import (
     container_text,
     controls,
     discard_id,
-    open_hand,
     open_table,
     patient,
     start,
@@ -64,7 +63,8 @@ async def play_turn(world: World) -> None:
     turn = re.search(r"Turn: \*\*(.+?)\*\*", container_text(table_message(world)))
     assert turn is not None
     player = next(p for p in world.players if p.name == turn.group(1))
-    hand = await open_hand(world, player)
+    hand = await player.click(table_message(world), label="My hand")
+    assert hand.acknowledged and hand.ephemeral
     await player.click(hand.response, label="Draw from stock")
     select = discard_id(hand.response)
     [discard] = [c for c in controls(hand.response) if c.get("custom_id") == select]
