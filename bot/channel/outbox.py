@@ -71,6 +71,8 @@ class Outbox:
     #: What the table message shows now (text, embed, buttons) and its picture's digest.
     shown: str | None = None
     picture: str | None = None
+    #: When the table picture was last uploaded (the loop's clock).
+    picture_at: float = float("-inf")
     #: Messages posted in the channel since the table message (by anyone).
     after: int = 0
     #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.

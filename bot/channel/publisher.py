@@ -10,7 +10,9 @@ so the channel gets as few calls as the players need:
   and Pass, reach them there), the table message is only read: edits by REST wait
   ``quiet_interval`` (8 intervals, 12 s), so a turn's draw, discard and window, or two quick
   turns, are one call on the token. An edit carried on a click (below) costs the token
-  nothing and keeps the ordinary interval.
+  nothing and keeps the ordinary interval; only its changed picture still waits out the
+  quiet pace (the words say at once who went down, the melds' picture follows), so the
+  channel's bytes stay those of the quiet pace.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
   when it changed (the message keeps its attachment otherwise, and its layout's media gallery
   names it again): it draws the seats and their melds, while the upcard, the stock and the
@@ -337,6 +339,13 @@ class Publisher(Placement):
             return False
         if not table.playing or self._rides(box, TABLE):
             return False
+        return self._all_follow(table)
+
+    def _all_follow(self, table: TableSnapshot) -> bool:
+        """Whether every present person at ``table`` follows their open hand."""
+        hands = getattr(self.bot, "hands", None)
+        if hands is None:
+            return False
         return all(
             hands.follows(table.id, seat.user_id)
             for number, seat in enumerate(table.record.seats)
@@ -363,6 +372,19 @@ class Publisher(Placement):
         if self.courier.editor(message_id) is not None:
             return True
         return self.courier.fresh(table.id, table.channel_id) is not None
+
+    def _picture_waits(self, box: Outbox, table: TableSnapshot) -> bool:
+        """Whether a changed table picture waits for a later edit: the edit is carried on a
+        click at the ordinary pace only because it costs the token nothing, and the picture
+        it would upload came less than ``quiet_interval`` after the last one. Never while
+        shutting down (``flush`` sends everything), nor for a message that has no picture
+        of this game yet."""
+        if self._hurry or box.picture is None or self.interval <= 0:
+            return False
+        message_id = self._message_id(box, table)
+        if self.courier.editor(message_id) is None or not self._all_follow(table):
+            return False
+        return asyncio.get_running_loop().time() - box.picture_at < self.quiet_interval
 
     def watched(self, table_id: int) -> tuple[int, ...]:
         """The channel side needs no seat's screen."""
@@ -536,6 +558,7 @@ class Publisher(Placement):
             await self._move(box, table, posted, layout, data)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
+            box.picture_at = asyncio.get_running_loop().time()
             del box.pings[: len(pings)]
             sent = [mark for mark in box.told if mark[0] in pings]
             box.told = [mark for mark in box.told if mark[0] not in pings]
@@ -552,15 +575,25 @@ class Publisher(Placement):
             return
         layout = layout or render_table(table, news=text, picture=alt)
         shown = fingerprint(layout)
-        if shown == box.shown and digest == box.picture:
+        # A carried edit's picture waits out the quiet pace (its words do not): the melds
+        # drawn catch up within ``quiet_interval``, and the channel's bytes stay those of
+        # the quiet pace.
+        changed = digest != box.picture
+        if changed and self._picture_waits(box, table):
+            box.table = box.table or table  # drawn again once the picture's wait is out
+            changed = False
+        if shown == box.shown and not changed:
             box.recent = recent
             return  # nothing visible would change
         files = None  # None: the message keeps the attachment it has, the layout names it
-        if digest != box.picture:
+        if changed:
             data = await picture()
             files = [table_file(data, language)]
         if await self._edit_message(box, table, layout, files):
-            box.shown, box.picture = shown, digest
+            box.shown = shown
+            if changed:
+                box.picture = digest
+                box.picture_at = asyncio.get_running_loop().time()
         elif box.gone:  # someone deleted the table message: post it anew
             box.gone = False
             data = await picture()

@@ -13,15 +13,18 @@ import simcord
 from bot import Settings
 from bot.i18n import t
 from bot.views.table import render_table
+from engine.cards import parse_cards
 
 from .helpers import (
     World,
     container_text,
     controls,
     discard_id,
+    open_hand,
     open_table,
     patient,
     start,
+    text_of,
 )
 
 #: A few seconds to settle: each turn draws the table picture, slow on a loaded machine.
@@ -217,4 +220,40 @@ async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
     assert message.id != carried and await recorded_message(world, table_id) == message.id
     old = next(m for m in world.channel.history() if m.id == carried)
     assert not controls(old)
+    shows_the_game(world)
+
+
+async def test_a_carried_edit_shows_the_words_at_once_and_the_changed_picture_later(
+    env: simcord.Env,
+) -> None:
+    """Carried on a click, the table message keeps the ordinary pace (it costs the token
+    nothing) while everyone follows their hand; a changed picture it would upload soon after
+    the last one waits out the quiet pace: the words say who went down at once, and the
+    melds' picture follows with a later edit, through the same webhook."""
+    env.bot.publisher.interval = 1.5  # paced as a live bot is (the tests' bot is not)
+    env.bot.publisher.quiet_interval = 120.0  # the picture's wait, long enough to see
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    await play_turn(world)  # the table message moves onto this click, its picture uploaded
+    carried = table_message(world).id
+    game = world.table.game
+    player = world.current()
+    hands = {p.id: await open_hand(world, p) for p in world.players}  # everyone follows
+    game.hands[game.current] = parse_cards("8H 8S 8C 5H 5S 5C KC")
+    hand = hands[player.id]
+    since = len(env.http_requests)
+    assert (await player.click(hand.response, label="Draw from stock")).acknowledged
+    assert (await player.click(hand.response, label="Lay down these melds")).acknowledged
+    await env.advance_time(5)
+    edits = [r for r in env.http_requests[since:] if r.path.endswith(f"/messages/{carried}")]
+    assert edits and all(is_webhook(r.path) and r.method == "PATCH" for r in edits)
+    assert all("attachments" not in (r.json or {}) for r in edits)  # the picture waits
+    assert "went down" in text_of(table_message(world))
+    since = len(env.http_requests)
+    await env.advance_time(120)
+    edits = [r for r in env.http_requests[since:] if r.path.endswith(f"/messages/{carried}")]
+    assert [r.method for r in edits if "attachments" in (r.json or {})] == ["PATCH"]
+    assert all(is_webhook(r.path) for r in edits)
+    assert table_message(world).id == carried
     shows_the_game(world)
