@@ -14,6 +14,7 @@ from bot import Settings
 from bot.i18n import t
 from bot.views.table import render_table
 from engine.cards import parse_cards
+from tools.discord_api import DEFAULT_SPEC, ApiDescription, check_requests
 
 from .helpers import (
     World,
@@ -76,6 +77,14 @@ async def play_turn(world: World) -> None:
     await world.env.advance_time(9)  # the buy window
 
 
+def assert_valid_requests(env: simcord.Env) -> None:
+    """Every request the bot made (follow-ups and their edits through clicks' webhooks too)
+    is one Discord's API description documents, where the description is on the machine."""
+    if DEFAULT_SPEC.exists():  # Discord's description is on development machines, not in CI
+        checked = check_requests(env.http_requests, ApiDescription.load())
+        assert checked.count > 20 and checked.invalid == []
+
+
 def shows_the_game(world: World) -> None:
     """The table message shows the game as the bot last told the channel of it (the
     publisher's latest snapshot, held whether or not the table is in memory)."""
@@ -120,6 +129,7 @@ async def test_clicks_in_the_hand_carry_the_table_message_through_their_webhook(
     assert not controls(old), "the old table message keeps its buttons"
     shows_the_game(world)
     assert env.bot.courier.carried >= 3
+    assert_valid_requests(env)
 
 
 @pytest.fixture
@@ -162,6 +172,7 @@ async def test_without_a_click_for_fifteen_minutes_the_table_message_goes_by_res
     assert len(posts) == 1 and is_webhook(posts[0])
     assert table_message(world).id != carried
     shows_the_game(world)
+    assert_valid_requests(env)
 
 
 async def test_a_webhook_that_refuses_hands_the_table_message_to_rest(env: simcord.Env) -> None:
@@ -191,6 +202,7 @@ async def test_a_webhook_that_refuses_hands_the_table_message_to_rest(env: simco
     shows_the_game(world)
     live = [m.id for m in world.channel.history() if controls(m)]
     assert live == [table_message(world).id] and table_message(world).id != carried
+    assert_valid_requests(env)
 
 
 async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
@@ -221,6 +233,7 @@ async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
     old = next(m for m in world.channel.history() if m.id == carried)
     assert not controls(old)
     shows_the_game(world)
+    assert_valid_requests(env)
 
 
 async def test_a_carried_edit_shows_the_words_at_once_and_the_changed_picture_later(
@@ -257,3 +270,4 @@ async def test_a_carried_edit_shows_the_words_at_once_and_the_changed_picture_la
     assert all(is_webhook(r.path) for r in edits)
     assert table_message(world).id == carried
     shows_the_game(world)
+    assert_valid_requests(env)
