@@ -15,7 +15,17 @@ secret and first dealer per round), later rounds seated by the duplicate standin
   difference from their average (``bot.events.duplicate``), as the bot scores;
 - **places**: ordinary scoring of the same games, places at the table earning event points
   (``bot.events.standings``), as an ordinary event scores;
-- each of ``ALTERNATIVES`` (matchpoints, a signed square root of each board's difference).
+- each of ``ALTERNATIVES`` (matchpoints, a signed square root of each board's difference,
+  and ``relative``: each board's score taken relative to its own table's mean before the
+  same seats are compared, which takes out how fast that table's deal went as well as the
+  cards).
+
+``--graded`` seats a quarter each of four levels a step apart instead: easy, two blends
+(``blend:P`` plays each decision as the normal player with probability P, else as the easy
+one) and normal. The expert and the normal computer are barely apart (a coin decides which
+finishes above the other), and easy is ordered almost perfectly by any scoring, so the
+default levels leave a scoring little to gain; graded levels have a known order with room
+between each.
 
 Scoring identical games is the paired design: the play, the cards and the seating are the
 same, so the difference between two scorings is the scoring's alone, not the luck of
@@ -62,26 +72,94 @@ from bot.events.standings import (
     standings,
     standings_from_points,
 )
+from engine.actions import Action
 from engine.game import Game
 from engine.players.levels import make_strategy
+from engine.players.strategy import Strategy
 from engine.rules import Rules
+from engine.view import PlayerView
 from tools.simulate import play_game
 
 LEVELS = ("easy", "normal", "expert")
-STRENGTH = {"easy": 0, "normal": 1, "expert": 2}
+#: ``--graded``: four levels a step apart, weakest first (``Blend``).
+GRADED = ("easy", "blend:0.33", "blend:0.67", "normal")
 TABLE_SIZE = 4
 #: Other scorings of the same duplicate games: ``places`` (ordinary scoring, places at the
 #: table, ``bot.events.standings``), matchpoints (each board's share of the other tables
 #: beaten, ``bot.events.duplicate.matchpoints``), and the sum of the signed square root of
 #: each board's gain (``root``: the size of a difference counts, a huge one less than in
 #: proportion).
-ALTERNATIVES = ("places", "matchpoints", "root")
+ALTERNATIVES = ("places", "matchpoints", "root", "relative")
 #: The level of the computers that fill empty seats (as in the bot's events).
 FILLER = "normal"
-#: The pairs of levels reported, best first ("all" is every pair of different strength).
-KEYS = ("all", "expert>normal", "normal>easy", "expert>easy")
 #: Resamples of the paired bootstrap.
 RESAMPLES = 10_000
+
+
+class Blend:
+    """A player between the easy and the normal computer: each decision (a move or a buy)
+    is the normal player's with probability ``share``, else the easy one's. Its strength
+    grows with ``share``, so blends give levels of known order a chosen step apart."""
+
+    def __init__(self, share: float) -> None:
+        self.share = share
+        self.strong: Strategy = make_strategy("normal")
+        self.weak: Strategy = make_strategy("easy")
+        self.name = f"blend:{share}"
+
+    def _pick(self, rng: random.Random) -> Strategy:
+        return self.strong if rng.random() < self.share else self.weak
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return self._pick(rng).choose(view, legal, rng)
+
+    def wants_buy(self, view: PlayerView, rng: random.Random) -> bool:
+        return self._pick(rng).wants_buy(view, rng)
+
+
+def make_player(level: str) -> Strategy:
+    """A computer of ``level``: a level of ``engine.players.levels`` or ``blend:P``."""
+    if level.startswith("blend:"):
+        return Blend(float(level.removeprefix("blend:")))
+    return make_strategy(level)
+
+
+def pair_keys(levels: Sequence[str]) -> tuple[str, ...]:
+    """The pairs of levels reported, "all" (every pair of different strength) first, then
+    each pair stronger>weaker, neighbours first."""
+    pairs = sorted(
+        combinations(range(len(levels)), 2), key=lambda pair: (pair[1] - pair[0], pair[0])
+    )
+    return ("all", *(f"{levels[high]}>{levels[low]}" for low, high in pairs))
+
+
+def relative_points(group: Sequence[TableDeals], deals: int) -> dict[int, Fraction]:
+    """Each person's points for the round when every board's score is first taken relative
+    to its own table's mean on that deal: the same seat's relative score at the other tables
+    (their mean) minus the person's. A table whose deal ended fast has low scores all round;
+    relative scores take that out, leaving how the seat did against its own table."""
+    points: dict[int, Fraction] = dict.fromkeys(
+        (player for table in group for player in table.players if player > 0), Fraction(0)
+    )
+
+    def relative(table: TableDeals, deal: int, seat: int) -> Fraction:
+        row = table.sheet[deal]
+        return row[seat] - Fraction(sum(row), len(row))
+
+    for table in group:
+        for seat, player in enumerate(table.players):
+            if player <= 0:
+                continue
+            for deal in range(min(deals, len(table.sheet))):
+                others = [
+                    relative(other, deal, seat)
+                    for other in group
+                    if other.table != table.table and deal < len(other.sheet)
+                ]
+                if others:
+                    mean = sum(others, Fraction(0)) / len(others)
+                    points[player] += mean - relative(table, deal, seat)
+    return points
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +182,7 @@ def play_table(
     started: list[Game] = []
     play_game(
         rules,
-        [make_strategy(level) for level in levels],
+        [make_player(level) for level in levels],
         seed,
         on_start=started.append,
         secret=secret,
@@ -177,6 +255,8 @@ def play_event(
                         alt["root"][comparison.player] += Fraction(
                             math.copysign(math.sqrt(abs(gain)), gain)
                         )
+                for person, earned in relative_points(group, rules.num_deals).items():
+                    alt["relative"][person] += earned
             if alternatives is not None:
                 for name, table in alt.items():
                     alternatives[name] = standings_from_points(
@@ -192,15 +272,19 @@ def play_event(
     return ordered, games
 
 
-def concordance(ordered: Sequence[Standing], strengths: dict[int, str]) -> dict[str, float]:
-    """The share of pairs of unequal strength the standings put the right way round."""
+def concordance(
+    ordered: Sequence[Standing], strengths: dict[int, str], levels: Sequence[str] = LEVELS
+) -> dict[str, float]:
+    """The share of pairs of unequal strength the standings put the right way round
+    (``levels`` weakest first)."""
+    strength = {level: position for position, level in enumerate(levels)}
     rank = {s.player: s.rank for s in ordered}
     right: dict[str, float] = {}
     count: dict[str, int] = {}
     for a, b in combinations(strengths, 2):
-        if STRENGTH[strengths[a]] == STRENGTH[strengths[b]]:
+        if strength[strengths[a]] == strength[strengths[b]]:
             continue
-        strong, weak = (a, b) if STRENGTH[strengths[a]] > STRENGTH[strengths[b]] else (b, a)
+        strong, weak = (a, b) if strength[strengths[a]] > strength[strengths[b]] else (b, a)
         key = f"{strengths[strong]}>{strengths[weak]}"
         score = 1.0 if rank[strong] < rank[weak] else 0.5 if rank[strong] == rank[weak] else 0.0
         for name in (key, "all"):
@@ -209,28 +293,30 @@ def concordance(ordered: Sequence[Standing], strengths: dict[int, str]) -> dict[
     return {name: right[name] / count[name] for name in right}
 
 
-def run_event(args: tuple[int, int, int, int | None, bool, bool]) -> EventOutcome:
+def run_event(
+    args: tuple[int, int, int, int | None, bool, bool, tuple[str, ...]],
+) -> EventOutcome:
     """Event ``index`` scored every way: its player count and rounds drawn from its seed
     (``mixed``: later rounds seated with every band of the standings at each table, as the
     bot seats them: ``bot.events.seating.mixed``; ``separate``: an ordinary event played
     too)."""
-    index, players, rounds, deals, mixed, separate = args
+    index, players, rounds, deals, mixed, separate, levels = args
     seed = index
     rng = random.Random(f"strengths:{seed}")
-    levels = [LEVELS[i % 3] for i in range(players)]
-    rng.shuffle(levels)
-    strengths = {player + 1: level for player, level in enumerate(levels)}
+    drawn = [levels[i % len(levels)] for i in range(players)]
+    rng.shuffle(drawn)
+    strengths = {player + 1: level for player, level in enumerate(drawn)}
     others: dict[str, list[Standing]] = {}
     duplicate, games = play_event(strengths, rounds, seed, True, deals, mixed, others)
     ordinary: dict[str, float] | None = None
     if separate:
         ordinary_standings, ordinary_games = play_event(strengths, rounds, seed, False, deals)
-        ordinary = concordance(ordinary_standings, strengths)
+        ordinary = concordance(ordinary_standings, strengths, levels)
         games += ordinary_games
     return EventOutcome(
-        concordance(duplicate, strengths),
+        concordance(duplicate, strengths, levels),
         games,
-        {name: concordance(ordered, strengths) for name, ordered in others.items()},
+        {name: concordance(ordered, strengths, levels) for name, ordered in others.items()},
         ordinary,
     )
 
@@ -274,7 +360,7 @@ def _progress(number: int, outcome: EventOutcome) -> EventOutcome:
     return outcome
 
 
-def report(outcomes: Sequence[EventOutcome]) -> None:
+def report(outcomes: Sequence[EventOutcome], levels: Sequence[str] = LEVELS) -> None:
     """Print each scoring's shares and the paired differences."""
     print("share of pairs of different strength ordered stronger-above-weaker")
     print("(mean over events, 95% CI; the same games under each scoring)")
@@ -289,18 +375,25 @@ def report(outcomes: Sequence[EventOutcome]) -> None:
         return outcome.others[name]
 
     print(f"{'pair':<15}" + "".join(f"{name:>16}" for name in names))
-    for key in KEYS:
+    keys = pair_keys(levels)
+    for key in keys:
         cells = []
         for name in names:
             mean, half = mean_half([shares(o, name)[key] for o in outcomes])
             cells.append(f"{mean:>8.3f} ± {half:.3f}")
         print(f"{key:<15}" + "".join(cells))
     print("paired differences, event by event: mean [95% CI], bootstrap [95%], median")
-    pairs = [("duplicate", "places"), ("duplicate", "matchpoints"), ("root", "places")]
+    pairs = [
+        ("duplicate", "places"),
+        ("duplicate", "matchpoints"),
+        ("root", "places"),
+        ("relative", "places"),
+        ("relative", "duplicate"),
+    ]
     if outcomes[0].ordinary is not None:
         pairs.append(("duplicate", "ordinary"))
     for first, second in pairs:
-        for key in KEYS:
+        for key in keys:
             values = [shares(o, first)[key] - shares(o, second)[key] for o in outcomes]
             print(_difference(f"{first} - {second} {key}", values))
 
@@ -322,6 +415,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="seat later rounds with every band of the standings at each table",
     )
     parser.add_argument(
+        "--graded",
+        action="store_true",
+        help="four levels a step apart (easy, two blends of easy and normal, normal)",
+    )
+    parser.add_argument(
         "--separate",
         action="store_true",
         help="also play an ordinary event (its own deals and seating) on the same players",
@@ -337,6 +435,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             args.deals,
             args.mixed,
             args.separate,
+            GRADED if args.graded else LEVELS,
         )
         for i in range(args.events)
     ]
@@ -358,7 +457,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{TABLE_SIZE}, deals {args.deals or 10}), {games} games in {elapsed:.0f} s"
     )
     if outcomes:
-        report(outcomes)
+        report(outcomes, GRADED if args.graded else LEVELS)
 
 
 if __name__ == "__main__":

@@ -310,6 +310,7 @@ def _give_distinct(game: Any, seat: int, count: int) -> None:
     game.hands, game.stock, game.step = hands, rest, "play"
 
 
+@pytest.mark.simcord(settle_timeout=30)  # 53 hands opened and drawn: real work on a busy machine
 async def test_a_hand_of_every_distinct_card_count_opens_within_discords_row_rule(
     env: simcord.Env,
 ) -> None:
