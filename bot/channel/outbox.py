@@ -84,6 +84,10 @@ class Outbox:
     #: The table message stripped ahead of a move whose post has not gone out yet: the
     #: retry does not strip it again.
     stripped: int | None = None
+    #: Table messages left behind by a move onto a click, whose post went first: stripped
+    #: after it, when the token has room (``Placement._strip_later``), by their own task.
+    late: list[tuple[int, str | None]] = field(default_factory=list)
+    late_task: asyncio.Task[None] | None = None
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
@@ -95,3 +99,8 @@ RECENT_LINES = 6
 #: ``interval``s (12 s), so a turn's draw, discard and window become one edit and two or
 #: three quick turns share one.
 QUIET_TURNS = 8
+#: The same table's pace when its redraws ride on a click: at most once per this many
+#: ``interval``s. Such an edit costs the token nothing, but it is still a call in the channel
+#: and uploads a changed picture, so it is paced for the channel's calls a turn; the number is
+#: measured (``tools.bench_play``, ``tools.bench_traffic``, docs/admin.md).
+CARRIED_TURNS = 7

@@ -10,12 +10,14 @@ webhook that fails hands the same call to REST.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.channel.budget import TABLE, TokenBudget
 from bot.channel.courier import Carrier, Courier
 from bot.channel.delivery import UNKNOWN_MESSAGE, may_have_landed, strays
 from bot.channel.outbox import RATE, Outbox
@@ -61,6 +63,7 @@ class Placement:
     interval: float
     pace: ChannelPace
     courier: Courier
+    budget: TokenBudget
     edits: int
     notices: int
     _hurry: bool
@@ -109,18 +112,31 @@ class Placement:
         log with one table at the end. ``old_gone``: the old one was deleted, so there is
         nothing to strip.
 
-        The old one is stripped *before* the new one is posted, so that from the moment the
-        new one is in the channel it is the only message with live table controls, whatever
-        Discord refuses on the way. A refused strip posts nothing (the old message stays the
-        live one until the retry). A refused post gives the old message its controls back,
-        drawn as now, unless the post may have landed despite its error (a 5xx, a timeout):
-        then the channel is looked at, and a post found there becomes the table message."""
+        By REST the old one is stripped *before* the new one is posted, so that from the
+        moment the new one is in the channel it is the only message with live table controls,
+        whatever Discord refuses on the way. A refused strip posts nothing (the old message
+        stays the live one until the retry). A refused post gives the old message its
+        controls back, drawn as now, unless the post may have landed despite its error (a
+        5xx, a timeout): then the channel is looked at, and a post found there becomes the
+        table message.
+
+        Onto a click (the courier holds a fresh one) the new copy is posted *first*: it costs
+        the token nothing and shows the game at once, while the old one's strip is a call on
+        the token that would otherwise hold the move up, and many tables starting together
+        would queue a strip each. The old copy is stripped afterwards at the lowest priority
+        (``_strip_later``); meanwhile its controls still work, since they act on the table,
+        not on the message (a hand opened there is the same hand), so for those seconds two
+        messages have controls and then only the new one."""
         channel = await self._channel(table.channel_id)
         old = None if old_gone else self._message_id(box, table)
-        if old is not None and old != box.stripped:
-            box.to_strip.append((old, left_behind(box.posted_text, text)))
-        await self._strip_old(box)
-        box.stripped = old
+        fresh = self.courier.fresh(table.id, table.channel_id) is not None
+        later = old is not None and old != box.stripped and fresh
+        kept = None if old is None else left_behind(box.posted_text, text)
+        if not later:
+            if old is not None and old != box.stripped:
+                box.to_strip.append((old, kept))
+            await self._strip_old(box)
+            box.stripped = old
         await self._spend(box)
         try:
             message = await self._post(table, channel, layout, picture)
@@ -130,12 +146,16 @@ class Placement:
             if found:  # it landed, ping and all: it is the table message, drawn anew
                 landed = max(found)
                 box.to_strip.extend(stray for stray in found if stray != landed)
+                if later and old is not None:
+                    self._strip_later(box, old, kept)
                 await self._adopt(box, table, landed[0], text, layout, picture)
                 return
-            if old is not None:
+            if old is not None and not later:  # stripped ahead: its controls come back
                 await self._restore(box, table, picture)
             raise
         self.notices += 1
+        if later and old is not None:
+            self._strip_later(box, old, kept)
         box.stripped = None
         box.message_id, box.posted_text, box.after = message.id, text, 0
         box.shown = fingerprint(layout)
@@ -241,24 +261,56 @@ class Placement:
         Components V2 text display, which a message posted by an older release (content and an
         embed) takes too once its content and embeds are cleared. A failure leaves the rest
         queued and is retried before the next round posts anything."""
-        if not box.to_strip:
-            return
+        while box.to_strip:
+            await self._strip(box, *box.to_strip[0])
+            del box.to_strip[0]
+
+    async def _strip(self, box: Outbox, old: int, had_text: str | None) -> None:
+        """Take the controls and picture off ``old``: through the click's webhook that posted
+        it while its token lives, else by REST (a message gone is stripped already)."""
         channel = await self._channel(box.channel_id)
         language = box.last.language if box.last is not None else DEFAULT_LANGUAGE
-        while box.to_strip:
-            old, had_text = box.to_strip[0]
-            await self._spend(box)
-            words = had_text or t("table.moved", language)
-            fields: dict[str, Any] = {
-                "content": None,
-                "embeds": [],
-                "attachments": [],
-                "view": plain_layout(words),
-            }
-            with contextlib.suppress(discord.NotFound):
-                if not await self._carried_edit(box.channel_id, old, fields):
-                    await channel.get_partial_message(old).edit(**fields)
-            del box.to_strip[0]
+        await self._spend(box)
+        words = had_text or t("table.moved", language)
+        fields: dict[str, Any] = {
+            "content": None,
+            "embeds": [],
+            "attachments": [],
+            "view": plain_layout(words),
+        }
+        with contextlib.suppress(discord.NotFound):
+            if not await self._carried_edit(box.channel_id, old, fields):
+                await channel.get_partial_message(old).edit(**fields)
+
+    def _strip_later(self, box: Outbox, old: int, had_text: str | None) -> None:
+        """Strip ``old`` once the token has room for a call only spectators need (``TABLE``),
+        in a task of its own so the table's redraws never wait for it."""
+        box.late.append((old, had_text))
+        if box.late_task is None or box.late_task.done():
+            box.late_task = asyncio.get_running_loop().create_task(
+                self._strip_late(box), name=f"shanghai-strip-{box.channel_id}"
+            )
+
+    async def _strip_late(self, box: Outbox) -> None:
+        """The strips left behind by moves onto clicks, one at a time, at the lowest priority:
+        nothing a player needs waits behind them. A refused one goes to ``to_strip``, which
+        the next round retries before it posts anything."""
+        while box.late:
+            old, had_text = box.late[0]
+            carried = self.courier.editor(old) is not None
+            if not (carried or self._hurry):
+                await self.budget.wait_room(TABLE)
+            try:
+                with self.budget.tagged(TABLE):
+                    await self._strip(box, old, had_text)
+            except Exception as error:
+                log.info(
+                    "channel %s: an old table message keeps its buttons for now (%s)",
+                    box.channel_id,
+                    type(error).__name__,
+                )
+                box.to_strip.append((old, had_text))
+            del box.late[0]
 
     async def _edit_message(
         self,

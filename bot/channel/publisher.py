@@ -76,7 +76,7 @@ if TYPE_CHECKING:
     from bot.service import Change, TableService
     from bot.service.table_snapshot import TableSnapshot
 
-from bot.channel.outbox import QUIET_TURNS, RATE, RECENT_LINES, Outbox, Sheet
+from bot.channel.outbox import CARRIED_TURNS, QUIET_TURNS, RATE, RECENT_LINES, Outbox, Sheet
 from bot.channel.placement import Placement
 from bot.channel.table_text import (
     change_lines,
@@ -100,6 +100,7 @@ class Publisher(Placement):
         bot: Any,
         interval: float = 1.5,
         quiet_interval: float | None = None,
+        carried_interval: float | None = None,
         courier: Courier | None = None,
     ) -> None:
         self.bot = bot
@@ -112,6 +113,10 @@ class Publisher(Placement):
         self.ping_turns = True
         #: The pace of a table whose players all follow their hands: a few turns per edit.
         self.quiet_interval = QUIET_TURNS * interval if quiet_interval is None else quiet_interval
+        #: The pace of such a table whose redraws ride on a click (``CARRIED_TURNS``).
+        self.carried_interval = (
+            CARRIED_TURNS * interval if carried_interval is None else carried_interval
+        )
         self.boxes: dict[int, Outbox] = {}
         #: This process's share of the token's calls; every REST call on the token counts.
         shards = getattr(bot, "shard_set", None)
@@ -322,24 +327,26 @@ class Publisher(Placement):
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""
         box = self.boxes.pop(channel_id, None)
-        task = None if box is None else box.task
-        if task is not None and not task.done() and task is not asyncio.current_task():
-            task.cancel()
+        for task in (None, None) if box is None else (box.task, box.late_task):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
 
-    def _quiet(self, box: Outbox) -> bool:
-        """Whether the table message may wait ``quiet_interval``: a game in play whose every
-        present person follows their open hand, where the turn's controls and the buy
-        window's Buy / Pass reach them anyway; no ping, score sheet or notice waits. The
-        quiet pace spares the token's budget, so a redraw carried on a click (``_rides``),
-        which costs the token nothing, keeps the ordinary ``interval`` and spectators see
-        the game within seconds."""
+    def _pause(self, box: Outbox) -> float:
+        """How long the table message waits after its last call. ``interval`` when a person
+        needs it (a ping, a score sheet, a notice, someone who does not follow their hand, a
+        message pushed up). Otherwise it is only read by spectators, since every present
+        person follows their open hand, where the turn's controls and the buy window's Buy
+        and Pass reach them: ``quiet_interval`` by REST, to spare the token's budget, and
+        ``carried_interval`` when the redraw rides on a click (``_rides``). That one costs
+        the token nothing but still counts as one of the channel's calls and uploads the
+        changed picture with it, so it is paced too, a little faster than the quiet pace."""
         table = box.table
         hands = getattr(self.bot, "hands", None)
         if table is None or hands is None or box.sheets or box.pings or box.after >= 2:
-            return False
-        if not table.playing or self._rides(box, TABLE):
-            return False
-        return self._all_follow(table)
+            return self.interval
+        if not table.playing or not self._all_follow(table):
+            return self.interval
+        return self.carried_interval if self._rides(box, TABLE) else self.quiet_interval
 
     def _all_follow(self, table: TableSnapshot) -> bool:
         """Whether every present person at ``table`` follows their open hand."""
@@ -373,19 +380,6 @@ class Publisher(Placement):
             return True
         return self.courier.fresh(table.id, table.channel_id) is not None
 
-    def _picture_waits(self, box: Outbox, table: TableSnapshot) -> bool:
-        """Whether a changed table picture waits for a later edit: the edit is carried on a
-        click at the ordinary pace only because it costs the token nothing, and the picture
-        it would upload came less than ``quiet_interval`` after the last one. Never while
-        shutting down (``flush`` sends everything), nor for a message that has no picture
-        of this game yet."""
-        if self._hurry or box.picture is None or self.interval <= 0:
-            return False
-        message_id = self._message_id(box, table)
-        if self.courier.editor(message_id) is None or not self._all_follow(table):
-            return False
-        return asyncio.get_running_loop().time() - box.picture_at < self.quiet_interval
-
     def watched(self, table_id: int) -> tuple[int, ...]:
         """The channel side needs no seat's screen."""
         return ()
@@ -414,7 +408,7 @@ class Publisher(Placement):
         loop = asyncio.get_running_loop()
         while box.table is not None or box.sheets or box.to_strip:
             while not self._hurry:
-                after = self.quiet_interval if self._quiet(box) else self.interval
+                after = self._pause(box)
                 wait = (box.backoff.hold(box.last_sent + after) or 0.0) - loop.time()
                 if wait <= 0:
                     break
@@ -503,6 +497,15 @@ class Publisher(Placement):
         if self._side_tasks:
             await asyncio.gather(*self._side_tasks, return_exceptions=True)
         for box in list(self.boxes.values()):
+            late = box.late_task
+            if late is not None and not late.done():  # a strip waiting for the token's room
+                late.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await late
+            if box.late:  # the drain strips them now, unpaced
+                box.to_strip.extend(box.late)
+                box.late.clear()
+                self._kick(box)
             if box.task is not None and box.pacing:
                 box.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -575,13 +578,7 @@ class Publisher(Placement):
             return
         layout = layout or render_table(table, news=text, picture=alt)
         shown = fingerprint(layout)
-        # A carried edit's picture waits out the quiet pace (its words do not): the melds
-        # drawn catch up within ``quiet_interval``, and the channel's bytes stay those of
-        # the quiet pace.
         changed = digest != box.picture
-        if changed and self._picture_waits(box, table):
-            box.table = box.table or table  # drawn again once the picture's wait is out
-            changed = False
         if shown == box.shown and not changed:
             box.recent = recent
             return  # nothing visible would change

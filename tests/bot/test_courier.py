@@ -4,6 +4,7 @@ none of the bot token's budget on it; without a click for 15 minutes it goes the
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import discord
@@ -11,6 +12,7 @@ import pytest
 import simcord
 
 from bot import Settings
+from bot.channel.budget import TABLE
 from bot.i18n import t
 from bot.views.table import render_table
 from engine.cards import parse_cards
@@ -20,6 +22,7 @@ from .helpers import (
     World,
     container_text,
     controls,
+    custom_ids,
     discard_id,
     open_hand,
     open_table,
@@ -82,7 +85,7 @@ def assert_valid_requests(env: simcord.Env) -> None:
     is one Discord's API description documents, where the description is on the machine."""
     if DEFAULT_SPEC.exists():  # Discord's description is on development machines, not in CI
         checked = check_requests(env.http_requests, ApiDescription.load())
-        assert checked.count > 20 and checked.invalid == []
+        assert checked.count > 10 and checked.invalid == []
 
 
 def shows_the_game(world: World) -> None:
@@ -99,8 +102,9 @@ async def test_clicks_in_the_hand_carry_the_table_message_through_their_webhook(
     env: simcord.Env,
 ) -> None:
     """After a click in a hand, the table message is posted anew as that click's public
-    follow-up (the old one stripped by REST, the one call on the token) and from then on edited
-    through the click's webhook: everyone sees it, it shows the game, its id is recorded."""
+    follow-up, and only then the old one is stripped by REST (the one call on the token); from
+    then on it is edited through the click's webhook: everyone sees it, it shows the game, its
+    id is recorded."""
     world = await open_table(env, 2)
     await start(world)
     table_id = world.table.id  # just started: in play, in memory
@@ -112,8 +116,9 @@ async def test_clicks_in_the_hand_carry_the_table_message_through_their_webhook(
     calls = table_calls(env, since)
     rest = [call for call in calls if not is_webhook(call[1])]
     assert rest == [("PATCH", f"/channels/{world.channel.id}/messages/{first}")]  # the strip
-    assert calls[0] == rest[0]
     app = env.bot.application_id
+    assert calls[0][0] == "POST" and calls[0][1].startswith(f"/webhooks/{app}/")  # new first
+    assert calls.index(rest[0]) > 0
     posts = [path for method, path in calls if method == "POST"]
     assert len(posts) == 1 and posts[0].startswith(f"/webhooks/{app}/")
     message = table_message(world)
@@ -236,15 +241,15 @@ async def test_a_table_message_near_its_tokens_end_moves_onto_a_fresher_click(
     assert_valid_requests(env)
 
 
-async def test_a_carried_edit_shows_the_words_at_once_and_the_changed_picture_later(
+async def test_a_carried_edit_keeps_its_own_pace_and_brings_the_changed_picture_along(
     env: simcord.Env,
 ) -> None:
-    """Carried on a click, the table message keeps the ordinary pace (it costs the token
-    nothing) while everyone follows their hand; a changed picture it would upload soon after
-    the last one waits out the quiet pace: the words say who went down at once, and the
-    melds' picture follows with a later edit, through the same webhook."""
+    """Carried on a click while everyone follows their hand, the table message is redrawn at
+    the carried pace (``carried_interval``), not at once: a lay-down shows nothing new before
+    it, then one edit through the same webhook brings the words (who went down) and the
+    changed picture together, not a second edit for the picture."""
     env.bot.publisher.interval = 1.5  # paced as a live bot is (the tests' bot is not)
-    env.bot.publisher.quiet_interval = 120.0  # the picture's wait, long enough to see
+    env.bot.publisher.carried_interval = 60.0  # long enough to see the wait
     world = await open_table(env, 2)
     await start(world)
     await env.advance_time(9)
@@ -259,15 +264,74 @@ async def test_a_carried_edit_shows_the_words_at_once_and_the_changed_picture_la
     assert (await player.click(hand.response, label="Draw from stock")).acknowledged
     assert (await player.click(hand.response, label="Lay down these melds")).acknowledged
     await env.advance_time(5)
+    assert "went down" not in text_of(table_message(world))  # waiting out the carried pace
+    assert not [r for r in env.http_requests[since:] if r.path.endswith(f"/messages/{carried}")]
+    await env.advance_time(60)
     edits = [r for r in env.http_requests[since:] if r.path.endswith(f"/messages/{carried}")]
-    assert edits and all(is_webhook(r.path) and r.method == "PATCH" for r in edits)
-    assert all("attachments" not in (r.json or {}) for r in edits)  # the picture waits
+    assert len(edits) == 1 and all(is_webhook(r.path) and r.method == "PATCH" for r in edits)
+    assert "attachments" in (edits[-1].json or {})  # the melds' picture, with the words
     assert "went down" in text_of(table_message(world))
-    since = len(env.http_requests)
-    await env.advance_time(120)
-    edits = [r for r in env.http_requests[since:] if r.path.endswith(f"/messages/{carried}")]
-    assert [r.method for r in edits if "attachments" in (r.json or {})] == ["PATCH"]
-    assert all(is_webhook(r.path) for r in edits)
     assert table_message(world).id == carried
+    shows_the_game(world)
+    assert_valid_requests(env)
+
+
+async def test_the_old_copy_is_stripped_after_the_new_one_and_its_clicks_still_play(
+    env: simcord.Env,
+) -> None:
+    """Moving onto a click, the new copy is posted first, and the old copy waits for the
+    token's room before it loses its controls. Meanwhile a click on the old copy is answered
+    like any click (its buttons act on the table, not the message: the hand it opens plays);
+    once the token has room, exactly one message has live controls."""
+    publisher = env.bot.publisher
+    room: list[bool] = []
+    asked: list[int] = []
+    wait_room = publisher.budget.wait_room
+
+    async def full(priority: int) -> None:  # the token has no room for spectators' calls
+        asked.append(priority)
+        while not room:
+            await asyncio.sleep(1.0)
+        await wait_room(priority)
+
+    publisher.budget.wait_room = full  # type: ignore[method-assign]
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    first = table_message(world).id
+    since = len(env.http_requests)
+    player = world.current()
+    hand = await player.click(table_message(world), label="My hand")
+    await player.click(hand.response, label="Draw from stock")
+    select = discard_id(hand.response)
+    [discard] = [c for c in controls(hand.response) if c.get("custom_id") == select]
+    await player.select(hand.response, [discard["options"][-1]["value"]], custom_id=select)
+    await env.advance_time(3)
+    live = [m.id for m in world.channel.history() if controls(m)]
+    assert len(live) == 2 and first in live  # the new copy is out, the old one waits
+    new = max(live)
+    calls = table_calls(env, since)
+    assert all(is_webhook(path) for _, path in calls)  # no call on the token yet
+    assert asked == [TABLE]
+    old = next(m for m in world.channel.history() if m.id == first)
+    other = world.players[1]
+    again = await other.click(old, label="My hand")  # a click on the old copy
+    assert again.acknowledged and again.ephemeral
+    table_id = world.table.id
+    assert any(cid.startswith(f"sh:h:{table_id}:") for cid in custom_ids(again.response))
+    room.append(True)
+    await env.advance_time(9)  # the buy window closes: it is the other person's turn
+    assert world.current() is other
+    drawn = await other.click(again.response, label="Draw from stock")  # the hand plays
+    assert drawn.acknowledged
+    select = discard_id(again.response)
+    [discard] = [c for c in controls(again.response) if c.get("custom_id") == select]
+    await other.select(again.response, [discard["options"][-1]["value"]], custom_id=select)
+    await env.advance_time(9)
+    assert world.current() is player
+    assert table_message(world).id == new  # exactly one message with live controls
+    strip = table_calls(env, since)
+    assert ("PATCH", f"/channels/{world.channel.id}/messages/{first}") in strip
+    assert not controls(next(m for m in world.channel.history() if m.id == first))
     shows_the_game(world)
     assert_valid_requests(env)
