@@ -28,12 +28,13 @@ parent of HEAD):
    that share of turns is a person's, who clicks in their hand during it), and while a
    person clicked within the last 14 minutes the table message rides on that click's
    webhook: its edits, and the posts of its moves, cost the token nothing, and they keep the
-   publisher's ordinary interval (1.5 s) rather than the quiet pace; moving it onto a
-   click strips the old one by REST unless the click that posted it still lives. Without a
-   fresh click it is the "after" column's REST path, budgeted. Every table starts within
-   the same 5 s with a message posted by REST, so the first move of each onto a click (its
-   strip) is a burst on the token; the oldest change unshown is printed for the whole run
-   and for the edits after the first minute.
+   publisher's carried pace (``CARRIED_TURNS`` intervals) rather than the quiet pace; moving
+   it onto a click posts the new copy first and strips the old one afterwards, by REST at
+   the lowest priority unless the click that posted it still lives. Without a fresh click it
+   is the "after" column's REST path, budgeted. Every table starts within the same 5 s with
+   a message posted by REST, so the first move of each onto a click leaves a burst of strips
+   that waits for the token's room while the new copies already show the game; the oldest
+   change unshown is printed for the whole run and for the edits after the first minute.
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.channel.budget import PING, RECAP, TABLE, TokenBudget, process_share
+from bot.channel.budget import PING, RECAP, STRIP, TABLE, TokenBudget, process_share
 from bot.channel.courier import EDIT_SECONDS, HANDOVER_SECONDS
+from bot.channel.outbox import CARRIED_TURNS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -147,6 +149,7 @@ class Sim:
     pings_out: int = 0
     recaps: int = 0
     recaps_out: int = 0
+    late_strips: int = 0
     length: float = 0.0
 
     async def send(self, rank: int) -> None:
@@ -169,6 +172,8 @@ class Box:
     #: webhook posted the table message was made (None: posted by REST).
     clicked: float | None = None
     carrier: float | None = None
+    #: The strips of old copies waiting for the token's room (``strip_later``).
+    late: list[asyncio.Task[None]] = field(default_factory=list)
 
 
 def young(since: float | None, now: float, life: float) -> bool:
@@ -199,16 +204,27 @@ async def show(sim: Sim, box: Box, rank: int, move: bool) -> None:
     if not (move or handover):
         await sim.send(rank)  # no young click: the REST edit
         return
-    if alive:  # the old message is stripped through its own click
-        sim.carried += 1
-    else:
-        await sim.send(rank)
-    if fresh:
+    if fresh:  # the new copy first, through the click: it shows at once
         sim.carried += 1
         box.carrier = box.clicked
+        if alive:  # the old message is stripped through its own click
+            sim.carried += 1
+        else:  # by REST, when the token has room for a call only spectators need
+            box.late.append(asyncio.get_running_loop().create_task(strip_later(sim)))
+        return
+    if alive:
+        sim.carried += 1
     else:
         await sim.send(rank)
-        box.carrier = None
+    await sim.send(rank)
+    box.carrier = None
+
+
+async def strip_later(sim: Sim) -> None:
+    """The old copy's REST strip after a move onto a click, at the lowest priority."""
+    await sim.budget.wait_room(STRIP)
+    await sim.send(STRIP)
+    sim.late_strips += 1
 
 
 async def game(box: Box, rng: random.Random, turns: int, ping_share: float, people: int) -> None:
@@ -258,14 +274,15 @@ async def publisher(sim: Sim, box: Box) -> None:
         if box.unshown is None:
             continue
         # A redraw carried on a click costs the token nothing: it keeps the publisher's
-        # ordinary interval, not the quiet pace that spares the token.
-        step = INTERVAL if rides(sim, box, loop.time()) else pace
+        # carried pace, a little faster than the quiet pace that spares the token.
+        step = CARRIED if rides(sim, box, loop.time()) else pace
         due = max(last + step, box.unshown)
         if loop.time() < due:
             await asyncio.sleep(due - loop.time())
         busy = sim.after and not sim.budget.has_room(TABLE)
         if busy and not rides(sim, box, loop.time()):
-            await sim.budget.wait_room(TABLE)  # merging: the edit draws the latest state
+            # Merging: the edit draws the latest state; a click meanwhile carries it at once.
+            await sim.budget.wait_room(TABLE, until=lambda: rides(sim, box, loop.time()))
         if box.unshown is None:  # a move showed it meanwhile
             continue
         sim.lags.append(loop.time() - due)
@@ -278,8 +295,10 @@ async def publisher(sim: Sim, box: Box) -> None:
         box.wake.set()  # look again: changes may have come while it was sent
 
 
-#: The publisher's ordinary pace between two redraws of a table message (``edit_interval``).
+#: The publisher's ordinary pace between two redraws of a table message (``edit_interval``),
+#: and its pace for a redraw carried on a click while every person follows their hand.
 INTERVAL = 1.5
+CARRIED = CARRIED_TURNS * INTERVAL
 
 #: Which of a table's 4 seats people hold, by how many: people and computers alternate.
 PEOPLE_SEATS = {
@@ -294,6 +313,7 @@ PEOPLE_SEATS = {
 async def table(sim: Sim, rng: random.Random, turns: int, ping_share: float) -> None:
     box = Box()
     await asyncio.gather(game(box, rng, turns, ping_share, sim.people), publisher(sim, box))
+    await asyncio.gather(*box.late)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -389,6 +409,7 @@ def main() -> None:
         row("recaps made / delivered", *(f"{s.recaps} / {s.recaps_out}" for s in sims))
         row("calls that waited for the budget", "-", *(s.budget.waited for s in sims[1:]))
         row("calls carried on clicks", "-", "-", sims[2].carried)
+        row("old copies stripped later by REST", "-", "-", sims[2].late_strips)
 
 
 if __name__ == "__main__":

@@ -71,8 +71,6 @@ class Outbox:
     #: What the table message shows now (text, embed, buttons) and its picture's digest.
     shown: str | None = None
     picture: str | None = None
-    #: When the table picture was last uploaded (the loop's clock).
-    picture_at: float = float("-inf")
     #: Messages posted in the channel since the table message (by anyone).
     after: int = 0
     #: Failed drain rounds in a row (Discord down, a permission revoked): retry later.
@@ -100,7 +98,12 @@ RECENT_LINES = 6
 #: three quick turns share one.
 QUIET_TURNS = 8
 #: The same table's pace when its redraws ride on a click: at most once per this many
-#: ``interval``s. Such an edit costs the token nothing, but it is still a call in the channel
-#: and uploads a changed picture, so it is paced for the channel's calls a turn; the number is
-#: measured (``tools.bench_play``, ``tools.bench_traffic``, docs/admin.md).
-CARRIED_TURNS = 7
+#: ``interval``s (12 s). Such an edit costs the token nothing, but it is still one of the
+#: channel's calls and uploads a changed picture, so it is paced for the channel's calls a
+#: turn. Measured (the whole game of ``tools.bench_play``, 4 people; the 1,000-table model
+#: of ``tools.bench_traffic``, staleness p99 after the first minute): 3 intervals (4.5 s)
+#: make 1.08 calls a turn and 1.52 MiB (0 s stale); 7 (10.5 s) 0.54 calls and 10.5 s; 8
+#: (12 s) 0.46 calls, 0.98 MiB and 12 s stale. Only 8 keeps to half a call a turn, the
+#: channel's budget a game, and no faster pace does; the spectators' wait is then the quiet
+#: pace's, as on the REST way, with the token left free.
+CARRIED_TURNS = 8

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.channel.budget import TABLE, TokenBudget
+from bot.channel.budget import STRIP, TokenBudget
 from bot.channel.courier import Carrier, Courier
 from bot.channel.delivery import UNKNOWN_MESSAGE, may_have_landed, strays
 from bot.channel.outbox import RATE, Outbox
@@ -283,8 +283,9 @@ class Placement:
                 await channel.get_partial_message(old).edit(**fields)
 
     def _strip_later(self, box: Outbox, old: int, had_text: str | None) -> None:
-        """Strip ``old`` once the token has room for a call only spectators need (``TABLE``),
-        in a task of its own so the table's redraws never wait for it."""
+        """Strip ``old`` once the token has room for its lowest priority (``STRIP``: after
+        even the spectators' redraws), in a task of its own so the table's redraws never wait
+        for it."""
         box.late.append((old, had_text))
         if box.late_task is None or box.late_task.done():
             box.late_task = asyncio.get_running_loop().create_task(
@@ -299,9 +300,9 @@ class Placement:
             old, had_text = box.late[0]
             carried = self.courier.editor(old) is not None
             if not (carried or self._hurry):
-                await self.budget.wait_room(TABLE)
+                await self.budget.wait_room(STRIP)
             try:
-                with self.budget.tagged(TABLE):
+                with self.budget.tagged(STRIP):
                     await self._strip(box, old, had_text)
             except Exception as error:
                 log.info(

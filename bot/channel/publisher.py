@@ -10,9 +10,9 @@ so the channel gets as few calls as the players need:
   and Pass, reach them there), the table message is only read: edits by REST wait
   ``quiet_interval`` (8 intervals, 12 s), so a turn's draw, discard and window, or two quick
   turns, are one call on the token. An edit carried on a click (below) costs the token
-  nothing and keeps the ordinary interval; only its changed picture still waits out the
-  quiet pace (the words say at once who went down, the melds' picture follows), so the
-  channel's bytes stay those of the quiet pace.
+  nothing but is still one of the channel's calls: it waits ``carried_interval``
+  (``CARRIED_TURNS`` intervals, a little less than the quiet pace) and brings a changed
+  picture in the same edit.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
   when it changed (the message keeps its attachment otherwise, and its layout's media gallery
   names it again): it draws the seats and their melds, while the upcard, the stock and the
@@ -45,6 +45,7 @@ import contextlib
 import logging
 from collections.abc import Coroutine
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -421,8 +422,8 @@ class Publisher(Placement):
             busy = rank >= RECAP and not self.budget.has_room(rank)
             if not self._hurry and busy and not self._rides(box, rank):
                 box.pacing = True  # the token is busy: what this box holds keeps merging
-                try:
-                    await self.budget.wait_room(rank)  # then draws what is latest
+                try:  # then draws what is latest; a click meanwhile carries it at once
+                    await self.budget.wait_room(rank, until=partial(self._rides, box, rank))
                 finally:
                     box.pacing = False
             if self.boxes.get(box.channel_id) is not box:
@@ -561,7 +562,6 @@ class Publisher(Placement):
             await self._move(box, table, posted, layout, data)
             # Posted: from here on nothing may post it again (the ping, the lines are out).
             box.picture, box.recent = digest, recent
-            box.picture_at = asyncio.get_running_loop().time()
             del box.pings[: len(pings)]
             sent = [mark for mark in box.told if mark[0] in pings]
             box.told = [mark for mark in box.told if mark[0] not in pings]
@@ -590,7 +590,6 @@ class Publisher(Placement):
             box.shown = shown
             if changed:
                 box.picture = digest
-                box.picture_at = asyncio.get_running_loop().time()
         elif box.gone:  # someone deleted the table message: post it anew
             box.gone = False
             data = await picture()

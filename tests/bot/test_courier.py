@@ -12,7 +12,7 @@ import pytest
 import simcord
 
 from bot import Settings
-from bot.channel.budget import TABLE
+from bot.channel.budget import STRIP
 from bot.i18n import t
 from bot.views.table import render_table
 from engine.cards import parse_cards
@@ -312,7 +312,7 @@ async def test_the_old_copy_is_stripped_after_the_new_one_and_its_clicks_still_p
     new = max(live)
     calls = table_calls(env, since)
     assert all(is_webhook(path) for _, path in calls)  # no call on the token yet
-    assert asked == [TABLE]
+    assert asked == [STRIP]
     old = next(m for m in world.channel.history() if m.id == first)
     other = world.players[1]
     again = await other.click(old, label="My hand")  # a click on the old copy
