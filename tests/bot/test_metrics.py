@@ -126,7 +126,7 @@ async def test_the_page_counts_the_token_budget_and_the_calls_carried_on_clicks(
         await env.advance_time(9)
     page = await scrape(metrics.port)
     budget, courier = env.bot.publisher.budget, env.bot.courier
-    names = ("urgent", "ping", "recap", "table")
+    names = ("urgent", "ping", "recap", "table", "strip")
     spent = [value(page, f'shanghai_token_budget_requests_total{{priority="{n}"}}') for n in names]
     assert sum(spent) == budget.spent >= 1 and spent[0] >= 1  # the command's own calls
     waits = [value(page, f'shanghai_token_budget_waits_total{{priority="{n}"}}') for n in names]
