@@ -16,11 +16,13 @@ from tools.throwaway_postgres import REQUIRE_ENV, NoPostgres, ThrowawayCluster
 
 _names = itertools.count(1)
 
-#: Test workers per core for ``-n auto``. The simcord tests spend about half their time
-#: waiting (the bot's worker threads, the simulated Discord settling, subprocesses), so one
-#: worker per core leaves the cores half idle: measured on 2 cores, the suite took 3:15 with
-#: 2 workers, 2:28 with 4 and 2:26 with 6.
-WORKERS_PER_CORE = 2
+#: Test workers per core for ``-n auto``. Two a core ran the suite about a quarter faster
+#: on 2 cores (2:28 against 3:15), but a simcord test's settle is a real-time window: with
+#: two workers sharing a core, the bot's worker threads (pictures drawn, a computer's
+#: search) run at half speed inside it, and the short windows some tests need (a second,
+#: so that a 5-second buy window stays virtual) ran out on a busy CI machine. One a core
+#: keeps those windows as wide as the tests were written for.
+WORKERS_PER_CORE = 1
 
 
 @pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown when xdist is not loaded

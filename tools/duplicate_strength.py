@@ -18,7 +18,9 @@ secret and first dealer per round), later rounds seated by the duplicate standin
 - each of ``ALTERNATIVES`` (matchpoints, a signed square root of each board's difference,
   and ``relative``: each board's score taken relative to its own table's mean before the
   same seats are compared, which takes out how fast that table's deal went as well as the
-  cards).
+  cards; and ``ranked``: places at the table as ordinary scoring gives them, but ranked by
+  each person's duplicate points for the round instead of the game's totals, so a seat's
+  cards no longer decide its place against the seats beside it).
 
 ``--graded`` seats a quarter each of four levels a step apart instead: easy, two blends
 (``blend:P`` plays each decision as the normal player with probability P, else as the easy
@@ -89,7 +91,7 @@ TABLE_SIZE = 4
 #: beaten, ``bot.events.duplicate.matchpoints``), and the sum of the signed square root of
 #: each board's gain (``root``: the size of a difference counts, a huge one less than in
 #: proportion).
-ALTERNATIVES = ("places", "matchpoints", "root", "relative")
+ALTERNATIVES = ("places", "matchpoints", "root", "relative", "ranked")
 #: The level of the computers that fill empty seats (as in the bot's events).
 FILLER = "normal"
 #: Resamples of the paired bootstrap.
@@ -162,6 +164,25 @@ def relative_points(group: Sequence[TableDeals], deals: int) -> dict[int, Fracti
     return points
 
 
+def ranked_finishes(group: Sequence[TableDeals], deals: int) -> list[list[Finish]]:
+    """Each table's finishes with the people placed by their duplicate points for the round
+    (``round_points``, highest first; equal points share a place) instead of their game
+    totals, which stay the tie-break: the cards of each seat compared across the tables,
+    the place still earned against the people at one's own table."""
+    gains = round_points(group, deals)
+    finishes: list[list[Finish]] = []
+    for table in group:
+        people = [(seat, player) for seat, player in enumerate(table.players) if player > 0]
+        order = sorted(-gains[player] for _, player in people)
+        finishes.append(
+            [
+                Finish(player, order.index(-gains[player]) + 1, sum(r[seat] for r in table.sheet))
+                for seat, player in people
+            ]
+        )
+    return finishes
+
+
 @dataclass(frozen=True, slots=True)
 class EventOutcome:
     """One event: the share of well-ordered pairs, overall and per pair of levels
@@ -213,9 +234,12 @@ def play_event(
     order = sorted(strengths)
     random.Random(seed).shuffle(order)
     played: list[list[Finish]] = []
+    ranked: list[list[Finish]] = []
     points: dict[int, Fraction] = dict.fromkeys(strengths, Fraction(0))
     alt: dict[str, dict[int, Fraction]] = {
-        name: dict.fromkeys(strengths, Fraction(0)) for name in ALTERNATIVES if name != "places"
+        name: dict.fromkeys(strengths, Fraction(0))
+        for name in ALTERNATIVES
+        if name not in ("places", "ranked")
     }
     totals: dict[int, int] = dict.fromkeys(strengths, 0)
     games = 0
@@ -257,12 +281,14 @@ def play_event(
                         )
                 for person, earned in relative_points(group, rules.num_deals).items():
                     alt["relative"][person] += earned
+                ranked.extend(ranked_finishes(group, rules.num_deals))
             if alternatives is not None:
                 for name, table in alt.items():
                     alternatives[name] = standings_from_points(
                         list(strengths), table, totals, dict.fromkeys(strengths, number)
                     )
                 alternatives["places"] = standings(list(strengths), played, [], TABLE_SIZE)
+                alternatives["ranked"] = standings(list(strengths), ranked, [], TABLE_SIZE)
             ordered = standings_from_points(
                 list(strengths), points, totals, dict.fromkeys(strengths, number)
             )
@@ -389,6 +415,8 @@ def report(outcomes: Sequence[EventOutcome], levels: Sequence[str] = LEVELS) -> 
         ("root", "places"),
         ("relative", "places"),
         ("relative", "duplicate"),
+        ("ranked", "places"),
+        ("ranked", "duplicate"),
     ]
     if outcomes[0].ordinary is not None:
         pairs.append(("duplicate", "ordinary"))

@@ -63,7 +63,7 @@ def test_a_small_event_plays_both_ways() -> None:
     outcome = run_event((3, 8, 1, 1, False, False, LEVELS))
     assert outcome.ordinary is None and outcome.games == 2
     # The same duplicate games scored the other ways, for the comparison.
-    assert set(outcome.others) == {"places", "matchpoints", "root", "relative"}
+    assert set(outcome.others) == {"places", "matchpoints", "root", "relative", "ranked"}
     both = run_event((3, 8, 1, 1, False, True, LEVELS))
     assert both.ordinary is not None and 0.0 <= both.ordinary["all"] <= 1.0
     assert both.games == 4 and both.duplicate == outcome.duplicate
