@@ -35,6 +35,7 @@ PUBLIC_SIDE = (
     "bot/channel/table_text.py",
     "bot/channel/hand_follower.py",
     "bot/channel/delivery.py",
+    "bot/channel/courier.py",
     "bot/events",
 )
 #: ``bot/``'s rooms from the ground up. A module may import its own room and those below it;

@@ -16,10 +16,12 @@ It prints, per table layout (4 people; 2 people + 2 computers):
   turns that needed a Refresh (a click answered "earlier moment", or a hand without the
   controls of the turn), the wait of a held draw from its click until the card is in hand
   (median, p95), and the game's length at that pace;
-- channel traffic (REST calls to the table's channel, the ones Discord rate-limits per
-  channel and against the bot's 50 requests/s): new messages, edits, deletes, bytes uploaded
-  (channel and interaction responses separately), the most channel calls in any 5 s window,
-  calls per turn, and the busy tables one token can serve (50 / channel calls per second).
+- channel traffic (the calls that post or edit the table's channel messages: by REST, and
+  through people's clicks' webhooks when the table message rides on them,
+  ``bot.channel.courier``): new messages, edits, deletes, bytes uploaded (channel and
+  interaction responses separately), the most channel calls in any 5 s window, calls per
+  turn; then the REST ones alone, which count against the bot's 50 requests/s ("on the
+  token"), and the busy tables one token can serve (50 / token calls per second).
 
 The figures are for whole games unless ``--deals`` shortens them.
 
@@ -182,9 +184,28 @@ class Figures:
     thread_id: int | None = None
 
     def channel_calls(self) -> list[Call]:
-        homes = [self.channel_id] if self.thread_id is None else [self.channel_id, self.thread_id]
-        prefixes = tuple(f"/channels/{home}/messages" for home in homes)
+        """The calls that post or edit the channel's messages: by REST on the token, or
+        through a click's webhook (a public follow-up carrying the table message, and its
+        edits; a hand's own ``@original`` answer is not the channel's)."""
+        prefixes = self._prefixes()
+        return [c for c in self.calls if c.path.startswith(prefixes) or _carried(c)]
+
+    def token_calls(self) -> list[Call]:
+        """The channel calls made by REST, which spend the bot token's budget."""
+        prefixes = self._prefixes()
         return [c for c in self.calls if c.path.startswith(prefixes)]
+
+    def _prefixes(self) -> tuple[str, ...]:
+        homes = [self.channel_id] if self.thread_id is None else [self.channel_id, self.thread_id]
+        return tuple(f"/channels/{home}/messages" for home in homes)
+
+
+def _carried(call: Call) -> bool:
+    """A call through a click's webhook that posts or edits a public message."""
+    path = call.path
+    if not path.startswith("/webhooks/") or path.endswith("/messages/@original"):
+        return False
+    return call.method == "POST" or "/messages/" in path
 
 
 class Recorder:
@@ -797,7 +818,8 @@ def report(figures: Figures, pace: float) -> None:
     other_bytes = sum(c.uploaded for c in figures.calls) - channel_bytes
     turns = max(1, figures.all_turns)
     clicks = figures.clicks or [0]
-    per_second = len(channel) / figures.length if figures.length else 0.0
+    token = figures.token_calls()
+    per_second = len(token) / figures.length if figures.length else 0.0
     tables = CHANNEL_RATE / per_second if per_second else float("inf")
     waits = figures.held_waits
     where = "in a thread" if figures.thread_id is not None else "in the channel"
@@ -832,7 +854,11 @@ def report(figures: Figures, pace: float) -> None:
         f"{most_in_window([c.at for c in channel])}"
     )
     print(
-        f"  channel calls per second {per_second:.3f} -> {tables:,.0f} busy tables per "
+        f"  on the token: {len(token)} calls = {len(token) / turns:.2f} per turn (the rest "
+        "through clicks' webhooks)"
+    )
+    print(
+        f"  token calls per second {per_second:.3f} -> {tables:,.0f} busy tables per "
         f"{CHANNEL_RATE:g} req/s"
     )
 

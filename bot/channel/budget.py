@@ -11,7 +11,10 @@ window is full the waiting calls go out in order of priority, not of arrival:
 - ``URGENT``: whatever nobody tagged (a command's own calls, a DM, a thread to open);
 - ``PING``: a table message moved to ping a player whose turn began (and its strips);
 - ``RECAP``: a deal's score sheet, the notice lines;
-- ``TABLE``: an edit of a table message that only spectators read.
+- ``TABLE``: an edit of a table message that only spectators read;
+- ``STRIP``: taking the controls off a table message's old copy once its new copy is posted
+  through a click (``Placement._strip_later``): the new copy shows the game already and the
+  old copy's controls still act on the table, so nobody waits for it.
 
 Low priorities also wait for *room* before they take anything out of their outbox
 (``wait_room``): a spectator's table edit goes only while the window has more than 15%
@@ -40,11 +43,13 @@ TOKEN_RATE = 50.0
 #: and calls made before the budget sees them (the login, the first fetches).
 SAFETY = 0.9
 
-URGENT, PING, RECAP, TABLE = 0, 1, 2, 3
+URGENT, PING, RECAP, TABLE, STRIP = 0, 1, 2, 3, 4
+#: The priorities by name, for the metrics.
+PRIORITY_NAMES = {URGENT: "urgent", PING: "ping", RECAP: "recap", TABLE: "table", STRIP: "strip"}
 #: The shortest wait between two looks at a full window, in seconds.
 MIN_WAIT = 0.001
 #: The share of the window a priority may fill before it waits for room (``wait_room``).
-ROOM = {URGENT: 1.0, PING: 1.0, RECAP: 0.95, TABLE: 0.85}
+ROOM = {URGENT: 1.0, PING: 1.0, RECAP: 0.95, TABLE: 0.85, STRIP: 0.85}
 
 #: The priority the calls made in this task are spent at (``TokenBudget.tagged``).
 _priority: ContextVar[int] = ContextVar("shanghai_call_priority", default=URGENT)
@@ -76,6 +81,9 @@ class TokenBudget:
         #: the benchmark.
         self.spent = 0
         self.waited = 0
+        #: The same by priority.
+        self.spent_by = dict.fromkeys(PRIORITY_NAMES, 0)
+        self.waited_by = dict.fromkeys(PRIORITY_NAMES, 0)
 
     def _prune(self, now: float) -> None:
         while self.calls and now - self.calls[0] >= self.window:
@@ -107,7 +115,9 @@ class TokenBudget:
     async def spend(self, priority: int | None = None) -> None:
         """Wait until one more call fits the window (higher priorities first), and count it."""
         loop = asyncio.get_running_loop()
+        rank = _priority.get() if priority is None else priority
         self.spent += 1
+        self.spent_by[rank] = self.spent_by.get(rank, 0) + 1
         now = loop.time()
         self._prune(now)
         if _holds.get():  # the room this task was promised becomes the call
@@ -118,22 +128,29 @@ class TokenBudget:
             self.calls.append(now)
             return
         self.waited += 1
-        rank = _priority.get() if priority is None else priority
-        now = await self._line_up(self._queue, rank, None)
+        self.waited_by[rank] = self.waited_by.get(rank, 0) + 1
+        went = await self._line_up(self._queue, rank, None)
+        assert went is not None  # a call in line never gives up
+        now = went
         self.calls.append(now)
 
-    async def wait_room(self, priority: int) -> None:
+    async def wait_room(self, priority: int, until: Callable[[], bool] | None = None) -> bool:
         """Wait until the window has room for a call of ``priority`` (``ROOM``); counts
         nothing, so what the caller would send keeps merging while it waits. The room is
         held for the caller's next call (for one window at most), so the waiters let
-        through together never take more than there is."""
+        through together never take more than there is. ``until``: looked at while waiting
+        (at least once a window); once true the caller needs no room any more (its call can
+        go another way), it leaves the line and False is returned."""
         loop = asyncio.get_running_loop()
         if self.has_room(priority) and not self._room:
-            now = loop.time()
+            now: float | None = loop.time()
         else:
-            now = await self._line_up(self._room, priority, ROOM.get(priority, 1.0))
+            now = await self._line_up(self._room, priority, ROOM.get(priority, 1.0), until)
+        if now is None:
+            return False
         self.held.append(now)
         _holds.set(True)
+        return True
 
     def _fits(self, share: float | None) -> bool:
         """Whether the first in line may go: a call (``share`` None) when the window has a
@@ -142,15 +159,24 @@ class TokenBudget:
             return len(self.calls) < self.limit
         return not self._queue and self.used() < share
 
-    async def _line_up(self, line: list[tuple[int, int]], rank: int, share: float | None) -> float:
+    async def _line_up(
+        self,
+        line: list[tuple[int, int]],
+        rank: int,
+        share: float | None,
+        until: Callable[[], bool] | None = None,
+    ) -> float | None:
         """Wait in ``line`` (by ``rank``, then arrival) until this waiter is first and fits;
-        returns the time it went. Each waiter sleeps until the moment the window will have
-        made room for everyone ahead of it, so a freed slot wakes about one waiter, not all."""
+        returns the time it went (None: ``until`` came true first). Each waiter sleeps until
+        the moment the window will have made room for everyone ahead of it, so a freed slot
+        wakes about one waiter, not all."""
         loop = asyncio.get_running_loop()
         ticket = (rank, next(self._order))
         heapq.heappush(line, ticket)
         try:
             while True:
+                if until is not None and until():
+                    return None
                 now = loop.time()
                 self._prune(now)
                 if line[0] == ticket and self._fits(share):

@@ -82,6 +82,10 @@ class Outbox:
     #: The table message stripped ahead of a move whose post has not gone out yet: the
     #: retry does not strip it again.
     stripped: int | None = None
+    #: Table messages left behind by a move onto a click, whose post went first: stripped
+    #: after it, when the token has room (``Placement._strip_later``), by their own task.
+    late: list[tuple[int, str | None]] = field(default_factory=list)
+    late_task: asyncio.Task[None] | None = None
 
 
 #: At most this many channel calls in any window of this many seconds (Discord's limit).
@@ -93,3 +97,13 @@ RECENT_LINES = 6
 #: ``interval``s (12 s), so a turn's draw, discard and window become one edit and two or
 #: three quick turns share one.
 QUIET_TURNS = 8
+#: The same table's pace when its redraws ride on a click: at most once per this many
+#: ``interval``s (12 s). Such an edit costs the token nothing, but it is still one of the
+#: channel's calls and uploads a changed picture, so it is paced for the channel's calls a
+#: turn. Measured (the whole game of ``tools.bench_play``, 4 people; the 1,000-table model
+#: of ``tools.bench_traffic``, staleness p99 after the first minute): 3 intervals (4.5 s)
+#: make 1.08 calls a turn and 1.52 MiB (0 s stale); 7 (10.5 s) 0.54 calls and 10.5 s; 8
+#: (12 s) 0.46 calls, 0.98 MiB and 12 s stale. Only 8 keeps to half a call a turn, the
+#: channel's budget a game, and no faster pace does; the spectators' wait is then the quiet
+#: pace's, as on the REST way, with the token left free.
+CARRIED_TURNS = 8

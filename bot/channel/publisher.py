@@ -7,8 +7,12 @@ so the channel gets as few calls as the players need:
   the last few lines of it, instead of a new message per event; a burst of changes becomes a
   single edit drawn from the latest state (one per ``interval``, 1.5 s by default).
 - When every present person follows their open hand (their turn, and the buy window's Buy
-  and Pass, reach them there), the table message is only read: edits wait ``quiet_interval``
-  (8 intervals, 12 s), so a turn's draw, discard and window, or two quick turns, are one edit.
+  and Pass, reach them there), the table message is only read: edits by REST wait
+  ``quiet_interval`` (8 intervals, 12 s), so a turn's draw, discard and window, or two quick
+  turns, are one call on the token. An edit carried on a click (below) costs the token
+  nothing but is still one of the channel's calls: it waits ``carried_interval``
+  (``CARRIED_TURNS`` intervals, a little less than the quiet pace) and brings a changed
+  picture in the same edit.
 - An edit that would show nothing new is not sent, and the table picture is uploaded only
   when it changed (the message keeps its attachment otherwise, and its layout's media gallery
   names it again): it draws the seats and their melds, while the upcard, the stock and the
@@ -23,6 +27,10 @@ so the channel gets as few calls as the players need:
   call counts against the token's budget (``bot.channel.budget``): when the token is busy, an
   edit only spectators read waits for room and merges with the changes after it, while pings
   and recaps go first.
+- A table message rides on people's clicks when it can (``bot.channel.courier``): posted as
+  the public follow-up of a click in a hand, edited through that click's token while it is
+  young, so a busy table where people click spends none of the token's budget on it; when no
+  click is young enough (computers only, a quiet or relaxed table) it goes the REST way above.
 - Score sheets after each deal and the final standings are messages of their own; the deal's
   last moves open its score sheet's words rather than a message before it.
 
@@ -37,12 +45,14 @@ import contextlib
 import logging
 from collections.abc import Coroutine
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
 from bot.channel.budget import PING, RECAP, TABLE, TokenBudget, process_share
+from bot.channel.courier import Courier
 from bot.channel.delivery import Delivery
 from bot.channel.pacing import ChannelPace
 from bot.i18n import t, table_language
@@ -67,7 +77,7 @@ if TYPE_CHECKING:
     from bot.service import Change, TableService
     from bot.service.table_snapshot import TableSnapshot
 
-from bot.channel.outbox import QUIET_TURNS, RATE, RECENT_LINES, Outbox, Sheet
+from bot.channel.outbox import CARRIED_TURNS, QUIET_TURNS, RATE, RECENT_LINES, Outbox, Sheet
 from bot.channel.placement import Placement
 from bot.channel.table_text import (
     change_lines,
@@ -87,9 +97,16 @@ class Publisher(Placement):
     """The service's listener on the Discord side."""
 
     def __init__(
-        self, bot: Any, interval: float = 1.5, quiet_interval: float | None = None
+        self,
+        bot: Any,
+        interval: float = 1.5,
+        quiet_interval: float | None = None,
+        carried_interval: float | None = None,
+        courier: Courier | None = None,
     ) -> None:
         self.bot = bot
+        #: The clicks' tokens that may carry a table's messages instead of the bot's token.
+        self.courier = courier if courier is not None else Courier()
         self.interval = interval
         #: Whether a turn that begins with its player's hand closed mentions them, which
         #: posts the table message again at the bottom (an edit notifies nobody). The try
@@ -97,6 +114,10 @@ class Publisher(Placement):
         self.ping_turns = True
         #: The pace of a table whose players all follow their hands: a few turns per edit.
         self.quiet_interval = QUIET_TURNS * interval if quiet_interval is None else quiet_interval
+        #: The pace of such a table whose redraws ride on a click (``CARRIED_TURNS``).
+        self.carried_interval = (
+            CARRIED_TURNS * interval if carried_interval is None else carried_interval
+        )
         self.boxes: dict[int, Outbox] = {}
         #: This process's share of the token's calls; every REST call on the token counts.
         shards = getattr(bot, "shard_set", None)
@@ -307,19 +328,31 @@ class Publisher(Placement):
     def forget(self, channel_id: int) -> None:
         """Drop a channel's outbox and whatever it still meant to send there."""
         box = self.boxes.pop(channel_id, None)
-        task = None if box is None else box.task
-        if task is not None and not task.done() and task is not asyncio.current_task():
-            task.cancel()
+        for task in (None, None) if box is None else (box.task, box.late_task):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
 
-    def _quiet(self, box: Outbox) -> bool:
-        """Whether the table message may wait ``quiet_interval``: a game in play whose every
-        present person follows their open hand, where the turn's controls and the buy
-        window's Buy / Pass reach them anyway; no ping, score sheet or notice waits."""
+    def _pause(self, box: Outbox) -> float:
+        """How long the table message waits after its last call. ``interval`` when a person
+        needs it (a ping, a score sheet, a notice, someone who does not follow their hand, a
+        message pushed up). Otherwise it is only read by spectators, since every present
+        person follows their open hand, where the turn's controls and the buy window's Buy
+        and Pass reach them: ``quiet_interval`` by REST, to spare the token's budget, and
+        ``carried_interval`` when the redraw rides on a click (``_rides``). That one costs
+        the token nothing but still counts as one of the channel's calls and uploads the
+        changed picture with it, so it is paced too, a little faster than the quiet pace."""
         table = box.table
         hands = getattr(self.bot, "hands", None)
         if table is None or hands is None or box.sheets or box.pings or box.after >= 2:
-            return False
-        if not table.playing:
+            return self.interval
+        if not table.playing or not self._all_follow(table):
+            return self.interval
+        return self.carried_interval if self._rides(box, TABLE) else self.quiet_interval
+
+    def _all_follow(self, table: TableSnapshot) -> bool:
+        """Whether every present person at ``table`` follows their open hand."""
+        hands = getattr(self.bot, "hands", None)
+        if hands is None:
             return False
         return all(
             hands.follows(table.id, seat.user_id)
@@ -335,6 +368,18 @@ class Publisher(Placement):
         if box.sheets or box.lines or box.table is None or not box.table.playing:
             return RECAP
         return TABLE
+
+    def _rides(self, box: Outbox, rank: int) -> bool:
+        """Whether what ``box`` holds goes through a click's webhook rather than the token (a
+        spectator's edit of a message a young click posted, or a move onto one): then it
+        need not wait for the token's room."""
+        table = box.table
+        if rank != TABLE or table is None:
+            return False
+        message_id = self._message_id(box, table)
+        if self.courier.editor(message_id) is not None:
+            return True
+        return self.courier.fresh(table.id, table.channel_id) is not None
 
     def watched(self, table_id: int) -> tuple[int, ...]:
         """The channel side needs no seat's screen."""
@@ -364,7 +409,7 @@ class Publisher(Placement):
         loop = asyncio.get_running_loop()
         while box.table is not None or box.sheets or box.to_strip:
             while not self._hurry:
-                after = self.quiet_interval if self._quiet(box) else self.interval
+                after = self._pause(box)
                 wait = (box.backoff.hold(box.last_sent + after) or 0.0) - loop.time()
                 if wait <= 0:
                     break
@@ -374,10 +419,11 @@ class Publisher(Placement):
                 finally:
                     box.pacing = False
             rank = self._rank(box)
-            if not self._hurry and rank >= RECAP and not self.budget.has_room(rank):
+            busy = rank >= RECAP and not self.budget.has_room(rank)
+            if not self._hurry and busy and not self._rides(box, rank):
                 box.pacing = True  # the token is busy: what this box holds keeps merging
-                try:
-                    await self.budget.wait_room(rank)  # then draws what is latest
+                try:  # then draws what is latest; a click meanwhile carries it at once
+                    await self.budget.wait_room(rank, until=partial(self._rides, box, rank))
                 finally:
                     box.pacing = False
             if self.boxes.get(box.channel_id) is not box:
@@ -439,6 +485,8 @@ class Publisher(Placement):
         closed = box.last is None or box.last.closed
         if closed and self.boxes.get(box.channel_id) is box:
             del self.boxes[box.channel_id]  # its table has closed and everything is out
+            if box.last is not None:
+                self.courier.forget(box.last.id)
 
     async def flush(self) -> None:
         """Send every pending edit and notice now, without pacing, and wait until they are out.
@@ -450,6 +498,15 @@ class Publisher(Placement):
         if self._side_tasks:
             await asyncio.gather(*self._side_tasks, return_exceptions=True)
         for box in list(self.boxes.values()):
+            late = box.late_task
+            if late is not None and not late.done():  # a strip waiting for the token's room
+                late.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await late
+            if box.late:  # the drain strips them now, unpaced
+                box.to_strip.extend(box.late)
+                box.late.clear()
+                self._kick(box)
             if box.task is not None and box.pacing:
                 box.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -486,8 +543,12 @@ class Publisher(Placement):
         alt = t("picture.alt_table", language)
         text = "\n".join(recent)
         layout = None
-        move = pings or box.after >= 2 or self._message_id(box, table) is None
-        if not move and self._aged(box, table):  # never edited: posted anew if it changed
+        message_id = self._message_id(box, table)
+        move = pings or box.after >= 2 or message_id is None
+        # Posted anew if it changed: a message too old to edit, or one a fresher click may
+        # carry (it is edited through that click's token from then on).
+        handover = self.courier.handover(table.id, message_id, table.channel_id)
+        if not move and (self._aged(box, table) or handover):
             layout = render_table(table, news=text, picture=alt)
             if fingerprint(layout) == box.shown and digest == box.picture:
                 box.recent = recent
@@ -517,15 +578,18 @@ class Publisher(Placement):
             return
         layout = layout or render_table(table, news=text, picture=alt)
         shown = fingerprint(layout)
-        if shown == box.shown and digest == box.picture:
+        changed = digest != box.picture
+        if shown == box.shown and not changed:
             box.recent = recent
             return  # nothing visible would change
         files = None  # None: the message keeps the attachment it has, the layout names it
-        if digest != box.picture:
+        if changed:
             data = await picture()
             files = [table_file(data, language)]
         if await self._edit_message(box, table, layout, files):
-            box.shown, box.picture = shown, digest
+            box.shown = shown
+            if changed:
+                box.picture = digest
         elif box.gone:  # someone deleted the table message: post it anew
             box.gone = False
             data = await picture()

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands, tasks
 
+from bot.channel.courier import Courier
 from bot.channel.hand_follower import HandFollower
 from bot.channel.publisher import Publisher
 from bot.events.hall import DiscordHall
@@ -161,7 +162,9 @@ class ShanghaiBot(commands.AutoShardedBot):
             await self.load_commands()
             await self.sync_commands()
             return
-        self.publisher = Publisher(self, interval=settings.edit_interval)
+        #: The clicks' tokens a table's messages may ride on (the hand offers them).
+        self.courier = Courier()
+        self.publisher = Publisher(self, interval=settings.edit_interval, courier=self.courier)
         self.hands = HandFollower(self)
         # Events seat rounds and move on when a table ends: the runner listens like the rest.
         hall = DiscordHall(self)

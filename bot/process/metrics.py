@@ -25,7 +25,14 @@ at ``/metrics``:
   ``shanghai_discord_request_failures_total{status=...}``: the bot's REST calls to Discord
   (channel messages, edits, direct messages) and the ones Discord refused or that failed on the
   way (``status="network"``). Interaction replies go through discord.py's webhook adapter and
-  are not counted here.
+  are not counted here;
+- ``shanghai_token_budget_requests_total{priority="urgent"|"ping"|"recap"|"table"}`` and
+  ``shanghai_token_budget_waits_total{priority=...}``: the REST calls this process spent from
+  its share of the token's budget (``bot.channel.budget``), and those that had to wait for the
+  window; ``shanghai_token_budget_limit``: the calls a second that share allows;
+- ``shanghai_click_carried_total`` and ``shanghai_click_carried_failures_total``: table-message
+  calls carried through people's clicks' webhooks instead of the token
+  (``bot.channel.courier``), and those a webhook refused (then made by REST).
 """
 
 from __future__ import annotations
@@ -46,9 +53,10 @@ from prometheus_client import (
     ProcessCollector,
     start_http_server,
 )
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from bot.channel.budget import PRIORITY_NAMES
 from bot.process.settings_facts import MetricsProblem, listen_problem
 from bot.process.version import version
 
@@ -118,6 +126,50 @@ class _GatewayCollector(Collector):
         )
 
 
+class _BudgetCollector(Collector):
+    """The token's budget by priority and the calls carried on clicks, read at scrape."""
+
+    def __init__(self, bot: discord.AutoShardedClient) -> None:
+        self.bot = bot
+
+    def collect(self) -> Iterator[CounterMetricFamily | GaugeMetricFamily]:
+        publisher = getattr(self.bot, "publisher", None)
+        budget = getattr(publisher, "budget", None)
+        if budget is not None:
+            spent = CounterMetricFamily(
+                "shanghai_token_budget_requests",
+                "REST calls spent from this process's share of the token",
+                labels=["priority"],
+            )
+            waits = CounterMetricFamily(
+                "shanghai_token_budget_waits",
+                "REST calls that waited for the token's window",
+                labels=["priority"],
+            )
+            for rank, name in PRIORITY_NAMES.items():
+                spent.add_metric([name], budget.spent_by.get(rank, 0))
+                waits.add_metric([name], budget.waited_by.get(rank, 0))
+            yield spent
+            yield waits
+            yield GaugeMetricFamily(
+                "shanghai_token_budget_limit",
+                "REST calls a second this process's share of the token allows",
+                value=budget.limit / budget.window,
+            )
+        courier = getattr(publisher, "courier", None)
+        if courier is not None:
+            yield CounterMetricFamily(
+                "shanghai_click_carried",
+                "Table-message calls carried through clicks' webhooks, not the token",
+                value=courier.carried,
+            )
+            yield CounterMetricFamily(
+                "shanghai_click_carried_failures",
+                "Carried calls a click's webhook refused (then made by REST)",
+                value=courier.failed,
+            )
+
+
 class Metrics:
     """The bot's metrics in their own registry (tests run several bots in one process)."""
 
@@ -130,6 +182,7 @@ class Metrics:
         build.info({"version": version(), "python": platform.python_version()})
         self.registry.register(_TableCollector(bot))
         self.registry.register(_GatewayCollector(bot))
+        self.registry.register(_BudgetCollector(bot))
         self.actions = Counter(
             "shanghai_actions", "Committed table changes", ["kind"], registry=self.registry
         )

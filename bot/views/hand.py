@@ -305,7 +305,9 @@ async def show_snapshot(
     picked: Card | LayOffItem | None = None,
     fresh: bool = False,
 ) -> None:
-    """Answer a hand interaction with ``snap`` drawn, and let the hand follow its player.
+    """Answer a hand interaction with ``snap`` drawn, and let the hand follow its player;
+    once answered, the click is offered to the table's courier (``bot.channel.courier``),
+    whose token may then carry the table message instead of the bot's.
 
     The follower learns what this message shows before anything is awaited, so a push that
     the same change scheduled never overwrites this answer."""
@@ -331,6 +333,9 @@ async def show_snapshot(
         await answers.update(interaction, None, view=ui, attachments=None if kept else files)
     if follower is not None and not snap.over:
         follower.answered(snap.table_id, snap.user_id)
+    courier = getattr(interaction.client, "courier", None)
+    if courier is not None:  # answered: its token may carry the table message a while
+        courier.offer(snap.table_id, interaction)
 
 
 async def play_and_show(

@@ -18,7 +18,7 @@ from simcord.enums import OverwriteType
 from bot import Settings
 
 from .conftest import TOKEN
-from .helpers import open_table, start
+from .helpers import discard_id, open_hand, open_table, start
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -106,6 +106,34 @@ async def test_the_page_has_the_process_the_gateway_and_the_build(env: simcord.E
     assert value(page, "shanghai_guilds") == len(env.bot.guilds) >= 1
     build = f'python="{platform.python_version()}",version="{version()}"'
     assert f"shanghai_build_info{{{build}}} 1.0" in page
+
+
+async def test_the_page_counts_the_token_budget_and_the_calls_carried_on_clicks(
+    env: simcord.Env,
+) -> None:
+    """The token's budget by priority (what the publisher spent, what waited) and the table
+    calls people's clicks carried instead, as the publisher counted them."""
+    metrics: Any = env.bot.metrics
+    world = await open_table(env, 2)
+    await start(world)
+    await env.advance_time(9)
+    for _ in range(2):
+        player = world.current()
+        hand = await open_hand(world, player)
+        await player.click(hand.response, label="Draw from stock")
+        card = world.table.game.hand_of(str(player.id))[-1]
+        await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+        await env.advance_time(9)
+    page = await scrape(metrics.port)
+    budget, courier = env.bot.publisher.budget, env.bot.courier
+    names = ("urgent", "ping", "recap", "table", "strip")
+    spent = [value(page, f'shanghai_token_budget_requests_total{{priority="{n}"}}') for n in names]
+    assert sum(spent) == budget.spent >= 1 and spent[0] >= 1  # the command's own calls
+    waits = [value(page, f'shanghai_token_budget_waits_total{{priority="{n}"}}') for n in names]
+    assert sum(waits) == budget.waited
+    assert value(page, "shanghai_token_budget_limit") == budget.limit == 45
+    assert value(page, "shanghai_click_carried_total") == courier.carried >= 2
+    assert value(page, "shanghai_click_carried_failures_total") == 0
 
 
 def test_the_setting_is_off_by_default() -> None:

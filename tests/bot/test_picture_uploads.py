@@ -85,18 +85,31 @@ async def test_a_turn_that_lays_nothing_keeps_the_picture(env: simcord.Env) -> N
     p = world.current()
     other = next(m for m in world.players if m.id != p.id)
     hand = await open_hand(world, p)
-    await open_hand(world, other)
+    others = await open_hand(world, other)
+    # The first turn moves the table message onto a click (posted anew, picture and all:
+    # ``bot.channel.courier``); the next turn edits it where it is.
+    await p.click(hand.response, label="Draw from stock")
+    await p.select(
+        hand.response,
+        [str(world.table.game.hand_of(str(p.id))[0])],
+        custom_id=discard_id(hand.response),
+    )
+    await env.advance_time(9)  # the buy window
     picture = [a.filename for a in world.message().attachments]
     assert picture == ["table.webp"]
     before = len(env.http_requests)
-    await p.click(hand.response, label="Draw from stock")
-    card = world.table.game.hand_of(str(p.id))[0]
-    await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
-    prefix = f"/channels/{world.channel.id}/messages"
-    edits = [r for r in env.http_requests[before:] if r.path.startswith(prefix)]
+    await other.click(others.response, label="Draw from stock")
+    card = world.table.game.hand_of(str(other.id))[0]
+    await other.select(others.response, [str(card)], custom_id=discard_id(others.response))
+    message = world.message()
+    rest = f"/channels/{world.channel.id}/messages"
+    edits = [
+        r
+        for r in env.http_requests[before:]
+        if r.path.startswith(rest) or r.path.endswith(f"/messages/{message.id}")
+    ]
     assert [r.method for r in edits] == ["PATCH"]
     assert "attachments" not in (edits[0].json or {})  # nothing uploaded, nothing dropped
-    message = world.message()
     assert [a.filename for a in message.attachments] == picture
     assert is_layout(message) and gallery_urls(message) == [message.attachments[0].url]
     assert f"Upcard: **{card.pretty()}**" in text_of(message)

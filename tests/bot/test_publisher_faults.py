@@ -71,6 +71,7 @@ async def test_a_failed_edit_and_ping_are_retried_in_order(env: simcord.Env) -> 
     await env.advance_time(9)  # the first buy window closes
     pings = turn_pings(world)
     env.inject_error("*", "/channels/*/messages*", status=503, times=None)
+    env.inject_error("*", "/webhooks/*", status=503, times=None)  # clicks' follow-ups too
     nxt = await play_a_turn(world)
     assert turn_pings(world) == pings  # Discord is down: nothing got through yet
     env.backend.faults.clear()

@@ -12,7 +12,16 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.channel.budget import PING, RECAP, TABLE, URGENT, TokenBudget, process_share
+from bot.channel.budget import (
+    PING,
+    RECAP,
+    STRIP,
+    TABLE,
+    URGENT,
+    TokenBudget,
+    process_share,
+)
+from bot.channel.courier import Courier
 from bot.i18n import t
 from bot.views.table import render_table
 
@@ -114,15 +123,45 @@ async def test_a_full_window_holds_every_priority_until_it_frees(env: simcord.En
     assert budget.has_room(RECAP)
 
 
+async def test_a_strip_waits_behind_a_spectators_edit_and_a_waiter_may_give_up(
+    env: simcord.Env,
+) -> None:
+    """An old copy's strip (``STRIP``) is let through after a spectator's edit that came
+    later; a waiter whose call found another way (``until``) leaves the line holding nothing."""
+    budget = TokenBudget(per_second=4)
+    for _ in range(4):
+        await budget.spend(URGENT)
+    order: list[str] = []
+
+    async def wait(name: str, rank: int) -> None:
+        await budget.wait_room(rank)
+        order.append(name)
+        await budget.spend(rank)
+
+    strip = asyncio.create_task(wait("strip", STRIP))
+    await asyncio.sleep(0)
+    edit = asyncio.create_task(wait("edit", TABLE))
+    carried: list[bool] = []
+    gave_up = asyncio.create_task(budget.wait_room(TABLE, until=lambda: bool(carried)))
+    await asyncio.sleep(0)
+    carried.append(True)  # a click came: the call goes through its webhook
+    await env.advance_time(2)
+    assert await gave_up is False
+    await env.advance_time(2)
+    await asyncio.gather(strip, edit)
+    assert order == ["edit", "strip"]
+    assert not budget.held and budget.spent == 6
+
+
 def posted_pings(env: simcord.Env, world: World) -> list[str]:
     """The "your turn" lines of the bot's posts in the channel, in order (a post notifies;
-    a later edit of the same message does not)."""
+    a later edit of the same message does not), by REST or as a click's public follow-up."""
     found = re.compile(r"▶️ <@\d+>, your turn \(deal \d+\)\.")
     path = f"/channels/{world.channel.id}/messages"
     return [
         line
         for r in env.http_requests
-        if r.method == "POST" and r.path == path
+        if r.method == "POST" and (r.path == path or r.path.startswith("/webhooks/"))
         for line in found.findall(json.dumps(r.json, ensure_ascii=False))
     ]
 
@@ -141,6 +180,9 @@ async def test_a_token_of_one_call_a_second_loses_no_ping_and_shows_the_last_sta
     await env.advance_time(9)
     env.http_requests.clear()
     publisher = env.bot.publisher
+    # The REST path: a courier no click is offered to, so every call is the token's
+    # (tests/bot/test_courier.py has the table riding on the clicks).
+    publisher.courier = Courier()
     decide, decided = publisher._ping_for, []
 
     def recorded(change: Any) -> int | None:

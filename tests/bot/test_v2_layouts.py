@@ -23,6 +23,7 @@ from tools.bench_play import Recorder
 from .helpers import (
     button_labels,
     container_text,
+    controls,
     custom_ids,
     discard_id,
     gallery_urls,
@@ -92,8 +93,13 @@ async def test_the_lobby_is_a_layout_with_its_buttons_in_rows(env: simcord.Env) 
 async def test_the_table_message_is_a_layout_and_an_edit_keeping_the_picture_uploads_nothing(
     env: simcord.Env,
 ) -> None:
+    """The table message is a layout naming its picture. The first click in a hand carries it
+    (posted anew as that click's follow-up: a new message uploads its picture, Discord takes
+    no attachment of another message); from then on an edit that keeps the picture, through
+    the click's webhook, uploads nothing and names the attachment the message has."""
     world = await open_table(env, 2)
     await start(world)
+    await env.advance_time(9)  # the first upcard's buy window
     p = world.current()
     other = next(m for m in world.players if m.id != p.id)
     hand = await open_hand(world, p)
@@ -110,21 +116,38 @@ async def test_the_table_message_is_a_layout_and_an_edit_keeping_the_picture_upl
     assert gallery["items"][0]["media"]["url"] == f"attachment://{TABLE_FILE}"
     assert gallery["items"][0]["description"]  # alt text for screen readers
 
+    assert (await p.click(hand.response, label="Draw from stock")).acknowledged
+    card = world.table.game.hand_of(str(p.id))[0]
+    await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    await env.advance_time(9)  # the buy window
+    await flush_outboxes(env)
+    moved = world.message()  # carried on p's click from here on
+    assert moved.id != message.id and is_layout(moved)
+    assert [a.filename for a in moved.attachments] == [TABLE_FILE]
+    q = world.current()
+    assert q.id == other.id
+    screen = await open_hand(world, q)
     before = len(env.http_requests)
     recorder = Recorder()
     with recorder.installed():
-        await p.click(hand.response, label="Draw from stock")
-        card = world.table.game.hand_of(str(p.id))[0]
-        await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
-    edits = sent(env, world.channel.id, before)
-    assert [r.method for r in edits] == ["PATCH"]
-    assert_within_limits(edits[0].json)
-    channel_files = [
-        c for c in recorder.calls if c.path.startswith(f"/channels/{world.channel.id}/")
+        assert (await q.click(screen.response, label="Draw from stock")).acknowledged
+        card = world.table.game.hand_of(str(q.id))[0]
+        await q.select(screen.response, [str(card)], custom_id=discard_id(screen.response))
+        await flush_outboxes(env)
+    edits = [
+        r
+        for r in env.http_requests[before:]
+        if r.json and r.path.endswith(f"/messages/{moved.id}") and r.method == "PATCH"
     ]
-    assert sum(c.uploaded for c in channel_files) == 0  # not one byte of picture went up again
-    assert "attachments" not in edits[0].json
+    assert edits and all(r.path.startswith("/webhooks/") for r in edits)
+    assert not sent(env, world.channel.id, before)  # nothing by REST on the token
+    for edit in edits:
+        assert_within_limits(edit.json)
+        assert "attachments" not in edit.json
+    carried = [c for c in recorder.calls if c.path.endswith(f"/messages/{moved.id}")]
+    assert carried and sum(c.uploaded for c in carried) == 0  # no picture went up again
     message = world.message()
+    assert message.id == moved.id
     assert [a.filename for a in message.attachments] == [TABLE_FILE]
     assert gallery_urls(message) == [message.attachments[0].url]
     assert f"Upcard: **{card.pretty()}**" in container_text(message)
@@ -235,7 +258,8 @@ async def test_an_old_release_table_message_still_answers_and_becomes_a_layout(
 ) -> None:
     """A table message posted before the layouts (content, an embed and classic rows): its
     My hand still opens the hand, and the next redraw turns it into a layout (Discord allows
-    the V2 flag on an edit once content and embeds are cleared)."""
+    the V2 flag on an edit once content and embeds are cleared): the click moves the table
+    onto its follow-up and strips the old message into a layout of words."""
     world = await open_table(env, 2)
     await start(world)
     await env.advance_time(9)
@@ -255,8 +279,13 @@ async def test_an_old_release_table_message_still_answers_and_becomes_a_layout(
     assert hand.acknowledged and hand.ephemeral
     env.bot.publisher.refresh(world.service.public(table.id))
     await env.advance_time(5)
+    await flush_outboxes(env)
+    # The click carries the table message from now on (posted anew as its follow-up); the old
+    # release's message is stripped into a layout that keeps only words.
+    stripped = next(m for m in world.channel.history() if m.id == old.id)
+    assert is_layout(stripped) and not stripped.embeds and not stripped.content
+    assert not controls(stripped) and text_of(stripped)
     message = world.message()
-    assert message.id == old.id
     assert is_layout(message) and not message.embeds and not message.content
     assert gallery_urls(message) == [message.attachments[0].url]
     assert "My hand" in button_labels(message)
