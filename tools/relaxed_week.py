@@ -76,8 +76,13 @@ RESTARTS = (4.0, 16.0)
 STEP = 300.0
 TURN_PING = re.compile(r"<@(\d+)>, your turn")
 REMINDER = re.compile(r"<@(\d+)>, a reminder")
-MESSAGE_EDIT = re.compile(r"^/channels/\d+/messages/(\d+)$")
-POSTED = re.compile(r"^/channels/\d+/messages$")
+#: A message edited by REST, or through a click's webhook (a table message carried on it).
+MESSAGE_EDIT = re.compile(r"^/(?:channels/\d+|webhooks/\d+/[^/]+)/messages/(\d+)$")
+#: A message posted by REST, or as a click's follow-up (a table message and its pings moved
+#: onto a click); an ephemeral follow-up (``EPHEMERAL``) tells nobody but its reader.
+POSTED = re.compile(r"^/(?:channels/\d+/messages|webhooks/\d+/[^/]+)$")
+FLAGS = re.compile(r"'flags': (\d+)")
+EPHEMERAL = 1 << 6
 
 
 @dataclass
@@ -389,6 +394,9 @@ class Week(Game):
                     else:
                         week.old_strips += 1
             if request.method != "POST" or not POSTED.match(request.path):
+                continue
+            flags = FLAGS.search(request.body)
+            if flags and int(flags.group(1)) & EPHEMERAL:
                 continue
             for pattern, what in ((TURN_PING, "pings"), (REMINDER, "reminders")):
                 for user in pattern.findall(request.body):
