@@ -214,6 +214,16 @@ def discard_id(message: Any) -> str:
     return next(cid for cid in custom_ids(message) if ":discard" in cid)
 
 
+async def draw_and_discard(world: World, player: Any) -> simcord.InteractionResult:
+    """``player`` opens **My hand**, draws from the stock and throws the card drawn, as a
+    person plays a plain turn: the hand, whose message now shows the turn played."""
+    hand = await open_hand(world, player)
+    await player.click(hand.response, label="Draw from stock")
+    card = world.table.game.hand_of(str(player.id))[-1]
+    await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+    return hand
+
+
 def buy_label(message: Any) -> str:
     """The label of the Buy button on ``message`` (a hand message: "Buy 7♥")."""
     return next(label for label in button_labels(message) if label.startswith("Buy "))

@@ -18,7 +18,7 @@ from simcord.enums import OverwriteType
 from bot import Settings
 
 from .conftest import TOKEN
-from .helpers import discard_id, open_hand, open_table, start
+from .helpers import draw_and_discard, open_table, start
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -118,11 +118,7 @@ async def test_the_page_counts_the_token_budget_and_the_calls_carried_on_clicks(
     await start(world)
     await env.advance_time(9)
     for _ in range(2):
-        player = world.current()
-        hand = await open_hand(world, player)
-        await player.click(hand.response, label="Draw from stock")
-        card = world.table.game.hand_of(str(player.id))[-1]
-        await player.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+        await draw_and_discard(world, world.current())
         await env.advance_time(9)
     page = await scrape(metrics.port)
     budget, courier = env.bot.publisher.budget, env.bot.courier

@@ -25,7 +25,14 @@ from bot.channel.courier import Courier
 from bot.i18n import t
 from bot.views.table import render_table
 
-from .helpers import World, container_text, discard_id, open_hand, open_table, start
+from .helpers import (
+    World,
+    container_text,
+    draw_and_discard,
+    open_hand,
+    open_table,
+    start,
+)
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -192,11 +199,7 @@ async def test_a_token_of_one_call_a_second_loses_no_ping_and_shows_the_last_sta
 
     publisher._ping_for = recorded
     for _ in range(4):
-        p = world.current()
-        hand = await open_hand(world, p)
-        await p.click(hand.response, label="Draw from stock")
-        card = world.table.game.hand_of(str(p.id))[-1]
-        await p.select(hand.response, [str(card)], custom_id=discard_id(hand.response))
+        await draw_and_discard(world, world.current())
         await env.advance_time(9)  # the buy window of the third seat
     await env.advance_time(60)
     assert decided, "no turn began for a closed hand"
