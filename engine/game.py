@@ -107,6 +107,10 @@ class Game:
         self.step: Step = "draw"
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.stock: list[Card] = []
+        #: Under ``stock_draws: per_seat`` the seat whose lane each stock card is in, index
+        #: for index with ``stock``; empty when the stock is shared (or its lanes unknown, as in
+        #: a computer's guess at the hidden cards), and then every draw takes the top card.
+        self.stock_lanes: list[int] = []
         self.pile: list[Card] = []
         #: Who discarded each pile card (None: the deal's first upcard), so that after a buy
         #: the view still names the owner of the card left on top.
@@ -205,6 +209,7 @@ class Game:
         self.upcard_live = True
         self.discarder = None
         self.current = (self.dealer + 1) % n
+        self.stock_lanes = self._lanes(len(pack))
         self.step = "draw"
         self.buys_used = [0] * n
         self.buy_requests = []
@@ -399,8 +404,19 @@ class Game:
         """Seats in the order their buy requests win; depends only on seats."""
         return buying.buy_priority(self)
 
-    def _pull_from_stock(self, events: list[Event]) -> Card | None:
-        """Top stock card, rebuilding the stock from the pile first when it is empty."""
+    def _lanes(self, size: int) -> list[int]:
+        """The lanes of a new stock of ``size`` cards under ``stock_draws: per_seat``: the
+        top card (the list's end) to the player in turn, the next to the seat after, round
+        the table."""
+        if self.rules.stock_draws != "per_seat":
+            return []
+        n = len(self.players)
+        return [(self.current + size - 1 - index) % n for index in range(size)]
+
+    def _pull_from_stock(self, events: list[Event], seat: int) -> Card | None:
+        """The next stock card for ``seat`` (the top of its lane, or of the stock when its lane
+        is empty or the stock is shared), rebuilding the stock from the pile first when it is
+        empty."""
         if not self.stock:
             if not self._can_restock(keep_top=not self.is_shanghai):
                 return None
@@ -420,9 +436,15 @@ class Game:
             else:
                 cards = shuffle.shuffled(cards, seed, self.restocks)
             self.stock = cards
+            self.stock_lanes = self._lanes(len(cards))
             self.upcard_live = False if self.is_shanghai else self.upcard_live
             events.append(Restocked(len(cards), self.restocks, self.commitment))
-        return self.stock.pop()
+        lanes = self.stock_lanes
+        if len(lanes) != len(self.stock):
+            return self.stock.pop()
+        index = next((i for i in range(len(lanes) - 1, -1, -1) if lanes[i] == seat), len(lanes) - 1)
+        del lanes[index]
+        return self.stock.pop(index)
 
     def _draw_stock(self, seat: int) -> list[Event]:
         events: list[Event] = []
@@ -436,7 +458,7 @@ class Game:
                 self.buys_used[winner] += 1
                 self.buys_total[winner] += 1
                 for _ in range(self.rules.buy_penalty_cards):
-                    card = self._pull_from_stock(events)
+                    card = self._pull_from_stock(events, winner)
                     assert card is not None, "the supply rule guarantees penalty cards"
                     self.hands[winner].append(card)
                 events.append(BuyAwarded(winner, upcard, self.rules.buy_penalty_cards))
@@ -445,7 +467,7 @@ class Game:
                 events.append(UpcardDead(upcard))
             self.upcard_live = False
         self.buy_requests = []
-        card = self._pull_from_stock(events)
+        card = self._pull_from_stock(events, seat)
         if card is None:
             return events + self._exhaust()
         self.hands[seat].append(card)
@@ -482,7 +504,7 @@ class Game:
         self.buys_used[seat] += 1
         self.buys_total[seat] += 1
         for _ in range(self.rules.buy_penalty_cards):
-            extra = self._pull_from_stock(events)
+            extra = self._pull_from_stock(events, seat)
             assert extra is not None, "checked by the supply rule"
             self.hands[seat].append(extra)
         self.taken_upcard = card
@@ -707,6 +729,7 @@ class Game:
         state["hands"] = [list(hand) for hand in self.hands]
         for name in (
             "stock",
+            "stock_lanes",
             "pile",
             "pile_from",
             "buys_used",

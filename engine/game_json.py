@@ -94,13 +94,16 @@ def to_json(game: Game) -> str:
 
 
 def _seeds_json(game: Game) -> dict[str, Any]:
-    """The game secret and any given deal seeds, in hex; nothing for a game shuffled the
-    older way, so that its state reads exactly as before."""
+    """The game secret and any given deal seeds, in hex, and the stock's lanes (one digit a
+    card); nothing for a game shuffled the older way from one shared stock, so that its state
+    reads exactly as before."""
     out: dict[str, Any] = {}
     if game.secret is not None:
         out["secret"] = game.secret.hex()
     if game.given_deal_seeds is not None:
         out["deal_seeds"] = [seed.hex() for seed in game.given_deal_seeds]
+    if game.stock_lanes:
+        out["lanes"] = "".join(map(str, game.stock_lanes))
     return out
 
 
@@ -186,6 +189,7 @@ def from_json(cls: type[Game], text: str) -> Game:
         game.step = data["step"]
         game.hands = [parse_cards(h) for h in data["hands"]]
         game.stock = parse_cards(data["stock"])
+        game.stock_lanes = [int(seat) for seat in data.get("lanes", "")]
         game.pile = parse_cards(data["pile"])
         game.pile_from = data.get("pile_from") or (
             [None] * (len(game.pile) - 1) + [data["discarder"]] if game.pile else []
@@ -228,12 +232,19 @@ _RULES_TEXT_CACHE: dict[Rules, str] = {}
 _RULES_FROM_CACHE: dict[str, Rules] = {}
 
 
+#: Options newer than saved games, written only when not at their default, so that a game
+#: that does not use them saves exactly as before (and older saves, without them, load).
+_NEWER_OPTIONS = {"stock_draws": "shared"}
+
+
 def _rules_text(rules: Rules) -> str:
     cached = _RULES_TEXT_CACHE.get(rules)
     if cached is None:
-        cached = _RULES_TEXT_CACHE[rules] = json.dumps(
-            rules.model_dump(mode="json"), separators=_COMPACT
-        )
+        data = rules.model_dump(mode="json")
+        for option, default in _NEWER_OPTIONS.items():
+            if data[option] == default:
+                del data[option]
+        cached = _RULES_TEXT_CACHE[rules] = json.dumps(data, separators=_COMPACT)
     return cached
 
 

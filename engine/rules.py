@@ -105,6 +105,12 @@ class Rules(BaseModel):
     #: None means unlimited restocks.
     max_restocks: int | None = Field(default=3, ge=0)
     on_exhaustion: Literal["score_all", "void_deal"] = "score_all"
+    #: ``per_seat``: the stock is dealt out face down into one lane per seat (the top card to
+    #: the first player, the next to the second, ...) and each seat draws from its own lane,
+    #: so what a seat draws does not depend on how often the others drew. Duplicate events
+    #: play it: the same seat at every table then draws the same cards. A seat whose lane is
+    #: empty draws the top card of the whole stock; a rebuilt stock is laned again.
+    stock_draws: Literal["shared", "per_seat"] = "shared"
     two_player_buy: Literal["in_turn_buy", "none"] = "in_turn_buy"
     tie_break: Literal["shared", "most_deals_out"] = "shared"
     # Part B (classic Rummy) options; ignored by Shanghai.

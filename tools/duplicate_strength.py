@@ -223,14 +223,18 @@ def play_event(
     deals: int | None,
     mixed: bool = False,
     alternatives: dict[str, list[Standing]] | None = None,
+    stock_draws: str = "per_seat",
 ) -> tuple[list[Standing], int]:
     """One event of ``strengths`` (player id -> level); its final standings and games. A
     duplicate event also fills ``alternatives`` (if given) with the final standings the same
     games give under each scoring of ``ALTERNATIVES``, the seating kept as the event's own
-    scoring drew it."""
+    scoring drew it. Its games draw from the stock as ``stock_draws`` says (a duplicate event
+    of the bot's draws ``per_seat``; an ordinary event always shares the stock)."""
     rules = Rules.preset("standard")
     if deals is not None:
         rules = rules.with_options(num_deals=deals)
+    if duplicate:
+        rules = rules.with_options(stock_draws=stock_draws)
     order = sorted(strengths)
     random.Random(seed).shuffle(order)
     played: list[list[Finish]] = []
@@ -320,20 +324,20 @@ def concordance(
 
 
 def run_event(
-    args: tuple[int, int, int, int | None, bool, bool, tuple[str, ...]],
+    args: tuple[int, int, int, int | None, bool, bool, tuple[str, ...], str],
 ) -> EventOutcome:
     """Event ``index`` scored every way: its player count and rounds drawn from its seed
     (``mixed``: later rounds seated with every band of the standings at each table, as the
     bot seats them: ``bot.events.seating.mixed``; ``separate``: an ordinary event played
     too)."""
-    index, players, rounds, deals, mixed, separate, levels = args
+    index, players, rounds, deals, mixed, separate, levels, stock_draws = args
     seed = index
     rng = random.Random(f"strengths:{seed}")
     drawn = [levels[i % len(levels)] for i in range(players)]
     rng.shuffle(drawn)
     strengths = {player + 1: level for player, level in enumerate(drawn)}
     others: dict[str, list[Standing]] = {}
-    duplicate, games = play_event(strengths, rounds, seed, True, deals, mixed, others)
+    duplicate, games = play_event(strengths, rounds, seed, True, deals, mixed, others, stock_draws)
     ordinary: dict[str, float] | None = None
     if separate:
         ordinary_standings, ordinary_games = play_event(strengths, rounds, seed, False, deals)
@@ -452,6 +456,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="also play an ordinary event (its own deals and seating) on the same players",
     )
+    parser.add_argument(
+        "--stock",
+        choices=("per_seat", "shared"),
+        default="per_seat",
+        help="how the duplicate games draw (per_seat, as the bot's duplicate events; shared)",
+    )
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
     rounds = [int(x) for x in args.rounds.split(",")]
@@ -464,6 +474,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             args.mixed,
             args.separate,
             GRADED if args.graded else LEVELS,
+            args.stock,
         )
         for i in range(args.events)
     ]
@@ -482,7 +493,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     games = sum(o.games for o in outcomes)
     print(
         f"{len(outcomes)} events (players {args.players}, rounds {args.rounds}, tables of "
-        f"{TABLE_SIZE}, deals {args.deals or 10}), {games} games in {elapsed:.0f} s"
+        f"{TABLE_SIZE}, deals {args.deals or 10}, stock {args.stock}), {games} games in "
+        f"{elapsed:.0f} s"
     )
     if outcomes:
         report(outcomes, GRADED if args.graded else LEVELS)

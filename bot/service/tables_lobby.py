@@ -201,12 +201,14 @@ class Lobby:
             players = lobby.players_to_start(table, user_id)
             if thread_id is not None:
                 await self.committer.save_thread(table, thread_id)
+            rules = rules_for(dict(table.record.options))
             if dealt is None:
                 seed = self._table_seed(table)
                 secret = self._secret(seed)
-            else:
+            else:  # each seat draws its own lane, so that its draws match the other tables'
                 secret, seed = dealt
-            game = Game.new(players, rules_for(dict(table.record.options)), seed, secret=secret)
+                rules = rules.with_options(stock_draws="per_seat")
+            game = Game.new(players, rules, seed, secret=secret)
             now = self.clock()
             buy_seconds, turn_seconds = self.settings.table_seconds(table)
             buy_deadline = now + buy_seconds if game.buy_window_open else None

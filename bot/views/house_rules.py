@@ -1,5 +1,7 @@
 """The host's *House rules* panel in the lobby: every Shanghai option of ``engine.rules.Rules``,
-grouped by theme, plus the presets under the names players know them by.
+grouped by theme, plus the presets under the names players know them by. ``stock_draws`` is
+not offered: duplicate events set it (each seat draws its own lane) and no table needs it
+otherwise.
 
 The lobby's *House rules* button (``sh:house:<table>``, in ``views/table.py``) opens this
 panel privately. Each select lists ``option = value`` pairs of one theme; choosing one sets

@@ -313,6 +313,16 @@ async def test_a_duplicate_round_posts_its_hashes_and_plays_in_private_threads(e
     assert [sorted(map(str, hand)) for hand in first_deals[0].hands] == [
         sorted(map(str, hand)) for hand in first_deals[1].hands
     ]
+    # Each seat draws from its own lane of the stock, the same cards at both tables.
+    assert all(g.rules.stock_draws == "per_seat" for g in games)
+    lanes = [
+        [
+            [str(card) for card, lane in zip(g.stock, g.stock_lanes, strict=True) if lane == seat]
+            for seat in range(4)
+        ]
+        for g in first_deals
+    ]
+    assert lanes[0] == lanes[1] and all(lanes[0])
     posted = hashes_posted(channel)
     assert posted == [games[0].commitment, *posted[1:]] and len(posted) == 10
     by_id = {p.id: p for p in players}

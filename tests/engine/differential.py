@@ -19,6 +19,11 @@ recorder folds in the history *projected to the recorded engine's shape*: only t
 (turned, took, bought, discarded) as ``PublicMove(seat, kind, card)``, the JSON without its
 ``plays`` list. Every other answer is still compared with the engine before the speed work;
 the new moves themselves are held to the events by ``test_history.py``.
+
+In the same way the rules' ``stock_draws`` option (duplicate events' lanes), which the
+recorded engine did not have, is left out of the views' text while it is ``shared``, the only
+value these games play (the saved state leaves it out by itself); ``test_stock_lanes.py``
+holds the lanes.
 """
 
 from __future__ import annotations
@@ -114,7 +119,12 @@ def _old_history(history: tuple[NewPublicMove, ...]) -> tuple[PublicMove, ...]:
 
 def _old_view_repr(view: PlayerView) -> str:
     """``repr(view)`` as the recorded engine printed it (its history projected)."""
-    return repr(replace(view, history=_old_history(view.history)))  # type: ignore[arg-type]
+    text = repr(replace(view, history=_old_history(view.history)))  # type: ignore[arg-type]
+    return text.replace(_NEW_RULE_REPR, "")
+
+
+#: The rules' option the recorded engine did not have, as its default shows in a view's repr.
+_NEW_RULE_REPR = " stock_draws='shared',"
 
 
 def _old_json(text: str) -> str:

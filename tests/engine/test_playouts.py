@@ -45,6 +45,9 @@ def check_cards(game: Game) -> None:
     expected = _PACKS.get(pack)
     if expected is None:
         expected = _PACKS[pack] = dict(Counter(make_pack(*pack)))
+    if game.rules.stock_draws == "per_seat":
+        assert len(game.stock_lanes) == len(game.stock), "a stock card without its lane"
+        assert set(game.stock_lanes) <= set(range(len(game.players)))
     seen: Counter[Card] = Counter(game.stock)
     seen.update(game.pile)
     for hand in game.hands:
@@ -129,12 +132,14 @@ GAMES_PER_TABLE_SIZE = 30
 QUICK_GAMES_PER_TABLE_SIZE = 1
 
 
-def playout_test(preset: str, players: int, games: int):  # type: ignore[no-untyped-def]
+def playout_test(  # type: ignore[no-untyped-def]
+    preset: str, players: int, games: int, stock_draws: str = "shared"
+):
     # Random play rarely meets preset_000's later contracts (exact sizes, a discard to go
     # out), so with its unlimited reshuffles a deal runs until S49a ends it, which makes these
     # games several times longer: cap them as the other presets do. test_buying checks the
     # unlimited restocks, test_cycling S49a, and the differential test plays preset_000 as is.
-    rules = Rules.preset(preset).with_options(max_restocks=3)
+    rules = Rules.preset(preset).with_options(max_restocks=3, stock_draws=stock_draws)
 
     @settings(
         max_examples=games,
@@ -158,6 +163,18 @@ for _preset in ("standard", "preset_000", "preset_004"):
         # The full run, GAMES_PER_TABLE_SIZE games per table size: slow, run by .ci/run.
         globals()[f"{_name}_full_run"] = pytest.mark.slow(
             playout_test(_preset, _players, GAMES_PER_TABLE_SIZE)
+        )
+
+
+# Duplicate events' stock, one lane a seat: every table size of the standard preset and of
+# preset_004 (whose buys take two penalty cards from the buyer's lane).
+for _preset in ("standard", "preset_004"):
+    _low, _high = Rules.preset(_preset).players
+    for _players in range(_low, _high + 1):
+        _name = f"test_playouts_{_preset}_{_players}_players_per_seat_stock"
+        globals()[_name] = playout_test(_preset, _players, QUICK_GAMES_PER_TABLE_SIZE, "per_seat")
+        globals()[f"{_name}_full_run"] = pytest.mark.slow(
+            playout_test(_preset, _players, GAMES_PER_TABLE_SIZE // 3, "per_seat")
         )
 
 

@@ -25,7 +25,7 @@ def doc_check() -> dict[str, Any]:
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
     assert len(blocks) == 1
     assert "import hashlib" in blocks[0] and "engine" not in blocks[0]
-    assert len(blocks[0].splitlines()) <= 30
+    assert len(blocks[0].splitlines()) <= 35
     namespace: dict[str, Any] = {}
     exec(compile(blocks[0], str(DOC), "exec"), namespace)
     return namespace
@@ -124,3 +124,21 @@ def test_a_secret_survives_a_save_and_a_bad_one_is_refused() -> None:
     assert restored.secret == secret and restored.commitment == game.commitment
     with pytest.raises(ValueError, match="32 bytes"):
         Game.new(["a", "b"], Rules.preset("standard"), 7, secret=b"short")
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_the_documented_lanes_are_the_engines(players: int) -> None:
+    check = doc_check()
+    rules = Rules.preset("standard").with_options(stock_draws="per_seat")
+    game = Game.new([f"p{i}" for i in range(players)], rules, 5, secret=bytes(range(32)))
+    engine_lanes = [
+        [
+            str(card)
+            for card, lane in zip(game.stock[::-1], game.stock_lanes[::-1], strict=True)
+            if lane == seat
+        ]
+        for seat in range(players)
+    ]
+    stock = [str(card) for card in game.stock]
+    assert check["lanes"](stock, players, game.dealer) == engine_lanes
+    assert all(engine_lanes)

@@ -60,11 +60,11 @@ def test_a_small_event_plays_both_ways() -> None:
     others: dict[str, list[Standing]] = {}
     play_event(strengths, rounds=1, seed=3, duplicate=True, deals=1, alternatives=others)
     assert sum(s.points for s in others["places"]) == 2 * (5 + 3 + 2 + 1)
-    outcome = run_event((3, 8, 1, 1, False, False, LEVELS))
+    outcome = run_event((3, 8, 1, 1, False, False, LEVELS, "per_seat"))
     assert outcome.ordinary is None and outcome.games == 2
     # The same duplicate games scored the other ways, for the comparison.
     assert set(outcome.others) == {"places", "matchpoints", "root", "relative", "ranked"}
-    both = run_event((3, 8, 1, 1, False, True, LEVELS))
+    both = run_event((3, 8, 1, 1, False, True, LEVELS, "per_seat"))
     assert both.ordinary is not None and 0.0 <= both.ordinary["all"] <= 1.0
     assert both.games == 4 and both.duplicate == outcome.duplicate
 
@@ -124,3 +124,17 @@ def test_graded_levels_play_and_are_reported_pair_by_pair() -> None:
     assert concordance(right, strengths, GRADED)["all"] == 1.0
     wrong = [standing(1, 3), standing(2, 2), standing(3, 1)]
     assert concordance(wrong, strengths, GRADED)["normal>easy"] == 0.0
+
+
+def test_the_duplicate_games_draw_as_asked_and_ordinary_ones_share_the_stock() -> None:
+    strengths = {player: ("easy", "normal")[player % 2] for player in range(1, 9)}
+    laned = run_event((3, 8, 1, 1, False, False, LEVELS, "per_seat"))
+    shared = run_event((3, 8, 1, 1, False, False, LEVELS, "shared"))
+    # The same players, seeds and seating: only the draws differ, and with them the games.
+    assert laned.games == shared.games == 2
+    assert laned.others["places"] != shared.others["places"] or laned.duplicate != shared.duplicate
+    ordinary, _ = play_event(strengths, rounds=1, seed=3, duplicate=False, deals=1)
+    again, _ = play_event(
+        strengths, rounds=1, seed=3, duplicate=False, deals=1, stock_draws="shared"
+    )
+    assert ordinary == again
