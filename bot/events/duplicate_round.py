@@ -2,13 +2,13 @@
 the round's tables compared.
 
 A *duplicate* event (``options["duplicate"]``) deals every table of a round with as many seats
-the same deals: one game secret and one first-dealer seed per round and seat count, kept in
-the event's options (``dealt``) before the round's tables open, so a restart deals a missing
-table alike. Its hashes are posted when the round is seated (owed in ``hashes_due`` until
-then, so a restart in between posts them when the event resumes); its seeds, each player's
-private line and the round's standings only once the round's last table has ended
-(``revealed``), and its standings are each player's difference from the other tables'
-average (``bot.events.duplicate``).
+the same deals: one game secret and one first-dealer seed per round and seat count, with its
+stock drawn one lane a seat, kept in the event's options (``dealt``) before the round's tables
+open, so a restart deals a missing table alike. Its hashes are posted when the round is
+seated (owed in ``hashes_due`` until then, so a restart in between posts them when the event
+resumes); its seeds, each player's private line and the round's standings only once the
+round's last table has ended (``revealed``), and its standings are each player's difference
+from the other tables' average (``bot.events.duplicate``).
 
 ``DuplicateRound`` does the writing and the telling (through the store and a ``Herald``) and
 keeps the score sheets of tables already over; the event runner holds one and calls it at
@@ -36,6 +36,7 @@ from bot.events.duplicate import (
 )
 from bot.events.options import deals_of
 from bot.events.standings import Finish, Standing, points_text, standings_from_points
+from bot.service.live import DealtAlike
 from data.events import EventRecord, EventTable
 from data.store import Store
 from engine import Game
@@ -86,7 +87,11 @@ class DuplicateRound:
         if not missing:
             return event
         for count in missing:
-            this[str(count)] = [secrets.token_hex(32), random.SystemRandom().randrange(2**62)]
+            this[str(count)] = [
+                secrets.token_hex(32),
+                random.SystemRandom().randrange(2**62),
+                "per_seat",
+            ]
         # The round's hashes are owed from now until posted (``post_hashes``): a restart in
         # between posts them when the event resumes.
         due = sorted({*(int(r) for r in event.options.get("hashes_due") or ()), number})
@@ -213,14 +218,18 @@ class DuplicateRound:
         return deals
 
 
-def dealt_of(event: EventRecord, table: EventTable) -> tuple[bytes, int] | None:
-    """The secret and first-dealer seed of ``table``'s round and seat count, or ``None``
-    for a table dealt its own cards (an ordinary event, a final table)."""
+def dealt_of(event: EventRecord, table: EventTable) -> DealtAlike | None:
+    """How ``table``'s round and seat count is dealt, or ``None`` for a table dealt its own
+    cards (an ordinary event, a final table). A round written before the stock had lanes
+    keeps drawing from one shared stock, so that its tables still opening draw alike."""
     dealt = (event.options.get("dealt") or {}).get(str(table.round)) or {}
-    pair = dealt.get(str(len(table.players) + table.computers))
-    if pair is None:
+    entry = dealt.get(str(len(table.players) + table.computers))
+    if entry is None:
         return None
-    return bytes.fromhex(str(pair[0])), int(pair[1])
+    laned = len(entry) > 2 and entry[2] == "per_seat"
+    return DealtAlike(
+        bytes.fromhex(str(entry[0])), int(entry[1]), "per_seat" if laned else "shared"
+    )
 
 
 def watchers(

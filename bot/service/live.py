@@ -352,6 +352,18 @@ class Store(Protocol):  # the parts of data.Store this service uses
     async def set_pace(self, *args: Any, **kwargs: Any) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class DealtAlike:
+    """What deals a table exactly as every other table given the same value and as many
+    seats (a duplicate event's round): the game secret, the seed that picks the first dealer,
+    and how the stock is drawn (``Rules.stock_draws``: one lane a seat, so that each seat's
+    draws match too; rounds dealt before lanes existed draw from one shared stock)."""
+
+    secret: bytes
+    dealer_seed: int
+    stock_draws: Literal["shared", "per_seat"] = "per_seat"
+
+
 def rules_for(options: dict[str, Any]) -> Rules:
     """The engine rules of a table from its stored options."""
     rules = Rules.preset(str(options.get("preset", "standard")))

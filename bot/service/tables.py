@@ -46,7 +46,7 @@ from typing import Any
 from bot.service.buy_window import DEFAULT_BUY_PREF, BuyPref
 from bot.service.computers import ComputerSeats
 from bot.service.legal_plays import needs_time
-from bot.service.live import ActResult, Clock, Listener, LiveTable, Store
+from bot.service.live import ActResult, Clock, DealtAlike, Listener, LiveTable, Store
 from bot.service.nudges import SkipVote
 from bot.service.ranked import finishes_now
 from bot.service.relaxed import PaceVote
@@ -238,7 +238,7 @@ class TableService:
         user_id: int,
         *,
         thread_id: int | None = None,
-        dealt: tuple[bytes, int] | None = None,
+        dealt: DealtAlike | None = None,
     ) -> LiveTable:
         return await self.lobby.start(table_id, user_id, thread_id=thread_id, dealt=dealt)
 

@@ -20,7 +20,7 @@ from bot.ground.errors import NotSeated, UserError
 from bot.ground.logs import at_table
 from bot.service import lobby
 from bot.service.buy_window import BuyWindow
-from bot.service.live import Clock, LiveTable, Store, rules_for
+from bot.service.live import Clock, DealtAlike, LiveTable, Store, rules_for
 from bot.service.table_snapshot import TableSnapshot
 from bot.service.tables_commit import Committer
 from bot.service.tables_core import Settings, Tables, playing, seated
@@ -189,13 +189,12 @@ class Lobby:
         user_id: int,
         *,
         thread_id: int | None = None,
-        dealt: tuple[bytes, int] | None = None,
+        dealt: DealtAlike | None = None,
     ) -> LiveTable:
         """Deal the first hand; host only, with enough players. With ``thread_id`` the game
         is played in that thread, made from the lobby message (``move_to_thread``). With
-        ``dealt`` (a game secret and the seed that picks the first dealer) the game is dealt
-        exactly as every other table given the same pair with as many seats (a duplicate
-        event's round)."""
+        ``dealt`` the game is dealt, and its stock drawn, exactly as every other table given
+        the same value with as many seats (a duplicate event's round)."""
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
             players = lobby.players_to_start(table, user_id)
@@ -205,9 +204,9 @@ class Lobby:
             if dealt is None:
                 seed = self._table_seed(table)
                 secret = self._secret(seed)
-            else:  # each seat draws its own lane, so that its draws match the other tables'
-                secret, seed = dealt
-                rules = rules.with_options(stock_draws="per_seat")
+            else:
+                secret, seed = dealt.secret, dealt.dealer_seed
+                rules = rules.with_options(stock_draws=dealt.stock_draws)
             game = Game.new(players, rules, seed, secret=secret)
             now = self.clock()
             buy_seconds, turn_seconds = self.settings.table_seconds(table)

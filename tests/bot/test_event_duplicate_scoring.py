@@ -4,6 +4,7 @@ else played, computers compared but unscored; the worked example of docs/events.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from bot.events.duplicate import (
@@ -16,6 +17,9 @@ from bot.events.duplicate import (
     matchpoints,
     round_points,
 )
+from bot.events.duplicate_round import dealt_of
+from bot.service.live import DealtAlike
+from data.events import EventRecord, EventTable
 
 
 def example() -> list[TableDeals]:
@@ -84,3 +88,21 @@ def test_tables_split_into_groups_by_their_seats() -> None:
     three = TableDeals(2, (5, 6, 7), ())
     other_four = TableDeals(3, (8, 9, 10, 11), ())
     assert groups([four, three, other_four]) == [[four, other_four], [three]]
+
+
+def test_a_round_dealt_before_stock_lanes_keeps_drawing_from_one_stock() -> None:
+    """A round's tables are dealt from what the round wrote when it was seated: one dealt with
+    lanes draws per seat; one written before lanes existed (a secret and a seed only) keeps
+    the shared stock, so a table of it opened after an upgrade still draws as its round."""
+    secret = "ab" * 32
+    table = EventTable(round=2, position=0, players=(1, 2, 3), table_id=7, table_status=None)
+    table = replace(table, computers=1)
+
+    def event(entry: list[object]) -> EventRecord:
+        return EventRecord(1, 1, 1, None, 1, "Night", {"dealt": {"2": {"4": entry}}}, "running", 2)
+
+    assert dealt_of(event([secret, 5, "per_seat"]), table) == DealtAlike(
+        bytes.fromhex(secret), 5, "per_seat"
+    )
+    assert dealt_of(event([secret, 5]), table) == DealtAlike(bytes.fromhex(secret), 5, "shared")
+    assert dealt_of(event([secret, 5]), replace(table, computers=0)) is None  # 3 seats: none

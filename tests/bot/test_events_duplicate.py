@@ -290,6 +290,11 @@ async def _dealt_alike(store: Any, tables: list[Any], posted: list[str], channel
     for seat in range(4):
         hands = {tuple(sorted(map(str, game.hands[seat]))) for game in first_deals}
         assert len(hands) == 1, f"seat {seat} was dealt different cards"
+        lanes = {
+            tuple(str(c) for c, lane in zip(g.stock, g.stock_lanes, strict=True) if lane == seat)
+            for g in first_deals
+        }
+        assert len(lanes) == 1 and all(lanes), f"seat {seat} draws from different lanes"
 
 
 @pytest.mark.simcord(settle_timeout=10)  # two tables start in one click: real work to draw
