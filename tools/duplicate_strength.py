@@ -29,6 +29,10 @@ finishes above the other), and easy is ordered almost perfectly by any scoring, 
 default levels leave a scoring little to gain; graded levels have a known order with room
 between each.
 
+The duplicate games draw their stock as the bot's duplicate events do, one lane a seat
+(``--stock per_seat``, ``engine.rules.Rules.stock_draws``); ``--stock shared`` plays them
+from one shared stock, as duplicate events did before, for the comparison.
+
 Scoring identical games is the paired design: the play, the cards and the seating are the
 same, so the difference between two scorings is the scoring's alone, not the luck of
 different deals, and a few events measure it. (Ordinary scoring's tie-break, the game
