@@ -59,7 +59,7 @@ _PILE = {"turned", "took", "bought", "discarded"}
 
 @pytest.mark.parametrize(
     ("preset", "stock_draws"),
-    [("standard", "shared"), ("rummy", "shared"), ("standard", "per_seat")],
+    [("standard", "shared"), ("rummy", "shared"), ("standard", "per_seat"), ("rummy", "per_seat")],
 )
 def test_the_text_of_every_step_is_the_whole_state_encoded_at_once(
     preset: str, stock_draws: str

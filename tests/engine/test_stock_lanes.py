@@ -15,9 +15,9 @@ SECRET = hashlib.sha256(b"one round of a duplicate event").digest()
 PLAYERS = ["a", "b", "c", "d"]
 
 
-def new_game(stock_draws: str, secret: bytes = SECRET) -> Game:
-    rules = Rules.preset("standard").with_options(stock_draws=stock_draws)
-    return Game.new(PLAYERS, rules, 7, secret=secret)
+def new_game(stock_draws: str, preset: str = "standard") -> Game:
+    rules = Rules.preset(preset).with_options(stock_draws=stock_draws)
+    return Game.new(PLAYERS, rules, 7, secret=SECRET)
 
 
 def draw_and_throw(game: Game) -> Card:
@@ -36,8 +36,8 @@ def take_and_throw(game: Game) -> None:
     game.apply(player, Discard(game.hands[game.seat_of(player)][0]))
 
 
-def second_players_first_draw(stock_draws: str, first_takes_upcard: bool) -> Card:
-    game = new_game(stock_draws)
+def second_players_first_draw(stock_draws: str, first_takes_upcard: bool, preset: str) -> Card:
+    game = new_game(stock_draws, preset)
     if first_takes_upcard:
         take_and_throw(game)
     else:
@@ -45,12 +45,14 @@ def second_players_first_draw(stock_draws: str, first_takes_upcard: bool) -> Car
     return draw_and_throw(game)
 
 
-def test_a_seat_draws_the_same_card_whatever_the_seat_before_it_took() -> None:
-    assert second_players_first_draw("per_seat", False) == second_players_first_draw(
-        "per_seat", True
-    )
+@pytest.mark.parametrize("preset", ["standard", "rummy"])
+def test_a_seat_draws_the_same_card_whatever_the_seat_before_it_took(preset: str) -> None:
+    def second(stock_draws: str, first_takes_upcard: bool) -> Card:
+        return second_players_first_draw(stock_draws, first_takes_upcard, preset)
+
+    assert second("per_seat", False) == second("per_seat", True)
     # With one shared stock the first player's choice shifts every later draw.
-    assert second_players_first_draw("shared", False) != second_players_first_draw("shared", True)
+    assert second("shared", False) != second("shared", True)
 
 
 def test_lanes_deal_the_stock_round_the_table_from_the_player_in_turn() -> None:
