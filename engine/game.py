@@ -110,6 +110,7 @@ class Game:
         #: Under ``stock_draws: per_seat`` the seat whose lane each stock card is in, index
         #: for index with ``stock``; empty when the stock is shared (or its lanes unknown, as in
         #: a computer's guess at the hidden cards), and then every draw takes the top card.
+        #: A rebuilt stock is laned anew (``_lanes``).
         self.stock_lanes: list[int] = []
         self.pile: list[Card] = []
         #: Who discarded each pile card (None: the deal's first upcard), so that after a buy
@@ -378,6 +379,16 @@ class Game:
         needed = 2 if keep_top else 1
         return len(self.pile) >= needed and (limit is None or self.restocks < limit)
 
+    def stock_lane(self, seat: int) -> list[Card]:
+        """The stock cards ``seat`` will draw in turn, top first, under ``stock_draws:
+        per_seat`` (hidden information: for checks and tests, never for a view); empty when
+        the stock is shared."""
+        return [
+            card
+            for card, lane in zip(self.stock[::-1], self.stock_lanes[::-1], strict=True)
+            if lane == seat
+        ]
+
     @property
     def stock_drawable(self) -> bool:
         """Whether a card can be drawn from the stock now: it has cards, or the discard pile
@@ -440,9 +451,9 @@ class Game:
             self.upcard_live = False if self.is_shanghai else self.upcard_live
             events.append(Restocked(len(cards), self.restocks, self.commitment))
         lanes = self.stock_lanes
-        if len(lanes) != len(self.stock):
+        if not lanes:
             return self.stock.pop()
-        index = next((i for i in range(len(lanes) - 1, -1, -1) if lanes[i] == seat), len(lanes) - 1)
+        index = max((i for i, lane in enumerate(lanes) if lane == seat), default=len(lanes) - 1)
         del lanes[index]
         return self.stock.pop(index)
 

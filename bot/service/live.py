@@ -361,7 +361,7 @@ class DealtAlike:
 
     secret: bytes
     dealer_seed: int
-    stock_draws: Literal["shared", "per_seat"] = "per_seat"
+    stock_draws: Literal["shared", "per_seat"]
 
 
 def rules_for(options: dict[str, Any]) -> Rules:

@@ -290,10 +290,7 @@ async def _dealt_alike(store: Any, tables: list[Any], posted: list[str], channel
     for seat in range(4):
         hands = {tuple(sorted(map(str, game.hands[seat]))) for game in first_deals}
         assert len(hands) == 1, f"seat {seat} was dealt different cards"
-        lanes = {
-            tuple(str(c) for c, lane in zip(g.stock, g.stock_lanes, strict=True) if lane == seat)
-            for g in first_deals
-        }
+        lanes = {tuple(map(str, g.stock_lane(seat))) for g in first_deals}
         assert len(lanes) == 1 and all(lanes), f"seat {seat} draws from different lanes"
 
 
@@ -320,13 +317,7 @@ async def test_a_duplicate_round_posts_its_hashes_and_plays_in_private_threads(e
     ]
     # Each seat draws from its own lane of the stock, the same cards at both tables.
     assert all(g.rules.stock_draws == "per_seat" for g in games)
-    lanes = [
-        [
-            [str(card) for card, lane in zip(g.stock, g.stock_lanes, strict=True) if lane == seat]
-            for seat in range(4)
-        ]
-        for g in first_deals
-    ]
+    lanes = [[list(map(str, g.stock_lane(seat))) for seat in range(4)] for g in first_deals]
     assert lanes[0] == lanes[1] and all(lanes[0])
     posted = hashes_posted(channel)
     assert posted == [games[0].commitment, *posted[1:]] and len(posted) == 10

@@ -131,14 +131,7 @@ def test_the_documented_lanes_are_the_engines(players: int) -> None:
     check = doc_check()
     rules = Rules.preset("standard").with_options(stock_draws="per_seat")
     game = Game.new([f"p{i}" for i in range(players)], rules, 5, secret=bytes(range(32)))
-    engine_lanes = [
-        [
-            str(card)
-            for card, lane in zip(game.stock[::-1], game.stock_lanes[::-1], strict=True)
-            if lane == seat
-        ]
-        for seat in range(players)
-    ]
+    engine_lanes = [[str(card) for card in game.stock_lane(seat)] for seat in range(players)]
     stock = [str(card) for card in game.stock]
     assert check["lanes"](stock, players, game.dealer) == engine_lanes
     assert all(engine_lanes)
