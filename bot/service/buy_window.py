@@ -31,8 +31,8 @@ from engine.view import PlayerView
 
 #: What a person wants to be asked about a buy: every upcard they may buy (``ask``), only one
 #: whose buy is worth it by the expert's judgement (``helps``, the default: ``buy_worth_it``),
-#: or none (``never``). The others
-#: are decided for at once; any player may still press Buy while the window runs.
+#: or none (``never``). The others are decided for at once: Buy and Pass reach only the hands
+#: of those asked, so a person not asked has passed.
 BuyPref = Literal["ask", "helps", "never"]
 BUY_PREFS: tuple[BuyPref, ...] = ("ask", "helps", "never")
 DEFAULT_BUY_PREF: BuyPref = "helps"
