@@ -21,7 +21,13 @@ It prints, per table layout (4 people; 2 people + 2 computers):
   ``bot.channel.courier``): new messages, edits, deletes, bytes uploaded (channel and
   interaction responses separately), the most channel calls in any 5 s window, calls per
   turn; then the REST ones alone, which count against the bot's 50 requests/s ("on the
-  token"), and the busy tables one token can serve (50 / token calls per second).
+  token"), and the busy tables one token can serve (50 / token calls per second);
+- how far the table message is behind its game, as a spectator sees it: for each call that
+  posts or edits a channel message while the game is played, the oldest change the table
+  must show (``bot.channel.table_text.worth_showing``: a turn passed, a deal, a buy, a
+  lay-down) that no call since the previous one has shown (median, p99, most).
+  ``--spectator-seconds`` sets the bot's pace of redraws carried on clicks
+  (``SHANGHAI_SPECTATOR_SECONDS``), to measure the other side of that trade.
 
 The figures are for whole games unless ``--deals`` shortens them.
 
@@ -123,6 +129,9 @@ import simcord.http.router as simcord_router
 from pydantic import SecretStr
 
 from bot import Settings, create_bot
+from bot.channel.publisher import Publisher
+from bot.channel.table_text import worth_showing
+from bot.service import Change
 from bot.service.shortcuts import lay_off_all, new_melds
 from engine.actions import (
     Action,
@@ -182,6 +191,22 @@ class Figures:
     #: The game's thread, when it moved into one (its calls count as the channel's: Discord
     #: limits each the same way, and they are what the game costs).
     thread_id: int | None = None
+    #: When the game changed (a committed change with engine events), on the virtual clock.
+    changes: list[float] = field(default_factory=list)
+
+    def behind(self) -> list[float]:
+        """For each channel post or edit, how long the oldest change it was the first to
+        show had waited: how far the channel was behind the game when it caught up."""
+        waits: list[float] = []
+        pending = iter(sorted(self.changes))
+        oldest = next(pending, None)
+        for call in sorted(self.channel_calls(), key=lambda c: c.at):
+            if call.method not in ("POST", "PATCH") or oldest is None or oldest > call.at:
+                continue
+            waits.append(call.at - oldest)
+            while oldest is not None and oldest <= call.at:
+                oldest = next(pending, None)
+        return waits
 
     def channel_calls(self) -> list[Call]:
         """The calls that post or edit the channel's messages: by REST on the token, or
@@ -777,20 +802,41 @@ async def play_one(
     folder: Path,
     threads: bool = True,
     game: str = "standard",
+    spectator_seconds: float | None = None,
 ) -> Figures:
     settings = Settings(
         discord_token=SecretStr(TOKEN),
         database=folder / f"bench-{people}-{computers}-{seed}-{threads}.sqlite3",
         seed=seed,
         threads=threads,
+        spectator_seconds=spectator_seconds,
     )
     recorder = Recorder()
+    changes: list[float] = []
+    bot = create_bot(settings)
     with recorder.installed():
-        async with simcord.run(create_bot(settings), settle_timeout=1.0) as env:
+        async with simcord.run(bot, settle_timeout=1.0) as env:
             recorder.env = env
+            note_changes(bot.publisher, env, changes)
             figures = await Game(env, people, computers, pace, deals, seed, game).play()
     figures.calls = recorder.calls
+    figures.changes = changes
     return figures
+
+
+def note_changes(publisher: Publisher, env: simcord.Env, changes: list[float]) -> None:
+    """Record on the virtual clock each change of a game being played that the table message
+    must show (``worth_showing``: a turn passed, a deal, a buy, a lay-down; a draw or a closed
+    window waits for the turn's end by design), as the publisher hears of it (the listeners
+    look its ``table_changed`` up at each change)."""
+    heard = publisher.table_changed
+
+    def table_changed(change: Change) -> None:
+        if change.table.playing and worth_showing(change):
+            changes.append(env.backend.clock.elapsed)
+        heard(change)
+
+    publisher.table_changed = table_changed  # type: ignore[method-assign]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -857,6 +903,12 @@ def report(figures: Figures, pace: float) -> None:
         f"  on the token: {len(token)} calls = {len(token) / turns:.2f} per turn (the rest "
         "through clicks' webhooks)"
     )
+    behind = figures.behind() or [0.0]
+    print(
+        f"  table message behind its game: median {percentile(behind, 50):.1f} s, p99 "
+        f"{percentile(behind, 99):.1f} s, most {max(behind):.1f} s ({len(figures.changes)} "
+        "changes)"
+    )
     print(
         f"  token calls per second {per_second:.3f} -> {tables:,.0f} busy tables per "
         f"{CHANNEL_RATE:g} req/s"
@@ -883,6 +935,12 @@ def main() -> None:
         default="standard",
         help="Shanghai's preset, or classic Rummy",
     )
+    parser.add_argument(
+        "--spectator-seconds",
+        type=float,
+        default=None,
+        help="the pace of table redraws carried on clicks (default: the bot's, 12 s)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory() as folder:
@@ -898,6 +956,7 @@ def main() -> None:
                     Path(folder),
                     threads=args.threads == "on",
                     game=args.game,
+                    spectator_seconds=args.spectator_seconds,
                 )
             )
             report(figures, args.pace)

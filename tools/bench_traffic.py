@@ -28,8 +28,9 @@ parent of HEAD):
    that share of turns is a person's, who clicks in their hand during it), and while a
    person clicked within the last 14 minutes the table message rides on that click's
    webhook: its edits, and the posts of its moves, cost the token nothing, and they keep the
-   publisher's carried pace (``CARRIED_TURNS`` intervals) rather than the quiet pace; moving
-   it onto a click posts the new copy first and strips the old one afterwards, by REST at
+   publisher's carried pace (``CARRIED_TURNS`` intervals, or ``--spectator-seconds``) rather
+   than the quiet pace; moving it onto a click posts the new copy first and strips the old
+   one afterwards, by REST at
    the lowest priority unless the click that posted it still lives. Without a fresh click it
    is the "after" column's REST path, budgeted. Every table starts within the same 5 s with
    a message posted by REST, so the first move of each onto a click leaves a burst of strips
@@ -59,6 +60,11 @@ from bot.channel.outbox import CARRIED_TURNS
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The publisher's ordinary pace between two redraws of a table message (``edit_interval``),
+#: and its pace for a redraw carried on a click while every person follows their hand.
+INTERVAL = 1.5
+CARRIED = CARRIED_TURNS * INTERVAL
+
 #: The figures read from ``tools.bench_play``'s report, by a pattern each.
 PLAY_FIGURES = {
     "clicks a turn (mean)": r"clicks per turn median [\d.]+, mean ([\d.]+)",
@@ -71,13 +77,15 @@ PLAY_FIGURES = {
     "most channel calls in 5 s": r"most channel calls in 5 s: (\d+)",
     "channel calls a turn on the token": r"on the token: \d+ calls = ([\d.]+) per turn",
     "busy tables per 50 req/s": r"-> ([\d,]+) busy tables",
+    "table message behind its game, p99 s": r"behind its game: median [\d.]+ s, p99 ([\d.]+)",
 }
 
 
-def play(tree: Path, seed: int) -> dict[str, str]:
+def play(tree: Path, seed: int, *options: str) -> dict[str, str]:
     """One whole game of 4 people through ``tree``'s own ``tools.bench_play``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     command = [sys.executable, "-m", "tools.bench_play", "--layouts", "4+0", "--seed", str(seed)]
+    command += options
     out = subprocess.run(
         command, cwd=tree, env=env, capture_output=True, text=True, check=True
     ).stdout
@@ -139,6 +147,8 @@ class Sim:
     people: int = 2
     #: Calls carried through clicks' webhooks instead of the token.
     carried: int = 0
+    #: The pace of a redraw carried on a click (``SHANGHAI_SPECTATOR_SECONDS``).
+    carried_pace: float = CARRIED
     lags: list[float] = field(default_factory=list)
     #: How long a ping's move or a recap waited for the token, from the change.
     player_lags: list[float] = field(default_factory=list)
@@ -275,7 +285,7 @@ async def publisher(sim: Sim, box: Box) -> None:
             continue
         # A redraw carried on a click costs the token nothing: it keeps the publisher's
         # carried pace, a little faster than the quiet pace that spares the token.
-        step = CARRIED if rides(sim, box, loop.time()) else pace
+        step = sim.carried_pace if rides(sim, box, loop.time()) else pace
         due = max(last + step, box.unshown)
         if loop.time() < due:
             await asyncio.sleep(due - loop.time())
@@ -294,11 +304,6 @@ async def publisher(sim: Sim, box: Box) -> None:
         last = loop.time()
         box.wake.set()  # look again: changes may have come while it was sent
 
-
-#: The publisher's ordinary pace between two redraws of a table message (``edit_interval``),
-#: and its pace for a redraw carried on a click while every person follows their hand.
-INTERVAL = 1.5
-CARRIED = CARRIED_TURNS * INTERVAL
 
 #: Which of a table's 4 seats people hold, by how many: people and computers alternate.
 PEOPLE_SEATS = {
@@ -331,11 +336,12 @@ def token_run(
     ping_share: float,
     clicks: bool = False,
     people: int = 2,
+    carried_pace: float = CARRIED,
 ) -> Sim:
     loop = VirtualLoop()
     try:
         budget = TokenBudget(process_share(1, 1, rate))
-        sim = Sim(after, Token(rate), budget, clicks, people)
+        sim = Sim(after, Token(rate), budget, clicks, people, carried_pace=carried_pace)
         rng = random.Random(tables)
 
         async def main() -> None:
@@ -368,7 +374,14 @@ def main() -> None:
         "--people", type=int, default=2, choices=range(5), help="seats of 4 held by people"
     )
     parser.add_argument("--skip-games", action="store_true", help="only the token's model")
+    parser.add_argument(
+        "--spectator-seconds",
+        type=float,
+        default=CARRIED,
+        help="this tree's pace of redraws carried on clicks (SHANGHAI_SPECTATOR_SECONDS)",
+    )
     args = parser.parse_args()
+    pace = ("--spectator-seconds", f"{args.spectator_seconds:g}")
     if not args.skip_games:
         with tempfile.TemporaryDirectory() as folder:
             old = Path(folder) / "before"
@@ -379,7 +392,7 @@ def main() -> None:
                 capture_output=True,
             )
             try:
-                figures = (play(old, args.seed), play(ROOT, args.seed))
+                figures = (play(old, args.seed), play(ROOT, args.seed, *pace))
             finally:
                 subprocess.run(
                     ["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False
@@ -390,13 +403,22 @@ def main() -> None:
     share = args.people / 4
     for count in (int(n) for n in args.tables.split(",")):
         sims = [
-            token_run(count, after, args.rate, args.turns, args.ping_share, clicks, args.people)
+            token_run(
+                count,
+                after,
+                args.rate,
+                args.turns,
+                args.ping_share,
+                clicks,
+                args.people,
+                args.spectator_seconds,
+            )
             for after, clicks in ((False, False), (True, False), (True, True))
         ]
         print(
             f"== {count} busy tables on one token of {args.rate:g} req/s, a turn every 5 s, "
-            f"{args.turns} turns each, {share:.0%} of turns people's: "
-            "before | after, REST only | after, clicks"
+            f"{args.turns} turns each, {share:.0%} of turns people's, redraws carried on "
+            f"clicks every {args.spectator_seconds:g} s: before | after, REST only | after, clicks"
         )
         row("global 429s caused by the bot", *(s.token.refused for s in sims))
         row("calls a second", *(f"{s.token.total / s.length:.1f}" for s in sims))

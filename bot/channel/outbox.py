@@ -97,13 +97,13 @@ RECENT_LINES = 6
 #: ``interval``s (12 s), so a turn's draw, discard and window become one edit and two or
 #: three quick turns share one.
 QUIET_TURNS = 8
-#: The same table's pace when its redraws ride on a click: at most once per this many
-#: ``interval``s (12 s). Such an edit costs the token nothing, but it is still one of the
-#: channel's calls and uploads a changed picture, so it is paced for the channel's calls a
-#: turn. Measured (the whole game of ``tools.bench_play``, 4 people; the 1,000-table model
-#: of ``tools.bench_traffic``, staleness p99 after the first minute): 3 intervals (4.5 s)
-#: make 1.08 calls a turn and 1.52 MiB (0 s stale); 7 (10.5 s) 0.54 calls and 10.5 s; 8
-#: (12 s) 0.46 calls, 0.98 MiB and 12 s stale. Only 8 keeps to half a call a turn, the
-#: channel's budget a game, and no faster pace does; the spectators' wait is then the quiet
-#: pace's, as on the REST way, with the token left free.
+#: The same table's pace when its redraws ride on a click, unless the operator chose another
+#: (``Settings.spectator_seconds``): at most once per this many ``interval``s (12 s). Such an
+#: edit costs the token nothing, but it is still one of the channel's calls and uploads a
+#: changed picture, so it is paced for the channel's calls a turn. Measured on the whole game
+#: of ``tools.bench_play`` (4 people; the table message behind its game, median / p99): 3
+#: intervals (4.5 s) make 1.08 calls a turn, 1.53 MiB, 0.5 / 4.0 s behind; 8 (12 s) 0.46
+#: calls, 0.98 MiB, 9.5 / 11.5 s behind. Only 8 keeps to half a call a turn, the channel's
+#: budget a game, and no faster pace does; the spectators' wait is then the quiet pace's, as
+#: on the REST way, with the token left free.
 CARRIED_TURNS = 8

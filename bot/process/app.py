@@ -164,7 +164,12 @@ class ShanghaiBot(commands.AutoShardedBot):
             return
         #: The clicks' tokens a table's messages may ride on (the hand offers them).
         self.courier = Courier()
-        self.publisher = Publisher(self, interval=settings.edit_interval, courier=self.courier)
+        self.publisher = Publisher(
+            self,
+            interval=settings.edit_interval,
+            carried_interval=settings.spectator_seconds,
+            courier=self.courier,
+        )
         self.hands = HandFollower(self)
         # Events seat rounds and move on when a table ends: the runner listens like the rest.
         hall = DiscordHall(self)

@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     #: A SQLite file path, or a ``postgresql://`` URL (``DATABASE_URL``, as platforms inject it).
     database: Path | str = Field(
         default=Path("var/shanghai.sqlite3"),
-        validation_alias=AliasChoices("database", "SHANGHAI_DATABASE", "DATABASE_URL"),
+        validation_alias=AliasChoices("SHANGHAI_DATABASE", "DATABASE_URL"),
     )
     buy_seconds: float = Field(default=8.0, gt=0, le=120)
     turn_seconds: float = Field(default=90.0, gt=0, le=3600)
@@ -52,12 +52,17 @@ class Settings(BaseSettings):
     seed: int | None = None
     #: Shortest gap between two edits (or two new messages) in one channel.
     edit_interval: float = Field(default=1.5, ge=0, le=60)
+    #: Shortest gap between two redraws of a table message that only spectators read (every
+    #: person follows their hand) and that rides on a click, costing the token nothing; None:
+    #: ``CARRIED_TURNS`` edit intervals (12 s). Shorter shows spectators the game sooner for
+    #: more calls in the channel (``docs/admin.md``).
+    spectator_seconds: float | None = Field(default=None, ge=0, le=600)
     #: Timeouts in a row after which a seat is marked away and played at once.
     away_after: int = Field(default=3, ge=1, le=20)
     #: Seconds a computer player waits before each move, so people can follow its play.
     computer_delay: float = Field(default=2.0, ge=0, le=60)
     #: When a person who has not chosen is asked about buying the upcard: ``helps`` (only
-    #: when it brings their contract closer), ``ask`` (every time), or ``never``.
+    #: when buying is worth it, by the expert's judgement), ``ask`` (every time), or ``never``.
     buy_preference: Literal["ask", "helps", "never"] = "helps"
     #: Whether a game moves into a thread made from its lobby message when it starts (where
     #: the bot may make one); a server's ``/shanghai settings`` and the host's choice win.

@@ -16,7 +16,7 @@ import pytest
 
 from bot.process.settings import Settings
 from data import Seat, Store, open_store
-from data.backup import DEFAULT_DATABASE, BackupError, backup_every, backup_file, prune
+from data.backup import DEFAULT_DATABASE, BackupError, backup_every, backup_file, main, prune
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = (Seat(101, "Ann"), Seat(102, "Bob"))
@@ -210,3 +210,23 @@ def test_command_line(tmp_path: Path) -> None:
 
 def test_default_database_agrees_with_the_bot() -> None:
     assert Settings(discord_token="x").database == DEFAULT_DATABASE
+
+
+def test_the_bot_and_its_backup_read_the_same_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only ``SHANGHAI_DATABASE`` (else ``DATABASE_URL``) names the database: a stray
+    ``DATABASE`` in the environment would otherwise move the bot to another file than the one
+    ``python -m data.backup`` copies."""
+    monkeypatch.chdir(tmp_path)  # no .env of the checkout's
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE", str(tmp_path / "stray.sqlite3"))
+    monkeypatch.setenv("SHANGHAI_DATABASE", str(tmp_path / "games.sqlite3"))
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+        db.execute("CREATE TABLE t (x)")
+    db.close()
+    assert Settings(discord_token="x").database == tmp_path / "games.sqlite3"
+    assert main([str(tmp_path / "copy.sqlite3")]) == 0
+    with sqlite3.connect(tmp_path / "copy.sqlite3") as copy:
+        assert copy.execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]
+    copy.close()
