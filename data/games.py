@@ -40,6 +40,9 @@ SELECT_OPEN_TABLES = f"SELECT * FROM tables WHERE {OPEN}"
 #: The columns of ``TablePlace``.
 PLACE_COLUMNS = "id, guild_id, channel_id, parent_channel_id, updated_at"
 SELECT_OPEN_PLACES = f"SELECT {PLACE_COLUMNS} FROM tables WHERE {OPEN}"
+# No ORDER BY: sorted in Python, so SQLite scans the partial index of the open rows
+# (``tables_one_open_per_channel``) rather than every finished table kept as history.
+_OPEN_SEATS_IN_GUILD = f"SELECT id, seats FROM tables WHERE {OPEN} AND guild_id = ?"
 _VERSION_AND_STATUS = "SELECT version, status FROM tables WHERE id = ?"
 _EXISTS = "SELECT 1 FROM tables WHERE id = ?"
 
@@ -119,6 +122,18 @@ class GameCalls(SqlCalls):
         """The channel's lobby or game in progress, or ``None`` if it is free."""
         rows = await self._query_table(None, SELECT_OPEN_IN_CHANNEL, channel_id)
         return self._table(rows[0]) if rows else None
+
+    async def seated_open_tables(self, guild_id: int, user_id: int) -> list[int]:
+        """The ids of ``guild_id``'s open tables with a seat for ``user_id``, oldest first."""
+        rows = await self._query_table(None, _OPEN_SEATS_IN_GUILD, guild_id)
+        return sorted(
+            int(row["id"])
+            for row in rows
+            if any(
+                int(seat.get("user_id", 0)) == user_id
+                for seat in self._from_json(row["seats"]) or []
+            )
+        )
 
     @staticmethod
     def _places(rows: Sequence[Any]) -> list[TablePlace]:

@@ -147,6 +147,12 @@ class Store(Protocol):
         rest of its row: a start-up that restores tables lazily reads their rows later."""
         ...
 
+    async def seated_open_tables(self, guild_id: int, user_id: int) -> list[int]:
+        """The ids of ``guild_id``'s lobbies and games in progress with a seat for ``user_id``,
+        oldest first: which of the tables out of memory ``/shanghai games`` must read back,
+        without reading every row of the server."""
+        ...
+
     async def update_lobby(
         self,
         table_id: int,

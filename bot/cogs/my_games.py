@@ -3,9 +3,11 @@ on them first, with whose turn it is, the time left and a link (``bot/service/my
 and ``/shanghai pace``: a game's people agree to continue it later at a relaxed pace, or to
 play it live again (``bot/service/relaxed.py``).
 
-The list is private and changes nothing; a request to change the pace is answered in the
-channel, so the others see it and may agree. The command joins ``/shanghai`` like the settings
-command does (``JoinsShanghai``), so it loads and unloads on its own.
+The list is private and changes nothing; a table out of memory (resting, or not restored yet
+after a restart) is read back for it first, so the answer then follows "thinking…". A request
+to change the pace is answered in the channel, so the others see it and may agree. The command
+joins ``/shanghai`` like the settings command does (``JoinsShanghai``), so it loads and
+unloads on its own.
 """
 
 from __future__ import annotations
@@ -79,19 +81,19 @@ def make_command() -> app_commands.Command[Any, ..., None]:
             bot: ShanghaiBot = interaction.client
             service = bot.service
             language = interaction_language(interaction)
-            snapshots = [
-                service.public(table.id)
-                for table in list(service.tables.values())
-                if not table.closed
-            ]
-            found = seated_tables(
-                snapshots, interaction.user.id, interaction.guild_id or 0, service.clock()
-            )
-            await interaction.response.send_message(
-                games_text(found, interaction.user.id, language),
-                ephemeral=True,
-                suppress_embeds=True,
-            )
+            guild_id, user_id = interaction.guild_id or 0, interaction.user.id
+            # A table out of memory is read back from the store first: "thinking…" at once,
+            # so that the list may take longer than Discord's 3 s.
+            deferred = service.asleep_in(guild_id)
+            if deferred:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            snapshots = await service.seated_public(guild_id, user_id)
+            found = seated_tables(snapshots, user_id, guild_id, service.clock())
+            text = games_text(found, user_id, language)
+            if deferred:  # the first follow-up takes the "thinking…" placeholder's place
+                await interaction.followup.send(text, ephemeral=True, suppress_embeds=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True, suppress_embeds=True)
 
     return games
 

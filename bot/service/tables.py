@@ -154,6 +154,19 @@ class TableService:
     def places(self) -> list[Place]:
         return self.residence.places()
 
+    def asleep_in(self, guild_id: int) -> bool:
+        """Whether a table of ``guild_id`` is out of memory (``seated_public`` may then read
+        from the store before it answers)."""
+        return self.residence.asleep_in(guild_id)
+
+    async def seated_public(self, guild_id: int, user_id: int) -> list[TableSnapshot]:
+        """What everyone sees of each open table of ``guild_id`` where ``user_id`` sits, those
+        out of memory read back first (``/shanghai games``). Not a use of the tables: none
+        stays in memory longer for being listed."""
+        tables = await self.residence.seated_in(guild_id, user_id)
+        now = self.clock()
+        return [TableSnapshot.of(table, now) for table in tables]
+
     def rest(self) -> int:
         """The resting tables out of memory now; how many. The process asks again
         ``next_look`` seconds later."""

@@ -3,7 +3,8 @@
 ``Residency`` decides which tables may leave memory and reads them back; this desk carries it
 out on the service's open tables: ``rest`` takes the resting tables out (their wakes stay in
 the timer wheel, under their ids), ``resident`` and ``resident_in`` bring one back before a
-click, a command or a wake uses it, and ``restore_lazily`` starts the process with every open
+click, a command or a wake uses it, ``seated_in`` the few a person sits at in a server (their
+list, ``/shanghai games``), and ``restore_lazily`` starts the process with every open
 table asleep and restores them in the background, so the first click waits for its own table
 only. The facade (``tables.TableService``) builds it and hands it those verbs.
 """
@@ -73,6 +74,30 @@ class Residence:
         """The open table of ``channel_id`` in memory (``resident``)."""
         table_id = self.tables.by_channel.get(channel_id)
         return None if table_id is None else await self.resident(table_id)
+
+    def asleep_in(self, guild_id: int) -> bool:
+        """Whether any open table of ``guild_id`` is out of memory now."""
+        return any(s.guild_id == guild_id for s in self.residency.sleepers.values())
+
+    async def seated_in(self, guild_id: int, user_id: int) -> list[LiveTable]:
+        """Every open table of ``guild_id`` with a seat for ``user_id``, in memory: those
+        out of memory are read back (``resident``, as a click or their wake would), and only
+        those, since a server may have hundreds resting: the store says which seat them.
+
+        Nobody is counted as having asked for them (``Residency.saw``): one that was resting
+        leaves memory again at the next look unless someone uses it meanwhile."""
+        found: dict[int, LiveTable] = {}
+        asleep = {s.id for s in self.residency.sleepers.values() if s.guild_id == guild_id}
+        if asleep:
+            ids = await self.store.seated_open_tables(guild_id, user_id)
+            back = await asyncio.gather(*(self.resident(i) for i in ids if i in asleep))
+            found.update((table.id, table) for table in back if table is not None)
+        found.update(
+            (table.id, table)
+            for table in self.tables.by_id.values()
+            if table.record.guild_id == guild_id and table.seat_of(user_id) is not None
+        )
+        return [table for table in found.values() if not table.closed]
 
     def places(self) -> list[Place]:
         """Every open table, in memory or asleep, with its server and channels (the channel

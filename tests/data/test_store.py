@@ -89,6 +89,23 @@ async def test_one_open_table_per_channel(store: Store) -> None:
     assert [p.updated_at for p in places] == [first.updated_at, other.updated_at]
 
 
+async def test_the_open_tables_a_member_sits_at_in_one_server(store: Store) -> None:
+    # Ann (101) sits at a lobby and a game of this server; Bob alone at another lobby; the
+    # tables of another server, and ended or finished ones, are not hers to list here.
+    lobby, game = await _lobby(store, 500), await _playing(store, 501)
+    bobs = await store.create_table(GUILD, 502, "shanghai", 102, HUMANS[1:], OPTIONS)
+    elsewhere = await store.create_table(GUILD + 1, 503, "shanghai", 101, HUMANS, OPTIONS)
+    ended = await _lobby(store, 504)
+    assert await store.end_table(ended.id)
+    finished = await _playing(store, 505)
+    await store.finish_game(finished.id, 0, "{}", [])
+    assert await store.seated_open_tables(GUILD, 101) == [lobby.id, game.id]
+    assert await store.seated_open_tables(GUILD, 102) == [lobby.id, game.id, bobs.id]
+    assert await store.seated_open_tables(GUILD + 1, 101) == [elsewhere.id]
+    assert await store.seated_open_tables(GUILD, 999) == []
+    assert await store.seated_open_tables(GUILD, -1) == []  # a computer seat is nobody
+
+
 async def test_unique_index_backs_up_the_check(store: Store, backend: Backend) -> None:
     # Even a writer that skips the store's check cannot open a second table in a channel.
     await _lobby(store, 500)
