@@ -34,6 +34,8 @@ from bot.interactions.ids import parse_id
 from bot.interactions.permissions import require_table_permissions
 from bot.screens.text import rules_text
 from bot.service import guild_settings, rules_for
+from bot.service.pace import is_relaxed
+from bot.service.restore import table_seconds
 from bot.views.hand import HandButton, HandSelect, melds_form_submitted
 from bot.views.house_rules import PRESET_NAMES, HouseRulesSelect, house_rules_text
 from bot.views.rules_pages import RulesPageButton, full_rules_view
@@ -257,10 +259,15 @@ class Shanghai(commands.GroupCog, group_name="shanghai"):
                 preset = preset_name(str(options.get("preset", "standard")), language)
                 heading = t("rules.heading_table", language, table=table.id, preset=preset)
             rules = rules_for(options)
+            # What the table's timers run: a relaxed table's hours, not the seconds it keeps.
+            buy_seconds, turn_seconds = table_seconds(
+                options, settings.buy_seconds, settings.turn_seconds
+            )
             text = rules_text(
                 rules,
-                buy_seconds=float(options.get("buy_seconds", settings.buy_seconds)),
-                turn_seconds=float(options.get("turn_seconds", settings.turn_seconds)),
+                buy_seconds=buy_seconds,
+                turn_seconds=turn_seconds,
+                relaxed=is_relaxed(options),
                 language=language,
             )
             extra = "" if rules.game == "rummy" else house_rules_text(rules, language)

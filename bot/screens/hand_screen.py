@@ -211,24 +211,29 @@ class _Screen:
 
     def options(self) -> bool:
         """The seat's own settings, and leaving the game: out of the turn's rows, so a hurried
-        click never ends anyone's game."""
+        click never ends anyone's game. Rummy has no buying, so its Options offer no buy
+        preference, standing order or limit (the service refuses an old click on one)."""
         relaxed = self.snap.relaxed  # a standing order: it answers for the player at once
-        self.extra.append(self.t("hand.order_help" if relaxed else "hand.options_help"))
-        for pref, verb, key in BUY_PREF_BUTTONS:
-            chosen = self.snap.buy_pref == pref
-            label = f"button.order_{pref}" if relaxed else key
-            self.button(verb, label, "success" if chosen else "secondary", 0)
-        last = 1
-        if relaxed:  # how many buys the order makes a deal; where the turn's notice goes
+        buying = self.snap.view.rules.game != "rummy"
+        row = 0
+        if buying:
+            self.extra.append(self.t("hand.order_help" if relaxed else "hand.options_help"))
+            for pref, verb, key in BUY_PREF_BUTTONS:
+                chosen = self.snap.buy_pref == pref
+                label = f"button.order_{pref}" if relaxed else key
+                self.button(verb, label, "success" if chosen else "secondary", row)
+            row += 1
+        if relaxed and buying:  # how many buys the standing order makes a deal
             for limit, verb, key in BUY_LIMIT_BUTTONS:
                 chosen = self.snap.buy_limit == limit
-                self.button(verb, key, "success" if chosen else "secondary", 1)
+                self.button(verb, key, "success" if chosen else "secondary", row)
+            row += 1
+        if relaxed:  # where the turn's notice goes, beside leaving and going back
             dm = self.snap.notice_dm
             key = "button.notice_thread" if dm else "button.notice_dm"
-            self.button("nthr" if dm else "ndm", key, "secondary", 2)
-            last = 2
-        self.button("leave", "button.leave_game", "danger", last)
-        self.button("back", "button.back", "secondary", last)
+            self.button("nthr" if dm else "ndm", key, "secondary", row)
+        self.button("leave", "button.leave_game", "danger", row)
+        self.button("back", "button.back", "secondary", row)
         return True
 
     # -- the main screen: everything a turn needs, so most turns take two picks ------------

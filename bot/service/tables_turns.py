@@ -16,6 +16,7 @@ from bot.ground.errors import UserError
 from bot.service.buy_window import (
     BUY_PREFS,
     BuyPref,
+    check_buying,
     check_request,
     decided_at_once,
     must_hold,
@@ -181,7 +182,7 @@ class Turns:
         of a window that has closed changes nothing and answers with ``refusal`` set."""
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            game = playing(table)
+            game = check_buying(playing(table))
             seat = seated(table, user_id)
             now = self.clock()
             running = table.window.is_running(game, now)
@@ -230,7 +231,7 @@ class Turns:
             raise UserError("That is not a buy preference.", code="not_a_buy_pref")
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            game = playing(table)
+            game = check_buying(playing(table))
             seat = seated(table, user_id)
             present(table, seat)
             memento = table.memento()
@@ -265,7 +266,7 @@ class Turns:
             raise UserError("That is not a buy limit.", code="not_a_buy_limit")
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            playing(table)
+            check_buying(playing(table))
             seat = seated(table, user_id)
             present(table, seat)
             memento = table.memento()
