@@ -26,17 +26,18 @@ It prints what the issue measures:
   (``tools.discord_api``: a documented route, documented top-level body keys), when the
   description is at ``/work/shared/discord-api-spec/`` (it is not in the repository).
 
-Measured on December 6 (seed 1, 7 days at most):
+Measured on December 6 (seed 1, 7 days at most; the 2-hour game run again on the code of
+December 6's evening, whose game plays out differently from the same seed):
 
 ======================================  ===================  =====================
 figure                                  ``--turn-hours 2``   ``--turn-hours 24``
 ======================================  ===================  =====================
 game completed                          yes, in 2.4 days     no (26 turns a week)
-actions by their person / computer      440 / 993            62 / 0
+actions by their person / computer      378 / 854            62 / 0
 clicks of those who wait                0 a turn             0 a turn
-person's turn starts told exactly once  220 of 220           26 of 26
+person's turn starts told exactly once  187 of 187           26 of 26
 reminders of one turn                   at most 1            at most 1
-edits of an hour-old message            0 (28 strips)        0 (36 strips)
+edits of an hour-old message            0 (29 strips)        0 (36 strips)
 restarts / actions lost                 5 / 0                14 / 0
 messages with live controls             always 1             always 1
 ======================================  ===================  =====================

@@ -124,7 +124,7 @@ async def test_a_person_who_chose_direct_messages_is_reminded_there(
     options = await player.click(hand.response, label="⚙️ Options")
     chosen = await player.click(options.response, label="🔔 Tell me by DM")
     assert chosen.acknowledged
-    assert "🔔 Tell me in the thread" in button_labels(chosen.response)
+    assert "🔔 Tell me at the table" in button_labels(chosen.response)
     await env.restart_bot(make_bot())  # the choice is kept with the seat
     await env.advance_time(6.5 * HOUR)
     words = f"<@{player.id}>, a reminder"

@@ -226,7 +226,7 @@ def _store_writes() -> set[str]:
         node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Store"
     )
     names = {node.name for node in protocol.body if isinstance(node, ast.AsyncFunctionDef)}
-    reads = {"get_table", "open_tables", "open_places"}
+    reads = {"get_table", "open_tables", "open_places", "seated_open_tables"}
     assert reads <= names
     return names - reads
 
