@@ -17,7 +17,10 @@ from .helpers import open_table, start
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
 
-async def test_the_table_waiting_on_me_comes_first_with_its_link(env: Any) -> None:
+async def two_relaxed_tables(env: Any) -> tuple[Any, list[Any], Any, Any, list[Any]]:
+    """Alice and bob at two relaxed games of one server, one in each channel, each hosting
+    one; a third channel has no table. Returns the server, its three channels, alice, bob and
+    the two tables."""
     guild = env.create_guild()
     first, second, third = (guild.create_text_channel(n) for n in ("one", "two", "three"))
     alice, bob = (
@@ -30,6 +33,11 @@ async def test_the_table_waiting_on_me_comes_first_with_its_link(env: Any) -> No
         await other.click(opened.response.message, label="Join")
         await host.click(opened.response.message, label="Start")
         tables.append(env.bot.service.for_channel(channel.id))
+    return guild, [first, second, third], alice, bob, tables
+
+
+async def test_the_table_waiting_on_me_comes_first_with_its_link(env: Any) -> None:
+    _guild, (first, _second, third), alice, bob, tables = await two_relaxed_tables(env)
     await bob.slash(third, "shanghai new")  # a lobby alice does not sit at
     elsewhere = env.create_guild()
     far = elsewhere.create_text_channel("far")
@@ -67,25 +75,6 @@ async def test_nothing_to_list(env: Any) -> None:
     simcord.assert_responded(listed, contains="no open table", ephemeral=True)
 
 
-async def two_relaxed_tables(env: Any) -> tuple[Any, Any, Any, Any, list[Any]]:
-    """Alice and bob at two relaxed games of one server, one in each channel, each hosting
-    one; a third channel has no table. Returns the server, its third channel, alice, bob and
-    the two tables."""
-    guild = env.create_guild()
-    first, second, third = (guild.create_text_channel(n) for n in ("one", "two", "three"))
-    alice, bob = (
-        guild.add_member(env.create_user("alice")),
-        guild.add_member(env.create_user("bob")),
-    )
-    tables = []
-    for channel, host, other in ((first, alice, bob), (second, bob, alice)):
-        opened = await host.slash(channel, "shanghai new", pace="relaxed", turn_hours=10)
-        await other.click(opened.response.message, label="Join")
-        await host.click(opened.response.message, label="Start")
-        tables.append(env.bot.service.for_channel(channel.id))
-    return guild, third, alice, bob, tables
-
-
 async def games(env: Any, member: Any, channel: Any, *, deferred: bool) -> str:
     """``/shanghai games`` typed by ``member`` in ``channel``: the list's text, private.
     ``deferred``: "thinking…" came first (a table had to be read back from the store), and
@@ -106,7 +95,7 @@ async def games(env: Any, member: Any, channel: Any, *, deferred: bool) -> str:
 async def test_tables_out_of_memory_are_listed_as_if_they_were_in_it(env: Any) -> None:
     """Tables nobody used for a while leave memory; a relaxed game waiting days on alice is
     still the first line of her list, typed in a channel of its own."""
-    _guild, third, alice, _bob, tables = await two_relaxed_tables(env)
+    _guild, (*_, third), alice, _bob, tables = await two_relaxed_tables(env)
     waiting = [t for t in tables if t.game.players[t.game.current] == str(alice.id)]
     assert len(waiting) == 1  # the table bob hosts: alice plays first there
     in_memory = await games(env, alice, third, deferred=False)
@@ -128,7 +117,7 @@ async def test_after_a_restart_tables_not_restored_yet_are_listed(
 ) -> None:
     """After a restart every table starts out of memory and comes back in the background;
     one the background has not reached yet is listed all the same."""
-    guild, third, alice, bob, tables = await two_relaxed_tables(env)
+    guild, (*_, third), alice, bob, tables = await two_relaxed_tables(env)
     before = await games(env, alice, third, deferred=False)
     bobs = await bob.slash(guild.create_text_channel("four"), "shanghai new", pace="relaxed")
     simcord.assert_responded(bobs)

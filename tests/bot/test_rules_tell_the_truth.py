@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 import simcord
 
-from .helpers import World, button_labels, custom_ids, open_hand, open_table, start, text_of
+from .helpers import button_labels, custom_ids, open_hand, open_table, start, text_of
 from .test_forged_controls import forge
+from .test_rummy import open_rummy
 
 pytestmark = pytest.mark.simcord(settle_timeout=1)
 
@@ -34,21 +35,6 @@ BUY_LABELS = {
 def rules_words(reply: simcord.InteractionResult) -> str:
     """Everything ``/shanghai rules`` answered, its follow-ups included."""
     return "\n".join([text_of(reply.response), *(f.content or "" for f in reply.followups)])
-
-
-async def open_rummy(env: Any, count: int, **options: Any) -> World:
-    """A Rummy table opened with ``/rummy new`` and joined by ``count`` people."""
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    names = ["alice", "bob", "carol", "dave"][:count]
-    players = [guild.add_member(env.create_user(name)) for name in names]
-    opened = await players[0].slash(channel, "rummy new", **options)
-    assert opened.acknowledged and not opened.ephemeral
-    world = World(env, guild, channel, players, opened.response.message)
-    for player in players[1:]:
-        joined = await player.click(world.message(), label="Join")
-        assert joined.acknowledged
-    return world
 
 
 async def test_the_rules_of_a_relaxed_table_give_its_hours_and_minutes(env: Any) -> None:
