@@ -51,10 +51,16 @@ def _check_buyer_status(game: Game, seat: int) -> None:
         )
 
 
+def check_has_buying(game: Game) -> None:
+    """Raise unless ``game`` has buying at all: a buy, or a player's choice about buys, is
+    refused alike where there is none (Rummy)."""
+    if not game.rules.has_buying:
+        raise BuyRefused("There is no buying in Rummy", code="buy.rummy")
+
+
 def check_request_buy(game: Game, seat: int) -> None:
     """Raise unless ``seat`` may ask to buy the live upcard out of turn."""
-    if not game.is_shanghai:
-        raise BuyRefused("There is no buying in Rummy", code="buy.rummy")
+    check_has_buying(game)
     if not game.buy_window_open:
         raise BuyRefused(
             "The buy window is closed: the upcard is no longer live", code="buy.window_closed"

@@ -228,6 +228,11 @@ class Rules(BaseModel):
         return SCORE_TABLES[self.score_table][card.rank]
 
     @property
+    def has_buying(self) -> bool:
+        """Whether a discard may be bought out of turn: Shanghai's; Rummy has no buying."""
+        return self.game == "shanghai"
+
+    @property
     def min_set(self) -> int:
         return 3
 

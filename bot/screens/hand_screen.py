@@ -214,7 +214,7 @@ class _Screen:
         click never ends anyone's game. Rummy has no buying, so its Options offer no buy
         preference, standing order or limit (the service refuses an old click on one)."""
         relaxed = self.snap.relaxed  # a standing order: it answers for the player at once
-        buying = self.snap.view.rules.game != "rummy"
+        buying = self.snap.view.rules.has_buying
         row = 0
         if buying:
             self.extra.append(self.t("hand.order_help" if relaxed else "hand.options_help"))

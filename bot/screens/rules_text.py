@@ -68,13 +68,16 @@ def rules_text(
     return "\n".join(lines)
 
 
-def timer_text(turn_seconds: float, relaxed: bool, language: Language) -> str:
+def timer_text(
+    turn_seconds: float, relaxed: bool, language: Language, live: str = "rules.timer"
+) -> str:
     """The turn's time limit, and what happens when it runs out: at a relaxed table the turn
-    is played for the player and, after ``RELAXED_AWAY_AFTER`` such turns, so is their seat."""
+    is played for the player and, after ``RELAXED_AWAY_AFTER`` such turns, so is their seat;
+    at a live one the game's own line (``live``) says it."""
     if relaxed:
         turn = duration(turn_seconds, language)
         return t("rules.timer_relaxed", language, turn=turn, count=RELAXED_AWAY_AFTER)
-    return t("rules.timer", language, seconds=turn_seconds)
+    return t(live, language, seconds=turn_seconds)
 
 
 def rummy_rules_text(
@@ -92,8 +95,6 @@ def rummy_rules_text(
         t(aces, language),
         t(f"rummy.final.{rules.final_discard}", language),
         t("rummy.scoring", language, target=rules.target_points),
-        timer_text(turn_seconds, relaxed, language)
-        if relaxed
-        else t("rummy.timer", language, seconds=turn_seconds),
+        timer_text(turn_seconds, relaxed, language, live="rummy.timer"),
     ]
     return "\n".join(lines)

@@ -271,14 +271,6 @@ def take_can_lose_to_buys(game: Game, seat: int) -> bool:
     return not game.rules.down_player_blocks_buy and game.down[seat]
 
 
-def check_buying(game: Game) -> Game:
-    """``game``, if it has buying at all: Rummy has none, so a buy preference or a standing
-    order's limit is refused there as a buy is (``engine.buying.check_request_buy``)."""
-    if not game.is_shanghai:
-        raise IllegalAction("There is no buying in Rummy", code="buy.rummy")
-    return game
-
-
 def check_request(window: BuyWindow, game: Game, seat: int, action: Action, *, now: float) -> None:
     """Buy and withdraw are only for the window that is running now."""
     if (

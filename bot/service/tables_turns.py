@@ -16,7 +16,6 @@ from bot.ground.errors import UserError
 from bot.service.buy_window import (
     BUY_PREFS,
     BuyPref,
-    check_buying,
     check_request,
     decided_at_once,
     must_hold,
@@ -41,6 +40,7 @@ from bot.service.tables_commit import Committer
 from bot.service.tables_core import Settings, Tables, playing, present, seated
 from bot.service.timers import Timers
 from engine.actions import Action, CancelBuy, RequestBuy
+from engine.buying import check_has_buying
 from engine.players.hints import Hint
 
 BuyChoice = Literal["buy", "pass", "unbuy"]
@@ -182,7 +182,8 @@ class Turns:
         of a window that has closed changes nothing and answers with ``refusal`` set."""
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            game = check_buying(playing(table))
+            game = playing(table)
+            check_has_buying(game)
             seat = seated(table, user_id)
             now = self.clock()
             running = table.window.is_running(game, now)
@@ -231,7 +232,8 @@ class Turns:
             raise UserError("That is not a buy preference.", code="not_a_buy_pref")
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            game = check_buying(playing(table))
+            game = playing(table)
+            check_has_buying(game)
             seat = seated(table, user_id)
             present(table, seat)
             memento = table.memento()
@@ -266,7 +268,7 @@ class Turns:
             raise UserError("That is not a buy limit.", code="not_a_buy_limit")
         table = self.tables.find(table_id)
         async with table.held_for_a_click():
-            check_buying(playing(table))
+            check_has_buying(playing(table))
             seat = seated(table, user_id)
             present(table, seat)
             memento = table.memento()

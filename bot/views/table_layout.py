@@ -99,8 +99,8 @@ def lobby_blocks(table: TableSnapshot, *, hints: bool = True) -> list[str]:
                 high=high,
             )
     if relaxed:  # what relaxed means, for those who never played a game over days
-        # Rummy has no buying, so no standing buy order to answer for anyone.
-        means = "lobby.relaxed_means_rummy" if rules.game == "rummy" else "lobby.relaxed_means"
+        # Without buying (Rummy) there is no standing buy order to answer for anyone.
+        means = "lobby.relaxed_means" if rules.has_buying else "lobby.relaxed_means_rummy"
         head.append(t(means, language))
     head.append(lobby_line(table, language))
     if hints:  # the host learns they are the host, and what their Start does
